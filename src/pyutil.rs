@@ -1,0 +1,181 @@
+//! Python string semantics the reference relies on: `str.isspace()`, `str.strip()`,
+//! `str.splitlines()`, `str.split()`, and the small text helpers of the spec (section 1).
+//! Every length here is in Unicode code points ("chars"), as in Python.
+
+/// Python's `str.isspace()` for one char (also what `\s` matches in a Python `re` str pattern).
+pub fn is_py_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{0b}' | '\u{0c}' | '\r' | '\u{1c}'..='\u{1f}' | ' ' | '\u{85}' | '\u{a0}'
+            | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}'
+            | '\u{205f}' | '\u{3000}'
+    )
+}
+
+/// The character class `\s` of Python's `re` on str patterns, for use inside Rust regexes.
+pub const PY_SPACE_CLASS: &str =
+    r"\t\n\x0B\x0C\r\x1C-\x1F \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}";
+
+/// Python's `\w` on str patterns: `str.isalnum()` or `_` (letters and numbers of every script).
+pub const PY_WORD_CLASS: &str = r"\p{L}\p{N}_";
+
+/// Whether `c` starts a line break for `str.splitlines()`.
+pub fn is_py_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}'
+            | '\u{2029}'
+    )
+}
+
+/// Python's `str.strip()` with no argument.
+pub fn py_strip(s: &str) -> &str {
+    s.trim_matches(is_py_space)
+}
+
+/// Python's `str.lstrip()` with no argument.
+pub fn py_lstrip(s: &str) -> &str {
+    s.trim_start_matches(is_py_space)
+}
+
+/// Python's `str.splitlines()` (without `keepends`): a final break does not start an empty line.
+pub fn py_splitlines(s: &str) -> PySplitLines<'_> {
+    PySplitLines { rest: s }
+}
+
+pub struct PySplitLines<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for PySplitLines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        match self.rest.char_indices().find(|&(_, c)| is_py_line_break(c)) {
+            None => {
+                let line = self.rest;
+                self.rest = "";
+                Some(line)
+            }
+            Some((at, c)) => {
+                let line = &self.rest[..at];
+                let mut after = at + c.len_utf8();
+                if c == '\r' && self.rest[after..].starts_with('\n') {
+                    after += 1;
+                }
+                self.rest = &self.rest[after..];
+                Some(line)
+            }
+        }
+    }
+}
+
+/// Number of lines `str.splitlines()` gives.
+pub fn py_line_count(s: &str) -> usize {
+    py_splitlines(s).count()
+}
+
+/// Python's `str.split()` with no argument: the ws-separated words.
+pub fn py_words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(is_py_space).filter(|w| !w.is_empty())
+}
+
+/// Length in Unicode code points.
+pub fn char_len(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// Byte offset of char index `n` (or `s.len()` when `n` is past the end).
+pub fn byte_offset(s: &str, n: usize) -> usize {
+    s.char_indices().nth(n).map_or(s.len(), |(at, _)| at)
+}
+
+/// The first `n` chars of `s`.
+pub fn take_chars(s: &str, n: usize) -> &str {
+    &s[..byte_offset(s, n)]
+}
+
+/// The last `n` chars of `s`.
+pub fn last_chars(s: &str, n: usize) -> &str {
+    let total = char_len(s);
+    &s[byte_offset(s, total.saturating_sub(n))..]
+}
+
+/// `clip(s, n)`: "" for n <= 0, `s` when it fits, else the first n-3 chars and "...".
+pub fn clip(s: &str, n: i64) -> String {
+    if n <= 0 {
+        return String::new();
+    }
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    if char_len(s) <= n {
+        return s.to_string();
+    }
+    let mut out = take_chars(s, n.saturating_sub(3)).to_string();
+    out.push_str("...");
+    out
+}
+
+/// `one_line(s, n)`: every run of ws becomes one space, strip, then clip to n.
+pub fn one_line(s: &str, n: i64) -> String {
+    let joined = py_words(s).collect::<Vec<_>>().join(" ");
+    clip(&joined, n)
+}
+
+/// `head_tail(s, n)`: the fallback sample of the first and last n/2 chars.
+pub fn head_tail(s: &str, n: i64) -> String {
+    if n <= 0 {
+        return String::new();
+    }
+    let total = char_len(s);
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    if total <= n {
+        return s.to_string();
+    }
+    let half = (n / 2).max(1);
+    format!(
+        "--- BEGIN SAMPLE HEAD ---\n{}\n--- END SAMPLE HEAD ---\n\n--- BEGIN SAMPLE TAIL ---\n{}\n--- END SAMPLE TAIL ---",
+        take_chars(s, half),
+        last_chars(s, half)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitlines_matches_python() {
+        let lines: Vec<_> = py_splitlines("a\r\nb\rc\x0bd\u{2028}e\n").collect();
+        assert_eq!(lines, ["a", "b", "c", "d", "e"]);
+        assert_eq!(py_line_count(""), 0);
+        assert_eq!(py_line_count("\n"), 1);
+        assert_eq!(py_line_count("a\n\nb"), 3);
+    }
+
+    #[test]
+    fn isspace_includes_separators_and_excludes_zero_width() {
+        assert!(is_py_space('\u{1c}') && is_py_space('\u{85}') && is_py_space('\u{3000}'));
+        assert!(!is_py_space('\u{200b}') && !is_py_space('\u{feff}'));
+        assert_eq!(py_strip("\u{a0} x \u{2029}"), "x");
+    }
+
+    #[test]
+    fn clip_and_one_line() {
+        assert_eq!(clip("abcdef", 0), "");
+        assert_eq!(clip("abcdef", 6), "abcdef");
+        assert_eq!(clip("abcdef", 5), "ab...");
+        assert_eq!(clip("abcdef", 2), "...");
+        assert_eq!(one_line("  a \n\t b  ", 10), "a b");
+    }
+
+    #[test]
+    fn head_tail_halves() {
+        assert_eq!(head_tail("abc", 5), "abc");
+        let s = head_tail("abcdefgh", 4);
+        assert!(s.contains("HEAD ---\nab\n") && s.contains("TAIL ---\ngh\n"));
+        assert!(head_tail("abcdef", 1).contains("HEAD ---\na\n"));
+    }
+}
