@@ -1,6 +1,9 @@
 //! tool-stub core: typed synopsis stubs for oversized tool outputs, identical to the reference
 //! (OpenViking's tool-result stub). Pure Rust; the wasm binding lives in `wasm.rs`.
 
+pub mod error;
+pub mod ids;
 pub mod kinds;
 pub mod pyutil;
+pub mod stub;
 pub mod synopsis;

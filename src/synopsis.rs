@@ -19,3 +19,152 @@ impl Synopsis {
         Synopsis { kind: kind.to_string(), title: title.to_string(), ..Default::default() }
     }
 }
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::kinds::{self, code::python_regex};
+use crate::pyutil::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, take_chars};
+
+/// Chars at the start of an output that the binary-like check looks at.
+const BINARY_PROBE_CHARS: usize = 1000;
+
+/// Whether an output looks binary: a NUL anywhere, or more than 5% control chars (other than
+/// `\n`, `\r`, `\t`) among its first 1000 chars.
+fn is_binary_like(output: &str) -> bool {
+    if output.contains('\0') {
+        return true;
+    }
+    let probe = take_chars(output, BINARY_PROBE_CHARS);
+    let probed = char_len(probe);
+    let controls = probe.chars().filter(|&c| c < '\u{20}' && !matches!(c, '\n' | '\r' | '\t')).count();
+    probed > 0 && controls * 20 > probed
+}
+
+fn unknown(title: &str, summary: String, sample: String) -> Synopsis {
+    let mut synopsis = Synopsis::new("unknown", title);
+    synopsis.summary.push(summary);
+    synopsis.sample = sample;
+    synopsis
+}
+
+/// SPEC 3.3: whether an output is worth trying as YAML.
+fn is_yaml_candidate(output: &str) -> bool {
+    static KEY_LINE: OnceLock<Regex> = OnceLock::new();
+    if py_lstrip(output).starts_with("---") {
+        return true;
+    }
+    if kinds::code::looks_like_code(output) {
+        return false;
+    }
+    let key_line = KEY_LINE.get_or_init(|| python_regex(r"^[A-Za-z0-9_.-]+:{s}*(?:#.*)?$"));
+    let mut non_blank = py_splitlines(output).filter(|line| !py_strip(line).is_empty());
+    let mut current = non_blank.next();
+    while let Some(line) = current {
+        let next = non_blank.next();
+        if let Some(following) = next {
+            if key_line.is_match(line) {
+                return following.starts_with([' ', '\t']);
+            }
+        }
+        current = next;
+    }
+    false
+}
+
+/// Detects the kind of `output` and builds its synopsis (SPEC 2 and 3). `preview_chars` only sizes
+/// the head/tail sample of `unknown` outputs.
+pub fn generate(output: &str, mime_type: &str, preview_chars: i64) -> Synopsis {
+    let mime = mime_type.to_lowercase();
+    if output.is_empty() {
+        return unknown("Empty output", "Output is empty.".to_string(), String::new());
+    }
+    if is_binary_like(output) {
+        return unknown(
+            "Binary-like output",
+            format!("Contains {} characters and non-text control bytes.", char_len(output)),
+            head_tail(output, preview_chars),
+        );
+    }
+    let stripped = py_strip(output);
+    if mime.contains("json") || stripped.starts_with(['{', '[']) {
+        if let Some(synopsis) = kinds::json::synopsis(output) {
+            return synopsis;
+        }
+        if mime.contains("json") {
+            return unknown(
+                "Unparsed JSON-like output",
+                "JSON-like output failed to parse.".to_string(),
+                head_tail(output, preview_chars),
+            );
+        }
+    }
+    if mime.contains("xml") || stripped.starts_with('<') {
+        if let Some(synopsis) = kinds::xml::synopsis(output) {
+            return synopsis;
+        }
+        if mime.contains("xml") {
+            return unknown(
+                "Unparsed XML-like output",
+                "XML-like output failed to parse.".to_string(),
+                head_tail(output, preview_chars),
+            );
+        }
+    }
+    if output.contains('\t') {
+        if let Some(synopsis) = kinds::table::synopsis(output, '\t') {
+            return synopsis;
+        }
+    }
+    if output.contains(',') {
+        if let Some(synopsis) = kinds::table::synopsis(output, ',') {
+            return synopsis;
+        }
+    }
+    if is_yaml_candidate(output) {
+        if let Some(synopsis) = kinds::yaml::synopsis(output) {
+            return synopsis;
+        }
+    }
+    if kinds::code::looks_like_code(output) {
+        return kinds::code::synopsis(output);
+    }
+    kinds::text::synopsis(output)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_like_threshold_is_more_than_five_percent() {
+        let mut text = "a".repeat(95);
+        text.push_str(&"\u{1}".repeat(5));
+        assert!(!is_binary_like(&text));
+        text.replace_range(0..1, "\u{2}");
+        assert!(is_binary_like(&text));
+        assert!(is_binary_like("ok\0"));
+        assert!(!is_binary_like("tab\there\r\n"));
+    }
+
+    #[test]
+    fn yaml_candidate_rule() {
+        assert!(is_yaml_candidate("  ---\nx"));
+        assert!(is_yaml_candidate("\nkey:\n  child: 1\n"));
+        assert!(!is_yaml_candidate("key:\nchild: 1\n"));
+        // Only the first key line decides.
+        assert!(!is_yaml_candidate("a:\nb\nc:\n  d: 1"));
+        // A key line that is the last non-blank line is never tried.
+        assert!(!is_yaml_candidate("intro text\nkey: # comment\n"));
+        assert!(!is_yaml_candidate("import os\nkey:\n  x: 1"));
+    }
+
+    #[test]
+    fn empty_and_mime_fallbacks() {
+        assert_eq!(generate("", "text/plain", 10).title, "Empty output");
+        let bad = generate("{nope", "application/JSON", 4);
+        assert_eq!((bad.kind.as_str(), bad.title.as_str()), ("unknown", "Unparsed JSON-like output"));
+        assert!(bad.sample.starts_with("--- BEGIN SAMPLE HEAD ---\n{n\n"));
+    }
+}

@@ -1,0 +1,50 @@
+// In-memory store: a Map from an encoded key to the value. Segments never
+// contain NUL (see keys.js), so joining with NUL is an unambiguous encoding.
+
+import { compareKeys, hasPrefix, validateKey, validatePrefix, validateValue } from "./keys.js";
+
+const SEP = "\0";
+
+export class MemoryStore {
+  #map = new Map();
+
+  async load(key) {
+    validateKey(key);
+    return this.#map.get(key.join(SEP));
+  }
+
+  async save(key, value) {
+    validateKey(key);
+    validateValue(value);
+    this.#map.set(key.join(SEP), value);
+  }
+
+  async remove(key) {
+    validateKey(key);
+    this.#map.delete(key.join(SEP));
+  }
+
+  async loadRange(prefix) {
+    validatePrefix(prefix);
+    const out = [];
+    for (const [k, value] of this.#map) {
+      const key = k.split(SEP); // a fresh array: callers may mutate it freely
+      if (hasPrefix(key, prefix)) out.push({ key, value });
+    }
+    // Sorted on read rather than kept in a sorted structure: simple, and the
+    // memory store is for tests and small sessions.
+    return out.sort((a, b) => compareKeys(a.key, b.key));
+  }
+
+  async removeRange(prefix) {
+    validatePrefix(prefix);
+    for (const k of [...this.#map.keys()]) {
+      if (hasPrefix(k.split(SEP), prefix)) this.#map.delete(k);
+    }
+  }
+
+  async size(key) {
+    validateKey(key);
+    return this.#map.get(key.join(SEP))?.length;
+  }
+}

@@ -1,0 +1,191 @@
+// File-system store (Node only). Key ["s1","tool-results","tr_x","output.txt"]
+// lives at <dir>/s1/tool-results/tr_x/output.txt: the reference layout that
+// other tools read, so values are plain UTF-8 (WTF-8 only for lone surrogates).
+//
+// A key cannot be both a value and a prefix of another key here (a path is
+// a file or a directory, not both); saving such a key fails with STORE_FAILED.
+
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
+import { randomBytes } from "node:crypto";
+import { ToolStubError } from "./errors.js";
+import { compareKeys, validateKey, validatePrefix, validateSegment, validateValue } from "./keys.js";
+import { decode, encode, utf16Length } from "./wtf8.js";
+
+// Temp files written by save() before their atomic rename; never values.
+const TEMP_FILE = /^\..+\.\d+\.[0-9a-f]{16}\.tmp$/;
+
+// Errors meaning "there is no value at this path": missing, a parent is a
+// file, or the path is a directory (only longer keys live under it).
+const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
+
+function failed(what, err) {
+  return new ToolStubError("STORE_FAILED", `${what}: ${err?.code ?? ""} ${err?.message ?? err}`.trim(), { cause: err });
+}
+
+export class NodeFsStore {
+  /** @param {string} dir root directory; created on first save */
+  constructor(dir) {
+    if (typeof dir !== "string" || dir === "") {
+      throw new ToolStubError("INVALID_ARGUMENT", "NodeFsStore needs a directory path");
+    }
+    this.dir = path.resolve(dir);
+  }
+
+  // Validation already rules out separators and dot segments; the check that
+  // the resolved path stays inside `dir` is defence in depth.
+  #path(segments) {
+    const p = path.resolve(this.dir, ...segments);
+    if (p !== this.dir && !p.startsWith(this.dir + path.sep)) {
+      throw new ToolStubError("INVALID_ARGUMENT", `key ${JSON.stringify(segments)} resolves outside the store`);
+    }
+    return p;
+  }
+
+  async load(key) {
+    validateKey(key);
+    const file = this.#path(key);
+    let bytes;
+    try {
+      bytes = await fs.readFile(file);
+    } catch (err) {
+      if (ABSENT.has(err?.code)) return undefined;
+      throw failed(`cannot read ${file}`, err);
+    }
+    return decode(bytes);
+  }
+
+  async save(key, value) {
+    validateKey(key);
+    validateValue(value);
+    const file = this.#path(key);
+    const tmp = path.join(
+      path.dirname(file),
+      `.${path.basename(file)}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`,
+    );
+    try {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      // Write + fsync the temp file, then rename over the target: readers see
+      // the old or the new value, never a partial one, even across a crash.
+      const fh = await fs.open(tmp, "wx");
+      try {
+        await fh.writeFile(encode(value));
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await fs.rename(tmp, file);
+    } catch (err) {
+      await fs.rm(tmp, { force: true }).catch(() => {});
+      throw failed(`cannot write ${file}`, err);
+    }
+  }
+
+  async remove(key) {
+    validateKey(key);
+    const file = this.#path(key);
+    try {
+      await fs.unlink(file);
+    } catch (err) {
+      // EPERM is what some platforms report for unlink() on a directory.
+      if (ABSENT.has(err?.code) || err?.code === "EPERM" && (await isDir(file))) return;
+      throw failed(`cannot remove ${file}`, err);
+    }
+  }
+
+  async loadRange(prefix) {
+    validatePrefix(prefix);
+    const out = [];
+    await this.#collect(prefix, out);
+    // Directory order is arbitrary, and UTF-8 byte order differs from UTF-16
+    // code unit order for astral characters, so sort explicitly.
+    return out.sort((a, b) => compareKeys(a.key, b.key));
+  }
+
+  async #collect(key, out) {
+    const p = this.#path(key);
+    let stat;
+    try {
+      stat = await fs.lstat(p);
+    } catch (err) {
+      if (ABSENT.has(err?.code)) return;
+      throw failed(`cannot stat ${p}`, err);
+    }
+    if (stat.isFile()) {
+      if (key.length === 0) return;
+      const value = await this.load(key);
+      // Removed between lstat and read: not part of the range any more.
+      if (value !== undefined) out.push({ key, value });
+    } else if (stat.isDirectory()) {
+      let names;
+      try {
+        names = await fs.readdir(p);
+      } catch (err) {
+        if (ABSENT.has(err?.code)) return;
+        throw failed(`cannot list ${p}`, err);
+      }
+      for (const name of names) {
+        if (TEMP_FILE.test(name) || !isValidSegment(name)) continue;
+        await this.#collect([...key, name], out);
+      }
+    }
+    // Symlinks and other special files are not values: skipped, never followed.
+  }
+
+  async removeRange(prefix) {
+    validatePrefix(prefix);
+    const p = this.#path(prefix);
+    try {
+      if (prefix.length > 0) {
+        await fs.rm(p, { recursive: true, force: true });
+      } else {
+        // Empty prefix: clear the store's contents but keep its directory.
+        const names = await fs.readdir(p).catch((err) => (ABSENT.has(err?.code) ? [] : Promise.reject(err)));
+        await Promise.all(names.map((n) => fs.rm(path.join(p, n), { recursive: true, force: true })));
+      }
+    } catch (err) {
+      if (ABSENT.has(err?.code)) return;
+      throw failed(`cannot remove ${p}`, err);
+    }
+  }
+
+  /** Length in UTF-16 code units, counted from the bytes in 1 MiB chunks without decoding. */
+  async size(key) {
+    validateKey(key);
+    const file = this.#path(key);
+    let fh;
+    try {
+      fh = await fs.open(file, "r");
+    } catch (err) {
+      if (ABSENT.has(err?.code)) return undefined;
+      throw failed(`cannot open ${file}`, err);
+    }
+    try {
+      const buf = new Uint8Array(1 << 20);
+      let n = 0;
+      for (;;) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        if (bytesRead === 0) return n;
+        n += utf16Length(buf.subarray(0, bytesRead));
+      }
+    } catch (err) {
+      if (ABSENT.has(err?.code)) return undefined; // EISDIR: a directory holds no value
+      throw failed(`cannot read ${file}`, err);
+    } finally {
+      await fh.close();
+    }
+  }
+}
+
+async function isDir(p) {
+  return fs.stat(p).then((s) => s.isDirectory(), () => false);
+}
+
+function isValidSegment(name) {
+  try {
+    validateSegment(name);
+    return true;
+  } catch {
+    return false;
+  }
+}

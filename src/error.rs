@@ -1,0 +1,59 @@
+//! The one error type of the core. Its `code` is stable and is what JavaScript sees as
+//! `ToolStubError.code`; the message says what to fix.
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// The caller passed something the API does not take.
+    InvalidArgument,
+    /// No stored result has that id.
+    NotFound,
+    /// The store failed while externalizing and the failure mode is `reject`.
+    StoreFailed,
+    /// Stored data does not match its recorded SHA-256 or is unreadable.
+    Corrupt,
+    /// An output is larger than the configured limit.
+    TooLarge,
+    /// A bug: an internal invariant did not hold.
+    Internal,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::StoreFailed => "STORE_FAILED",
+            ErrorCode::Corrupt => "CORRUPT",
+            ErrorCode::TooLarge => "TOO_LARGE",
+            ErrorCode::Internal => "INTERNAL",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error { code, message: message.into() }
+    }
+
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::InvalidArgument, message)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

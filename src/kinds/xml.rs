@@ -1,0 +1,5 @@
+//! Placeholder until the xml module lands.
+use crate::synopsis::Synopsis;
+pub fn synopsis(_output: &str) -> Option<Synopsis> {
+    None
+}
