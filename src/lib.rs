@@ -7,3 +7,5 @@ pub mod kinds;
 pub mod pyutil;
 pub mod stub;
 pub mod synopsis;
+pub mod record;
+pub mod retrieval;

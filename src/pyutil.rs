@@ -179,3 +179,29 @@ mod tests {
         assert!(head_tail("abcdef", 1).contains("HEAD ---\na\n"));
     }
 }
+
+/// Char length of `head_tail(s, n)` for an `s` of `total` chars, without building it.
+pub fn head_tail_len(total: usize, n: i64) -> usize {
+    if n <= 0 {
+        return 0;
+    }
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    if total <= n {
+        return total;
+    }
+    const MARKERS: usize = "--- BEGIN SAMPLE HEAD ---\n\n--- END SAMPLE HEAD ---\n\n--- BEGIN SAMPLE TAIL ---\n\n--- END SAMPLE TAIL ---".len();
+    MARKERS + 2 * (n / 2).max(1)
+}
+
+#[cfg(test)]
+mod head_tail_len_tests {
+    use super::*;
+
+    #[test]
+    fn head_tail_len_matches_head_tail() {
+        let s = "héllo wörld, a sample of some length";
+        for n in -1..45 {
+            assert_eq!(head_tail_len(char_len(s), n), char_len(&head_tail(s, n)), "n={n}");
+        }
+    }
+}

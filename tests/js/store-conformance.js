@@ -1,0 +1,13 @@
+// node:test wrapper around the shared, browser-safe conformance checks.
+import { describe, it } from "node:test";
+import { cases } from "./store-conformance-cases.js";
+
+/**
+ * @param {string} name suite name
+ * @param {() => object | Promise<object>} makeStore returns a fresh, empty store per call
+ */
+export function runStoreConformance(name, makeStore) {
+  describe(`${name} conformance`, () => {
+    for (const c of cases) it(c.name, () => c.run(makeStore));
+  });
+}
