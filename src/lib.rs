@@ -9,3 +9,4 @@ pub mod stub;
 pub mod synopsis;
 pub mod record;
 pub mod retrieval;
+pub mod turn;

@@ -26,3 +26,8 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
         window(actual)
     )
 }
+
+/// The first `n` chars of `s`, for messages.
+pub fn first_chars(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}

@@ -1,0 +1,581 @@
+//! Turn-level externalization (SPEC 7), split in two pure steps around the store I/O that the
+//! host does: `plan_turn` decides which parts go out and what to write; the host writes (or finds
+//! an identical stored record, or fails); `finish_turn` turns the outcomes into the new parts.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::ids::{sha256_hex, tool_result_id};
+use crate::pyutil::{char_len, head_tail_len};
+use crate::record::{
+    self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
+    METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
+};
+use crate::stub::{effective_preview_chars, make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
+use crate::synopsis::{self, Synopsis};
+
+pub const REASON_SINGLE: &str = "single_threshold";
+pub const REASON_BUDGET: &str = "turn_budget";
+pub const REASON_SOURCE_READ: &str = "source_read";
+pub const DEFAULT_MIME_TYPE: &str = "text/plain";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureMode {
+    /// Keep the raw output inline and record the error on the part.
+    #[default]
+    PreserveRaw,
+    /// Fail the whole turn.
+    Reject,
+    /// Put a stub without a ref in place of the output.
+    PreviewOnly,
+}
+
+/// The reference config; snake_case (the reference's) and camelCase (the JS API's) keys both work.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TurnConfig {
+    pub enabled: bool,
+    #[serde(alias = "thresholdChars")]
+    pub threshold_chars: i64,
+    #[serde(alias = "previewChars")]
+    pub preview_chars: i64,
+    #[serde(alias = "assistantTurnInlineBudgetChars")]
+    pub assistant_turn_inline_budget_chars: i64,
+    #[serde(alias = "assistantTurnPreviewBudgetChars")]
+    pub assistant_turn_preview_budget_chars: i64,
+    #[serde(alias = "minPreviewChars")]
+    pub min_preview_chars: i64,
+    #[serde(alias = "failureMode")]
+    pub failure_mode: FailureMode,
+    /// The retrieval tool names the stubs point at (and that mark read-back parts).
+    #[serde(alias = "toolNames")]
+    pub tool_names: ToolNames,
+}
+
+impl Default for TurnConfig {
+    fn default() -> Self {
+        TurnConfig {
+            enabled: true,
+            threshold_chars: 20_000,
+            preview_chars: 2_000,
+            assistant_turn_inline_budget_chars: 100_000,
+            assistant_turn_preview_budget_chars: 10_000,
+            min_preview_chars: 1_000,
+            failure_mode: FailureMode::PreserveRaw,
+            tool_names: ToolNames::default(),
+        }
+    }
+}
+
+impl TurnConfig {
+    /// `eff(n)`: the preview chars each of `n` externalized parts gets.
+    pub fn effective_preview(&self, selected: usize) -> i64 {
+        if selected == 0 {
+            return self.preview_chars;
+        }
+        let share = self.assistant_turn_preview_budget_chars.div_euclid(selected as i64);
+        self.preview_chars.min(self.min_preview_chars.max(share)).max(0)
+    }
+}
+
+/// One tool part of a turn, with the reference's `tool_output*` fields under the JS API's names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ToolPart {
+    pub tool_id: String,
+    pub tool_name: String,
+    pub tool_input: Option<Value>,
+    pub output: String,
+    pub mime_type: String,
+    pub output_ref: String,
+    pub truncated: bool,
+    pub original_chars: Option<u64>,
+    pub preview_chars: Option<u64>,
+    pub sha256: String,
+    pub storage_uri: String,
+    pub group_id: String,
+    pub externalized_reason: String,
+    pub group_original_chars: Option<u64>,
+    pub group_budget_chars: Option<i64>,
+    pub externalization_error: String,
+    pub source_ref: String,
+    pub source_offset: Option<i64>,
+    pub source_limit: Option<i64>,
+}
+
+impl ToolPart {
+    fn is_externalized(&self) -> bool {
+        !self.output_ref.is_empty() && self.truncated
+    }
+
+    fn mime_or_default(&self) -> &str {
+        if self.mime_type.is_empty() { DEFAULT_MIME_TYPE } else { &self.mime_type }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnInput {
+    pub session_id: String,
+    #[serde(default)]
+    pub session_uri: Option<String>,
+    pub message_id: String,
+    #[serde(default)]
+    pub config: TurnConfig,
+    pub parts: Vec<ToolPart>,
+    /// Written into each record as `created_at` (the host's clock: the core has none).
+    #[serde(default)]
+    pub created_at: String,
+    #[serde(default)]
+    pub user_id: Option<String>,
+}
+
+/// One output to store: the host writes `output` at `output_key`, then `metadata_json` at
+/// `metadata_key`, unless the metadata already there records the same SHA-256.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedWrite {
+    pub part_index: usize,
+    pub tool_result_id: String,
+    pub reference: String,
+    pub reason: String,
+    pub preview_chars: i64,
+    pub sha256: String,
+    pub output_key: Vec<String>,
+    pub metadata_key: Vec<String>,
+    pub metadata_json: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnPlan {
+    /// The parts with group fields set and read-back parts rewritten; selected parts still raw.
+    pub parts: Vec<ToolPart>,
+    pub writes: Vec<PlannedWrite>,
+    pub failure_mode: FailureMode,
+    pub tool_names: ToolNames,
+}
+
+/// What happened to one planned write.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "camelCase")]
+pub enum WriteOutcome {
+    /// Written now, or already stored with the same SHA-256: the record as it is in the store.
+    Stored { metadata_json: String },
+    /// The store failed: `{ErrorType}: {message}`.
+    Failed { error: String },
+}
+
+/// A read-back part's source ref, when it points into this session's results.
+fn source_read_ref<'a>(part: &'a ToolPart, session_uri: &str, tools: &ToolNames) -> Option<&'a str> {
+    if part.tool_name != tools.read {
+        return None;
+    }
+    let input = part.tool_input.as_ref()?.as_object()?;
+    let reference = ["tool_output_ref", "ref", "uri"]
+        .iter()
+        .filter_map(|key| input.get(*key).and_then(Value::as_str))
+        .find(|value| !value.is_empty())?;
+    reference.starts_with(&format!("{session_uri}/tool-results/")).then_some(reference)
+}
+
+fn input_int(part: &ToolPart, key: &str) -> Option<i64> {
+    part.tool_input.as_ref()?.get(key)?.as_i64()
+}
+
+/// Rewrites a read-back part as a preview of the window it read, pointing at its source.
+fn rewrite_source_read(part: &mut ToolPart, reference: &str, config: &TurnConfig) {
+    let sha = sha256_hex(&part.output);
+    let (_, preview) = make_preview(
+        &part.output,
+        &PreviewRequest {
+            mime_type: part.mime_or_default(),
+            preview_chars: config.min_preview_chars.max(config.preview_chars),
+            tool_name: &part.tool_name,
+            reference,
+            sha256: &sha,
+            reason: REASON_SOURCE_READ,
+            tools: Some(&config.tool_names),
+            ..Default::default()
+        },
+    );
+    let original_chars = char_len(&part.output);
+    let preview_chars = char_len(&preview);
+    part.source_offset = input_int(part, "offset");
+    part.source_limit = input_int(part, "limit");
+    part.source_ref = reference.to_string();
+    part.truncated = original_chars > preview_chars;
+    part.original_chars = Some(original_chars as u64);
+    part.preview_chars = Some(preview_chars as u64);
+    part.sha256 = sha;
+    part.output_ref = reference.to_string();
+    part.storage_uri = reference.to_string();
+    part.mime_type = part.mime_or_default().to_string();
+    part.externalized_reason = REASON_SOURCE_READ.to_string();
+    part.output = preview;
+}
+
+/// What planning needs to know about one candidate, computed once.
+struct Candidate {
+    index: usize,
+    chars: usize,
+    sha256: String,
+    tool_result_id: String,
+    reference: String,
+    synopsis: Synopsis,
+    /// Stub length with no sample and `preview_chars: 0`; the real length follows by arithmetic,
+    /// so trying a selection never renders stubs again.
+    base_stub_chars: usize,
+    /// The sample is the head/tail of the output (and so depends on the preview chars).
+    head_tail_sample: bool,
+}
+
+impl Candidate {
+    fn reason(&self, config: &TurnConfig) -> &'static str {
+        if self.chars as i64 > config.threshold_chars { REASON_SINGLE } else { REASON_BUDGET }
+    }
+
+    fn stub_chars(&self, preview: i64) -> usize {
+        let shown = effective_preview_chars(self.chars, preview);
+        let digits = shown.to_string().len();
+        let sample = if self.head_tail_sample { head_tail_len(self.chars, shown) } else { 0 };
+        // `preview_chars: 0` became `preview_chars: {shown}`; a sample adds "\n\nSample:\n{sample}".
+        let sample_section = if sample > 0 { "\n\nSample:\n".len() + sample } else { 0 };
+        self.base_stub_chars - 1 + digits + sample_section
+    }
+}
+
+fn candidate(part: &ToolPart, index: usize, session_uri: &str, config: &TurnConfig) -> Candidate {
+    let chars = char_len(&part.output);
+    let sha256 = sha256_hex(&part.output);
+    let tool_result_id = tool_result_id(&part.tool_id, &sha256);
+    let reference = result_ref(session_uri, &tool_result_id);
+    // The largest sample tells whether the sample is a head/tail one at all.
+    let synopsis = synopsis::generate(&part.output, part.mime_or_default(), chars as i64);
+    let head_tail_sample = synopsis.kind == "unknown" && !synopsis.sample.is_empty();
+    let bare = Synopsis { sample: String::new(), ..synopsis.clone() };
+    let reason = if chars as i64 > config.threshold_chars { REASON_SINGLE } else { REASON_BUDGET };
+    let base_stub_chars = char_len(&render_stub(
+        &bare,
+        &StubHeader {
+            reference: &reference,
+            tool_name: &part.tool_name,
+            sha256: &sha256,
+            reason,
+            original_chars: chars,
+            preview_chars: 0,
+            tools: Some(&config.tool_names),
+        },
+    ));
+    Candidate { index, chars, sha256, tool_result_id, reference, synopsis, base_stub_chars, head_tail_sample }
+}
+
+/// Greedy selection (SPEC 7.4-7.5). `inline_chars` is the turn's size with nothing selected.
+fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) -> Vec<usize> {
+    let budget = config.assistant_turn_inline_budget_chars;
+    let mut selected: Vec<usize> = (0..candidates.len())
+        .filter(|&c| candidates[c].chars as i64 > config.threshold_chars)
+        .collect();
+    let mut remaining: Vec<usize> =
+        (0..candidates.len()).filter(|&c| candidates[c].chars as i64 <= config.threshold_chars).collect();
+    remaining.sort_by_key(|&c| std::cmp::Reverse(candidates[c].chars));
+    // Size of the parts that stay inline, kept up to date as parts are selected.
+    let mut inline_rest = inline_chars - selected.iter().map(|&c| candidates[c].chars).sum::<usize>();
+    let stubs_of = |selected: &[usize], preview: i64| -> usize {
+        selected.iter().map(|&c| candidates[c].stub_chars(preview)).sum()
+    };
+    loop {
+        let current = (stubs_of(&selected, config.effective_preview(selected.len())) + inline_rest) as i64;
+        if current < budget || remaining.is_empty() {
+            break;
+        }
+        // With one more part selected every stub shrinks to the new share; computed once per round.
+        let preview = config.effective_preview(selected.len() + 1);
+        let others = stubs_of(&selected, preview) + inline_rest;
+        let lowers = |c: usize| ((others + candidates[c].stub_chars(preview)) as i64 - candidates[c].chars as i64) < current;
+        let Some(position) = remaining.iter().position(|&c| lowers(c)) else {
+            break;
+        };
+        let chosen = remaining.remove(position);
+        inline_rest -= candidates[chosen].chars;
+        selected.push(chosen);
+    }
+    selected.sort_unstable();
+    selected
+}
+
+pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
+    validate_session_id(&input.session_id)?;
+    let config = input.config;
+    let session_uri = input.session_uri.unwrap_or_else(|| default_session_uri(&input.session_id));
+    let mut parts = input.parts;
+    let unchanged = |parts| TurnPlan {
+        parts,
+        writes: Vec::new(),
+        failure_mode: config.failure_mode,
+        tool_names: config.tool_names.clone(),
+    };
+    if !config.enabled || parts.iter().all(|part| part.output.is_empty()) {
+        return Ok(unchanged(parts));
+    }
+    let group_original_chars: u64 = parts
+        .iter()
+        .filter(|part| !part.output.is_empty())
+        .map(|part| match (part.is_externalized(), part.original_chars) {
+            (true, Some(recorded)) => recorded,
+            _ => char_len(&part.output) as u64,
+        })
+        .sum();
+    let mut candidates = Vec::new();
+    for (index, part) in parts.iter_mut().enumerate() {
+        if part.output.is_empty() {
+            continue;
+        }
+        part.group_id = input.message_id.clone();
+        part.group_original_chars = Some(group_original_chars);
+        part.group_budget_chars = Some(config.assistant_turn_inline_budget_chars);
+        if let Some(reference) = source_read_ref(part, &session_uri, &config.tool_names).map(str::to_string) {
+            rewrite_source_read(part, &reference, &config);
+        } else if !part.is_externalized() {
+            candidates.push(candidate(part, index, &session_uri, &config));
+        }
+    }
+    let inline_chars: usize = parts.iter().map(|part| char_len(&part.output)).sum();
+    let selected = select(&candidates, inline_chars, &config);
+    let preview = config.effective_preview(selected.len());
+    let mut writes = Vec::with_capacity(selected.len());
+    for chosen in selected {
+        let candidate = &candidates[chosen];
+        let part = &parts[candidate.index];
+        let synopsis = if candidate.head_tail_sample {
+            synopsis::generate(&part.output, part.mime_or_default(), effective_preview_chars(candidate.chars, preview))
+        } else {
+            candidate.synopsis.clone()
+        };
+        let record = ToolResultRecord {
+            tool_result_id: candidate.tool_result_id.clone(),
+            session_id: input.session_id.clone(),
+            message_id: input.message_id.clone(),
+            tool_id: part.tool_id.clone(),
+            tool_name: part.tool_name.clone(),
+            user_id: input.user_id.clone(),
+            peer_id: None,
+            created_at: input.created_at.clone(),
+            original_chars: candidate.chars as u64,
+            preview_chars: effective_preview_chars(candidate.chars, preview),
+            sha256: candidate.sha256.clone(),
+            mime_type: part.mime_or_default().to_string(),
+            synopsis_kind: synopsis.kind.clone(),
+            synopsis,
+            storage_uri: candidate.reference.clone(),
+            output_uri: format!("{}/{OUTPUT_FILE}", candidate.reference),
+            offset_unit: OFFSET_UNIT.to_string(),
+        };
+        writes.push(PlannedWrite {
+            part_index: candidate.index,
+            tool_result_id: candidate.tool_result_id.clone(),
+            reference: candidate.reference.clone(),
+            reason: candidate.reason(&config).to_string(),
+            preview_chars: preview,
+            sha256: candidate.sha256.clone(),
+            output_key: result_key(&input.session_id, &candidate.tool_result_id, OUTPUT_FILE),
+            metadata_key: result_key(&input.session_id, &candidate.tool_result_id, METADATA_FILE),
+            metadata_json: record::to_pretty_json(&record)?,
+        });
+    }
+    Ok(TurnPlan { writes, ..unchanged(parts) })
+}
+
+/// Applies the store outcomes, one per planned write, in order.
+pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<ToolPart>> {
+    if outcomes.len() != plan.writes.len() {
+        return Err(Error::invalid(format!(
+            "expected {} write outcomes, got {}",
+            plan.writes.len(),
+            outcomes.len()
+        )));
+    }
+    let mut parts = plan.parts;
+    for (write, outcome) in plan.writes.iter().zip(outcomes) {
+        let Some(part) = parts.get_mut(write.part_index) else {
+            return Err(Error::new(ErrorCode::Internal, "planned write names a missing part"));
+        };
+        let original_chars = char_len(&part.output);
+        match outcome {
+            WriteOutcome::Stored { metadata_json } => {
+                let stored = record::parse_stored(&metadata_json).ok_or_else(|| {
+                    Error::new(ErrorCode::Corrupt, format!("stored metadata of {} is unreadable", write.tool_result_id))
+                })?;
+                let synopsis: Synopsis = serde_json::from_value(stored["synopsis"].clone()).map_err(|e| {
+                    Error::new(ErrorCode::Corrupt, format!("stored synopsis of {} is unreadable: {e}", write.tool_result_id))
+                })?;
+                let stub = render_stub(
+                    &synopsis,
+                    &StubHeader {
+                        reference: &write.reference,
+                        tool_name: &part.tool_name,
+                        sha256: &write.sha256,
+                        reason: &write.reason,
+                        original_chars,
+                        preview_chars: effective_preview_chars(original_chars, write.preview_chars),
+                        tools: Some(&plan.tool_names),
+                    },
+                );
+                part.output_ref = write.reference.clone();
+                part.storage_uri = write.reference.clone();
+                part.externalized_reason = write.reason.clone();
+                set_stub(part, stub, original_chars, &write.sha256);
+            }
+            WriteOutcome::Failed { error } => {
+                part.externalization_error = error.clone();
+                match plan.failure_mode {
+                    FailureMode::Reject => {
+                        return Err(Error::new(
+                            ErrorCode::StoreFailed,
+                            format!("storing tool output {} failed: {error}", write.tool_result_id),
+                        ))
+                    }
+                    FailureMode::PreserveRaw => {}
+                    FailureMode::PreviewOnly => {
+                        let reason = format!("{}:externalization_failed", write.reason);
+                        let (_, stub) = make_preview(
+                            &part.output,
+                            &PreviewRequest {
+                                mime_type: part.mime_or_default(),
+                                preview_chars: write.preview_chars,
+                                tool_name: &part.tool_name,
+                                sha256: &write.sha256,
+                                reason: &reason,
+                                tools: Some(&plan.tool_names),
+                                ..Default::default()
+                            },
+                        );
+                        part.externalized_reason = reason;
+                        set_stub(part, stub, original_chars, &write.sha256);
+                    }
+                }
+            }
+        }
+    }
+    Ok(parts)
+}
+
+fn set_stub(part: &mut ToolPart, stub: String, original_chars: usize, sha256: &str) {
+    part.truncated = true;
+    part.original_chars = Some(original_chars as u64);
+    part.preview_chars = Some(char_len(&stub) as u64);
+    part.sha256 = sha256.to_string();
+    part.mime_type = part.mime_or_default().to_string();
+    part.output = stub;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(id: &str, output: String) -> ToolPart {
+        ToolPart { tool_id: id.into(), tool_name: "t".into(), output, ..Default::default() }
+    }
+
+    fn input(parts: Vec<ToolPart>, config: TurnConfig) -> TurnInput {
+        TurnInput {
+            session_id: "s".into(),
+            session_uri: None,
+            message_id: "m".into(),
+            config,
+            parts,
+            created_at: String::new(),
+            user_id: None,
+        }
+    }
+
+    #[test]
+    fn eff_clamps_between_min_and_preview() {
+        let config = TurnConfig::default();
+        assert_eq!(config.effective_preview(0), 2000);
+        assert_eq!(config.effective_preview(1), 2000);
+        assert_eq!(config.effective_preview(7), 1428);
+        assert_eq!(config.effective_preview(50), 1000);
+    }
+
+    #[test]
+    fn stub_length_arithmetic_matches_rendering() {
+        let config = TurnConfig::default();
+        for output in ["plain words here".repeat(50), "\u{1}\u{2}binary".repeat(40), "{broken".repeat(30)] {
+            let mut p = part("x", output.clone());
+            p.mime_type = "application/json".into();
+            let c = candidate(&p, 0, "viking://s", &config);
+            for preview in [-5, 0, 1, 7, 100, 5000] {
+                let (_, stub) = make_preview(
+                    &output,
+                    &PreviewRequest {
+                        mime_type: "application/json",
+                        preview_chars: preview,
+                        tool_name: "t",
+                        reference: &c.reference,
+                        sha256: &c.sha256,
+                        reason: c.reason(&config),
+                        ..Default::default()
+                    },
+                );
+                assert_eq!(c.stub_chars(preview), char_len(&stub), "preview {preview}");
+            }
+        }
+    }
+
+    #[test]
+    fn disabled_or_empty_turns_change_nothing() {
+        let parts = vec![part("a", "x".repeat(30_000))];
+        let config = TurnConfig { enabled: false, ..Default::default() };
+        let plan = plan_turn(input(parts.clone(), config)).expect("plans");
+        assert_eq!(plan.parts, parts);
+        assert!(plan.writes.is_empty());
+    }
+
+    #[test]
+    fn budget_selects_longest_first_until_under_budget() {
+        let config = TurnConfig { assistant_turn_inline_budget_chars: 12_000, ..Default::default() };
+        let parts = vec![part("a", "a ".repeat(4_000)), part("b", "b ".repeat(5_000)), part("c", "c ".repeat(1_000))];
+        let plan = plan_turn(input(parts, config)).expect("plans");
+        let chosen: Vec<_> = plan.writes.iter().map(|w| (w.part_index, w.reason.as_str())).collect();
+        assert_eq!(chosen, [(1, REASON_BUDGET)]);
+    }
+
+    #[test]
+    fn failure_modes() {
+        let parts = vec![part("a", "word ".repeat(5_000))];
+        let outcome = || vec![WriteOutcome::Failed { error: "Error: disk full".into() }];
+        for (mode, check) in [
+            (FailureMode::PreserveRaw, "raw"),
+            (FailureMode::PreviewOnly, "preview"),
+            (FailureMode::Reject, "reject"),
+        ] {
+            let config = TurnConfig { failure_mode: mode, ..Default::default() };
+            let plan = plan_turn(input(parts.clone(), config)).expect("plans");
+            let result = finish_turn(plan, outcome());
+            match check {
+                "raw" => {
+                    let parts = result.expect("finishes");
+                    assert_eq!(parts[0].output, "word ".repeat(5_000));
+                    assert_eq!(parts[0].externalization_error, "Error: disk full");
+                }
+                "preview" => {
+                    let parts = result.expect("finishes");
+                    assert!(parts[0].output.contains("reason: single_threshold:externalization_failed"));
+                    assert!(!parts[0].output.contains("Explore:") && parts[0].output_ref.is_empty());
+                    assert!(parts[0].truncated);
+                }
+                _ => assert_eq!(result.map_err(|e| e.code), Err(ErrorCode::StoreFailed)),
+            }
+        }
+    }
+
+    #[test]
+    fn planning_a_thousand_parts_is_fast_enough_to_not_be_quadratic_in_stubs() {
+        let parts: Vec<_> = (0..1_000).map(|i| part(&format!("p{i}"), format!("line {i}\n").repeat(100 + i))).collect();
+        let plan = plan_turn(input(parts, TurnConfig::default())).expect("plans");
+        assert!(!plan.writes.is_empty());
+    }
+}
