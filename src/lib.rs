@@ -10,3 +10,4 @@ pub mod synopsis;
 pub mod record;
 pub mod retrieval;
 pub mod turn;
+pub mod wasm;

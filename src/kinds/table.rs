@@ -11,9 +11,14 @@
 //!   error "new-line character seen in unquoted field" (so `a\rb` is not a table).
 //! - A field reaching `csv.field_size_limit()` (131072 chars) raises on its next char.
 //!
-//! Any reader error means "not a table". Rows are scanned in one pass and only what the synopsis
-//! needs is kept: the first two non-blank rows and the count of non-blank rows (rows 2..10 are
-//! checked on the fly), so a 50 MB output costs little more than its own size.
+//! Any reader error means "not a table". The first pass only counts: records tile the input (each
+//! ends at a line end), so it keeps just the byte ranges of the first two non-blank rows, the
+//! number of non-blank rows, and checks rows 2..10 on the fly. A second pass re-reads those two
+//! ranges to build the column names and the sample. Memory stays at the size of the answer, and
+//! both passes are linear.
+
+use std::fmt::Write as _;
+use std::ops::Range;
 
 use crate::pyutil::{is_py_space, one_line, py_strip};
 use crate::synopsis::Synopsis;
@@ -37,38 +42,40 @@ pub fn synopsis(output: &str, delimiter: char) -> Option<Synopsis> {
         _ => return None,
     };
     let table = scan_table(output, delimiter).ok()?;
-    let (header, first_data_row) = match (table.header, table.first_data_row) {
+    let (header_range, first_data_range) = match (table.header, table.first_data_row) {
         (Some(header), Some(row)) => (header, row),
         _ => return None,
     };
-    let columns: Vec<String> = header
-        .cells(delimiter)
-        .enumerate()
-        .map(|(index, cell)| match py_strip(cell) {
-            "" => format!("column_{}", index + 1),
-            name => name.to_string(),
-        })
-        .collect();
+    let columns = read_record(output.get(header_range)?, delimiter, ColumnNames::default()).ok()?;
+    let sample = read_record(
+        output.get(first_data_range)?,
+        delimiter,
+        JoinedCells {
+            delimiter,
+            joined: String::new(),
+            count: 0,
+        },
+    )
+    .ok()?;
     let data_rows = table.non_blank_rows.saturating_sub(1);
     let mut synopsis = Synopsis::new(kind, title);
     synopsis.summary.push(format!(
         "{label} table with rows: {data_rows} and columns: {}.",
-        columns.len()
+        columns.count
     ));
     synopsis
         .structure
-        .push(format!("columns: {}", columns.join(", ")));
+        .push(format!("columns: {}", columns.names));
     synopsis.structure.push(format!("rows: {data_rows}"));
-    // The stored text already is the cells joined by the delimiter.
     synopsis.structure.push(format!(
         "first row sample: {}",
-        one_line(&first_data_row.joined, SAMPLE_CHARS)
+        one_line(&sample.joined, SAMPLE_CHARS)
     ));
     Some(synopsis)
 }
 
-/// Why a scan stops early: a `csv.Error` in the reference, or a rule that already rules the table
-/// out (the result is `None` either way, so there is no need to read on).
+/// Why reading stops early: a `csv.Error` in the reference, or a rule that already rules the
+/// table out (the result is `None` either way, so there is no need to read on).
 #[derive(Debug, PartialEq, Eq)]
 enum NotATable {
     /// `field larger than field limit (131072)`.
@@ -81,36 +88,71 @@ enum NotATable {
     RaggedRow,
 }
 
-/// What one pass over the output keeps.
+/// What the counting pass keeps.
 #[derive(Debug, Default)]
 struct ScannedTable {
-    header: Option<KeptRecord>,
-    first_data_row: Option<KeptRecord>,
+    /// Byte range of the first non-blank row.
+    header: Option<Range<usize>>,
+    /// Byte range of the second non-blank row.
+    first_data_row: Option<Range<usize>>,
     /// Rows left after dropping those whose cells are all ws (`[]` included).
     non_blank_rows: usize,
 }
 
-/// A record kept whole, compactly: its cells joined by the delimiter (exactly the text the sample
-/// needs) and each cell's UTF-8 length. A field holds at most 131072 chars, so a `u32` fits, and a
-/// row of millions of empty cells costs 4 bytes a cell rather than a `String` each.
-#[derive(Debug, Default)]
-struct KeptRecord {
-    joined: String,
-    cell_byte_lens: Vec<u32>,
+/// Receives each cell the reader saves.
+trait CellSink {
+    /// Whether the cell text is needed at all (the counting pass needs none, so it stores none).
+    const NEEDS_TEXT: bool;
+    fn cell(&mut self, text: &str);
 }
 
-impl KeptRecord {
-    fn cells(&self, delimiter: char) -> impl Iterator<Item = &str> + '_ {
-        let step = delimiter.len_utf8();
-        let mut start = 0usize;
-        self.cell_byte_lens.iter().map(move |&len| {
-            let end = start + len as usize;
-            // Offsets come from the pushes that built `joined`, so `get` always succeeds; it is
-            // used anyway so no input can make this panic.
-            let cell = self.joined.get(start..end).unwrap_or("");
-            start = end + step;
-            cell
-        })
+/// The counting pass: no cell text.
+struct CountOnly;
+
+impl CellSink for CountOnly {
+    const NEEDS_TEXT: bool = false;
+    fn cell(&mut self, _text: &str) {}
+}
+
+/// The header row as `columns: ...` lists it: stripped, an empty name becoming `column_{i}`.
+#[derive(Default)]
+struct ColumnNames {
+    names: String,
+    count: usize,
+}
+
+impl CellSink for ColumnNames {
+    const NEEDS_TEXT: bool = true;
+    fn cell(&mut self, text: &str) {
+        self.count += 1;
+        if self.count > 1 {
+            self.names.push_str(", ");
+        }
+        match py_strip(text) {
+            "" => {
+                // Writing to a String cannot fail.
+                let _ = write!(self.names, "column_{}", self.count);
+            }
+            name => self.names.push_str(name),
+        }
+    }
+}
+
+/// A row's cells joined by the delimiter, as the sample line shows them.
+struct JoinedCells {
+    delimiter: char,
+    joined: String,
+    count: usize,
+}
+
+impl CellSink for JoinedCells {
+    const NEEDS_TEXT: bool = true;
+    fn cell(&mut self, text: &str) {
+        self.count += 1;
+        if self.count > 1 {
+            self.joined.push(self.delimiter);
+        }
+        self.joined.push_str(text);
     }
 }
 
@@ -132,38 +174,43 @@ enum ReaderInput {
     EndOfLine,
 }
 
-/// CPython's reader plus the row bookkeeping of SPEC 3.2.
-struct TableScanner {
+/// A record the reader yielded, as far as the row rules care.
+#[derive(Debug, Clone, Copy)]
+struct RecordEnd {
+    cells: usize,
+    /// Whether some cell strips to non-empty (else the row is dropped).
+    has_content: bool,
+}
+
+/// CPython's `_csv.c` reader for the excel dialect.
+struct CsvReader<S: CellSink> {
     delimiter: char,
     state: ReaderState,
     /// Chars in the field being read, for the field size limit.
     field_chars: usize,
-    /// Byte offset in `current.joined` where the field being read starts.
-    field_start: usize,
+    /// The field being read (only when the sink needs text).
+    field_text: String,
     /// Cells saved so far in the record being read.
     record_cells: usize,
     /// Whether any char of the record so far is not ws (a cell that strips to non-empty).
     record_has_content: bool,
-    /// Whether the record being read must be stored (it may become the first or second row).
-    keep_current: bool,
-    current: KeptRecord,
-    header_cells: usize,
-    table: ScannedTable,
+    /// When set, a non-blank record with more cells than this is ruled out as soon as it gets
+    /// there (a row among 2..10 longer than the header), instead of at its end.
+    max_cells: Option<usize>,
+    sink: S,
 }
 
-impl TableScanner {
-    fn new(delimiter: char) -> Self {
-        TableScanner {
+impl<S: CellSink> CsvReader<S> {
+    fn new(delimiter: char, sink: S) -> Self {
+        CsvReader {
             delimiter,
             state: ReaderState::StartRecord,
             field_chars: 0,
-            field_start: 0,
+            field_text: String::new(),
             record_cells: 0,
             record_has_content: false,
-            keep_current: true,
-            current: KeptRecord::default(),
-            header_cells: 0,
-            table: ScannedTable::default(),
+            max_cells: None,
+            sink,
         }
     }
 
@@ -177,61 +224,35 @@ impl TableScanner {
         if !is_py_space(c) {
             self.record_has_content = true;
         }
-        if self.keep_current {
-            self.current.joined.push(c);
+        if S::NEEDS_TEXT {
+            self.field_text.push(c);
         }
         Ok(())
     }
 
     /// `parse_save_field`.
-    fn save_field(&mut self) {
+    fn save_field(&mut self) -> Result<(), NotATable> {
         self.record_cells += 1;
         self.field_chars = 0;
-        if self.keep_current {
-            let len = self.current.joined.len() - self.field_start;
-            // A field is at most 131072 chars of at most 4 bytes: always fits.
-            self.current
-                .cell_byte_lens
-                .push(u32::try_from(len).unwrap_or(u32::MAX));
-            // The delimiter after every cell; the one after the last cell is removed when the
-            // record ends.
-            self.current.joined.push(self.delimiter);
-            self.field_start = self.current.joined.len();
+        self.sink.cell(&self.field_text);
+        self.field_text.clear();
+        match self.max_cells {
+            Some(max) if self.record_has_content && self.record_cells > max => {
+                Err(NotATable::RaggedRow)
+            }
+            _ => Ok(()),
         }
     }
 
-    /// A record as `csv.reader` yields it: drop it when blank, else count it and check it.
-    fn end_record(&mut self) -> Result<(), NotATable> {
-        let cells = self.record_cells;
-        let has_content = self.record_has_content;
-        let mut record = std::mem::take(&mut self.current);
-        if cells > 0 {
-            record.joined.pop();
-        }
+    /// The record just yielded; the next one starts empty.
+    fn take_record(&mut self) -> RecordEnd {
+        let record = RecordEnd {
+            cells: self.record_cells,
+            has_content: self.record_has_content,
+        };
         self.record_cells = 0;
         self.record_has_content = false;
-        self.field_start = 0;
-        if !has_content {
-            return Ok(());
-        }
-        self.table.non_blank_rows += 1;
-        let row_number = self.table.non_blank_rows;
-        match row_number {
-            1 => {
-                if cells < 2 {
-                    return Err(NotATable::TooFewColumns);
-                }
-                self.header_cells = cells;
-                self.table.header = Some(record);
-            }
-            2 => self.table.first_data_row = Some(record),
-            _ => {}
-        }
-        if (2..=LAST_CHECKED_ROW).contains(&row_number) && cells != self.header_cells {
-            return Err(NotATable::RaggedRow);
-        }
-        self.keep_current = self.table.non_blank_rows < 2;
-        Ok(())
+        record
     }
 
     /// `parse_process_char` of `_csv.c` for the excel dialect (quoting minimal, doublequote,
@@ -261,11 +282,11 @@ impl TableScanner {
             StartRecord => {}
             StartField => match input {
                 _ if is_line_end => {
-                    self.save_field();
+                    self.save_field()?;
                     self.state = after_line_end;
                 }
                 Char(QUOTE) => self.state = InQuotedField,
-                Char(c) if c == self.delimiter => self.save_field(),
+                Char(c) if c == self.delimiter => self.save_field()?,
                 Char(c) => {
                     self.add_char(c)?;
                     self.state = InField;
@@ -274,11 +295,11 @@ impl TableScanner {
             },
             InField => match input {
                 _ if is_line_end => {
-                    self.save_field();
+                    self.save_field()?;
                     self.state = after_line_end;
                 }
                 Char(c) if c == self.delimiter => {
-                    self.save_field();
+                    self.save_field()?;
                     self.state = StartField;
                 }
                 // A quote inside an unquoted field is an ordinary char.
@@ -298,11 +319,11 @@ impl TableScanner {
                     self.state = InQuotedField;
                 }
                 Char(c) if c == self.delimiter => {
-                    self.save_field();
+                    self.save_field()?;
                     self.state = StartField;
                 }
                 _ if is_line_end => {
-                    self.save_field();
+                    self.save_field()?;
                     self.state = after_line_end;
                 }
                 // Not strict: text after the closing quote is appended to the field.
@@ -323,61 +344,128 @@ impl TableScanner {
 
     /// `Reader_iternext` after a line: the record is complete when the state is back at the start
     /// of a record; otherwise a quoted field goes on in the next line.
-    fn end_line(&mut self) -> Result<(), NotATable> {
+    fn end_line(&mut self) -> Result<Option<RecordEnd>, NotATable> {
         self.step(ReaderInput::EndOfLine)?;
         if self.state == ReaderState::StartRecord {
-            self.end_record()?;
+            return Ok(Some(self.take_record()));
         }
-        Ok(())
+        Ok(None)
     }
 
     /// End of input: an open quoted field (even empty) is saved and its record yielded, as
     /// `Reader_iternext` does in non-strict mode.
-    fn finish(mut self) -> Result<ScannedTable, NotATable> {
+    fn finish(&mut self) -> Result<Option<RecordEnd>, NotATable> {
         if self.state == ReaderState::InQuotedField || self.field_chars != 0 {
-            self.save_field();
-            self.end_record()?;
+            self.save_field()?;
+            self.state = ReaderState::StartRecord;
+            return Ok(Some(self.take_record()));
         }
-        Ok(self.table)
+        Ok(None)
     }
 }
 
-/// One pass of the reader over `output`, split into lines the way `io.StringIO` iterates (at `\n`
-/// only, keeping the `\n`; no empty last line).
-fn scan_table(output: &str, delimiter: char) -> Result<ScannedTable, NotATable> {
-    let mut scanner = TableScanner::new(delimiter);
+/// Feeds `text` to the reader line by line, the way `io.StringIO` iterates (split after each
+/// `\n`, no empty last line), calling `on_record` with each yielded record and the byte offset
+/// where it ends (records tile the text, so the next one starts there).
+fn read_records<S: CellSink>(
+    text: &str,
+    reader: &mut CsvReader<S>,
+    mut on_record: impl FnMut(&mut CsvReader<S>, RecordEnd, usize) -> Result<(), NotATable>,
+) -> Result<(), NotATable> {
     let mut line_open = false;
-    for c in output.chars() {
-        scanner.step(ReaderInput::Char(c))?;
+    for (at, c) in text.char_indices() {
+        reader.step(ReaderInput::Char(c))?;
         if c == '\n' {
-            scanner.end_line()?;
+            if let Some(record) = reader.end_line()? {
+                on_record(reader, record, at + 1)?;
+            }
             line_open = false;
         } else {
             line_open = true;
         }
     }
     if line_open {
-        scanner.end_line()?;
+        if let Some(record) = reader.end_line()? {
+            on_record(reader, record, text.len())?;
+        }
     }
-    scanner.finish()
+    if let Some(record) = reader.finish()? {
+        on_record(reader, record, text.len())?;
+    }
+    Ok(())
+}
+
+/// The counting pass over the whole output.
+fn scan_table(output: &str, delimiter: char) -> Result<ScannedTable, NotATable> {
+    let mut reader = CsvReader::new(delimiter, CountOnly);
+    let mut table = ScannedTable::default();
+    let mut header_cells = 0usize;
+    let mut record_start = 0usize;
+    read_records(output, &mut reader, |reader, record, record_end| {
+        let range = record_start..record_end;
+        record_start = record_end;
+        if !record.has_content {
+            return Ok(());
+        }
+        table.non_blank_rows += 1;
+        let row_number = table.non_blank_rows;
+        match row_number {
+            1 => {
+                if record.cells < 2 {
+                    return Err(NotATable::TooFewColumns);
+                }
+                header_cells = record.cells;
+                table.header = Some(range);
+            }
+            2 => table.first_data_row = Some(range),
+            _ => {}
+        }
+        if (2..=LAST_CHECKED_ROW).contains(&row_number) && record.cells != header_cells {
+            return Err(NotATable::RaggedRow);
+        }
+        // The next non-blank row is checked while it is read when it is one of rows 2..10.
+        let next_is_checked = (2..=LAST_CHECKED_ROW).contains(&(row_number + 1));
+        reader.max_cells = next_is_checked.then_some(header_cells);
+        Ok(())
+    })?;
+    Ok(table)
+}
+
+/// Re-reads one record (a range the counting pass found) and hands its cells to `sink`.
+fn read_record<S: CellSink>(record_text: &str, delimiter: char, sink: S) -> Result<S, NotATable> {
+    let mut reader = CsvReader::new(delimiter, sink);
+    read_records(record_text, &mut reader, |_, _, _| Ok(()))?;
+    Ok(reader.sink)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The rows `csv.reader` yields (before the blank filter), for checking the reader alone.
+    /// Every cell, for checking the reader alone.
+    #[derive(Default)]
+    struct AllCells(Vec<String>);
+
+    impl CellSink for AllCells {
+        const NEEDS_TEXT: bool = true;
+        fn cell(&mut self, text: &str) {
+            self.0.push(text.to_string());
+        }
+    }
+
+    /// The non-blank row count and the cells of the first two non-blank rows.
     fn rows(output: &str, delimiter: char) -> Result<(usize, Vec<String>, Vec<String>), NotATable> {
         let table = scan_table(output, delimiter)?;
-        let cells = |record: Option<KeptRecord>| {
-            record
-                .map(|r| r.cells(delimiter).map(str::to_string).collect::<Vec<_>>())
-                .unwrap_or_default()
+        let cells = |range: Option<Range<usize>>| -> Result<Vec<String>, NotATable> {
+            match range {
+                Some(range) => Ok(read_record(&output[range], delimiter, AllCells::default())?.0),
+                None => Ok(Vec::new()),
+            }
         };
         Ok((
             table.non_blank_rows,
-            cells(table.header),
-            cells(table.first_data_row),
+            cells(table.header)?,
+            cells(table.first_data_row)?,
         ))
     }
 

@@ -13,7 +13,7 @@ import { chromium } from "playwright-core";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PAGE = "/tests/browser/store-conformance.html";
-const TIMEOUT_MS = 180_000;
+const TIMEOUT_MS = 120_000;
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
 
 // Minimal static server for the repo root, bound to loopback only.
@@ -47,17 +47,27 @@ async function main() {
   let results = [];
   try {
     const page = await browser.newPage();
-    page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-    page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console error: ${msg.text()}`); });
-    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+    // Any of these means the page cannot be trusted (e.g. a module failed to
+    // load and the suite never started): stop waiting at once.
+    let abort;
+    const aborted = new Promise((_, reject) => { abort = reject; });
+    aborted.catch(() => {});
+    const problem = (msg) => { problems.push(msg); abort(new Error(msg)); };
+    page.on("pageerror", (err) => problem(`page error: ${err.message}`));
+    page.on("console", (msg) => { if (msg.type() === "error") problem(`console error: ${msg.text()}`); });
+    page.on("response", (r) => { if (r.status() >= 400) problem(`HTTP ${r.status()} for ${r.url()}`); });
+    page.on("requestfailed", (r) => problem(`request failed: ${r.url()}`));
     const { port } = server.address();
     await page.goto(`http://127.0.0.1:${port}${PAGE}`);
-    await page.waitForFunction(() => window.__storeConformance?.done === true, null, { timeout: TIMEOUT_MS });
+    await Promise.race([
+      page.waitForFunction(() => window.__storeConformance?.done === true, null, { timeout: TIMEOUT_MS }),
+      aborted,
+    ]);
     const state = await page.evaluate(() => window.__storeConformance);
     results = state.results;
     if (state.error) problems.push(`suite error: ${state.error}`);
   } catch (err) {
-    problems.push(`runner: ${err.message}`);
+    if (!problems.includes(err.message)) problems.push(`runner: ${err.message}`);
   } finally {
     await browser.close();
     server.close();

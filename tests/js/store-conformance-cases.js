@@ -121,14 +121,16 @@ export const cases = [
       const s = await makeStore();
       // Inserted out of order. "😀" (U+1F600, UTF-16 D83D DE00) sorts before
       // "Ａ" (U+FF21) in code unit order, though after it in UTF-8 byte order.
+      // "\uFFFF\uFFFF" is the largest segment here: it catches range bounds
+      // that use a "high" string instead of something above all strings.
       const keys = [
-        ["p", "b", "1"], ["q", "a"], ["p", "Ａ", "x"], ["p", "a", "2"], ["o", "z"],
+        ["p", "b", "1"], ["q", "a"], ["p", "Ａ", "x"], ["p", "\uFFFF\uFFFF", "x"], ["p", "a", "2"], ["o", "z"],
         ["p", "😀", "x"], ["p", "a", "10"], ["p", "B", "x"], ["p", "é", "x"], ["pp", "a"],
       ];
       for (const k of keys) await s.save(k, k.join("|"));
       const expected = [
         ["p", "B", "x"], ["p", "a", "10"], ["p", "a", "2"], ["p", "b", "1"],
-        ["p", "é", "x"], ["p", "😀", "x"], ["p", "Ａ", "x"],
+        ["p", "é", "x"], ["p", "😀", "x"], ["p", "Ａ", "x"], ["p", "\uFFFF\uFFFF", "x"],
       ];
       assert.deepEqual(entries(await s.loadRange(["p"])), expected.map((k) => [k, k.join("|")]));
       assert.deepEqual(entries(await s.loadRange(["p", "a"])), [[["p", "a", "10"], "p|a|10"], [["p", "a", "2"], "p|a|2"]]);

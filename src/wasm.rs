@@ -1,0 +1,165 @@
+//! The wasm-bindgen binding: the one place that knows about JavaScript. Each export takes plain
+//! values or JSON text, calls the core, and returns a value or JSON text; every error leaves as
+//! one thrown JSON string `{"code", "message"}` that the JS layer turns into a `ToolStubError`.
+
+use serde::{de::DeserializeOwned, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::error::{Error, ErrorCode};
+use crate::record::{parse_stored, stored_matches};
+use crate::stub::{make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
+use crate::synopsis::Synopsis;
+use crate::{ids, retrieval, synopsis, turn};
+
+type BindingResult<T> = Result<T, JsValue>;
+
+fn to_js(error: Error) -> JsValue {
+    let body = serde_json::json!({ "code": error.code.as_str(), "message": error.message });
+    JsValue::from_str(&body.to_string())
+}
+
+fn parse<T: DeserializeOwned>(what: &str, json: &str) -> BindingResult<T> {
+    serde_json::from_str(json).map_err(|e| to_js(Error::invalid(format!("invalid {what}: {e}"))))
+}
+
+fn emit(value: &impl Serialize) -> BindingResult<String> {
+    serde_json::to_string(value).map_err(|e| to_js(Error::new(ErrorCode::Internal, e.to_string())))
+}
+
+fn int(what: &str, value: f64) -> BindingResult<i64> {
+    if value.is_finite() && value.fract() == 0.0 && value.abs() <= 9_007_199_254_740_991.0 {
+        Ok(value as i64)
+    } else {
+        Err(to_js(Error::invalid(format!("{what} must be an integer (got {value})"))))
+    }
+}
+
+#[wasm_bindgen(js_name = synopsisJson)]
+pub fn synopsis_json(output: &str, mime_type: &str, preview_chars: f64) -> BindingResult<String> {
+    let preview_chars = int("previewChars", preview_chars)?;
+    emit(&synopsis::generate(output, mime_type, preview_chars))
+}
+
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+struct StubOptions {
+    #[serde(rename = "ref")]
+    reference: String,
+    tool_name: String,
+    sha256: String,
+    reason: String,
+    original_chars: Option<usize>,
+    preview_chars: Option<i64>,
+    mime_type: String,
+    tool_names: Option<ToolNames>,
+}
+
+#[wasm_bindgen(js_name = renderStub)]
+pub fn render_stub_json(synopsis_json: &str, options_json: &str) -> BindingResult<String> {
+    let synopsis: Synopsis = parse("synopsis", synopsis_json)?;
+    let options: StubOptions = parse("stub options", options_json)?;
+    Ok(render_stub(
+        &synopsis,
+        &StubHeader {
+            reference: &options.reference,
+            tool_name: &options.tool_name,
+            sha256: &options.sha256,
+            reason: &options.reason,
+            original_chars: options.original_chars.unwrap_or(0),
+            preview_chars: options.preview_chars.unwrap_or(0),
+            tools: options.tool_names.as_ref(),
+        },
+    ))
+}
+
+/// `{synopsis, stub}` for one output.
+#[wasm_bindgen(js_name = makePreviewJson)]
+pub fn make_preview_json(output: &str, options_json: &str) -> BindingResult<String> {
+    let options: StubOptions = parse("preview options", options_json)?;
+    let (synopsis, stub) = make_preview(
+        output,
+        &PreviewRequest {
+            mime_type: &options.mime_type,
+            preview_chars: options.preview_chars.unwrap_or(2_000),
+            tool_name: &options.tool_name,
+            reference: &options.reference,
+            sha256: &options.sha256,
+            reason: &options.reason,
+            original_chars: options.original_chars,
+            tools: options.tool_names.as_ref(),
+        },
+    );
+    emit(&serde_json::json!({ "synopsis": synopsis, "stub": stub }))
+}
+
+#[wasm_bindgen(js_name = toolResultId)]
+pub fn tool_result_id(tool_id: &str, sha256: &str) -> String {
+    ids::tool_result_id(tool_id, sha256)
+}
+
+#[wasm_bindgen(js_name = sha256Hex)]
+pub fn sha256_hex(output: &str) -> String {
+    ids::sha256_hex(output)
+}
+
+#[wasm_bindgen(js_name = validateId)]
+pub fn validate_id(id: &str) -> BindingResult<()> {
+    ids::validate_id(id).map_err(to_js)
+}
+
+#[wasm_bindgen(js_name = validateSessionId)]
+pub fn validate_session_id(session_id: &str) -> BindingResult<()> {
+    crate::record::validate_session_id(session_id).map_err(to_js)
+}
+
+#[wasm_bindgen(js_name = planTurn)]
+pub fn plan_turn(input_json: &str) -> BindingResult<String> {
+    let input: turn::TurnInput = parse("turn", input_json)?;
+    emit(&turn::plan_turn(input).map_err(to_js)?)
+}
+
+#[wasm_bindgen(js_name = finishTurn)]
+pub fn finish_turn(plan_json: &str, outcomes_json: &str) -> BindingResult<String> {
+    let plan: turn::TurnPlan = parse("turn plan", plan_json)?;
+    let outcomes: Vec<turn::WriteOutcome> = parse("write outcomes", outcomes_json)?;
+    emit(&turn::finish_turn(plan, outcomes).map_err(to_js)?)
+}
+
+#[wasm_bindgen(js_name = storedMatches)]
+pub fn stored_matches_js(metadata_json: &str, sha256: &str) -> bool {
+    stored_matches(metadata_json, sha256)
+}
+
+/// The stored record as JSON text, or `undefined` when the file is unreadable.
+#[wasm_bindgen(js_name = parseStoredRecord)]
+pub fn parse_stored_record(metadata_json: &str) -> Option<String> {
+    parse_stored(metadata_json).map(|value| value.to_string())
+}
+
+#[wasm_bindgen(js_name = readWindow)]
+pub fn read_window(content: &str, offset: f64, limit: f64) -> BindingResult<String> {
+    let window = retrieval::read(content, int("offset", offset)?, int("limit", limit)?).map_err(to_js)?;
+    emit(&window)
+}
+
+#[wasm_bindgen(js_name = searchContent)]
+pub fn search_content(content: &str, query: &str, limit: f64, context_chars: f64) -> BindingResult<String> {
+    let found = retrieval::search(content, query, int("limit", limit)?, int("contextChars", context_chars)?)
+        .map_err(to_js)?;
+    emit(&found)
+}
+
+#[wasm_bindgen(js_name = checkReadArgs)]
+pub fn check_read_args(offset: f64, limit: f64) -> BindingResult<()> {
+    retrieval::check_read_args(int("offset", offset)?, int("limit", limit)?).map_err(to_js)
+}
+
+#[wasm_bindgen(js_name = checkSearchArgs)]
+pub fn check_search_args(query: &str, limit: f64) -> BindingResult<()> {
+    retrieval::check_search_args(query, int("limit", limit)?).map_err(to_js)
+}
+
+#[wasm_bindgen(js_name = checkListLimit)]
+pub fn check_list_limit(limit: f64) -> BindingResult<()> {
+    retrieval::check_list_limit(int("limit", limit)?).map_err(to_js)
+}
