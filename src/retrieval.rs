@@ -116,9 +116,35 @@ pub fn check_list_limit(limit: i64) -> Result<()> {
     Ok(())
 }
 
+/// The session's readable records (metadata files in key order), filtered by tool name, then
+/// cut to `limit`; unreadable ones are skipped.
+pub fn list_records(metadata_files: &[String], tool_name: Option<&str>, limit: i64) -> Result<Vec<serde_json::Value>> {
+    check_list_limit(limit)?;
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    Ok(metadata_files
+        .iter()
+        .filter_map(|text| crate::record::parse_stored(text))
+        .filter(|record| tool_name.is_none_or(|name| record["tool_name"] == name))
+        .take(limit)
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn list_filters_before_the_limit_and_skips_unreadable() {
+        let record = |id: &str, tool: &str| {
+            serde_json::json!({"tool_result_id": id, "sha256": "x", "tool_name": tool, "synopsis": {}}).to_string()
+        };
+        let files = [record("a", "bash"), "{broken".to_string(), record("b", "grep"), record("c", "grep")];
+        let listed = list_records(&files, Some("grep"), 1).expect("valid");
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0]["tool_result_id"], "b");
+        assert_eq!(list_records(&files, None, 50).expect("valid").len(), 3);
+        assert!(list_records(&files, None, 0).is_err());
+    }
 
     #[test]
     fn read_windows_in_code_points() {

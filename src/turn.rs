@@ -160,7 +160,7 @@ pub struct TurnPlan {
 
 /// What happened to one planned write.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "camelCase")]
+#[serde(tag = "status", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum WriteOutcome {
     /// Written now, or already stored with the same SHA-256: the record as it is in the store.
     Stored { metadata_json: String },

@@ -163,3 +163,10 @@ pub fn check_search_args(query: &str, limit: f64) -> BindingResult<()> {
 pub fn check_list_limit(limit: f64) -> BindingResult<()> {
     retrieval::check_list_limit(int("limit", limit)?).map_err(to_js)
 }
+
+/// The session's records from its metadata files (a JSON array of their texts, in key order).
+#[wasm_bindgen(js_name = listRecords)]
+pub fn list_records(metadata_files_json: &str, tool_name: Option<String>, limit: f64) -> BindingResult<String> {
+    let files: Vec<String> = parse("metadata files", metadata_files_json)?;
+    emit(&retrieval::list_records(&files, tool_name.as_deref(), int("limit", limit)?).map_err(to_js)?)
+}

@@ -16,6 +16,7 @@ function failed(what, err) {
 
 export class IndexedDbStore {
   #dbPromise = null;
+  #conn = null; // the open IDBDatabase, once #dbPromise has resolved
 
   /**
    * `indexedDB` and `IDBKeyRange` can be injected (e.g. from fake-indexeddb);
@@ -55,9 +56,10 @@ export class IndexedDbStore {
     db.onversionchange = () => {
       // Another connection wants to upgrade or delete: let it, reopen later.
       db.close();
-      this.#dbPromise = null;
+      this.#forget(db);
     };
-    db.onclose = () => { this.#dbPromise = null; }; // closed by the browser
+    db.onclose = () => this.#forget(db); // closed by the browser
+    this.#conn = db;
     return db;
   }
 
@@ -89,25 +91,45 @@ export class IndexedDbStore {
     });
   }
 
+  // Forget `db` if it is still the current connection (it was closed).
+  #forget(db) {
+    if (this.#conn === db) {
+      this.#conn = null;
+      this.#dbPromise = null;
+    }
+  }
+
+  async #transaction(mode, what) {
+    const db = await this.#db();
+    try {
+      return db.transaction(this.storeName, mode);
+    } catch (err) {
+      if (err?.name !== "InvalidStateError") throw failed(what, err);
+    }
+    // The connection was closed under us (versionchange): reopen once.
+    this.#forget(db);
+    try {
+      return (await this.#db()).transaction(this.storeName, mode);
+    } catch (err) {
+      throw err instanceof ToolStubError ? err : failed(what, err);
+    }
+  }
+
   // Runs `fn(objectStore)`, which issues requests and returns one or an
   // array of them; resolves with their results once the transaction has
   // committed (so a resolved save is durable), rejects on any error or abort.
   async #tx(mode, what, fn) {
-    const db = await this.#db();
+    const tx = await this.#transaction(mode, what);
     return new Promise((resolve, reject) => {
       let settled = false;
       const fail = (err) => {
         if (!settled) { settled = true; reject(failed(what, err)); }
       };
-      let tx;
       let reqs;
       try {
-        tx = db.transaction(this.storeName, mode);
         reqs = fn(tx.objectStore(this.storeName));
       } catch (err) {
-        // e.g. InvalidStateError after a versionchange closed the connection.
-        if (err?.name === "InvalidStateError") this.#dbPromise = null;
-        try { tx?.abort(); } catch { /* already finished */ }
+        try { tx.abort(); } catch { /* already finished */ }
         fail(err);
         return;
       }
@@ -168,6 +190,7 @@ export class IndexedDbStore {
   async close() {
     const p = this.#dbPromise;
     this.#dbPromise = null;
+    this.#conn = null;
     if (p) (await p.catch(() => null))?.close();
   }
 }

@@ -88,7 +88,7 @@ export class NodeFsStore {
       await fs.unlink(file);
     } catch (err) {
       // EPERM is what some platforms report for unlink() on a directory.
-      if (ABSENT.has(err?.code) || err?.code === "EPERM" && (await isDir(file))) return;
+      if (ABSENT.has(err?.code) || (err?.code === "EPERM" && (await isDir(file)))) return;
       throw failed(`cannot remove ${file}`, err);
     }
   }

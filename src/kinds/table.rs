@@ -581,6 +581,27 @@ mod tests {
     }
 
     #[test]
+    fn nul_is_an_ordinary_char_as_in_python_3_11() {
+        let (_, header, _) = rows("\0a,b\n1,2\n", ',').unwrap();
+        assert_eq!(header, strings(&["\0a", "b"]));
+    }
+
+    #[test]
+    fn a_long_blank_row_is_not_checked_but_a_long_data_row_is() {
+        // The early cell-count check only applies to rows that have content.
+        let syn = synopsis("a,b\n,, ,\t,\n1,2\n", ',').unwrap();
+        assert_eq!(syn.structure[1], "rows: 1");
+        assert_eq!(
+            rows("a,b\n1,2,3,4\n", ',').unwrap_err(),
+            NotATable::RaggedRow
+        );
+        assert_eq!(
+            rows(",,,,x\n1,2\n,,,,\n", ',').unwrap_err(),
+            NotATable::RaggedRow
+        );
+    }
+
+    #[test]
     fn not_a_table_cases() {
         assert!(synopsis("", ',').is_none());
         assert!(synopsis("a,b\n", ',').is_none());

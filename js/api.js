@@ -1,0 +1,372 @@
+// The public JavaScript API. Every decision (kinds, synopses, stubs, ids, which parts of a turn go
+// out, read windows, search hits) is made by the wasm core; this file moves data between the
+// caller, the core and a store.
+
+import * as core from "../wasm/tool_stub.js";
+import { ToolStubError } from "./stores/errors.js";
+import { MemoryStore } from "./stores/memory.js";
+
+export { ToolStubError, MemoryStore };
+
+let ready = false;
+
+/** Called by the entry modules once the wasm module is instantiated. */
+export function markReady() {
+  ready = true;
+}
+
+/** Turns what the core throws into a ToolStubError (and recovers from a wasm trap). */
+function toToolStubError(error) {
+  if (error instanceof ToolStubError) return error;
+  if (typeof error === "string") {
+    try {
+      const { code, message } = JSON.parse(error);
+      return new ToolStubError(code, message);
+    } catch {
+      return new ToolStubError("INTERNAL", error);
+    }
+  }
+  if (typeof WebAssembly !== "undefined" && error instanceof WebAssembly.RuntimeError) {
+    // A trap leaves the instance's stack and allocator in an unknown state: start afresh so the
+    // next call works.
+    core.__wbg_reset_state?.();
+    return new ToolStubError("INTERNAL", `internal error in the wasm core (module reset): ${error.message}`, {
+      cause: error,
+    });
+  }
+  return new ToolStubError("INTERNAL", String(error?.message ?? error), { cause: error });
+}
+
+/** Calls the core, with one error conversion for the whole package. */
+function callCore(fn, ...args) {
+  if (!ready) {
+    throw new ToolStubError(
+      "NOT_READY",
+      "the tool-stub wasm module is not initialized yet: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser') and await it before calling",
+    );
+  }
+  try {
+    return fn(...args);
+  } catch (error) {
+    throw toToolStubError(error);
+  }
+}
+
+function invalid(message) {
+  return new ToolStubError("INVALID_ARGUMENT", message);
+}
+
+function requireString(value, name) {
+  if (typeof value !== "string") {
+    throw invalid(`${name} must be a string (got ${value === null ? "null" : typeof value})`);
+  }
+  return value;
+}
+
+function optionalString(value, name, fallback = "") {
+  return value === undefined || value === null ? fallback : requireString(value, name);
+}
+
+function requireInteger(value, name) {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    throw invalid(`${name} must be a safe integer (got ${typeof value === "number" ? value : typeof value})`);
+  }
+  return value;
+}
+
+function optionalInteger(value, name, fallback) {
+  return value === undefined ? fallback : requireInteger(value, name);
+}
+
+function requireOptions(options, name) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw invalid(`${name} must be an object`);
+  }
+  return options;
+}
+
+function checkKnownKeys(object, allowed, name) {
+  for (const key of Object.keys(object)) {
+    if (!allowed.includes(key)) {
+      throw invalid(`unknown ${name} option "${key}"; allowed: ${allowed.join(", ")}`);
+    }
+  }
+}
+
+/** Core (snake_case, as stored) synopsis → API (camelCase). */
+function synopsisFromCore(s) {
+  return {
+    kind: s.kind,
+    title: s.title,
+    summary: s.summary,
+    structure: s.structure,
+    notableItems: s.notable_items,
+    sample: s.sample,
+  };
+}
+
+function synopsisToCore(s) {
+  const synopsis = requireOptions(s, "synopsis");
+  return {
+    kind: optionalString(synopsis.kind, "synopsis.kind"),
+    title: optionalString(synopsis.title, "synopsis.title"),
+    summary: synopsis.summary ?? [],
+    structure: synopsis.structure ?? [],
+    notable_items: synopsis.notableItems ?? synopsis.notable_items ?? [],
+    sample: optionalString(synopsis.sample, "synopsis.sample"),
+  };
+}
+
+const SYNOPSIS_OPTIONS = ["mimeType", "previewChars", "toolName"];
+
+/** The typed synopsis of one tool output. */
+export function synopsis(output, options) {
+  const opts = requireOptions(options, "options");
+  checkKnownKeys(opts, SYNOPSIS_OPTIONS, "synopsis");
+  requireString(output, "output");
+  const mimeType = optionalString(opts.mimeType, "mimeType", "text/plain");
+  const previewChars = optionalInteger(opts.previewChars, "previewChars", 2000);
+  optionalString(opts.toolName, "toolName");
+  return synopsisFromCore(JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars)));
+}
+
+const STUB_OPTIONS = ["ref", "toolName", "sha256", "reason", "originalChars", "previewChars", "mimeType", "toolNames"];
+
+function stubOptionsToCore(opts) {
+  checkKnownKeys(opts, STUB_OPTIONS, "stub");
+  return {
+    ref: optionalString(opts.ref, "ref"),
+    toolName: optionalString(opts.toolName, "toolName"),
+    sha256: optionalString(opts.sha256, "sha256"),
+    reason: optionalString(opts.reason, "reason"),
+    originalChars: opts.originalChars === undefined ? undefined : requireInteger(opts.originalChars, "originalChars"),
+    previewChars: opts.previewChars === undefined ? undefined : requireInteger(opts.previewChars, "previewChars"),
+    mimeType: optionalString(opts.mimeType, "mimeType"),
+    toolNames: opts.toolNames,
+  };
+}
+
+/** Renders a stub from a synopsis (as `synopsis()` returns it). */
+export function renderStub(synopsisValue, options) {
+  const opts = stubOptionsToCore(requireOptions(options, "options"));
+  return callCore(core.renderStub, JSON.stringify(synopsisToCore(synopsisValue)), JSON.stringify(opts));
+}
+
+/** `{ synopsis, stub }` of one output, with `previewChars` clamped to the output's length. */
+export function makePreview(output, options) {
+  requireString(output, "output");
+  const opts = stubOptionsToCore(requireOptions(options, "options"));
+  const result = JSON.parse(callCore(core.makePreviewJson, output, JSON.stringify(opts)));
+  return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
+}
+
+/** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` without a tool id. */
+export function toolResultId(toolId, sha256) {
+  return callCore(core.toolResultId, optionalString(toolId, "toolId"), requireString(sha256, "sha256"));
+}
+
+/** Lower-case hex SHA-256 of the output's UTF-8 bytes. */
+export function sha256Hex(output) {
+  return callCore(core.sha256Hex, requireString(output, "output"));
+}
+
+const CONFIG_KEYS = [
+  "enabled",
+  "thresholdChars",
+  "previewChars",
+  "assistantTurnInlineBudgetChars",
+  "assistantTurnPreviewBudgetChars",
+  "minPreviewChars",
+  "failureMode",
+  "toolNames",
+];
+
+const READ_OPTIONS = ["offset", "limit", "includeMetadata"];
+const SEARCH_OPTIONS = ["query", "limit", "contextChars"];
+const LIST_OPTIONS = ["toolName", "limit"];
+
+/** The pattern of the default session URI; `{sessionId}` is replaced. */
+export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
+
+export class ToolStub {
+  #store;
+  #sessionId;
+  #sessionUri;
+  #config;
+  #userId;
+  #now;
+
+  /**
+   * @param {object} options
+   * @param {object} [options.store] a store adapter (default: a new MemoryStore)
+   * @param {string} options.sessionId
+   * @param {string} [options.sessionUri] default `viking://user/default/sessions/<sessionId>`
+   * @param {object} [options.config] the reference config, camelCase
+   * @param {string} [options.userId] written into records as `user_id` (default "default")
+   * @param {() => string} [options.now] ISO timestamp for `created_at`
+   */
+  constructor(options) {
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(opts, ["store", "sessionId", "sessionUri", "config", "userId", "now"], "ToolStub");
+    this.#sessionId = requireString(opts.sessionId, "sessionId");
+    callCore(core.validateSessionId, this.#sessionId);
+    this.#sessionUri = optionalString(
+      opts.sessionUri,
+      "sessionUri",
+      DEFAULT_SESSION_URI_PATTERN.replace("{sessionId}", this.#sessionId),
+    );
+    const config = requireOptions(opts.config, "config");
+    checkKnownKeys(config, CONFIG_KEYS, "config");
+    this.#config = { ...config };
+    this.#store = opts.store ?? new MemoryStore();
+    for (const method of ["load", "save", "loadRange"]) {
+      if (typeof this.#store[method] !== "function") throw invalid(`store must implement ${method}()`);
+    }
+    this.#userId = optionalString(opts.userId, "userId", "default");
+    this.#now = opts.now ?? (() => new Date().toISOString());
+  }
+
+  get sessionId() {
+    return this.#sessionId;
+  }
+
+  get sessionUri() {
+    return this.#sessionUri;
+  }
+
+  /**
+   * Externalizes one turn's tool parts: returns new part objects (the inputs are not touched).
+   * Outputs that go out are stored first, then replaced by their stub.
+   */
+  async externalize(parts, options) {
+    if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(opts, ["messageId"], "externalize");
+    const messageId = requireString(opts.messageId, "messageId");
+    parts.forEach((part, i) => {
+      requireOptions(part, `parts[${i}]`);
+      optionalString(part.output, `parts[${i}].output`);
+    });
+    const input = {
+      sessionId: this.#sessionId,
+      sessionUri: this.#sessionUri,
+      messageId,
+      config: this.#config,
+      parts: parts.map((part) => ({ ...part, output: part.output ?? "" })),
+      createdAt: this.#now(),
+      userId: this.#userId,
+    };
+    const planJson = callCore(core.planTurn, JSON.stringify(input));
+    const plan = JSON.parse(planJson);
+    const outcomes = [];
+    for (const write of plan.writes) {
+      outcomes.push(await this.#store_output(write, parts[write.partIndex].output));
+    }
+    const finished = JSON.parse(callCore(core.finishTurn, planJson, JSON.stringify(outcomes)));
+    return finished.map((part, i) => ({ ...parts[i], ...part }));
+  }
+
+  /** Stores one planned output unless an identical one is stored; never throws. */
+  async #store_output(write, output) {
+    try {
+      const existing = await this.#store.load(write.metadataKey);
+      if (existing !== undefined && callCore(core.storedMatches, existing, write.sha256)) {
+        return { status: "stored", metadataJson: existing };
+      }
+      // Output first: a record is only ever written for an output that is fully stored.
+      await this.#store.save(write.outputKey, output);
+      await this.#store.save(write.metadataKey, write.metadataJson);
+      return { status: "stored", metadataJson: write.metadataJson };
+    } catch (error) {
+      const name = error?.cause?.name ?? error?.name ?? "Error";
+      return { status: "failed", error: `${name}: ${error?.message ?? String(error)}` };
+    }
+  }
+
+  /** The id of a ref of this session, or an id as given. */
+  #resolveId(refOrId) {
+    const value = requireString(refOrId, "ref");
+    const prefix = `${this.#sessionUri}/tool-results/`;
+    if (!value.startsWith(prefix) && value.includes("://")) {
+      throw invalid(`ref ${JSON.stringify(value.slice(0, 200))} is not a result of this session (${prefix}...)`);
+    }
+    const id = value.startsWith(prefix) ? value.slice(prefix.length) : value;
+    callCore(core.validateId, id);
+    return id;
+  }
+
+  #key(id, file) {
+    return [this.#sessionId, "tool-results", id, file];
+  }
+
+  async #loadOutput(id) {
+    const content = await this.#store.load(this.#key(id, "output.txt"));
+    if (content === undefined) {
+      throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.#sessionId}`);
+    }
+    return content;
+  }
+
+  async #loadMetadata(id) {
+    const text = await this.#store.load(this.#key(id, "metadata.json"));
+    if (text === undefined) return null;
+    const record = callCore(core.parseStoredRecord, text);
+    if (record === undefined) {
+      throw new ToolStubError("CORRUPT", `the metadata of tool result ${id} is unreadable`);
+    }
+    return JSON.parse(record);
+  }
+
+  /** A window of a stored output, by code-point offset and limit (`-1`: to the end). */
+  async read(refOrId, options) {
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(opts, READ_OPTIONS, "read");
+    const id = this.#resolveId(refOrId);
+    const offset = optionalInteger(opts.offset, "offset", 0);
+    const limit = optionalInteger(opts.limit, "limit", 20000);
+    callCore(core.checkReadArgs, offset, limit);
+    const content = await this.#loadOutput(id);
+    const window = JSON.parse(callCore(core.readWindow, content, offset, limit));
+    const result = {
+      toolResultId: id,
+      content: window.content,
+      offset: window.offset,
+      limit: window.limit,
+      offsetUnit: window.offset_unit,
+      totalChars: window.total_chars,
+      hasMore: window.has_more,
+    };
+    if (opts.includeMetadata !== false) result.metadata = await this.#loadMetadata(id);
+    return result;
+  }
+
+  /** Literal, case-sensitive search in a stored output. */
+  async search(refOrId, options) {
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(opts, SEARCH_OPTIONS, "search");
+    const id = this.#resolveId(refOrId);
+    const query = requireString(opts.query, "query");
+    const limit = optionalInteger(opts.limit, "limit", 20);
+    const contextChars = optionalInteger(opts.contextChars, "contextChars", 300);
+    callCore(core.checkSearchArgs, query, limit);
+    const content = await this.#loadOutput(id);
+    const matches = JSON.parse(callCore(core.searchContent, content, query, limit, contextChars));
+    return {
+      toolResultId: id,
+      matches: matches.map((m) => ({ offset: m.offset, offsetUnit: m.offset_unit, snippet: m.snippet })),
+    };
+  }
+
+  /** The session's stored records (as written, snake_case), in id order. */
+  async list(options) {
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(opts, LIST_OPTIONS, "list");
+    const toolName = opts.toolName === undefined ? undefined : requireString(opts.toolName, "toolName");
+    const limit = optionalInteger(opts.limit, "limit", 50);
+    callCore(core.checkListLimit, limit);
+    const entries = await this.#store.loadRange([this.#sessionId, "tool-results"]);
+    const files = entries.filter((e) => e.key.length === 4 && e.key[3] === "metadata.json").map((e) => e.value);
+    return { toolResults: JSON.parse(callCore(core.listRecords, JSON.stringify(files), toolName, limit)) };
+  }
+}

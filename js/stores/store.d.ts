@@ -1,0 +1,108 @@
+// Type declarations for the tool-stub store layer.
+
+export type ToolStubErrorCode =
+  | "INVALID_ARGUMENT"
+  | "NOT_FOUND"
+  | "STORE_FAILED"
+  | "CORRUPT"
+  | "TOO_LARGE"
+  | "NOT_READY";
+
+export declare const ERROR_CODES: readonly ToolStubErrorCode[];
+
+export declare class ToolStubError extends Error {
+  constructor(code: ToolStubErrorCode, message: string, options?: { cause?: unknown });
+  readonly name: "ToolStubError";
+  /** Stable machine-readable code; branch on this, not on the message. */
+  readonly code: ToolStubErrorCode;
+  readonly cause?: unknown;
+}
+
+/**
+ * A key: a non-empty array of segments. Each segment is a non-empty,
+ * well-formed string without "/", "\\" or NUL, and not "." or "..";
+ * anything else is rejected with ToolStubError("INVALID_ARGUMENT").
+ */
+export type StoreKey = string[];
+
+export interface StoreEntry {
+  key: StoreKey;
+  value: string;
+}
+
+/** Modelled on automerge-repo's StorageAdapter. Values are strings, stored exactly (lone surrogates included). */
+export interface Store {
+  /** The value, or undefined if there is none. */
+  load(key: StoreKey): Promise<string | undefined>;
+  /** Creates or atomically replaces the value. */
+  save(key: StoreKey, value: string): Promise<void>;
+  /** Removes the value; a missing key is not an error. */
+  remove(key: StoreKey): Promise<void>;
+  /**
+   * All entries whose key starts with `prefix` (whole segments; a key is in
+   * its own range), sorted segment-wise in UTF-16 code unit order.
+   * An empty prefix means every entry.
+   */
+  loadRange(prefix: string[]): Promise<StoreEntry[]>;
+  /** Removes every entry loadRange(prefix) would return. */
+  removeRange(prefix: string[]): Promise<void>;
+  /** value.length (UTF-16 code units) without materialising the value where the backend allows it. */
+  size?(key: StoreKey): Promise<number | undefined>;
+}
+
+/** In-memory store backed by a Map. */
+export declare class MemoryStore implements Store {
+  constructor();
+  load(key: StoreKey): Promise<string | undefined>;
+  save(key: StoreKey, value: string): Promise<void>;
+  remove(key: StoreKey): Promise<void>;
+  loadRange(prefix: string[]): Promise<StoreEntry[]>;
+  removeRange(prefix: string[]): Promise<void>;
+  size(key: StoreKey): Promise<number | undefined>;
+}
+
+/**
+ * Node file-system store: key segments are path components under `dir`
+ * (["s1","tool-results","tr_x","output.txt"] → <dir>/s1/tool-results/tr_x/output.txt).
+ * Values are UTF-8 (WTF-8 for lone surrogates); writes are atomic (temp file + rename).
+ * A key cannot also be a prefix of another key (a path is a file or a directory).
+ */
+export declare class NodeFsStore implements Store {
+  constructor(dir: string);
+  /** Absolute root directory. */
+  readonly dir: string;
+  load(key: StoreKey): Promise<string | undefined>;
+  save(key: StoreKey, value: string): Promise<void>;
+  remove(key: StoreKey): Promise<void>;
+  loadRange(prefix: string[]): Promise<StoreEntry[]>;
+  removeRange(prefix: string[]): Promise<void>;
+  /** Counted from the file's bytes in chunks, without decoding the whole value. */
+  size(key: StoreKey): Promise<number | undefined>;
+}
+
+export interface IndexedDbStoreOptions {
+  /** Default "tool-stub". */
+  dbName?: string;
+  /** Default "records". Several stores may share one database. */
+  storeName?: string;
+  /** Default globalThis.indexedDB; inject e.g. fake-indexeddb's IDBFactory in Node. */
+  indexedDB?: IDBFactory;
+  /** Default globalThis.IDBKeyRange; must come from the same implementation as indexedDB. */
+  IDBKeyRange?: typeof IDBKeyRange;
+}
+
+/** Browser store over IndexedDB; the key array is the IndexedDB key. */
+export declare class IndexedDbStore implements Store {
+  constructor(options?: IndexedDbStoreOptions);
+  readonly dbName: string;
+  readonly storeName: string;
+  load(key: StoreKey): Promise<string | undefined>;
+  save(key: StoreKey, value: string): Promise<void>;
+  remove(key: StoreKey): Promise<void>;
+  loadRange(prefix: string[]): Promise<StoreEntry[]>;
+  removeRange(prefix: string[]): Promise<void>;
+  /** Reads the value: IndexedDB keeps no per-record size. */
+  size(key: StoreKey): Promise<number | undefined>;
+  /** Closes the connection; the next call reopens it. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/: the core compiled to wasm, its wasm-bindgen glue, the JS
+# layer from js/, and pkg-template/'s package.json and README.
+source "$(dirname "$0")/lib.sh"
+say "compiling the core to wasm (release)"
+cargo build --quiet --release --target wasm32-unknown-unknown --lib
+rm -rf pkg
+mkdir -p pkg/wasm
+wasm-bindgen --target web --experimental-reset-state-function --out-dir pkg/wasm \
+  target/wasm32-unknown-unknown/release/tool_stub.wasm
+if command -v wasm-opt >/dev/null; then
+  say "optimizing the module with wasm-opt"
+  wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals pkg/wasm/tool_stub_bg.wasm -o pkg/wasm/tool_stub_bg.wasm
+fi
+cp -R js pkg/js
+cp pkg-template/package.json pkg-template/README.md pkg/
+cp LICENSE pkg/
+say "package built in pkg/ ($(wc -c < pkg/wasm/tool_stub_bg.wasm) bytes of wasm)"
