@@ -20,9 +20,12 @@
 //!   such a document fails to decode; floats round like `float()`, `1e400` is `inf`;
 //! - duplicate keys keep the first key's position with the last value.
 //!
-//! Deliberate difference: CPython raises `RecursionError` for nesting around 1000 levels (the exact
-//! depth depends on the caller's stack). Real tool output does not nest that deep, and a synopsis
-//! is more useful than a failure, so this decoder accepts any depth.
+//! Nesting: CPython's scanner counts every open `[`/`{` against the recursion limit (1000, shared
+//! with the caller's Python frames), so a document nested deeper than about 990 levels raises
+//! `RecursionError`. The reference either treats that as a failed decode (then failing here
+//! matches it) or crashes (then no such case can exist), so this decoder fails beyond
+//! [`MAX_NESTING`] open containers. That also bounds the memory a hostile input can make the
+//! decoder use. The decoder is iterative all the same (no Rust recursion).
 //!
 //! Lone surrogates cannot live in a Rust `String`: a decoded string holding one is kept as code
 //! points ([`JsonText::WithSurrogates`]); `repr` escapes them like Python, and where the reference
@@ -30,6 +33,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::pyutil::{char_len, clip, py_strip};
 use crate::synopsis::Synopsis;
@@ -47,6 +51,9 @@ const SCALAR_REPR_WIDTH: usize = 80;
 /// Python 3.11's default `sys.get_int_max_str_digits()`: `int()` of a longer digit string raises
 /// `ValueError`, which makes `json` fail on such an integer literal.
 const PY_INT_MAX_STR_DIGITS: usize = 4300;
+/// Deepest nesting that decodes: CPython 3.11 fails from 1000 minus the caller's frame depth
+/// (997 from a bare script, about 945 under 50 frames); 990 stands for a typical caller.
+const MAX_NESTING: usize = 990;
 
 /// The JSON synopsis of `output`, or `None` when the stripped output does not start with a JSON
 /// value that Python's `json.JSONDecoder().raw_decode` accepts.
@@ -85,6 +92,7 @@ pub fn py_repr_float(value: f64) -> String {
     let exponent: i64 = exponent.parse().unwrap_or(0);
     let negative = mantissa.starts_with('-');
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let (digits, exponent) = round_ties_to_even(value, digits, exponent);
     let mut out = String::with_capacity(digits.len() + 8);
     if negative {
         out.push('-');
@@ -123,6 +131,72 @@ pub fn py_repr_float(value: f64) -> String {
         }
     }
     out
+}
+
+/// Rust's shortest digits break an exact tie between two equally short, equally close digit
+/// strings upward; Python's (David Gay's dtoa) picks the one ending in an even digit
+/// (934877530335423.25 is `934877530335423.2` in Python). Re-decides ties from the exact
+/// decimal expansion of `value`.
+fn round_ties_to_even(value: f64, digits: String, exponent: i64) -> (String, i64) {
+    let count = digits.len();
+    // Cheap filter: a tie needs digit count+1 of the expansion to be a 5.
+    let next_digits = format!("{:.*e}", count, value.abs());
+    if !next_digits.split_once('e').is_some_and(|(m, _)| m.ends_with('5')) {
+        return (digits, exponent);
+    }
+    // An f64 has at most 767 significant decimal digits, so this expansion is exact.
+    let expansion = format!("{:.800e}", value.abs());
+    let Some((exact_mantissa, exact_exponent)) = expansion.split_once('e') else {
+        return (digits, exponent);
+    };
+    if exact_exponent.parse::<i64>().ok() != Some(exponent) {
+        return (digits, exponent);
+    }
+    let exact: Vec<u8> = exact_mantissa.bytes().filter(u8::is_ascii_digit).collect();
+    let (Some(kept), Some(&b'5'), Some(rest)) =
+        (exact.get(..count), exact.get(count), exact.get(count + 1..))
+    else {
+        return (digits, exponent);
+    };
+    if rest.iter().any(|&d| d != b'0') {
+        return (digits, exponent);
+    }
+    // The two candidates are `kept` and `kept` + 1 in the last place; take the even one.
+    let mut chosen = kept.to_vec();
+    let mut chosen_exponent = exponent;
+    if chosen.last().is_some_and(|d| (d - b'0') % 2 == 1) {
+        let mut at = chosen.len();
+        loop {
+            if at == 0 {
+                chosen.insert(0, b'1');
+                chosen_exponent += 1;
+                break;
+            }
+            at -= 1;
+            match chosen.get_mut(at) {
+                Some(digit) if *digit == b'9' => *digit = b'0',
+                Some(digit) => {
+                    *digit += 1;
+                    break;
+                }
+                None => break,
+            }
+        }
+    }
+    while chosen.len() > 1 && chosen.last() == Some(&b'0') {
+        chosen.pop();
+    }
+    let chosen = String::from_utf8(chosen).unwrap_or_default();
+    // Only a candidate that reads back as the same float is valid.
+    let (first, fraction) = chosen.split_at(1.min(chosen.len()));
+    let round_trips = format!("{first}.{fraction}0e{chosen_exponent}")
+        .parse::<f64>()
+        .is_ok_and(|back| back == value.abs());
+    if round_trips {
+        (chosen, chosen_exponent)
+    } else {
+        (digits, exponent)
+    }
 }
 
 /// Python's `repr` of a str given as code points (lone surrogates allowed), stopping once more
@@ -249,16 +323,19 @@ impl TextBuilder {
 
 type NodeId = usize;
 
+struct ObjectNode<'a> {
+    /// Number of distinct keys.
+    len: usize,
+    /// The first 10 distinct keys, in first-seen order.
+    first_keys: Vec<JsonText<'a>>,
+    /// The kept values, always a prefix of the distinct keys in order (dict order).
+    children: Vec<(JsonText<'a>, NodeId)>,
+}
+
 /// A decoded value the synopsis may read. Containers only hold what the synopsis needs.
 enum Node<'a> {
-    Object {
-        /// Number of distinct keys.
-        len: usize,
-        /// The first 10 distinct keys, in first-seen order.
-        first_keys: Vec<JsonText<'a>>,
-        /// The kept values, always a prefix of the distinct keys in order (dict order).
-        children: Vec<(JsonText<'a>, NodeId)>,
-    },
+    /// Boxed so that the many small nodes of a deep document stay small.
+    Object(Box<ObjectNode<'a>>),
     Array {
         len: usize,
         /// The kept items, always a prefix of the array.
@@ -275,7 +352,7 @@ enum Node<'a> {
 impl Node<'_> {
     fn type_name(&self) -> &'static str {
         match self {
-            Node::Object { .. } => "object",
+            Node::Object(_) => "object",
             Node::Array { .. } => "array",
             Node::Str(_) => "string",
             Node::Int(_) | Node::Float(_) => "number",
@@ -285,7 +362,7 @@ impl Node<'_> {
     }
 
     fn is_container(&self) -> bool {
-        matches!(self, Node::Object { .. } | Node::Array { .. })
+        matches!(self, Node::Object(_) | Node::Array { .. })
     }
 
     /// `clip(py_repr(v), 80)` of a scalar.
@@ -298,7 +375,7 @@ impl Node<'_> {
             Node::Bool(true) => "True".to_string(),
             Node::Bool(false) => "False".to_string(),
             Node::Null => "None".to_string(),
-            Node::Object { .. } | Node::Array { .. } => String::new(),
+            Node::Object(_) | Node::Array { .. } => String::new(),
         };
         clip(&repr, SCALAR_REPR_WIDTH as i64)
     }
@@ -324,15 +401,15 @@ impl Tree<'_> {
         let root = self.node(self.root);
         synopsis.summary.push(format!("JSON {}.", root.type_name()));
         match root {
-            Node::Object { first_keys, children, .. } => {
-                synopsis.summary.push(format!("top-level keys: {}", join_keys(first_keys)));
+            Node::Object(object) => {
+                synopsis.summary.push(format!("top-level keys: {}", join_keys(&object.first_keys)));
                 synopsis.structure.push(format!("shape: {}", self.shape(self.root, 0)));
-                for (key, child) in children.iter().take(KEY_LIST_LIMIT) {
+                for (key, child) in object.children.iter().take(KEY_LIST_LIMIT) {
                     let key = key.display();
                     synopsis.structure.push(match self.node(*child) {
                         Node::Array { len, .. } => format!("{key}: array length: {len}"),
-                        Node::Object { first_keys, .. } => {
-                            format!("{key}: object keys: {}", join_keys(first_keys))
+                        Node::Object(child) => {
+                            format!("{key}: object keys: {}", join_keys(&child.first_keys))
                         }
                         scalar => format!("{key}: {}", scalar.type_name()),
                     });
@@ -373,9 +450,9 @@ impl Tree<'_> {
                     .collect();
                 format!("array(len={len}, sample=[{}])", samples.join(", "))
             }
-            Node::Object { len: 0, .. } => "object(keys=0)".to_string(),
-            Node::Object { len, first_keys, .. } => {
-                format!("object(keys={len}: {})", join_keys(first_keys))
+            Node::Object(object) if object.len == 0 => "object(keys=0)".to_string(),
+            Node::Object(object) => {
+                format!("object(keys={}: {})", object.len, join_keys(&object.first_keys))
             }
             scalar => scalar.type_name().to_string(),
         }
@@ -417,8 +494,8 @@ impl Tree<'_> {
         while examples.len() < SCALAR_EXAMPLES {
             let Some((id, next)) = open.last_mut() else { break };
             let child = match self.node(*id) {
-                Node::Object { children, .. } => {
-                    children.get(*next).map(|(key, child)| (Step::Key(key), *child))
+                Node::Object(object) => {
+                    object.children.get(*next).map(|(key, child)| (Step::Key(key), *child))
                 }
                 Node::Array { items, .. } if *next == 0 => {
                     items.first().map(|item| (Step::FirstItem, *item))
@@ -481,10 +558,68 @@ struct OpenContainer<'a> {
     is_root: bool,
     /// Items so far (arrays).
     count: usize,
-    /// Distinct keys and their dict position (kept objects only).
-    key_positions: HashMap<JsonText<'a>, usize>,
-    /// Key and dict position of the value being decoded (kept objects only).
-    pending_key: Option<(JsonText<'a>, usize)>,
+    /// Key bookkeeping, for kept objects only (boxed: most open containers are not kept).
+    keys: Option<Box<KeyIndex<'a>>>,
+}
+
+/// The keys of a kept object being decoded.
+#[derive(Default)]
+struct KeyIndex<'a> {
+    /// Distinct keys and their dict position.
+    positions: HashMap<JsonText<'a>, usize, BuildHasherDefault<FxHasher>>,
+    /// Key and dict position of the value being decoded.
+    pending: Option<(JsonText<'a>, usize)>,
+}
+
+/// The multiply-rotate hash of rustc (FxHash) plus a final mix: keys are hashed for every kept object, and
+/// SipHash's flooding resistance buys nothing for a one-shot decode.
+#[derive(Default)]
+struct FxHasher {
+    hash: u64,
+}
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        for &byte in chunks.remainder() {
+            self.add(u64::from(byte));
+        }
+    }
+
+    fn write_u8(&mut self, value: u8) {
+        self.add(u64::from(value));
+    }
+
+    fn write_u32(&mut self, value: u32) {
+        self.add(u64::from(value));
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.add(value as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The multiply only carries low bits upward and hashbrown indexes buckets by the low
+        // bits: without this final avalanche (MurmurHash3's fmix64), keys differing only in
+        // their last bytes ("key1", "key2") collide.
+        let mut hash = self.hash;
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        hash ^ (hash >> 33)
+    }
 }
 
 /// Byte classes inside a string: `"`, `\` and control chars end a plain run.
@@ -551,7 +686,11 @@ impl<'a> Decoder<'a> {
     fn next_value_context(&self) -> (bool, bool) {
         let Some(parent) = self.stack.last() else { return (true, true) };
         let (walked, shown_by_parent) = if parent.is_object {
-            let position = parent.pending_key.as_ref().map_or(usize::MAX, |(_, at)| *at);
+            let position = parent
+                .keys
+                .as_ref()
+                .and_then(|keys| keys.pending.as_ref())
+                .map_or(usize::MAX, |(_, at)| *at);
             (parent.walked, parent.is_root && position < KEY_LIST_LIMIT)
         } else {
             (parent.walked && parent.count == 0, parent.is_root && parent.count < SHAPE_SAMPLE_ITEMS)
@@ -563,16 +702,20 @@ impl<'a> Decoder<'a> {
     fn run(mut self) -> Result<Decoded<'a>, Stop> {
         loop {
             let (kept, walked) = self.next_value_context();
-            let mut finished = match self.peek().ok_or(Stop::Invalid)? {
+            let next = self.peek().ok_or(Stop::Invalid)?;
+            if matches!(next, b'{' | b'[') && self.stack.len() >= MAX_NESTING {
+                return Err(Stop::Invalid);
+            }
+            let mut finished = match next {
                 b'{' => {
                     self.pos += 1;
                     self.skip_whitespace();
                     let node = kept.then(|| {
-                        self.add_node(Node::Object {
+                        self.add_node(Node::Object(Box::new(ObjectNode {
                             len: 0,
                             first_keys: Vec::new(),
                             children: Vec::new(),
-                        })
+                        })))
                     });
                     if self.peek() == Some(b'}') {
                         self.pos += 1;
@@ -584,8 +727,7 @@ impl<'a> Decoder<'a> {
                             walked,
                             is_root: self.stack.is_empty(),
                             count: 0,
-                            key_positions: HashMap::new(),
-                            pending_key: None,
+                            keys: node.map(|_| Box::default()),
                         });
                         self.read_key()?;
                         continue;
@@ -605,8 +747,7 @@ impl<'a> Decoder<'a> {
                             walked,
                             is_root: self.stack.is_empty(),
                             count: 0,
-                            key_positions: HashMap::new(),
-                            pending_key: None,
+                            keys: None,
                         });
                         continue;
                     }
@@ -652,11 +793,12 @@ impl<'a> Decoder<'a> {
     fn attach(&mut self, child: Option<NodeId>) -> Result<(), Stop> {
         let open = self.stack.last_mut().ok_or(Stop::Invalid)?;
         open.count += 1;
-        let key = open.pending_key.take();
+        let key = open.keys.as_mut().and_then(|keys| keys.pending.take());
         let (Some(parent), Some(child)) = (open.node, child) else { return Ok(()) };
         match (self.nodes.get_mut(parent), key) {
             (Some(Node::Array { items, .. }), _) => items.push(child),
-            (Some(Node::Object { children, .. }), Some((key, position))) => {
+            (Some(Node::Object(object)), Some((key, position))) => {
+                let children = &mut object.children;
                 if let Some(slot) = children.get_mut(position) {
                     // A repeated key: the first position keeps its key and takes the new value.
                     slot.1 = child;
@@ -674,7 +816,9 @@ impl<'a> Decoder<'a> {
         let open = self.stack.pop().ok_or(Stop::Invalid)?;
         if let Some(id) = open.node {
             match self.nodes.get_mut(id) {
-                Some(Node::Object { len, .. }) => *len = open.key_positions.len(),
+                Some(Node::Object(object)) => {
+                    object.len = open.keys.map_or(0, |keys| keys.positions.len());
+                }
                 Some(Node::Array { len, .. }) => *len = open.count,
                 _ => {}
             }
@@ -687,24 +831,23 @@ impl<'a> Decoder<'a> {
         if self.peek() != Some(b'"') {
             return Err(Stop::Invalid);
         }
-        let kept = self.stack.last().is_some_and(|open| open.node.is_some());
+        let kept = self.stack.last().is_some_and(|open| open.keys.is_some());
         if kept {
             let key = self.read_string()?;
             let mode = self.mode;
             let open = self.stack.last_mut().ok_or(Stop::Invalid)?;
-            let next_position = open.key_positions.len();
-            let position = *open.key_positions.entry(key.clone()).or_insert(next_position);
+            let Some(keys) = open.keys.as_mut() else { return Err(Stop::Invalid) };
+            let next_position = keys.positions.len();
+            let position = *keys.positions.entry(key.clone()).or_insert(next_position);
             if position != next_position && mode == Mode::Fast && open.walked {
                 return Err(Stop::NeedsExact);
             }
             if position == next_position && position < KEY_LIST_LIMIT {
-                if let Some(Node::Object { first_keys, .. }) =
-                    open.node.and_then(|id| self.nodes.get_mut(id))
-                {
-                    first_keys.push(key.clone());
+                if let Some(Node::Object(object)) = open.node.and_then(|id| self.nodes.get_mut(id)) {
+                    object.first_keys.push(key.clone());
                 }
             }
-            open.pending_key = Some((key, position));
+            keys.pending = Some((key, position));
         } else {
             self.skip_string()?;
         }
@@ -1102,6 +1245,10 @@ mod tests {
             (f64::NEG_INFINITY, "-inf"),
             (f64::NAN, "nan"),
             (8.444750807826456e-05, "8.444750807826456e-05"),
+            (934_877_530_335_423.0 + 0.25, "934877530335423.2"),
+            (934_877_530_335_423.0 + 0.75, "934877530335423.8"),
+            (0.5, "0.5"),
+            (2.5, "2.5"),
         ];
         for (value, expected) in cases {
             assert_eq!(py_repr_float(*value), *expected, "{value:e}");
@@ -1248,18 +1395,20 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_does_not_overflow() {
-        let depth = 10_000;
-        let arrays = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
-        let items = notable(&arrays);
-        assert_eq!(items.len(), 1);
-        assert!(items[0].ends_with("[0]: 1") && items[0].len() == depth * 3 + 3);
-        let objects = format!("{}{}", "{\"a\":".repeat(depth), "}".repeat(depth));
-        assert!(synopsis(&objects).is_none(), "missing innermost value");
-        let objects = format!("{}null{}", "{\"a\":".repeat(depth), "}".repeat(depth));
-        let items = notable(&objects);
+    fn deep_nesting_fails_like_python_without_overflowing() {
+        let nested = |depth: usize, open: &str, inner: &str, close: &str| {
+            format!("{}{inner}{}", open.repeat(depth), close.repeat(depth))
+        };
+        let items = notable(&nested(MAX_NESTING, "[", "1", "]"));
+        assert!(items.len() == 1 && items[0].len() == MAX_NESTING * 3 + 3, "{items:?}");
+        assert!(synopsis(&nested(MAX_NESTING, "[", "[]", "]")).is_none(), "empty ones count");
+        let items = notable(&nested(MAX_NESTING, "{\"a\":", "null", "}"));
         assert!(items.len() == 1 && items[0].ends_with("a.a: None"));
-        assert!(synopsis(&"[".repeat(depth)).is_none());
+        for depth in [MAX_NESTING + 1, 10_000, 1_000_000] {
+            assert!(synopsis(&nested(depth, "[", "1", "]")).is_none());
+            assert!(synopsis(&nested(depth, "{\"a\":", "1", "}")).is_none());
+            assert!(synopsis(&"[".repeat(depth)).is_none());
+        }
     }
 
     #[test]

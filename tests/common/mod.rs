@@ -1,3 +1,4 @@
+#![allow(dead_code)] // each test binary uses its own subset of these helpers
 //! Shared helpers of the Rust integration tests: where the parity corpus is, and readable diffs.
 
 use std::path::PathBuf;

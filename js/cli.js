@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// The `tool-stub` command: stub, externalize, read, search and list tool outputs in a
+// filesystem store (./.tool-stub unless --store says otherwise).
+
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { makePreview, ToolStub, ToolStubError, NodeFsStore, sha256Hex } from "./node.js";
+
+const USAGE = `Usage: tool-stub <command> [options]
+
+Commands:
+  stub [FILE|-]                 print the stub of an output without storing it
+  externalize [FILE|-]          store an output and print its stub and ref
+      --session S --tool-name N [--tool-id I] [--mime M] [--threshold N]
+  read REF [--offset N] [--limit N]
+  search REF QUERY [--limit N] [--context N]
+  list [--tool-name N] [--limit N]
+
+Options everywhere:
+  --store DIR      the filesystem store (default ./.tool-stub)
+  --session S      the session (default "default")
+  --json           machine-readable output
+  --help           this text`;
+
+const OPTIONS = {
+  store: { type: "string", default: ".tool-stub" },
+  session: { type: "string", default: "default" },
+  "tool-name": { type: "string" },
+  "tool-id": { type: "string" },
+  mime: { type: "string", default: "text/plain" },
+  threshold: { type: "string" },
+  offset: { type: "string" },
+  limit: { type: "string" },
+  context: { type: "string" },
+  "preview-chars": { type: "string" },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", default: false },
+};
+
+function integer(value, name) {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value)) throw new ToolStubError("INVALID_ARGUMENT", `--${name} takes an integer (got ${value})`);
+  return Number(value);
+}
+
+function readInput(file) {
+  return readFileSync(file === undefined || file === "-" ? 0 : file, "utf8");
+}
+
+function needs(positionals, count, what) {
+  if (positionals.length < count) throw new ToolStubError("INVALID_ARGUMENT", `missing ${what}\n\n${USAGE}`);
+}
+
+async function main(argv) {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const [command, ...args] = positionals;
+  if (values.help || command === undefined) {
+    console.log(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  const print = (text, json) => console.log(values.json ? JSON.stringify(json, null, 2) : text);
+  const toolStub = () =>
+    new ToolStub({
+      store: new NodeFsStore(values.store),
+      sessionId: values.session,
+      config: values.threshold === undefined ? {} : { thresholdChars: integer(values.threshold, "threshold") },
+    });
+
+  switch (command) {
+    case "stub": {
+      const output = readInput(args[0]);
+      const { synopsis, stub } = makePreview(output, {
+        mimeType: values.mime,
+        toolName: values["tool-name"],
+        previewChars: integer(values["preview-chars"], "preview-chars") ?? 2000,
+      });
+      print(stub, { synopsis, stub });
+      return 0;
+    }
+    case "externalize": {
+      const output = readInput(args[0]);
+      const ts = toolStub();
+      const toolId = values["tool-id"] ?? `cli_${sha256Hex(output).slice(0, 8)}`;
+      const [part] = await ts.externalize(
+        [{ toolId, toolName: values["tool-name"] ?? "tool", output, mimeType: values.mime }],
+        { messageId: `cli_${Date.now()}` },
+      );
+      if (part.externalizationError) throw new ToolStubError("STORE_FAILED", part.externalizationError);
+      const text = part.outputRef
+        ? `${part.output}\n\nref: ${part.outputRef}`
+        : `${part.output}\n\n(kept inline: ${part.output.length} chars is under the threshold; pass --threshold 0 to store it anyway)`;
+      print(text, part);
+      return 0;
+    }
+    case "read": {
+      needs(args, 1, "REF");
+      const result = await toolStub().read(args[0], {
+        offset: integer(values.offset, "offset"),
+        limit: integer(values.limit, "limit"),
+      });
+      const shown = [...result.content].length;
+      const more = result.hasMore ? `\n[... more from offset ${result.offset + shown}]` : "";
+      print(
+        `[${result.toolResultId} chars ${result.offset}..${result.offset + shown} of ${result.totalChars}]\n${result.content}${more}`,
+        result,
+      );
+      return 0;
+    }
+    case "search": {
+      needs(args, 2, "REF and QUERY");
+      const result = await toolStub().search(args[0], {
+        query: args[1],
+        limit: integer(values.limit, "limit"),
+        contextChars: integer(values.context, "context"),
+      });
+      const lines = result.matches.map((m) => `@${m.offset}: ${m.snippet.replace(/\s+/g, " ")}`);
+      print(`${result.matches.length} match(es) in ${result.toolResultId}\n${lines.join("\n")}`, result);
+      return 0;
+    }
+    case "list": {
+      const result = await toolStub().list({
+        toolName: values["tool-name"],
+        limit: integer(values.limit, "limit"),
+      });
+      const lines = result.toolResults.map(
+        (r) => `${r.storage_uri}  ${r.tool_name}  ${r.synopsis_kind}  ${r.original_chars} chars`,
+      );
+      print(lines.length ? lines.join("\n") : "(no stored results)", result);
+      return 0;
+    }
+    default:
+      throw new ToolStubError("INVALID_ARGUMENT", `unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  const code = error instanceof ToolStubError ? error.code : error?.code ?? "ERROR";
+  console.error(`tool-stub: ${code}: ${error?.message ?? error}`);
+  process.exitCode = error instanceof ToolStubError && error.code === "NOT_FOUND" ? 3 : 2;
+}

@@ -1,0 +1,67 @@
+// The wasm binding's checks, shared by the Node and the headless-Chromium test binaries
+// (`include!`d by wasm_node.rs and wasm_browser.rs so each runner runs the same assertions).
+
+use serde_json::Value;
+use tool_stub::wasm;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn error_code(error: JsValue) -> String {
+    let text = error.as_string().unwrap_or_default();
+    let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    body["code"].as_str().unwrap_or("").to_string()
+}
+
+#[wasm_bindgen_test]
+fn synopsis_detects_json_in_wasm() {
+    let json = wasm::synopsis_json(r#"{"a": [1, 2.5e-7], "b": "x"}"#, "text/plain", 2000.0).expect("synopsis");
+    let synopsis: Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(synopsis["kind"], "json");
+    assert_eq!(synopsis["notable_items"][0], "a[0]: 1");
+    assert_eq!(synopsis["notable_items"][1], "b: 'x'");
+}
+
+#[wasm_bindgen_test]
+fn make_preview_renders_the_reference_header() {
+    let json = wasm::make_preview_json("hello\nworld", r#"{"ref":"viking://s/tool-results/tr_1","previewChars":3}"#)
+        .expect("preview");
+    let preview: Value = serde_json::from_str(&json).expect("JSON");
+    let stub = preview["stub"].as_str().unwrap_or("");
+    assert!(stub.starts_with("[OpenViking tool result externalized]\ntool_name: tool\nkind: text\noriginal_chars: 11\npreview_chars: 3\nref: viking://s/tool-results/tr_1"));
+    assert!(stub.ends_with("to discover other externalized outputs in this session."));
+}
+
+#[wasm_bindgen_test]
+fn sha256_and_ids_match_native() {
+    let sha = wasm::sha256_hex("abc");
+    assert_eq!(sha, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assert_eq!(wasm::tool_result_id("call/1", &sha), "tr_call_1_ba7816bf8f01cfea");
+}
+
+#[wasm_bindgen_test]
+fn errors_cross_as_coded_json() {
+    assert_eq!(error_code(wasm::validate_id("../etc").expect_err("rejected")), "INVALID_ARGUMENT");
+    assert_eq!(error_code(wasm::read_window("abc", -1.0, 5.0).expect_err("rejected")), "INVALID_ARGUMENT");
+    assert_eq!(error_code(wasm::read_window("abc", 0.5, 5.0).expect_err("rejected")), "INVALID_ARGUMENT");
+    assert_eq!(error_code(wasm::plan_turn("{not json").expect_err("rejected")), "INVALID_ARGUMENT");
+    // After errors the module keeps working.
+    assert!(wasm::read_window("abc", 1.0, 1.0).is_ok());
+}
+
+#[wasm_bindgen_test]
+fn a_turn_plans_and_finishes_in_wasm() {
+    let output = "line of text\n".repeat(3_000);
+    let input = serde_json::json!({
+        "sessionId": "s", "messageId": "m",
+        "parts": [{"toolId": "t1", "toolName": "bash", "output": output}]
+    });
+    let plan_json = wasm::plan_turn(&input.to_string()).expect("plan");
+    let plan: Value = serde_json::from_str(&plan_json).expect("JSON");
+    let write = &plan["writes"][0];
+    assert_eq!(write["reason"], "single_threshold");
+    let outcomes = serde_json::json!([{"status": "stored", "metadataJson": write["metadataJson"]}]);
+    let parts: Value = serde_json::from_str(&wasm::finish_turn(&plan_json, &outcomes.to_string()).expect("finish"))
+        .expect("JSON");
+    assert_eq!(parts[0]["truncated"], true);
+    assert!(parts[0]["output"].as_str().unwrap_or("").contains("kind: text"));
+}
