@@ -261,7 +261,7 @@ fn scan_char_ref(s: &str, pos: usize) -> Res<(Reference, usize)> {
     }
     // Expat stops accumulating once the value reaches 0x110000 and reports it as invalid.
     let mut value: u32 = 0;
-    for &b in &bytes[digits_start..p] {
+    for &b in bytes.get(digits_start..p).unwrap_or_default() {
         let digit = (b as char).to_digit(radix).unwrap_or(0);
         value = value.saturating_mul(radix).saturating_add(digit);
         if value >= 0x110000 {
@@ -1094,7 +1094,9 @@ impl<'a> Parser<'a> {
                 },
                 (Role::Attlist8 | Role::Attlist9, PTok::Literal) => {
                     if self.keep_processing {
-                        let body = token.get(1..token.len() - 1).ok_or(XmlError)?;
+                        let body = token
+                            .get(1..token.len().saturating_sub(1))
+                            .ok_or(XmlError)?;
                         let value =
                             self.attribute_value(Text::Document(body), attlist_cdata, end)?;
                         self.define_attribute(
@@ -1538,7 +1540,7 @@ impl<'a> Parser<'a> {
         }];
         let mut attribute_buffer = Vec::new();
         loop {
-            let frame_index = frames.len() - 1;
+            let frame_index = frames.len().saturating_sub(1);
             let Some(frame) = frames.last() else {
                 return Err(XmlError);
             };
@@ -2369,7 +2371,10 @@ mod tests {
         assert_eq!(syn.kind, "xml");
         assert_eq!(syn.title, "XML output");
         assert_eq!(syn.summary, vec!["XML document with root: root."]);
-        assert_eq!(syn.structure, vec!["root: root", "attributes: 0", "item: 2"]);
+        assert_eq!(
+            syn.structure,
+            vec!["root: root", "attributes: 0", "item: 2"]
+        );
     }
 
     #[test]
@@ -2397,8 +2402,14 @@ mod tests {
             ]
         );
         assert!(structure("<p:r/>").is_none(), "undeclared prefix");
-        assert!(structure(r#"<r xmlns:p=""/>"#).is_none(), "prefix cannot be undeclared");
-        assert!(structure(r#"<r xmlns="a}b"/>"#).is_none(), "separator in URI");
+        assert!(
+            structure(r#"<r xmlns:p=""/>"#).is_none(),
+            "prefix cannot be undeclared"
+        );
+        assert!(
+            structure(r#"<r xmlns="a}b"/>"#).is_none(),
+            "separator in URI"
+        );
         assert!(structure(r#"<r xmlns:a="u" xmlns:b="u" a:x="1" b:x="2"/>"#).is_none());
         assert_eq!(
             structure(r#"<r xml:lang="en"/>"#).expect("xml prefix is predeclared")[1],
@@ -2456,7 +2467,10 @@ mod tests {
     #[test]
     fn internal_entities_expand_and_external_ones_fail() {
         let doc = "<!DOCTYPE r [<!ENTITY e \"<c/><c/>\">]><r>&e;</r>";
-        assert_eq!(structure(doc).expect("ok"), vec!["root: r", "attributes: 0", "c: 2"]);
+        assert_eq!(
+            structure(doc).expect("ok"),
+            vec!["root: r", "attributes: 0", "c: 2"]
+        );
         assert!(structure("<!DOCTYPE r [<!ENTITY e SYSTEM \"x\">]><r>&e;</r>").is_none());
         assert!(structure("<!DOCTYPE r [<!ENTITY e \"<c>\">]><r>&e;</c></r>").is_none());
         assert!(structure("<!DOCTYPE r [<!ENTITY e \"&e;\">]><r>&e;</r>").is_none());
@@ -2496,7 +2510,10 @@ mod tests {
     fn deep_nesting_does_not_overflow() {
         let depth = 100_000;
         let doc = format!("{}{}", "<a>".repeat(depth), "</a>".repeat(depth));
-        assert_eq!(structure(&doc).expect("ok"), vec!["root: a", "attributes: 0", "a: 1"]);
+        assert_eq!(
+            structure(&doc).expect("ok"),
+            vec!["root: a", "attributes: 0", "a: 1"]
+        );
         let unclosed = "<a>".repeat(depth);
         assert!(structure(&unclosed).is_none());
     }
