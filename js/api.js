@@ -52,6 +52,14 @@ function callCore(fn, ...args) {
   }
 }
 
+/**
+ * The core sees text as UTF-8, which cannot hold a lone surrogate: such strings reach it with each
+ * lone surrogate as U+FFFD (what TextEncoder does anyway), while stores keep the exact string.
+ */
+function wellFormed(text) {
+  return text.isWellFormed?.() ?? !/[\uD800-\uDFFF]/.test(text) ? text : text.toWellFormed();
+}
+
 function invalid(message) {
   return new ToolStubError("INVALID_ARGUMENT", message);
 }
@@ -171,6 +179,12 @@ export function sha256Hex(output) {
   return callCore(core.sha256Hex, requireString(output, "output"));
 }
 
+/** The code points offset..offset+limit of a string holding lone surrogates, exactly. */
+function exactWindow(content, offset, limit) {
+  const codePoints = [...content].slice(offset, limit === -1 ? undefined : offset + limit);
+  return codePoints.join("");
+}
+
 const CONFIG_KEYS = [
   "enabled",
   "thresholdChars",
@@ -253,7 +267,7 @@ export class ToolStub {
       sessionUri: this.#sessionUri,
       messageId,
       config: this.#config,
-      parts: parts.map((part) => ({ ...part, output: part.output ?? "" })),
+      parts: parts.map((part) => ({ ...part, output: wellFormed(part.output ?? "") })),
       createdAt: this.#now(),
       userId: this.#userId,
     };
@@ -330,7 +344,7 @@ export class ToolStub {
     const window = JSON.parse(callCore(core.readWindow, content, offset, limit));
     const result = {
       toolResultId: id,
-      content: window.content,
+      content: content.isWellFormed?.() === false ? exactWindow(content, offset, limit) : window.content,
       offset: window.offset,
       limit: window.limit,
       offsetUnit: window.offset_unit,

@@ -1,0 +1,207 @@
+// The public API against the built package: stubs, externalize → read/search/list round trips,
+// typed errors, failure modes with failing stores, dedup, and exact storage of what the host gave.
+import { describe, it } from "node:test";
+import * as assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { execFileSync } from "node:child_process";
+import {
+  synopsis,
+  renderStub,
+  makePreview,
+  toolResultId,
+  sha256Hex,
+  ToolStub,
+  MemoryStore,
+  NodeFsStore,
+  ToolStubError,
+  ROOT,
+} from "./pkg.js";
+
+const bigJson = JSON.stringify({ items: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `item ${i}` })) });
+const part = (toolId, output, extra = {}) => ({ toolId, toolName: "fetch", output, mimeType: "application/json", ...extra });
+
+async function rejectsWith(promiseOrFn, code) {
+  const run = typeof promiseOrFn === "function" ? promiseOrFn : () => promiseOrFn;
+  await assert.rejects(async () => run(), (error) => {
+    assert.ok(error instanceof ToolStubError, `expected ToolStubError, got ${error}`);
+    assert.equal(error.code, code, error.message);
+    assert.ok(error.message.length > 10);
+    return true;
+  });
+}
+
+describe("synopsis, renderStub, makePreview, toolResultId", () => {
+  it("detects kinds and returns camelCase synopses", () => {
+    const s = synopsis('{"a": 1, "b": [true]}');
+    assert.equal(s.kind, "json");
+    assert.deepEqual(s.notableItems, ["a: 1", "b[0]: True"]);
+    assert.equal(synopsis("a,b\n1,2\n3,4\n").kind, "csv");
+    assert.equal(synopsis("", { mimeType: "text/plain" }).title, "Empty output");
+  });
+
+  it("renders the same stub from a synopsis as makePreview", () => {
+    const output = "# Title\n\nsome text\n";
+    const options = { ref: "viking://x/tool-results/tr_1", toolName: "cat", sha256: sha256Hex(output), reason: "single_threshold" };
+    const { synopsis: s, stub } = makePreview(output, { ...options, previewChars: 5 });
+    assert.equal(renderStub(s, { ...options, originalChars: [...output].length, previewChars: 5 }), stub);
+    assert.match(stub, /^\[OpenViking tool result externalized\]\ntool_name: cat\nkind: text\noriginal_chars: 19\npreview_chars: 5\n/);
+  });
+
+  it("builds ids like the reference", () => {
+    const sha = sha256Hex("abc");
+    assert.equal(toolResultId("call 1", sha), "tr_call_1_ba7816bf8f01cfea");
+    assert.equal(toolResultId("", sha), "tr_ba7816bf8f01cfea414140de");
+  });
+
+  it("rejects bad arguments with INVALID_ARGUMENT", async () => {
+    for (const bad of [
+      () => synopsis(42),
+      () => synopsis(null),
+      () => synopsis("x", { previewChars: NaN }),
+      () => synopsis("x", { previewChars: 1.5 }),
+      () => synopsis("x", { unknownOption: 1 }),
+      () => makePreview("x", { previewChars: "10" }),
+      () => toolResultId("a", 5),
+    ]) {
+      await rejectsWith(bad, "INVALID_ARGUMENT");
+    }
+  });
+});
+
+describe("ToolStub round trips", () => {
+  it("externalizes a large output and reads, searches and lists it back", async () => {
+    const ts = new ToolStub({ sessionId: "s1" });
+    const input = [part("call_1", bigJson), part("call_2", "small")];
+    const frozen = structuredClone(input);
+    const out = await ts.externalize(input, { messageId: "m1" });
+    assert.deepEqual(input, frozen, "inputs are untouched");
+    assert.equal(out[0].truncated, true);
+    assert.equal(out[0].externalizedReason, "single_threshold");
+    assert.match(out[0].outputRef, /^viking:\/\/user\/default\/sessions\/s1\/tool-results\/tr_call_1_[0-9a-f]{16}$/);
+    assert.match(out[0].output, /kind: json/);
+    assert.equal(out[0].originalChars, bigJson.length);
+    assert.equal(out[1].output, "small");
+    assert.equal(out[1].outputRef, "");
+    assert.equal(out[1].groupId, "m1");
+
+    const all = await ts.read(out[0].outputRef, { offset: 0, limit: -1 });
+    assert.equal(all.content, bigJson);
+    assert.equal(all.hasMore, false);
+    assert.equal(all.metadata.sha256, sha256Hex(bigJson));
+    const window = await ts.read(out[0].outputRef.split("/").pop(), { offset: 10, limit: 20, includeMetadata: false });
+    assert.deepEqual(
+      { content: window.content, offset: window.offset, limit: window.limit, totalChars: window.totalChars, hasMore: window.hasMore, unit: window.offsetUnit },
+      { content: bigJson.slice(10, 30), offset: 10, limit: 20, totalChars: bigJson.length, hasMore: true, unit: "unicode_code_point" },
+    );
+    assert.equal(window.metadata, undefined);
+
+    const found = await ts.search(out[0].outputRef, { query: '"item 2999"', contextChars: 5 });
+    assert.equal(found.matches.length, 1);
+    assert.equal(found.matches[0].offset, bigJson.indexOf('"item 2999"'));
+    assert.equal(found.matches[0].snippet, 'ame":"item 2999"}]}');
+
+    const listed = await ts.list();
+    assert.deepEqual(listed.toolResults.map((r) => r.tool_id), ["call_1"]);
+    assert.deepEqual((await ts.list({ toolName: "other" })).toolResults, []);
+  });
+
+  it("stores an output with lone surrogates exactly as given", async () => {
+    const odd = "bad \uD800 surrogate ".repeat(2000);
+    const ts = new ToolStub({ sessionId: "s2", config: { thresholdChars: 100 } });
+    const [out] = await ts.externalize([part("c", odd, { mimeType: "text/plain" })], { messageId: "m" });
+    assert.equal(out.truncated, true);
+    assert.equal((await ts.read(out.outputRef, { limit: -1 })).content, odd);
+  });
+
+  it("writes an identical output once (dedup by tool id and sha256)", async () => {
+    const saves = [];
+    const store = new MemoryStore();
+    const counting = Object.create(store);
+    counting.save = (key, value) => (saves.push(key.join("/")), store.save(key, value));
+    counting.load = (key) => store.load(key);
+    counting.loadRange = (prefix) => store.loadRange(prefix);
+    const ts = new ToolStub({ store: counting, sessionId: "s3" });
+    const first = await ts.externalize([part("same", bigJson)], { messageId: "m1" });
+    const second = await ts.externalize([part("same", bigJson)], { messageId: "m2" });
+    assert.equal(saves.length, 2, "output.txt and metadata.json, once");
+    assert.equal(first[0].outputRef, second[0].outputRef);
+    assert.equal(first[0].output, second[0].output);
+  });
+
+  it("reports NOT_FOUND, bad ids and bad arguments as typed errors", async () => {
+    const ts = new ToolStub({ sessionId: "s4" });
+    await rejectsWith(ts.read("tr_missing_0123456789abcdef"), "NOT_FOUND");
+    await rejectsWith(ts.search("tr_missing", { query: "x" }), "NOT_FOUND");
+    for (const id of ["../x", "a/b", "a\\b", "a\0b", "x".repeat(10_000), "", "viking://other/tool-results/tr_1"]) {
+      await rejectsWith(ts.read(id), "INVALID_ARGUMENT");
+    }
+    for (const options of [{ offset: -1 }, { limit: -2 }, { offset: NaN }, { offset: 0.5 }, { limit: 2 ** 60 }, { bogus: 1 }]) {
+      await rejectsWith(ts.read("tr_x", options), "INVALID_ARGUMENT");
+    }
+    await rejectsWith(ts.search("tr_x", { query: "" }), "INVALID_ARGUMENT");
+    await rejectsWith(ts.search("tr_x", { query: "a", limit: 0 }), "INVALID_ARGUMENT");
+    await rejectsWith(ts.list({ limit: 0 }), "INVALID_ARGUMENT");
+    await rejectsWith(ts.externalize("not an array", { messageId: "m" }), "INVALID_ARGUMENT");
+    await rejectsWith(ts.externalize([part("c", 42)], { messageId: "m" }), "INVALID_ARGUMENT");
+    await rejectsWith(ts.externalize([part("c", "x")], {}), "INVALID_ARGUMENT");
+    await rejectsWith(() => new ToolStub({ sessionId: "../etc" }), "INVALID_ARGUMENT");
+    await rejectsWith(() => new ToolStub({ sessionId: "a/b" }), "INVALID_ARGUMENT");
+    await rejectsWith(() => new ToolStub({ sessionId: "s", config: { thresholdChar: 5 } }), "INVALID_ARGUMENT");
+  });
+
+  it("rejects a bad config value when planning", async () => {
+    const ts = new ToolStub({ sessionId: "s5", config: { failureMode: "explode" } });
+    await rejectsWith(ts.externalize([part("c", bigJson)], { messageId: "m" }), "INVALID_ARGUMENT");
+  });
+});
+
+describe("failure modes with a store that fails", () => {
+  class FailingStore extends MemoryStore {
+    async save() {
+      const error = new Error("disk is full");
+      error.name = "QuotaExceededError";
+      throw error;
+    }
+  }
+
+  it("preserve_raw keeps the raw output and records the error", async () => {
+    const ts = new ToolStub({ store: new FailingStore(), sessionId: "f1" });
+    const [out] = await ts.externalize([part("c", bigJson)], { messageId: "m" });
+    assert.equal(out.output, bigJson);
+    assert.equal(out.truncated, false);
+    assert.equal(out.externalizationError, "QuotaExceededError: disk is full");
+  });
+
+  it("preview_only puts a stub without a ref in place", async () => {
+    const ts = new ToolStub({ store: new FailingStore(), sessionId: "f2", config: { failureMode: "preview_only" } });
+    const [out] = await ts.externalize([part("c", bigJson)], { messageId: "m" });
+    assert.equal(out.truncated, true);
+    assert.equal(out.outputRef, "");
+    assert.match(out.output, /reason: single_threshold:externalization_failed/);
+    assert.doesNotMatch(out.output, /Explore:/);
+    assert.equal(out.externalizationError, "QuotaExceededError: disk is full");
+  });
+
+  it("reject fails the turn with STORE_FAILED", async () => {
+    const ts = new ToolStub({ store: new FailingStore(), sessionId: "f3", config: { failureMode: "reject" } });
+    await rejectsWith(ts.externalize([part("c", bigJson)], { messageId: "m" }), "STORE_FAILED");
+  });
+});
+
+describe("NodeFsStore across a process restart", () => {
+  it("reads back, in a new process, what another process stored", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-restart-"));
+    const script = `
+      import { ToolStub, NodeFsStore } from ${JSON.stringify(path.join(ROOT, "pkg/js/node.js"))};
+      const ts = new ToolStub({ store: new NodeFsStore(${JSON.stringify(dir)}), sessionId: "r1" });
+      const [out] = await ts.externalize([{ toolId: "c1", toolName: "fetch", output: process.argv[1] }], { messageId: "m" });
+      console.log(out.outputRef);`;
+    const ref = execFileSync(process.execPath, ["--input-type=module", "-e", script, bigJson], { encoding: "utf8" }).trim();
+    const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "r1" });
+    assert.equal((await ts.read(ref, { limit: -1 })).content, bigJson);
+    assert.equal((await ts.search(ref, { query: '"id":2999' })).matches.length, 1);
+    assert.equal((await ts.list()).toolResults[0].storage_uri, ref);
+  });
+});
