@@ -8,6 +8,7 @@ export const ERROR_CODES = Object.freeze([
   "CORRUPT",
   "TOO_LARGE",
   "NOT_READY",
+  "INTERNAL",
 ]);
 
 export class ToolStubError extends Error {

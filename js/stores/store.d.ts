@@ -6,7 +6,8 @@ export type ToolStubErrorCode =
   | "STORE_FAILED"
   | "CORRUPT"
   | "TOO_LARGE"
-  | "NOT_READY";
+  | "NOT_READY"
+  | "INTERNAL";
 
 export declare const ERROR_CODES: readonly ToolStubErrorCode[];
 

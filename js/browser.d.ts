@@ -1,0 +1,2 @@
+export * from "./index.js";
+export { IndexedDbStore } from "./stores/store.js";

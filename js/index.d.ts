@@ -1,0 +1,185 @@
+// Type declarations of tool-stub's main entry point ("tool-stub").
+
+export { ToolStubError, ToolStubErrorCode, MemoryStore, Store, StoreKey, StoreEntry } from "./stores/store.js";
+import type { Store } from "./stores/store.js";
+
+export type SynopsisKind = "json" | "csv" | "tsv" | "yaml" | "xml" | "code" | "text" | "unknown";
+
+/** What the stub says about an output. */
+export interface Synopsis {
+  kind: SynopsisKind;
+  title: string;
+  summary: string[];
+  structure: string[];
+  notableItems: string[];
+  /** Head/tail sample, only for `unknown` outputs; "" otherwise. */
+  sample: string;
+}
+
+export interface SynopsisOptions {
+  /** Default "text/plain". A MIME type with "json" or "xml" forces that parser first. */
+  mimeType?: string;
+  /** Sizes the head/tail sample of `unknown` outputs only. Default 2000. */
+  previewChars?: number;
+  toolName?: string;
+}
+
+/** The names the stub's Explore lines give the retrieval tools. */
+export interface ToolNames {
+  read?: string;
+  search?: string;
+  list?: string;
+}
+
+export interface StubOptions {
+  ref?: string;
+  toolName?: string;
+  sha256?: string;
+  reason?: string;
+  originalChars?: number;
+  previewChars?: number;
+  mimeType?: string;
+  toolNames?: ToolNames;
+}
+
+export declare function synopsis(output: string, options?: SynopsisOptions): Synopsis;
+export declare function renderStub(synopsis: Synopsis, options?: StubOptions): string;
+/** The synopsis and its stub; `previewChars` (default 2000) is clamped to the output's length. */
+export declare function makePreview(output: string, options?: StubOptions): { synopsis: Synopsis; stub: string };
+/** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` when toolId is empty. */
+export declare function toolResultId(toolId: string, sha256: string): string;
+/** Lower-case hex SHA-256 of the output's UTF-8 bytes. */
+export declare function sha256Hex(output: string): string;
+
+export declare const DEFAULT_SESSION_URI_PATTERN: "viking://user/default/sessions/{sessionId}";
+
+export type FailureMode = "preserve_raw" | "reject" | "preview_only";
+
+/** The reference config, camelCase; every field optional (defaults shown). */
+export interface ToolStubConfig {
+  /** true */
+  enabled?: boolean;
+  /** 20000: a single output longer than this goes out. */
+  thresholdChars?: number;
+  /** 2000 */
+  previewChars?: number;
+  /** 100000: a turn larger than this sends its longest outputs out until it fits. */
+  assistantTurnInlineBudgetChars?: number;
+  /** 10000: shared by the stubs of one turn. */
+  assistantTurnPreviewBudgetChars?: number;
+  /** 1000 */
+  minPreviewChars?: number;
+  /** "preserve_raw" */
+  failureMode?: FailureMode;
+  toolNames?: ToolNames;
+}
+
+export interface ToolStubOptions {
+  /** Default: a new MemoryStore. */
+  store?: Store;
+  sessionId: string;
+  /** Default `viking://user/default/sessions/<sessionId>`. */
+  sessionUri?: string;
+  config?: ToolStubConfig;
+  /** Written into records as `user_id`. Default "default". */
+  userId?: string;
+  /** ISO timestamp for `created_at`. */
+  now?: () => string;
+}
+
+/** One tool result of a turn; the externalization fields are filled in by `externalize`. */
+export interface ToolPart {
+  toolId?: string;
+  toolName?: string;
+  toolInput?: unknown;
+  output: string;
+  mimeType?: string;
+  outputRef?: string;
+  truncated?: boolean;
+  originalChars?: number | null;
+  previewChars?: number | null;
+  sha256?: string;
+  storageUri?: string;
+  groupId?: string;
+  /** "single_threshold", "turn_budget", "source_read", "…:externalization_failed", or "" (inline). */
+  externalizedReason?: string;
+  groupOriginalChars?: number | null;
+  groupBudgetChars?: number | null;
+  externalizationError?: string;
+  sourceRef?: string;
+  sourceOffset?: number | null;
+  sourceLimit?: number | null;
+  [extra: string]: unknown;
+}
+
+/** The stored metadata record, exactly as written (snake_case, as on disk). */
+export interface ToolResultRecord {
+  tool_result_id: string;
+  session_id: string;
+  message_id: string;
+  tool_id: string;
+  tool_name: string;
+  user_id: string | null;
+  peer_id: string | null;
+  created_at: string;
+  original_chars: number;
+  preview_chars: number;
+  sha256: string;
+  mime_type: string;
+  synopsis_kind: SynopsisKind;
+  synopsis: {
+    kind: SynopsisKind;
+    title: string;
+    summary: string[];
+    structure: string[];
+    notable_items: string[];
+    sample: string;
+  };
+  storage_uri: string;
+  output_uri: string;
+  offset_unit: "unicode_code_point";
+}
+
+export interface ReadOptions {
+  /** Code points; default 0. */
+  offset?: number;
+  /** Code points; -1 reads to the end; default 20000. */
+  limit?: number;
+  /** Default true. */
+  includeMetadata?: boolean;
+}
+
+export interface ReadResult {
+  toolResultId: string;
+  content: string;
+  offset: number;
+  limit: number;
+  offsetUnit: "unicode_code_point";
+  totalChars: number;
+  hasMore: boolean;
+  metadata?: ToolResultRecord | null;
+}
+
+export interface SearchOptions {
+  query: string;
+  /** Default 20. */
+  limit?: number;
+  /** Default 300. */
+  contextChars?: number;
+}
+
+export interface SearchResult {
+  toolResultId: string;
+  matches: { offset: number; offsetUnit: "unicode_code_point"; snippet: string }[];
+}
+
+export declare class ToolStub {
+  constructor(options: ToolStubOptions);
+  readonly sessionId: string;
+  readonly sessionUri: string;
+  /** Externalizes one turn's tool parts; returns new parts (inputs untouched). */
+  externalize(parts: ToolPart[], options: { messageId: string }): Promise<ToolPart[]>;
+  read(refOrId: string, options?: ReadOptions): Promise<ReadResult>;
+  search(refOrId: string, options: SearchOptions): Promise<SearchResult>;
+  list(options?: { toolName?: string; limit?: number }): Promise<{ toolResults: ToolResultRecord[] }>;
+}

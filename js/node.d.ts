@@ -1,0 +1,2 @@
+export * from "./index.js";
+export { NodeFsStore } from "./stores/store.js";

@@ -1,0 +1,69 @@
+// The `tool-stub` CLI end to end, in a fresh working directory (its default store is ./.tool-stub).
+import { describe, it } from "node:test";
+import * as assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { spawnSync } from "node:child_process";
+import { ROOT } from "./pkg.js";
+
+const CLI = path.join(ROOT, "pkg/js/cli.js");
+const cwd = mkdtempSync(path.join(tmpdir(), "tool-stub-cli-"));
+const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", input: "" });
+const rows = Array.from({ length: 2000 }, (_, i) => `${i},name ${i},${i % 7 === 0 ? "ERROR" : "ok"}`);
+const sample = path.join(cwd, "table.csv");
+writeFileSync(sample, `id,name,status\n${rows.join("\n")}\n`);
+
+describe("tool-stub CLI", () => {
+  it("stub prints a stub without storing anything", () => {
+    const run = cli("stub", sample, "--tool-name", "cat");
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^\[OpenViking tool result externalized\]\ntool_name: cat\nkind: csv\n/);
+    assert.equal(existsSync(path.join(cwd, ".tool-stub")), false);
+  });
+
+  let ref;
+  it("externalize stores into ./.tool-stub and prints the ref", () => {
+    const run = cli("externalize", sample, "--session", "s1", "--tool-name", "cat", "--tool-id", "c1", "--json");
+    assert.equal(run.status, 0, run.stderr);
+    const part = JSON.parse(run.stdout);
+    assert.equal(part.truncated, true);
+    ref = part.outputRef;
+    assert.match(ref, /\/sessions\/s1\/tool-results\/tr_c1_[0-9a-f]{16}$/);
+    const id = ref.split("/").pop();
+    assert.ok(existsSync(path.join(cwd, ".tool-stub", "s1", "tool-results", id, "output.txt")));
+    assert.ok(existsSync(path.join(cwd, ".tool-stub", "s1", "tool-results", id, "metadata.json")));
+  });
+
+  it("read, search and list find it again", () => {
+    const read = cli("read", ref, "--session", "s1", "--offset", "0", "--limit", "14", "--json");
+    assert.equal(read.status, 0, read.stderr);
+    assert.equal(JSON.parse(read.stdout).content, "id,name,status");
+    const search = cli("search", ref, "ERROR", "--session", "s1", "--limit", "3", "--context", "4");
+    assert.equal(search.status, 0, search.stderr);
+    assert.match(search.stdout, /^3 match\(es\)/);
+    const list = cli("list", "--session", "s1", "--tool-name", "cat", "--json");
+    assert.equal(JSON.parse(list.stdout).toolResults.length, 1);
+  });
+
+  it("reads stdin with -", () => {
+    const run = spawnSync(process.execPath, [CLI, "stub", "-"], { cwd, encoding: "utf8", input: '{"a": 1}' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /kind: json/);
+  });
+
+  it("errors go to stderr with a non-zero exit", () => {
+    const missing = cli("read", "tr_nothing_here", "--session", "s1");
+    assert.notEqual(missing.status, 0);
+    assert.match(missing.stderr, /NOT_FOUND/);
+    assert.equal(missing.stdout, "");
+    const bad = cli("read", "../../etc/passwd");
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /INVALID_ARGUMENT/);
+    const unknown = cli("frobnicate");
+    assert.notEqual(unknown.status, 0);
+    assert.match(unknown.stderr, /unknown command/);
+    const badInt = cli("read", ref, "--session", "s1", "--offset", "abc");
+    assert.match(badInt.stderr, /--offset takes an integer/);
+  });
+});
