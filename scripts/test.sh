@@ -4,6 +4,8 @@
 # checked: a suite that ran zero tests fails the run. Ends with one line `N passed, N failed`.
 source "$(dirname "$0")/lib.sh"
 export CHROMEDRIVER=/usr/bin/chromedriver
+# Counting pipelines below end in awk; a grep that finds nothing must not end the run.
+set +o pipefail
 
 bash scripts/setup.sh --test
 bash scripts/build.sh

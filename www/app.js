@@ -320,6 +320,7 @@ function renderOutcome(parts, config, messageId) {
     );
   }
   $("chart").hidden = false;
+  $("outcome-empty").hidden = true;
 
   for (const part of parts) outcome.append(partCard(part, config));
 }
@@ -590,6 +591,7 @@ function wire() {
       clearInspector();
       $("outcome").replaceChildren();
       $("chart").hidden = true;
+      $("outcome-empty").hidden = false;
       $("outcome-summary").textContent = "Session cleared.";
       await refreshList();
     }),
