@@ -50,7 +50,10 @@ fn scenario_parts(scenario: &Value) -> Vec<ToolPart> {
 }
 
 /// Runs one scenario against an in-memory store; returns the parts and the files written.
-fn run(scenario: &Value) -> Result<(Vec<ToolPart>, BTreeMap<Vec<String>, String>), String> {
+/// Store keys and what was written at each.
+type Files = BTreeMap<Vec<String>, String>;
+
+fn run(scenario: &Value) -> Result<(Vec<ToolPart>, Files), String> {
     let config: TurnConfig = serde_json::from_value(scenario["config"].clone()).map_err(|e| e.to_string())?;
     let input = TurnInput {
         session_id: scenario["session_id"].as_str().unwrap_or("").to_string(),
@@ -62,7 +65,7 @@ fn run(scenario: &Value) -> Result<(Vec<ToolPart>, BTreeMap<Vec<String>, String>
         user_id: Some("default".to_string()),
     };
     let plan = plan_turn(input).map_err(|e| e.to_string())?;
-    let mut files: BTreeMap<Vec<String>, String> = BTreeMap::new();
+    let mut files = Files::new();
     let mut outcomes = Vec::new();
     for write in &plan.writes {
         let existing = files.get(&write.metadata_key).cloned();

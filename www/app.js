@@ -275,7 +275,7 @@ async function externalize(parts) {
   renderOutcome(shown, config, messageId);
   await refreshList();
   const firstOut = shown.find((p) => p.outputRef && p.truncated);
-  if (firstOut) await select(firstOut.outputRef.split("/").pop(), { quiet: true });
+  if (firstOut) await select(firstOut.outputRef.split("/").pop());
   return shown;
 }
 
@@ -356,7 +356,7 @@ function partCard(part, config) {
   const label = externalized ? `Stub for ${part.toolName}, as the model sees it` : `Raw output of ${part.toolName}, kept inline`;
   card.append(
     el("p", { className: "mini-label", text: externalized ? "Stub, exactly as the model sees it" : "Raw output, kept inline" }),
-    el("pre", { className: `code ${externalized ? "code-stub" : "code-inline"}`, text: part.output, attrs: { tabindex: "0", "aria-label": label } }),
+    el("pre", { className: `code ${externalized ? "code-stub" : "code-inline"}`, text: part.output, attrs: { tabindex: "0", role: "group", "aria-label": label } }),
   );
   return card;
 }
@@ -406,7 +406,7 @@ function clearInspector() {
   $("inspector-title").textContent = "Inspector";
 }
 
-async function select(id, { quiet = false } = {}) {
+async function select(id) {
   selectedId = id;
   for (const button of document.querySelectorAll("#results-body .row-button")) {
     const on = button.dataset.id === id;
@@ -421,7 +421,6 @@ async function select(id, { quiet = false } = {}) {
   $("search-status").textContent = "";
   showError($("search-error"), null);
   await read(0);
-  if (!quiet) $("read-content").focus();
 }
 
 function renderMeta(metadata) {

@@ -45,6 +45,8 @@ async function resolveFile(urlPath) {
     return null;
   }
   if (decoded.includes("\0")) return null;
+  // No dotfiles or dot-directories (.git, .env...).
+  if (decoded.split(/[\\/]/).some((segment) => segment.startsWith(".") && segment !== "." && segment !== "..")) return null;
   let file = path.resolve(ROOT, "." + path.posix.normalize("/" + decoded));
   if (file !== ROOT && !file.startsWith(ROOT + path.sep)) return null;
   // Follow symlinks and check again, so a link cannot lead out of the root either.

@@ -1743,7 +1743,7 @@ impl<'a> Parser<'a> {
                 return Err(XmlError);
             }
             specified.push(name);
-            let cdata = defaults.iter().find(|d| d.0 == name).map_or(true, |d| d.2);
+            let cdata = defaults.iter().find(|d| d.0 == name).is_none_or(|d| d.2);
             cdata_of.push(cdata);
         }
         for (index, &((_, _), (value_start, value_end))) in tag.attributes.iter().enumerate() {
