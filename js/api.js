@@ -185,16 +185,6 @@ function exactWindow(content, offset, limit) {
   return codePoints.join("");
 }
 
-const CONFIG_KEYS = [
-  "enabled",
-  "thresholdChars",
-  "previewChars",
-  "assistantTurnInlineBudgetChars",
-  "assistantTurnPreviewBudgetChars",
-  "minPreviewChars",
-  "failureMode",
-  "toolNames",
-];
 
 const READ_OPTIONS = ["offset", "limit", "includeMetadata"];
 const SEARCH_OPTIONS = ["query", "limit", "contextChars"];
@@ -230,9 +220,8 @@ export class ToolStub {
       "sessionUri",
       DEFAULT_SESSION_URI_PATTERN.replace("{sessionId}", this.#sessionId),
     );
-    const config = requireOptions(opts.config, "config");
-    checkKnownKeys(config, CONFIG_KEYS, "config");
-    this.#config = { ...config };
+    // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
+    this.#config = JSON.parse(callCore(core.resolveConfig, JSON.stringify(requireOptions(opts.config, "config"))));
     this.#store = opts.store ?? new MemoryStore();
     for (const method of ["load", "save", "loadRange"]) {
       if (typeof this.#store[method] !== "function") throw invalid(`store must implement ${method}()`);
@@ -278,7 +267,12 @@ export class ToolStub {
       outcomes.push(await this.#store_output(write, parts[write.partIndex].output));
     }
     const finished = JSON.parse(callCore(core.finishTurn, planJson, JSON.stringify(outcomes)));
-    return finished.map((part, i) => ({ ...parts[i], ...part }));
+    const result = finished.map((part, i) => ({ ...parts[i], ...part }));
+    if (this.#hasRetention()) {
+      const referenced = result.flatMap((part) => [part.outputRef, part.sourceRef]).filter(Boolean);
+      await this.prune({ protect: referenced });
+    }
+    return result;
   }
 
   /** Stores one planned output unless an identical one is stored; never throws. */
@@ -383,4 +377,166 @@ export class ToolStub {
     const files = entries.filter((e) => e.key.length === 4 && e.key[3] === "metadata.json").map((e) => e.value);
     return { toolResults: JSON.parse(callCore(core.listRecords, JSON.stringify(files), toolName, limit)) };
   }
+
+  // --- Agent integration and lifecycle -------------------------------------------------------
+
+  /** The retrieval tools as JSON Schema, in the shape an SDK takes: "openai", "anthropic" or "json-schema". */
+  toolDefinitions(options) {
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(opts, ["format"], "toolDefinitions");
+    const format = optionalString(opts.format, "format", "openai");
+    return JSON.parse(callCore(core.toolDefinitions, JSON.stringify(this.#config.toolNames), format));
+  }
+
+  /**
+   * Runs a model's call of a retrieval tool. Never throws: a bad call or a failed lookup comes back
+   * as `{ error: { code, message, allowed? } }` for the model to read. Results are bounded by
+   * `config.maxResultChars`.
+   */
+  async handleToolCall(name, args) {
+    let parsedArgs = args;
+    if (typeof args === "string") {
+      try {
+        parsedArgs = JSON.parse(args);
+      } catch (error) {
+        return { error: { code: "INVALID_ARGUMENT", message: `arguments are not valid JSON: ${error.message}` } };
+      }
+    }
+    try {
+      const checked = JSON.parse(
+        callCore(
+          core.validateToolCall,
+          JSON.stringify(this.#config.toolNames),
+          String(name),
+          JSON.stringify(parsedArgs ?? null),
+          this.#config.maxResultChars,
+        ),
+      );
+      if (checked.error) return { error: checked.error };
+      return await this.#runToolCall(checked.call);
+    } catch (error) {
+      const known = toToolStubError(error);
+      return { error: { code: known.code, message: known.message } };
+    }
+  }
+
+  async #runToolCall(call) {
+    const max = this.#config.maxResultChars;
+    if (call.tool === "read") {
+      const r = await this.read(call.reference, { offset: call.offset, limit: call.limit, includeMetadata: false });
+      return {
+        tool_result_id: r.toolResultId,
+        content: r.content,
+        offset: r.offset,
+        limit: r.limit,
+        offset_unit: r.offsetUnit,
+        total_chars: r.totalChars,
+        has_more: r.hasMore,
+      };
+    }
+    if (call.tool === "search") {
+      const r = await this.search(call.reference, { query: call.query, limit: call.limit, contextChars: call.contextChars });
+      const matches = r.matches.map((m) => ({ offset: m.offset, offset_unit: m.offsetUnit, snippet: m.snippet }));
+      const bounded = JSON.parse(callCore(core.boundItems, JSON.stringify(matches), max));
+      return { tool_result_id: r.toolResultId, matches: bounded.items, ...leftOutNote(bounded.leftOut, "matches") };
+    }
+    const r = await this.list({ toolName: call.toolName ?? undefined, limit: call.limit });
+    const bounded = JSON.parse(callCore(core.boundItems, JSON.stringify(r.toolResults), max));
+    return { tool_results: bounded.items, ...leftOutNote(bounded.leftOut, "results") };
+  }
+
+  /** Deletes one stored result. `{ deleted: false }` when there was none. */
+  async delete(refOrId) {
+    const id = this.#resolveId(refOrId);
+    const prefix = [this.#sessionId, "tool-results", id];
+    const existed = (await this.#store.load([...prefix, "metadata.json"])) !== undefined ||
+      (await this.#store.load([...prefix, "output.txt"])) !== undefined;
+    await this.#requireRemoveRange().call(this.#store, prefix);
+    return { deleted: existed };
+  }
+
+  /** Deletes every stored result of this session. */
+  async deleteSession() {
+    await this.#requireRemoveRange().call(this.#store, [this.#sessionId]);
+  }
+
+  /** What this session stores: result count, chars of the outputs, and UTF-8 bytes of outputs and records. */
+  async usage() {
+    const results = await this.#storedResults();
+    return {
+      results: results.length,
+      chars: results.reduce((sum, r) => sum + r.chars, 0),
+      bytes: results.reduce((sum, r) => sum + r.bytes, 0),
+    };
+  }
+
+  /**
+   * Applies the retention policy (`maxResults`, `maxBytes`, `maxAgeMs`): deletes the oldest results
+   * first, never one in `protect` (refs or ids). Runs after every `externalize` too.
+   */
+  async prune(options) {
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(opts, ["protect"], "prune");
+    const protect = (opts.protect ?? []).map((ref) => this.#resolveId(ref));
+    if (!this.#hasRetention()) return { deleted: [] };
+    const results = await this.#storedResults();
+    const doomed = JSON.parse(
+      callCore(core.planPrune, JSON.stringify(results), JSON.stringify(this.#config), Date.now(), JSON.stringify(protect)),
+    );
+    for (const id of doomed) await this.#requireRemoveRange().call(this.#store, [this.#sessionId, "tool-results", id]);
+    return { deleted: doomed };
+  }
+
+  #hasRetention() {
+    const c = this.#config;
+    return c.maxResults != null || c.maxBytes != null || c.maxAgeMs != null;
+  }
+
+  #requireRemoveRange() {
+    if (typeof this.#store.removeRange !== "function") throw invalid("store must implement removeRange() to delete");
+    return this.#store.removeRange;
+  }
+
+  /** Every stored result with its size, for usage and retention. */
+  async #storedResults() {
+    const entries = await this.#store.loadRange([this.#sessionId, "tool-results"]);
+    const byId = new Map();
+    for (const { key, value } of entries) {
+      if (key.length !== 4) continue;
+      const result = byId.get(key[2]) ?? { toolResultId: key[2], createdAtMs: null, bytes: 0, chars: 0 };
+      result.bytes += utf8Length(value);
+      if (key[3] === "metadata.json") {
+        const record = callCore(core.parseStoredRecord, value);
+        if (record !== undefined) {
+          const parsed = JSON.parse(record);
+          const at = Date.parse(parsed.created_at);
+          result.createdAtMs = Number.isNaN(at) ? null : at;
+          result.chars = Number(parsed.original_chars) || 0;
+        }
+      }
+      byId.set(key[2], result);
+    }
+    return [...byId.values()];
+  }
+}
+
+function leftOutNote(leftOut, what) {
+  return leftOut > 0
+    ? { left_out: leftOut, note: `${leftOut} more ${what} left out to keep this result small; narrow the call (lower limit or context)` }
+    : {};
+}
+
+/** UTF-8 length of a string without encoding it (a lone surrogate counts as U+FFFD, 3 bytes). */
+function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

@@ -11,3 +11,5 @@ pub mod record;
 pub mod retrieval;
 pub mod turn;
 pub mod wasm;
+pub mod agent;
+pub mod retention;

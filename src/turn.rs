@@ -32,26 +32,41 @@ pub enum FailureMode {
     PreviewOnly,
 }
 
-/// The reference config; snake_case (the reference's) and camelCase (the JS API's) keys both work.
+/// The reference config: camelCase keys (the JS API's), the reference's snake_case ones as aliases.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
 pub struct TurnConfig {
     pub enabled: bool,
-    #[serde(alias = "thresholdChars")]
+    #[serde(alias = "threshold_chars")]
     pub threshold_chars: i64,
-    #[serde(alias = "previewChars")]
+    #[serde(alias = "preview_chars")]
     pub preview_chars: i64,
-    #[serde(alias = "assistantTurnInlineBudgetChars")]
+    #[serde(alias = "assistant_turn_inline_budget_chars")]
     pub assistant_turn_inline_budget_chars: i64,
-    #[serde(alias = "assistantTurnPreviewBudgetChars")]
+    #[serde(alias = "assistant_turn_preview_budget_chars")]
     pub assistant_turn_preview_budget_chars: i64,
-    #[serde(alias = "minPreviewChars")]
+    #[serde(alias = "min_preview_chars")]
     pub min_preview_chars: i64,
-    #[serde(alias = "failureMode")]
+    #[serde(alias = "failure_mode")]
     pub failure_mode: FailureMode,
     /// The retrieval tool names the stubs point at (and that mark read-back parts).
-    #[serde(alias = "toolNames")]
+    #[serde(alias = "tool_names")]
     pub tool_names: ToolNames,
+    /// Outputs of these tools always stay inline.
+    #[serde(alias = "exempt_tool_names")]
+    pub exempt_tool_names: Vec<String>,
+    /// Retention: the most results a session keeps (oldest go first).
+    #[serde(alias = "max_results")]
+    pub max_results: Option<u64>,
+    /// Retention: the most bytes (outputs and records, UTF-8) a session keeps.
+    #[serde(alias = "max_bytes")]
+    pub max_bytes: Option<u64>,
+    /// Retention: results older than this are deleted.
+    #[serde(alias = "max_age_ms")]
+    pub max_age_ms: Option<u64>,
+    /// The cap on what one retrieval tool call returns to the model.
+    #[serde(alias = "max_result_chars")]
+    pub max_result_chars: i64,
 }
 
 impl Default for TurnConfig {
@@ -65,11 +80,24 @@ impl Default for TurnConfig {
             min_preview_chars: 1_000,
             failure_mode: FailureMode::PreserveRaw,
             tool_names: ToolNames::default(),
+            exempt_tool_names: Vec::new(),
+            max_results: None,
+            max_bytes: None,
+            max_age_ms: None,
+            max_result_chars: crate::agent::DEFAULT_MAX_RESULT_CHARS,
         }
     }
 }
 
 impl TurnConfig {
+    pub fn retention(&self) -> crate::retention::RetentionPolicy {
+        crate::retention::RetentionPolicy {
+            max_results: self.max_results,
+            max_bytes: self.max_bytes,
+            max_age_ms: self.max_age_ms,
+        }
+    }
+
     /// `eff(n)`: the preview chars each of `n` externalized parts gets.
     pub fn effective_preview(&self, selected: usize) -> i64 {
         if selected == 0 {
@@ -103,6 +131,8 @@ pub struct ToolPart {
     pub source_ref: String,
     pub source_offset: Option<i64>,
     pub source_limit: Option<i64>,
+    /// The host asks for this output to stay inline whatever its size.
+    pub keep_inline: bool,
 }
 
 impl ToolPart {
@@ -338,7 +368,7 @@ pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
         part.group_budget_chars = Some(config.assistant_turn_inline_budget_chars);
         if let Some(reference) = source_read_ref(part, &session_uri, &config.tool_names).map(str::to_string) {
             rewrite_source_read(part, &reference, &config);
-        } else if !part.is_externalized() {
+        } else if !part.is_externalized() && !part.keep_inline && !config.exempt_tool_names.contains(&part.tool_name) {
             candidates.push(candidate(part, index, &session_uri, &config));
         }
     }
@@ -541,6 +571,19 @@ mod tests {
         let plan = plan_turn(input(parts, config)).expect("plans");
         let chosen: Vec<_> = plan.writes.iter().map(|w| (w.part_index, w.reason.as_str())).collect();
         assert_eq!(chosen, [(1, REASON_BUDGET)]);
+    }
+
+    #[test]
+    fn kept_inline_and_exempt_parts_are_never_candidates() {
+        let mut kept = part("a", "x ".repeat(30_000));
+        kept.keep_inline = true;
+        let mut exempt = part("b", "y ".repeat(30_000));
+        exempt.tool_name = "shell".into();
+        let config = TurnConfig { exempt_tool_names: vec!["shell".into()], ..Default::default() };
+        let plan = plan_turn(input(vec![kept, exempt, part("c", "z ".repeat(30_000))], config)).expect("plans");
+        let chosen: Vec<_> = plan.writes.iter().map(|w| w.part_index).collect();
+        assert_eq!(chosen, [2]);
+        assert_eq!(plan.parts[0].group_id, "m");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::error::{Error, ErrorCode};
 use crate::record::{parse_stored, stored_matches};
 use crate::stub::{make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
 use crate::synopsis::Synopsis;
-use crate::{ids, retrieval, synopsis, turn};
+use crate::{agent, ids, retention, retrieval, synopsis, turn};
 
 type BindingResult<T> = Result<T, JsValue>;
 
@@ -169,4 +169,47 @@ pub fn check_list_limit(limit: f64) -> BindingResult<()> {
 pub fn list_records(metadata_files_json: &str, tool_name: Option<String>, limit: f64) -> BindingResult<String> {
     let files: Vec<String> = parse("metadata files", metadata_files_json)?;
     emit(&retrieval::list_records(&files, tool_name.as_deref(), int("limit", limit)?).map_err(to_js)?)
+}
+
+/// The config with every default filled in (and unknown keys refused).
+#[wasm_bindgen(js_name = resolveConfig)]
+pub fn resolve_config(config_json: &str) -> BindingResult<String> {
+    let config: turn::TurnConfig = parse("config", config_json)?;
+    emit(&config)
+}
+
+#[wasm_bindgen(js_name = toolDefinitions)]
+pub fn tool_definitions(names_json: &str, format: &str) -> BindingResult<String> {
+    let names: ToolNames = parse("tool names", names_json)?;
+    let format = agent::DefinitionFormat::parse(format).map_err(to_js)?;
+    emit(&agent::tool_definitions(&names, format))
+}
+
+/// `{"call": {...}}` for a valid call, `{"error": {code, message, allowed}}` for a bad one.
+#[wasm_bindgen(js_name = validateToolCall)]
+pub fn validate_tool_call(names_json: &str, name: &str, args_json: &str, max_result_chars: f64) -> BindingResult<String> {
+    let names: ToolNames = parse("tool names", names_json)?;
+    let args: serde_json::Value = parse("tool arguments", args_json)?;
+    let max = int("maxResultChars", max_result_chars)?;
+    match agent::validate_call(&names, name, &args, max) {
+        Ok(call) => emit(&serde_json::json!({ "call": call })),
+        Err(error) => emit(&serde_json::json!({ "error": error })),
+    }
+}
+
+/// `{"items": [...], "leftOut": n}`: the items that fit in `max_chars` of JSON.
+#[wasm_bindgen(js_name = boundItems)]
+pub fn bound_items(items_json: &str, max_chars: f64) -> BindingResult<String> {
+    let items: Vec<serde_json::Value> = parse("items", items_json)?;
+    let (items, left_out) = agent::bound_items(items, int("maxChars", max_chars)?);
+    emit(&serde_json::json!({ "items": items, "leftOut": left_out }))
+}
+
+/// The ids to delete under the config's retention policy, oldest first.
+#[wasm_bindgen(js_name = planPrune)]
+pub fn plan_prune(results_json: &str, config_json: &str, now_ms: f64, protected_json: &str) -> BindingResult<String> {
+    let results: Vec<retention::StoredResult> = parse("stored results", results_json)?;
+    let config: turn::TurnConfig = parse("config", config_json)?;
+    let protected: Vec<String> = parse("protected ids", protected_json)?;
+    emit(&retention::plan_prune(results, &config.retention(), now_ms, &protected))
 }

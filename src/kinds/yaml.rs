@@ -2145,11 +2145,11 @@ impl Constructor {
         if merge.is_empty() {
             return Ok(());
         }
-        for &(_, value) in &merge {
-            pending.push(value);
-        }
         let own = std::mem::take(self.pairs_mut(id)?);
         merge.extend(own);
+        // Every value of the combined list gets constructed in PyYAML, including the ones a
+        // later duplicate key overrides (and those are about to be dropped here).
+        pending.extend(merge.iter().map(|&(_, value)| value));
         let mut position_by_key: HashMap<KeyIdentity, usize> = HashMap::new();
         let mut deduplicated: Vec<(usize, usize)> = Vec::new();
         for (key, value) in merge {
@@ -2798,6 +2798,9 @@ mod tests {
         assert_eq!(keys("<<: {a: 1, b: [1]}\nc: 2\nb: 3\n").unwrap(), vec!["a: number", "b: number", "c: number"]);
         assert_eq!(keys("<<: [{a: 1}, {a: [x], b: 2}]\n").unwrap(), vec!["a: number", "b: number"]);
         assert_eq!(synopsis("a: <<\n"), None);
+        // An overridden value is still constructed, so its error still counts.
+        assert_eq!(synopsis("<<: {x: 1}\na: !!int bad\na: 2\n"), None);
+        assert_eq!(synopsis("<<: [{a: !!int bad}, {a: 1}]\n"), None);
         assert_eq!(synopsis("<<: 1\n"), None);
         assert_eq!(synopsis("a: =\n"), None);
         assert_eq!(keys("=: 1\n").unwrap(), vec!["=: number"]);

@@ -1,0 +1,220 @@
+// Agent integration: tool definitions in three SDK shapes, the dispatcher's model-readable errors,
+// a real AI SDK tool loop with a mock model, and delete / usage / retention on every store.
+import { describe, it } from "node:test";
+import * as assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import Ajv from "ajv";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { ToolStub, MemoryStore, NodeFsStore, ToolStubError, ROOT } from "./pkg.js";
+
+const { aiSdkTools, externalizingTool } = await import(path.join(ROOT, "pkg/js/ai-sdk.js"));
+const { IndexedDbStore } = await import(path.join(ROOT, "pkg/js/stores/indexeddb.js"));
+
+const orders = JSON.stringify(
+  { data: Array.from({ length: 2500 }, (_, i) => ({ id: `ord_${i}`, status: i === 2222 ? "lost_in_transit" : "delivered", total: i * 3 })) },
+  null,
+  2,
+);
+
+describe("tool definitions", () => {
+  const ts = new ToolStub({ sessionId: "d1" });
+  const ajv = new Ajv({ strict: false });
+
+  it("are valid JSON Schema in the OpenAI, Anthropic and plain shapes", () => {
+    const openai = ts.toolDefinitions({ format: "openai" });
+    const anthropic = ts.toolDefinitions({ format: "anthropic" });
+    const plain = ts.toolDefinitions({ format: "json-schema" });
+    assert.deepEqual(openai.map((t) => t.function.name), ["openviking_tool_result_read", "openviking_tool_result_search", "openviking_tool_result_list"]);
+    for (const t of openai) {
+      assert.equal(t.type, "function");
+      assert.ok(ajv.validateSchema(t.function.parameters), ajv.errorsText());
+      assert.equal(typeof t.function.description, "string");
+    }
+    for (const t of anthropic) {
+      assert.deepEqual(Object.keys(t).sort(), ["description", "input_schema", "name"]);
+      assert.ok(ajv.validateSchema(t.input_schema));
+    }
+    const read = ajv.compile(plain[0].parameters);
+    assert.ok(read({ ref: "x", offset: 0, limit: 10 }));
+    assert.ok(!read({ offset: 0 }));
+    assert.ok(!read({ ref: "x", bogus: 1 }));
+  });
+
+  it("use the configured names, in the definitions and the stubs' Explore lines", async () => {
+    const names = { read: "peek", search: "grep_output", list: "outputs" };
+    const named = new ToolStub({ sessionId: "d2", config: { toolNames: names } });
+    assert.deepEqual(named.toolDefinitions({ format: "anthropic" }).map((t) => t.name), ["peek", "grep_output", "outputs"]);
+    const [out] = await named.externalize([{ toolId: "c", toolName: "fetch", output: orders }], { messageId: "m" });
+    assert.match(out.output, /- Use grep_output with ref=/);
+    assert.match(out.output, /- Use peek with ref=.* and offset\/limit/);
+    assert.match(out.output, /- Use outputs to discover/);
+    assert.throws(() => named.toolDefinitions({ format: "gemini" }), (e) => e instanceof ToolStubError && e.code === "INVALID_ARGUMENT");
+  });
+});
+
+describe("handleToolCall", () => {
+  it("runs valid calls and bounds what they return", async () => {
+    const ts = new ToolStub({ sessionId: "h1", config: { maxResultChars: 5000 } });
+    const [out] = await ts.externalize([{ toolId: "c", toolName: "fetch", output: orders }], { messageId: "m" });
+    const read = await ts.handleToolCall("openviking_tool_result_read", { ref: out.outputRef, limit: -1 });
+    assert.equal(read.content.length, 5000);
+    assert.equal(read.has_more, true);
+    const search = await ts.handleToolCall("openviking_tool_result_search", JSON.stringify({ ref: out.outputRef, query: "delivered", limit: 1000 }));
+    assert.ok(JSON.stringify(search.matches).length <= 5000);
+    assert.ok(search.left_out > 0 && /left out/.test(search.note));
+    const list = await ts.handleToolCall("openviking_tool_result_list", {});
+    assert.equal(list.tool_results[0].storage_uri, out.outputRef);
+  });
+
+  it("returns model-readable errors instead of throwing", async () => {
+    const ts = new ToolStub({ sessionId: "h2" });
+    const cases = [
+      ["no_such_tool", {}, /unknown tool/],
+      ["openviking_tool_result_read", {}, /missing required argument "ref"/],
+      ["openviking_tool_result_read", { ref: 12 }, /"ref" must be a string, got number/],
+      ["openviking_tool_result_search", { ref: "tr_x", query: "q", limit: "5" }, /"limit" must be an integer, got string/],
+      ["openviking_tool_result_search", { ref: "tr_x" }, /missing required argument "query"/],
+      ["openviking_tool_result_read", "{not json", /not valid JSON/],
+      ["openviking_tool_result_read", { ref: "tr_missing" }, /no tool result tr_missing/],
+    ];
+    for (const [name, args, message] of cases) {
+      const result = await ts.handleToolCall(name, args);
+      assert.ok(result.error, `${name} ${JSON.stringify(args)} gave no error`);
+      assert.match(result.error.message, message);
+      assert.ok(["INVALID_ARGUMENT", "NOT_FOUND"].includes(result.error.code));
+      assert.doesNotThrow(() => JSON.stringify(result));
+    }
+    const unknown = await ts.handleToolCall("no_such_tool", {});
+    assert.deepEqual(unknown.error.allowed.tools, ["openviking_tool_result_read", "openviking_tool_result_search", "openviking_tool_result_list"]);
+  });
+});
+
+describe("Vercel AI SDK loop with a mock model", () => {
+  it("the model sees a stub, searches, reads, and gets the right content back", async () => {
+    const ts = new ToolStub({ sessionId: "ai1" });
+    const bigJson = JSON.stringify({ orders: Array.from({ length: 9000 }, (_, i) => ({ id: i, note: i === 7182 ? "NEEDLE-shipment-held-at-customs" : `shipment ${i} delivered on time` })) });
+    assert.ok(bigJson.length > 300_000, "a 300 KB tool output");
+    const tools = {
+      fetch_orders: externalizingTool(ts, "fetch_orders", tool({
+        description: "Fetch all orders",
+        inputSchema: jsonSchema({ type: "object", properties: {}, additionalProperties: false }),
+        execute: async () => bigJson,
+      })),
+      ...aiSdkTools(ts, { jsonSchema }),
+    };
+    const seen = [];
+    const toolResultOf = (prompt) => {
+      const last = prompt.at(-1);
+      assert.equal(last.role, "tool");
+      const part = last.content.find((c) => c.type === "tool-result");
+      return part.output.type === "text" ? part.output.value : part.output.value;
+    };
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+    const call = (id, toolName, input) => ({
+      content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }],
+      finishReason: { unified: "tool-calls", raw: "tool_calls" },
+      usage,
+      warnings: [],
+    });
+    let ref;
+    let hitOffset;
+    const model = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        const step = seen.length;
+        if (step === 0) {
+          seen.push("start");
+          return call("c1", "fetch_orders", {});
+        }
+        const result = toolResultOf(prompt);
+        seen.push(result);
+        if (step === 1) {
+          ref = /ref: (\S+)/.exec(result)[1];
+          return call("c2", "openviking_tool_result_search", { ref, query: "NEEDLE", context_chars: 10 });
+        }
+        if (step === 2) {
+          hitOffset = result.matches[0].offset;
+          return call("c3", "openviking_tool_result_read", { ref, offset: hitOffset - 20, limit: 60 });
+        }
+        return { content: [{ type: "text", text: `found: ${result.content}` }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+      },
+    });
+    const { text, steps } = await generateText({ model, tools, prompt: "Which order is held?", stopWhen: stepCountIs(6) });
+    assert.equal(steps.length, 4);
+    const stub = seen[1];
+    assert.equal(typeof stub, "string");
+    assert.ok(stub.length < 3000, `the model saw ${stub.length} chars, not the stub`);
+    assert.match(stub, /^\[OpenViking tool result externalized\]\ntool_name: fetch_orders\nkind: json/);
+    assert.equal(hitOffset, bigJson.indexOf("NEEDLE"));
+    assert.equal(seen[3].content, bigJson.slice(hitOffset - 20, hitOffset + 40));
+    assert.match(text, /NEEDLE-shipment-held-at-customs/);
+  });
+});
+
+const storeMakers = {
+  MemoryStore: () => new MemoryStore(),
+  NodeFsStore: () => new NodeFsStore(mkdtempSync(path.join(tmpdir(), "tool-stub-retention-"))),
+  IndexedDbStore: () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }),
+};
+
+for (const [storeName, makeStore] of Object.entries(storeMakers)) {
+  describe(`delete, usage and retention on ${storeName}`, () => {
+    it("delete then read gives NOT_FOUND; deleteSession empties the session", async () => {
+      const ts = new ToolStub({ store: makeStore(), sessionId: "del" });
+      const out = await ts.externalize(
+        [{ toolId: "a", toolName: "t", output: orders }, { toolId: "b", toolName: "t", output: orders + " " }],
+        { messageId: "m" },
+      );
+      assert.equal((await ts.usage()).results, 2);
+      assert.deepEqual(await ts.delete(out[0].outputRef), { deleted: true });
+      await assert.rejects(ts.read(out[0].outputRef), (e) => e.code === "NOT_FOUND");
+      assert.deepEqual(await ts.delete(out[0].outputRef), { deleted: false });
+      assert.equal((await ts.read(out[1].outputRef, { limit: -1 })).content, orders + " ");
+      await ts.deleteSession();
+      assert.deepEqual(await ts.usage(), { results: 0, chars: 0, bytes: 0 });
+    });
+
+    it("keeps the store under maxBytes through 500 externalizations, every survivor exact", async () => {
+      const maxBytes = 400_000;
+      const ts = new ToolStub({ store: makeStore(), sessionId: "ret", config: { thresholdChars: 1000, maxBytes } });
+      const outputs = new Map();
+      for (let i = 0; i < 500; i++) {
+        const output = `result ${i}\n` + `line ${i} of a long tool output\n`.repeat(150 + (i % 50));
+        const [part] = await ts.externalize([{ toolId: `call_${i}`, toolName: "bash", output }], { messageId: `m${i}` });
+        assert.equal(part.truncated, true);
+        outputs.set(part.outputRef, output);
+        const { bytes } = await ts.usage();
+        assert.ok(bytes <= maxBytes, `after ${i + 1}: ${bytes} bytes stored`);
+        // The result of this very turn always survives its own pruning.
+        assert.equal((await ts.read(part.outputRef, { limit: -1 })).content, output);
+      }
+      const { toolResults } = await ts.list({ limit: 1000 });
+      assert.ok(toolResults.length > 10 && toolResults.length < 500);
+      for (const record of toolResults) {
+        assert.equal((await ts.read(record.storage_uri, { limit: -1 })).content, outputs.get(record.storage_uri));
+      }
+    });
+
+    it("maxResults and maxAgeMs prune oldest first on prune()", async () => {
+      let now = Date.parse("2026-01-01T00:00:00Z");
+      const store = makeStore();
+      const write = new ToolStub({ store, sessionId: "age", config: { thresholdChars: 10 }, now: () => new Date(now).toISOString() });
+      const refs = [];
+      for (let i = 0; i < 5; i++) {
+        now += 1000;
+        const [p] = await write.externalize([{ toolId: `c${i}`, toolName: "t", output: `output number ${i} `.repeat(5) }], { messageId: `m${i}` });
+        refs.push(p.outputRef);
+      }
+      const byCount = new ToolStub({ store, sessionId: "age", config: { maxResults: 3 } });
+      const { deleted } = await byCount.prune({ protect: [refs[0]] });
+      assert.deepEqual(deleted, [refs[1], refs[2]].map((r) => r.split("/").pop()));
+      const byAge = new ToolStub({ store, sessionId: "age", config: { maxAgeMs: 1 } });
+      const { deleted: old } = await byAge.prune({ protect: [refs[4]] });
+      assert.equal(old.length, 2);
+      assert.deepEqual((await byAge.list()).toolResults.map((r) => r.storage_uri), [refs[4]]);
+    });
+  });
+}
