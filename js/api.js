@@ -5,10 +5,19 @@
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
+import { withStoreTimeout } from "./stores/timeout.js";
 
 export { ToolStubError, MemoryStore };
 
 let ready = false;
+
+/**
+ * Makes the core panic on purpose. Tests use it to prove that an internal error never poisons the
+ * module: the call throws ToolStubError("INTERNAL") and every later call works. Not for other use.
+ */
+export function __forceInternalErrorForTests() {
+  callCore(core.__panicForTests);
+}
 
 /** Called by the entry modules once the wasm module is instantiated. */
 export function markReady() {
@@ -222,7 +231,8 @@ export class ToolStub {
     );
     // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
     this.#config = JSON.parse(callCore(core.resolveConfig, JSON.stringify(requireOptions(opts.config, "config"))));
-    this.#store = opts.store ?? new MemoryStore();
+    const store = opts.store ?? new MemoryStore();
+    this.#store = this.#config.storeTimeoutMs == null ? store : withStoreTimeout(store, this.#config.storeTimeoutMs);
     for (const method of ["load", "save", "loadRange"]) {
       if (typeof this.#store[method] !== "function") throw invalid(`store must implement ${method}()`);
     }
@@ -308,10 +318,15 @@ export class ToolStub {
     return [this.#sessionId, "tool-results", id, file];
   }
 
+  /** A result exists once its record is written: the output is always written first. */
   async #loadOutput(id) {
+    const record = await this.#store.load(this.#key(id, "metadata.json"));
+    if (record === undefined) {
+      throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.#sessionId}`);
+    }
     const content = await this.#store.load(this.#key(id, "output.txt"));
     if (content === undefined) {
-      throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.#sessionId}`);
+      throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
     }
     return content;
   }
@@ -347,6 +362,25 @@ export class ToolStub {
     };
     if (opts.includeMetadata !== false) result.metadata = await this.#loadMetadata(id);
     return result;
+  }
+
+  /**
+   * Checks a stored output against its record: the SHA-256 and the length must match, else
+   * `CORRUPT`. Returns `{ toolResultId, sha256, totalChars }`.
+   */
+  async verify(refOrId) {
+    const id = this.#resolveId(refOrId);
+    const content = await this.#loadOutput(id);
+    const record = await this.#loadMetadata(id);
+    const sha256 = callCore(core.sha256Hex, wellFormed(content));
+    const totalChars = countCodePoints(content);
+    if (sha256 !== record.sha256 || totalChars !== record.original_chars) {
+      throw new ToolStubError(
+        "CORRUPT",
+        `stored output of ${id} does not match its record (sha256 ${sha256.slice(0, 16)} vs ${String(record.sha256).slice(0, 16)}, ${totalChars} vs ${record.original_chars} chars)`,
+      );
+    }
+    return { toolResultId: id, sha256, totalChars };
   }
 
   /** Literal, case-sensitive search in a stored output. */
@@ -524,6 +558,16 @@ function leftOutNote(leftOut, what) {
   return leftOut > 0
     ? { left_out: leftOut, note: `${leftOut} more ${what} left out to keep this result small; narrow the call (lower limit or context)` }
     : {};
+}
+
+/** Length in Unicode code points (a lone surrogate counts as one, as in the core). */
+function countCodePoints(text) {
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+  }
+  return count;
 }
 
 /** UTF-8 length of a string without encoding it (a lone surrogate counts as U+FFFD, 3 bytes). */

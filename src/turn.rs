@@ -67,6 +67,9 @@ pub struct TurnConfig {
     /// The cap on what one retrieval tool call returns to the model.
     #[serde(alias = "max_result_chars")]
     pub max_result_chars: i64,
+    /// How long the host waits for one store call before counting it failed (the host enforces it).
+    #[serde(alias = "store_timeout_ms")]
+    pub store_timeout_ms: Option<u64>,
 }
 
 impl Default for TurnConfig {
@@ -85,6 +88,7 @@ impl Default for TurnConfig {
             max_bytes: None,
             max_age_ms: None,
             max_result_chars: crate::agent::DEFAULT_MAX_RESULT_CHARS,
+            store_timeout_ms: None,
         }
     }
 }

@@ -213,3 +213,11 @@ pub fn plan_prune(results_json: &str, config_json: &str, now_ms: f64, protected_
     let protected: Vec<String> = parse("protected ids", protected_json)?;
     emit(&retention::plan_prune(results, &config.retention(), now_ms, &protected))
 }
+
+/// Panics on purpose: tests use it to prove that a panic in the core never poisons the module
+/// (the JS layer resets the instance and later calls work). Not part of the public API.
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __panicForTests)]
+pub fn panic_for_tests() {
+    panic!("deliberate panic for tests");
+}

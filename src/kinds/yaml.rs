@@ -14,7 +14,7 @@
 use crate::pyutil::py_strip;
 use crate::synopsis::Synopsis;
 use regex::Regex;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
 /// How many keys the summary and structure show (SPEC 3.3).
@@ -217,6 +217,7 @@ impl Token {
 
 /// A place where a simple (implicit) key may start, pending the `:` that would confirm it.
 struct SimpleKey {
+    flow_level: usize,
     token_number: usize,
     required: bool,
     index: usize,
@@ -239,8 +240,8 @@ struct Scanner {
     indent: isize,
     indents: Vec<isize>,
     allow_simple_key: bool,
-    /// By flow level.
-    possible_simple_keys: BTreeMap<usize, SimpleKey>,
+    /// At most one per flow level; usually zero or one in all, so a small list beats a map.
+    possible_simple_keys: Vec<SimpleKey>,
 }
 
 impl Scanner {
@@ -260,7 +261,7 @@ impl Scanner {
             indent: -1,
             indents: Vec::new(),
             allow_simple_key: true,
-            possible_simple_keys: BTreeMap::new(),
+            possible_simple_keys: Vec::new(),
         }
     }
 
@@ -371,13 +372,16 @@ impl Scanner {
     }
 
     fn next_possible_simple_key(&self) -> Option<usize> {
-        self.possible_simple_keys.values().map(|key| key.token_number).min()
+        self.possible_simple_keys.iter().map(|key| key.token_number).min()
     }
 
     fn stale_possible_simple_keys(&mut self) -> Res<()> {
+        if self.possible_simple_keys.is_empty() {
+            return Ok(());
+        }
         let (line, index) = (self.line, self.pointer);
         let mut required_went_stale = false;
-        self.possible_simple_keys.retain(|_, key| {
+        self.possible_simple_keys.retain(|key| {
             let stale = key.line != line || index - key.index > 1024;
             required_went_stale |= stale && key.required;
             !stale
@@ -393,19 +397,26 @@ impl Scanner {
         if self.allow_simple_key {
             self.remove_possible_simple_key()?;
             let key = SimpleKey {
+                flow_level: self.flow_level,
                 token_number: self.tokens_taken + self.tokens.len(),
                 required,
                 index: self.pointer,
                 line: self.line,
                 column: self.column,
             };
-            self.possible_simple_keys.insert(self.flow_level, key);
+            self.possible_simple_keys.push(key);
         }
         Ok(())
     }
 
+    /// Removes and returns the possible simple key of the current flow level.
+    fn take_possible_simple_key(&mut self) -> Option<SimpleKey> {
+        let position = self.possible_simple_keys.iter().position(|key| key.flow_level == self.flow_level)?;
+        Some(self.possible_simple_keys.swap_remove(position))
+    }
+
     fn remove_possible_simple_key(&mut self) -> Res<()> {
-        match self.possible_simple_keys.remove(&self.flow_level) {
+        match self.take_possible_simple_key() {
             Some(key) if key.required => Err(Rejected),
             _ => Ok(()),
         }
@@ -528,7 +539,7 @@ impl Scanner {
     }
 
     fn fetch_value(&mut self) -> Res<()> {
-        if let Some(key) = self.possible_simple_keys.remove(&self.flow_level) {
+        if let Some(key) = self.take_possible_simple_key() {
             // The pending simple key is confirmed: insert KEY (and maybe BLOCK-MAPPING-START) before it.
             let position = key.token_number.checked_sub(self.tokens_taken).ok_or(Rejected)?;
             if position > self.tokens.len() {
@@ -1951,23 +1962,23 @@ enum KeyIdentity {
 }
 
 impl PyScalar {
-    fn identity(&self) -> KeyIdentity {
+    fn into_identity(self) -> KeyIdentity {
         match self {
             PyScalar::None => KeyIdentity::NoneValue,
-            PyScalar::Bool(flag) => KeyIdentity::Integer(BigInt::from_u64(u64::from(*flag))),
-            PyScalar::Int(value) => KeyIdentity::Integer(value.clone()),
+            PyScalar::Bool(flag) => KeyIdentity::Integer(BigInt::from_u64(u64::from(flag))),
+            PyScalar::Int(value) => KeyIdentity::Integer(value),
             PyScalar::Float(value, nan_object) => {
                 if value.is_nan() {
-                    KeyIdentity::Nan(*nan_object)
+                    KeyIdentity::Nan(nan_object)
                 } else if value.is_finite() && value.fract() == 0.0 {
-                    KeyIdentity::Integer(BigInt::from_integral_f64(*value))
+                    KeyIdentity::Integer(BigInt::from_integral_f64(value))
                 } else {
                     KeyIdentity::NonIntegralFloat(value.to_bits())
                 }
             }
-            PyScalar::Str(text) => KeyIdentity::Text(text.clone()),
-            PyScalar::Bytes(bytes) => KeyIdentity::Bytes(bytes.clone()),
-            PyScalar::Date(date) => KeyIdentity::Date(*date),
+            PyScalar::Str(text) => KeyIdentity::Text(text),
+            PyScalar::Bytes(bytes) => KeyIdentity::Bytes(bytes),
+            PyScalar::Date(date) => KeyIdentity::Date(date),
             PyScalar::DateTime(datetime) => match datetime.offset_minutes {
                 None => KeyIdentity::NaiveDateTime(
                     datetime.date,
@@ -2070,20 +2081,31 @@ impl Constructor {
                 (Tag::Map | Tag::Set, Body::Mapping(_)) => {
                     self.flatten_mapping(id, 0, &mut pending)?;
                     for (key, value) in self.pairs(id)?.clone() {
-                        self.construct_key(key)?;
+                        self.check_key(key)?;
                         if let Some(done) = constructed.get_mut(key) {
                             *done = true;
                         }
                         pending.push(value);
                     }
                 }
-                (Tag::Str | Tag::Null | Tag::Bool | Tag::Int | Tag::Float | Tag::Timestamp | Tag::Binary, _) => {
+                (Tag::Str | Tag::Null, _) => {
+                    self.scalar_text(id)?;
+                }
+                (Tag::Bool | Tag::Int | Tag::Float | Tag::Timestamp | Tag::Binary, _) => {
                     self.construct_scalar(id)?;
                 }
                 _ => return Err(Rejected), // wrong node kind for the tag, or no constructor
             }
         }
         Ok(())
+    }
+
+    /// `construct_key` for validation only: strings and nulls need no copy of their text.
+    fn check_key(&self, id: usize) -> Res<()> {
+        match self.node(id)?.tag {
+            Tag::Str | Tag::Null => self.scalar_text(id).map(|_| ()),
+            _ => self.construct_key(id).map(|_| ()),
+        }
     }
 
     /// A mapping key: must construct to something hashable, i.e. a scalar.
@@ -2153,7 +2175,7 @@ impl Constructor {
         let mut position_by_key: HashMap<KeyIdentity, usize> = HashMap::new();
         let mut deduplicated: Vec<(usize, usize)> = Vec::new();
         for (key, value) in merge {
-            let identity = self.construct_key(key)?.identity();
+            let identity = self.construct_key(key)?.into_identity();
             match position_by_key.get(&identity) {
                 Some(&position) => {
                     if let Some(pair) = deduplicated.get_mut(position) {
@@ -2221,21 +2243,25 @@ impl Constructor {
         let node = self.node(root)?;
         match (node.tag, &node.body) {
             (Tag::Map, Body::Mapping(pairs)) => {
+                // Only the first listed keys are shown, so a later key matters only when it equals
+                // one of them (its value then replaces theirs): no map over every key is needed.
                 let mut entries: Vec<(PyScalar, &'static str)> = Vec::new();
-                let mut position_by_key: HashMap<KeyIdentity, usize> = HashMap::new();
+                let mut identities: Vec<KeyIdentity> = Vec::new();
                 for &(key, value) in pairs {
                     let key = self.construct_key(key)?;
                     let value_type = type_name(self.node(value)?.tag);
-                    match position_by_key.get(&key.identity()) {
-                        Some(&position) => {
+                    let identity = key.clone().into_identity();
+                    match identities.iter().position(|known| *known == identity) {
+                        Some(position) => {
                             if let Some(entry) = entries.get_mut(position) {
                                 entry.1 = value_type;
                             }
                         }
-                        None => {
-                            position_by_key.insert(key.identity(), entries.len());
+                        None if entries.len() < MAX_LISTED_KEYS => {
+                            identities.push(identity);
                             entries.push((key, value_type));
                         }
+                        None => {}
                     }
                 }
                 Ok(TopLevel::Mapping(entries))
