@@ -1,7 +1,7 @@
 // Type declarations of tool-stub's main entry point ("tool-stub").
 
 export { ToolStubError, ToolStubErrorCode, MemoryStore, Store, StoreKey, StoreEntry } from "./stores/store.js";
-import type { Store } from "./stores/store.js";
+import type { Store, ToolStubErrorCode } from "./stores/store.js";
 
 export type SynopsisKind = "json" | "csv" | "tsv" | "yaml" | "xml" | "code" | "text" | "unknown";
 
@@ -71,7 +71,20 @@ export interface ToolStubConfig {
   minPreviewChars?: number;
   /** "preserve_raw" */
   failureMode?: FailureMode;
+  /** The names the stubs' Explore lines and the tool definitions use. */
   toolNames?: ToolNames;
+  /** Outputs of these tools always stay inline. */
+  exemptToolNames?: string[];
+  /** Retention: the most results the session keeps (oldest deleted first). */
+  maxResults?: number | null;
+  /** Retention: the most UTF-8 bytes (outputs and records) the session keeps. */
+  maxBytes?: number | null;
+  /** Retention: results older than this are deleted. */
+  maxAgeMs?: number | null;
+  /** 20000: the most chars one retrieval tool call returns to the model. */
+  maxResultChars?: number;
+  /** A store call that takes longer fails (as STORE_FAILED, cause TimeoutError). */
+  storeTimeoutMs?: number | null;
 }
 
 export interface ToolStubOptions {
@@ -109,6 +122,8 @@ export interface ToolPart {
   sourceRef?: string;
   sourceOffset?: number | null;
   sourceLimit?: number | null;
+  /** Ask for this output to stay inline whatever its size. */
+  keepInline?: boolean;
   [extra: string]: unknown;
 }
 
@@ -182,4 +197,27 @@ export declare class ToolStub {
   read(refOrId: string, options?: ReadOptions): Promise<ReadResult>;
   search(refOrId: string, options: SearchOptions): Promise<SearchResult>;
   list(options?: { toolName?: string; limit?: number }): Promise<{ toolResults: ToolResultRecord[] }>;
+  /** Checks a stored output against its record (SHA-256 and length); CORRUPT on a mismatch. */
+  verify(refOrId: string): Promise<{ toolResultId: string; sha256: string; totalChars: number }>;
+  /** The retrieval tools as JSON Schema in an SDK's shape. */
+  toolDefinitions(options?: { format?: "openai" | "anthropic" | "json-schema" }): ToolDefinition[];
+  /** Runs a model's retrieval call; never throws: errors come back as `{ error }`. */
+  handleToolCall(name: string, args: unknown): Promise<Record<string, unknown> | ToolCallError>;
+  delete(refOrId: string): Promise<{ deleted: boolean }>;
+  deleteSession(): Promise<void>;
+  usage(): Promise<{ results: number; chars: number; bytes: number }>;
+  /** Applies the retention policy; `protect` lists refs or ids that must survive. */
+  prune(options?: { protect?: string[] }): Promise<{ deleted: string[] }>;
 }
+
+export type ToolDefinition =
+  | { type: "function"; function: { name: string; description: string; parameters: object } }
+  | { name: string; description: string; input_schema: object }
+  | { name: string; description: string; parameters: object };
+
+export interface ToolCallError {
+  error: { code: ToolStubErrorCode; message: string; allowed?: unknown };
+}
+
+/** Makes the core panic on purpose (tests prove the module recovers). Not for other use. */
+export declare function __forceInternalErrorForTests(): void;

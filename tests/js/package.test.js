@@ -10,6 +10,30 @@ import { ROOT } from "./pkg.js";
 
 const npm = (args, cwd) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
+const CONSUMER_TS = `
+import { synopsis, makePreview, ToolStub, MemoryStore, ToolStubError, type ToolPart, type Synopsis } from "tool-stub";
+import { NodeFsStore } from "tool-stub/node";
+import { IndexedDbStore } from "tool-stub/browser";
+import { aiSdkTools } from "tool-stub/ai-sdk";
+
+const s: Synopsis = synopsis("{}", { mimeType: "application/json" });
+const kind: "json" | "csv" | "tsv" | "yaml" | "xml" | "code" | "text" | "unknown" = s.kind;
+const { stub } = makePreview("x", { previewChars: 10, ref: "r" });
+const ts = new ToolStub({ sessionId: "s", store: new NodeFsStore("dir"), config: { thresholdChars: 10, failureMode: "reject" } });
+async function use(): Promise<void> {
+  const parts: ToolPart[] = await ts.externalize([{ toolId: "a", output: stub }], { messageId: "m" });
+  const read = await ts.read(parts[0].outputRef ?? "", { offset: 0, limit: -1 });
+  const hits = await ts.search("ref", { query: "q" });
+  const records = await ts.list({ toolName: "t" });
+  const n: number = read.totalChars + hits.matches.length + records.toolResults[0].original_chars;
+  const defs = ts.toolDefinitions({ format: "anthropic" });
+  const result = await ts.handleToolCall("x", { ref: "r" });
+  const usage = await ts.usage();
+  void [n, defs, result, usage, kind, new MemoryStore(), IndexedDbStore, aiSdkTools];
+}
+try { void use(); } catch (e) { if (e instanceof ToolStubError) console.log(e.code); }
+`;
+
 describe("the npm package", () => {
   it("packs only the runtime files", () => {
     const [pack] = JSON.parse(npm(["pack", "--dry-run", "--json"], path.join(ROOT, "pkg")));
@@ -36,6 +60,13 @@ describe("the npm package", () => {
     `;
     const result = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", check], { cwd: project, encoding: "utf8" }));
     assert.deepEqual(result, { kinds: ["json", "csv"], truncated: true, fs: "function", err: "function" });
+    // The declarations type-check a consumer under strict settings.
+    writeFileSync(path.join(project, "consumer.ts"), CONSUMER_TS);
+    writeFileSync(
+      path.join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [] }, files: ["consumer.ts"] }),
+    );
+    execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", project], { encoding: "utf8" });
     const bin = execFileSync(path.join(project, "node_modules/.bin/tool-stub"), ["stub", "-"], { cwd: project, input: "x: 1\ny:\n  z: 2\n", encoding: "utf8" });
     assert.match(bin, /kind: yaml/);
   });
