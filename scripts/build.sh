@@ -14,6 +14,10 @@ if command -v wasm-opt >/dev/null; then
     --enable-mutable-globals pkg/wasm/tool_stub_bg.wasm -o pkg/wasm/tool_stub_bg.wasm
 fi
 cp -R js pkg/js
-cp pkg-template/package.json pkg-template/README.md pkg/
+cp pkg-template/package.json pkg/
+# The package README: its own introduction, then the user-facing sections of the project README.
+{ cat pkg-template/README.md
+  sed -n '/<!-- package-readme:start -->/,/<!-- package-readme:end -->/p' README.md | grep -v 'package-readme:'
+} > pkg/README.md
 cp LICENSE pkg/
 say "package built in pkg/ ($(wc -c < pkg/wasm/tool_stub_bg.wasm) bytes of wasm)"
