@@ -24,7 +24,7 @@ pub const REGEX_SIZE_LIMIT: usize = 8 << 20;
 /// With `context_lines`, a snippet reaches at most this many chars to either side of the match.
 pub const MAX_CONTEXT_LINE_CHARS: usize = 1_000;
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct GrepRequest {
     pub query: String,
