@@ -525,8 +525,11 @@ impl Printer<'_, '_> {
         let mut shown = 0usize;
         for (index, (quoted_key, range)) in entries.into_iter().enumerate() {
             let head = if quoted_key.is_empty() { String::new() } else { format!("{quoted_key}: ") };
-            // A member needs its line start and some room for its value.
-            if indent.len() + char_len(&head) + 8 > self.room() {
+            // A member needs its line start and some room for its value; a container child
+            // needs room for its own first member too, else it would print as a bare marker.
+            let is_container = matches!(self.scanner.at(range.0), Some(b'{' | b'['));
+            let value_room = if is_container { PER_LEVEL_RESERVE + 2 * indent.len() + 24 } else { 8 };
+            if indent.len() + char_len(&head) + value_room > self.room() {
                 break;
             }
             self.push(if index == 0 { "\n" } else { ",\n" });
