@@ -196,7 +196,36 @@ function exactWindow(content, offset, limit) {
 
 
 const READ_OPTIONS = ["offset", "limit", "includeMetadata"];
+/** Read modes beyond the reference's offset/limit, and the options each takes. */
+const READ_MODES = {
+  lines: ["line", "lines", "column", "numbered"],
+  jsonPointer: ["jsonPointer"],
+  rows: ["rows"],
+};
 const SEARCH_OPTIONS = ["query", "limit", "contextChars"];
+const GREP_OPTIONS = ["regex", "ignoreCase", "wholeWord", "contextLines"];
+const SEARCH_ALL_OPTIONS = ["query", "regex", "ignoreCase", "wholeWord", "toolName", "limit", "perResult", "contextChars", "contextLines"];
+
+/** The read mode the options ask for ("offset" is the reference's), checked for mixing. */
+function readMode(opts) {
+  const modes = Object.keys(READ_MODES).filter((mode) => READ_MODES[mode].some((key) => opts[key] !== undefined));
+  if (modes.length > 1) throw invalid(`read options mix modes (${modes.join(", ")}): use one of them`);
+  const mode = modes[0] ?? "offset";
+  if (mode !== "offset" && (opts.offset !== undefined || opts.limit !== undefined)) {
+    throw invalid(`offset/limit do not combine with a ${mode} read`);
+  }
+  if (mode === "offset" && opts.maxChars !== undefined) {
+    throw invalid("maxChars applies to line, jsonPointer and rows reads");
+  }
+  return mode;
+}
+
+/** Only the options that are set, for the core's JSON. */
+function definedOptions(opts, keys) {
+  return Object.fromEntries(keys.filter((key) => opts[key] !== undefined).map((key) => [key, opts[key]]));
+}
+
+const CORE_READS = { lines: "readLines", jsonPointer: "readJsonPointer", rows: "readTableRows" };
 const LIST_OPTIONS = ["toolName", "limit"];
 
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
@@ -341,9 +370,15 @@ export class ToolStub {
     return JSON.parse(record);
   }
 
-  /** A window of a stored output, by code-point offset and limit (`-1`: to the end). */
+  /**
+   * A window of a stored output: by code-point offset and limit (`-1`: to the end; the
+   * reference's read), or by lines (`line`, `lines`, `column`, `numbered`), or a JSON subtree
+   * (`jsonPointer`), or CSV/TSV rows (`rows: { start, count }`); the last three within `maxChars`.
+   */
   async read(refOrId, options) {
     const opts = requireOptions(options, "options");
+    const mode = readMode(opts);
+    if (mode !== "offset") return this.#readStructured(refOrId, opts, mode);
     checkKnownKeys(opts, READ_OPTIONS, "read");
     const id = this.#resolveId(refOrId);
     const offset = optionalInteger(opts.offset, "offset", 0);
@@ -383,21 +418,85 @@ export class ToolStub {
     return { toolResultId: id, sha256, totalChars };
   }
 
-  /** Literal, case-sensitive search in a stored output. */
+  async #readStructured(refOrId, opts, mode) {
+    checkKnownKeys(opts, [...READ_MODES[mode], "maxChars", "includeMetadata"], `${mode} read`);
+    const id = this.#resolveId(refOrId);
+    const request = JSON.stringify(definedOptions(opts, [...READ_MODES[mode], "maxChars"]));
+    callCore(core.checkReadOptions, mode, request);
+    const content = await this.#loadOutput(id);
+    const result = { toolResultId: id, mode, ...JSON.parse(callCore(core[CORE_READS[mode]], wellFormed(content), request)) };
+    if (opts.includeMetadata !== false) result.metadata = await this.#loadMetadata(id);
+    return result;
+  }
+
+  /**
+   * Search in a stored output: literal and case-sensitive by default (the reference's matches),
+   * or `regex`, `ignoreCase`, `wholeWord`; context by `contextChars` or `contextLines`. Each
+   * match says its offset, line and column; `totalMatches` counts all, also beyond `limit`.
+   */
   async search(refOrId, options) {
     const opts = requireOptions(options, "options");
-    checkKnownKeys(opts, SEARCH_OPTIONS, "search");
+    checkKnownKeys(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS], "search");
     const id = this.#resolveId(refOrId);
-    const query = requireString(opts.query, "query");
-    const limit = optionalInteger(opts.limit, "limit", 20);
-    const contextChars = optionalInteger(opts.contextChars, "contextChars", 300);
-    callCore(core.checkSearchArgs, query, limit);
+    requireString(opts.query, "query");
+    const request = JSON.stringify(definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]));
+    callCore(core.checkGrep, request);
     const content = await this.#loadOutput(id);
-    const matches = JSON.parse(callCore(core.searchContent, content, query, limit, contextChars));
-    return {
-      toolResultId: id,
-      matches: matches.map((m) => ({ offset: m.offset, offsetUnit: m.offset_unit, snippet: m.snippet })),
-    };
+    const found = JSON.parse(callCore(core.grepContent, wellFormed(content), request));
+    return { toolResultId: id, matches: found.matches, totalMatches: found.totalMatches };
+  }
+
+  /**
+   * Searches every stored result of the session. Results are ranked by their number of matches,
+   * then newest first; each carries its ref, its first `perResult` matches and `totalMatches`.
+   */
+  async searchAll(options) {
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(opts, SEARCH_ALL_OPTIONS, "searchAll");
+    requireString(opts.query, "query");
+    if (opts.toolName !== undefined) requireString(opts.toolName, "toolName");
+    const entries = await this.#store.loadRange([this.#sessionId, "tool-results"]);
+    const files = entries.filter((e) => e.key.length === 4 && e.key[3] === "metadata.json").map((e) => e.value);
+    const outputs = new Map(
+      entries.filter((e) => e.key.length === 4 && e.key[3] === "output.txt").map((e) => [e.key[2], e.value]),
+    );
+    const request = JSON.stringify(definedOptions(opts, SEARCH_ALL_OPTIONS));
+    const plan = JSON.parse(callCore(core.searchAllPlan, request, JSON.stringify(files)));
+    const grep = JSON.stringify(plan.grep);
+    const hits = [];
+    for (const candidate of plan.candidates) {
+      const content = outputs.get(candidate.toolResultId);
+      // A record without its output (a write cut short) has nothing to search.
+      if (content === undefined) continue;
+      const found = JSON.parse(callCore(core.grepContent, wellFormed(content), grep));
+      hits.push({ ...candidate, totalMatches: found.totalMatches, matches: found.matches });
+    }
+    return JSON.parse(callCore(core.rankSearchAll, JSON.stringify(hits), plan.limit));
+  }
+
+  /**
+   * The inverse of `externalize`: new parts with each externalized output put back from the
+   * store (a read-back part gets the window it read), SHA-256 verified (`CORRUPT` on mismatch).
+   */
+  async restore(parts) {
+    if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
+    const coreParts = parts.map((part, i) => {
+      requireOptions(part, `parts[${i}]`);
+      return { ...part, output: wellFormed(optionalString(part.output, `parts[${i}].output`)) };
+    });
+    const restored = parts.map((part) => ({ ...part }));
+    for (const need of JSON.parse(callCore(core.restorePlan, JSON.stringify(coreParts)))) {
+      const id = this.#resolveId(need.ref);
+      const content = await this.#loadOutput(id);
+      const metadata = await this.#store.load(this.#key(id, "metadata.json"));
+      const { part, window } = JSON.parse(
+        callCore(core.restorePart, JSON.stringify(coreParts[need.partIndex]), wellFormed(content), metadata),
+      );
+      const exact = content.isWellFormed?.() === false;
+      const output = !exact ? part.output : window ? exactWindow(content, window[0], window[1]) : content;
+      restored[need.partIndex] = { ...restored[need.partIndex], output, truncated: false };
+    }
+    return restored;
   }
 
   /** The session's stored records (as written, snake_case), in id order. */

@@ -13,7 +13,11 @@ Commands:
   externalize [FILE|-]          store an output and print its stub and ref
       --session S --tool-name N [--tool-id I] [--mime M] [--threshold N]
   read REF [--offset N] [--limit N]
-  search REF QUERY [--limit N] [--context N]
+  read REF --line N [--lines N] [--column N] [--numbered] [--max-chars N]
+  read REF --pointer /json/pointer [--max-chars N]
+  read REF --rows START[:COUNT] [--max-chars N]
+  search REF QUERY [--limit N] [--context N | --context-lines N] [--regex] [-i] [-w]
+  search-all QUERY [--tool-name N] [--limit N] [--per-result N] [--regex] [-i] [-w]
   list [--tool-name N] [--limit N]
 
 Options everywhere:
@@ -32,6 +36,18 @@ const OPTIONS = {
   offset: { type: "string" },
   limit: { type: "string" },
   context: { type: "string" },
+  "context-lines": { type: "string" },
+  line: { type: "string" },
+  lines: { type: "string" },
+  column: { type: "string" },
+  numbered: { type: "boolean" },
+  "max-chars": { type: "string" },
+  pointer: { type: "string" },
+  rows: { type: "string" },
+  regex: { type: "boolean" },
+  "ignore-case": { type: "boolean", short: "i" },
+  "whole-word": { type: "boolean", short: "w" },
+  "per-result": { type: "string" },
   "preview-chars": { type: "string" },
   json: { type: "boolean", default: false },
   help: { type: "boolean", default: false },
@@ -41,6 +57,33 @@ function integer(value, name) {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value)) throw new ToolStubError("INVALID_ARGUMENT", `--${name} takes an integer (got ${value})`);
   return Number(value);
+}
+
+/** The options that are set (a read takes the options of one mode only). */
+function withoutUnset(options) {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}
+
+/** The search flags shared by search and search-all. */
+function grepFlags(values) {
+  return {
+    regex: values.regex,
+    ignoreCase: values["ignore-case"],
+    wholeWord: values["whole-word"],
+    contextLines: integer(values["context-lines"], "context-lines"),
+  };
+}
+
+/** The header line of a line, pointer or rows read. */
+function describeRead(result) {
+  if (result.mode === "lines") {
+    const next = result.next ? `; next: --line ${result.next.line} --column ${result.next.column}` : "";
+    return `lines ${result.startLine}..${result.endLine} of ${result.totalLines}${next}`;
+  }
+  if (result.mode === "jsonPointer") {
+    return `${result.pointer || "(root)"}: ${result.type} of size ${result.size}${result.truncated ? `, ${result.totalCuts} cut(s)` : ""}`;
+  }
+  return `rows ${result.startRow}..${result.endRow} of ${result.totalRows}${result.hasMore ? " (more)" : ""}`;
 }
 
 function readInput(file) {
@@ -94,6 +137,24 @@ async function main(argv) {
     }
     case "read": {
       needs(args, 1, "REF");
+      const structured = ["line", "lines", "column", "numbered", "pointer", "rows"].some((k) => values[k] !== undefined);
+      if (structured) {
+        const [start, count] = (values.rows ?? "").split(":");
+        const result = await toolStub().read(args[0], withoutUnset({
+          line: integer(values.line ?? (values.lines !== undefined || values.numbered ? "1" : undefined), "line"),
+          lines: integer(values.lines, "lines"),
+          column: integer(values.column, "column"),
+          numbered: values.numbered,
+          jsonPointer: values.pointer,
+          rows: values.rows === undefined ? undefined : { start: integer(start, "rows"), count: integer(count || undefined, "rows") },
+          maxChars: integer(values["max-chars"], "max-chars"),
+          // Passed on so that mixing them with a line/pointer/rows read is reported.
+          offset: integer(values.offset, "offset"),
+          limit: integer(values.limit, "limit"),
+        }));
+        print(`[${result.toolResultId} ${describeRead(result)}]\n${result.content}`, result);
+        return 0;
+      }
       const result = await toolStub().read(args[0], {
         offset: integer(values.offset, "offset"),
         limit: integer(values.limit, "limit"),
@@ -112,9 +173,28 @@ async function main(argv) {
         query: args[1],
         limit: integer(values.limit, "limit"),
         contextChars: integer(values.context, "context"),
+        ...grepFlags(values),
       });
-      const lines = result.matches.map((m) => `@${m.offset}: ${m.snippet.replace(/\s+/g, " ")}`);
-      print(`${result.matches.length} match(es) in ${result.toolResultId}\n${lines.join("\n")}`, result);
+      const lines = result.matches.map((m) => `${m.line}:${m.column} @${m.offset}: ${m.snippet.replace(/\s+/g, " ")}`);
+      const all = result.matches.length < result.totalMatches ? ` (${result.totalMatches} in all)` : "";
+      print(`${result.matches.length} match(es) in ${result.toolResultId}${all}\n${lines.join("\n")}`, result);
+      return 0;
+    }
+    case "search-all": {
+      needs(args, 1, "QUERY");
+      const result = await toolStub().searchAll({
+        query: args[0],
+        toolName: values["tool-name"],
+        limit: integer(values.limit, "limit"),
+        perResult: integer(values["per-result"], "per-result"),
+        contextChars: integer(values.context, "context"),
+        ...grepFlags(values),
+      });
+      const blocks = result.results.map((r) => {
+        const hits = r.matches.map((m) => `  ${m.line}:${m.column}: ${m.snippet.replace(/\s+/g, " ")}`);
+        return `${r.ref}  ${r.toolName}  ${r.totalMatches} match(es)\n${hits.join("\n")}`;
+      });
+      print(`${result.totalMatches} match(es) in ${result.totalResults} result(s)\n${blocks.join("\n")}`, result);
       return 0;
     }
     case "list": {

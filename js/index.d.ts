@@ -175,17 +175,150 @@ export interface ReadResult {
   metadata?: ToolResultRecord | null;
 }
 
+/** A line window: lines end at `\n`; 1-based lines and columns, code-point offsets. */
+export interface LineReadOptions {
+  /** 1-based first line; default 1. */
+  line?: number;
+  /** Default 200. */
+  lines?: number;
+  /** 1-based column in the first line (continues a cut line); default 1. */
+  column?: number;
+  /** Prefix lines with their number, `cat -n` style. */
+  numbered?: boolean;
+  /** Default 20000, at least 200; the content never exceeds it. */
+  maxChars?: number;
+  includeMetadata?: boolean;
+}
+
+export interface LineReadResult {
+  toolResultId: string;
+  mode: "lines";
+  content: string;
+  startLine: number;
+  endLine: number;
+  totalLines: number;
+  startOffset: number;
+  endOffset: number;
+  offsetUnit: "unicode_code_point";
+  totalChars: number;
+  hasMore: boolean;
+  /** The last line shown was cut to fit maxChars (the content ends with a marker). */
+  cut: boolean;
+  next: { line: number; column: number; offset: number } | null;
+  metadata?: ToolResultRecord | null;
+}
+
+export interface JsonPointerReadOptions {
+  /** RFC 6901; "" is the whole document. */
+  jsonPointer: string;
+  maxChars?: number;
+  includeMetadata?: boolean;
+}
+
+export interface JsonCut {
+  pointer: string;
+  type: "object" | "array" | "string" | "number" | "boolean" | "null";
+  size: number;
+  shown: number;
+}
+
+export interface JsonPointerReadResult {
+  toolResultId: string;
+  mode: "jsonPointer";
+  pointer: string;
+  type: JsonCut["type"];
+  /** Keys, items, or chars. */
+  size: number;
+  /** Pretty-printed (2-space indent), scalars as written. */
+  content: string;
+  truncated: boolean;
+  /** The first 20 cut values. */
+  cuts: JsonCut[];
+  totalCuts: number;
+  metadata?: ToolResultRecord | null;
+}
+
+export interface RowsReadOptions {
+  /** 1-based data rows (row 1 follows the header); count defaults to 50. */
+  rows: { start?: number; count?: number };
+  maxChars?: number;
+  includeMetadata?: boolean;
+}
+
+export interface RowsReadResult {
+  toolResultId: string;
+  mode: "rows";
+  /** The header and the rows, each exactly as written. */
+  content: string;
+  delimiter: "," | "\t";
+  startRow: number;
+  endRow: number;
+  totalRows: number;
+  hasMore: boolean;
+  cut: boolean;
+  metadata?: ToolResultRecord | null;
+}
+
 export interface SearchOptions {
   query: string;
   /** Default 20. */
   limit?: number;
-  /** Default 300. */
+  /** Default 300 (unless contextLines is given). */
   contextChars?: number;
+  /** Whole lines around the match (at most 1000 chars either side). */
+  contextLines?: number;
+  /** `query` is a regular expression (Rust `regex` syntax, linear time; `^`/`$` match at lines). */
+  regex?: boolean;
+  ignoreCase?: boolean;
+  wholeWord?: boolean;
+}
+
+export interface SearchMatch {
+  offset: number;
+  offsetUnit: "unicode_code_point";
+  snippet: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based, in code points. */
+  column: number;
+  /** Code points. */
+  length: number;
 }
 
 export interface SearchResult {
   toolResultId: string;
-  matches: { offset: number; offsetUnit: "unicode_code_point"; snippet: string }[];
+  matches: SearchMatch[];
+  /** All matches in the output, also beyond `limit`. */
+  totalMatches: number;
+}
+
+export interface SearchAllOptions {
+  query: string;
+  regex?: boolean;
+  ignoreCase?: boolean;
+  wholeWord?: boolean;
+  toolName?: string;
+  /** Results returned; default 10. */
+  limit?: number;
+  /** Matches per result; default 3. */
+  perResult?: number;
+  /** Default 120. */
+  contextChars?: number;
+  contextLines?: number;
+}
+
+export interface SearchAllResult {
+  /** Most matches first, then newest first. */
+  results: {
+    ref: string;
+    toolResultId: string;
+    toolName: string;
+    createdAt: string;
+    totalMatches: number;
+    matches: SearchMatch[];
+  }[];
+  totalResults: number;
+  totalMatches: number;
 }
 
 export declare class ToolStub {
@@ -195,7 +328,13 @@ export declare class ToolStub {
   /** Externalizes one turn's tool parts; returns new parts (inputs untouched). */
   externalize(parts: ToolPart[], options: { messageId: string }): Promise<ToolPart[]>;
   read(refOrId: string, options?: ReadOptions): Promise<ReadResult>;
+  read(refOrId: string, options: LineReadOptions): Promise<LineReadResult>;
+  read(refOrId: string, options: JsonPointerReadOptions): Promise<JsonPointerReadResult>;
+  read(refOrId: string, options: RowsReadOptions): Promise<RowsReadResult>;
   search(refOrId: string, options: SearchOptions): Promise<SearchResult>;
+  searchAll(options: SearchAllOptions): Promise<SearchAllResult>;
+  /** Puts externalized outputs back (SHA-256 verified; `CORRUPT` on mismatch). */
+  restore(parts: ToolPart[]): Promise<ToolPart[]>;
   list(options?: { toolName?: string; limit?: number }): Promise<{ toolResults: ToolResultRecord[] }>;
   /** Checks a stored output against its record (SHA-256 and length); CORRUPT on a mismatch. */
   verify(refOrId: string): Promise<{ toolResultId: string; sha256: string; totalChars: number }>;

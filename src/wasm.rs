@@ -220,4 +220,79 @@ pub fn plan_prune(results_json: &str, config_json: &str, now_ms: f64, protected_
 #[wasm_bindgen(js_name = __panicForTests)]
 pub fn panic_for_tests() {
     panic!("deliberate panic for tests");
+// Retrieval beyond the reference (src/retrieval/*): options arrive as JSON objects.
+
+/// Checks the options of a line, JSON pointer or rows read before the output is loaded.
+#[wasm_bindgen(js_name = checkReadOptions)]
+pub fn check_read_options(kind: &str, options_json: &str) -> BindingResult<()> {
+    use retrieval::{json_pointer, lines, table_rows};
+    let checked = match kind {
+        "lines" => lines::check_request(&parse("line read options", options_json)?),
+        "jsonPointer" => json_pointer::check_request(&parse("JSON pointer read options", options_json)?),
+        "rows" => table_rows::check_request(&parse("rows read options", options_json)?),
+        other => Err(Error::new(ErrorCode::Internal, format!("unknown read kind {other}"))),
+    };
+    checked.map_err(to_js)
+}
+
+#[wasm_bindgen(js_name = readLines)]
+pub fn read_lines(content: &str, options_json: &str) -> BindingResult<String> {
+    let request = parse("line read options", options_json)?;
+    emit(&retrieval::lines::read_lines(content, &request).map_err(to_js)?)
+}
+
+#[wasm_bindgen(js_name = readJsonPointer)]
+pub fn read_json_pointer(content: &str, options_json: &str) -> BindingResult<String> {
+    let request = parse("JSON pointer read options", options_json)?;
+    emit(&retrieval::json_pointer::read_pointer(content, &request).map_err(to_js)?)
+}
+
+#[wasm_bindgen(js_name = readTableRows)]
+pub fn read_table_rows(content: &str, options_json: &str) -> BindingResult<String> {
+    let request = parse("rows read options", options_json)?;
+    emit(&retrieval::table_rows::read_rows(content, &request).map_err(to_js)?)
+}
+
+#[wasm_bindgen(js_name = checkGrep)]
+pub fn check_grep(request_json: &str) -> BindingResult<()> {
+    let request = parse("search options", request_json)?;
+    retrieval::grep::Grep::new(&request).map(|_| ()).map_err(to_js)
+}
+
+#[wasm_bindgen(js_name = grepContent)]
+pub fn grep_content(content: &str, request_json: &str) -> BindingResult<String> {
+    let request = parse("search options", request_json)?;
+    emit(&retrieval::grep::grep(content, &request).map_err(to_js)?)
+}
+
+/// `{grep, candidates}`: how to grep each stored result, and which ones (from the session's
+/// metadata files, a JSON array of their texts).
+#[wasm_bindgen(js_name = searchAllPlan)]
+pub fn search_all_plan(request_json: &str, metadata_files_json: &str) -> BindingResult<String> {
+    use retrieval::search_all;
+    let request: search_all::SearchAllRequest = parse("searchAll options", request_json)?;
+    let grep = search_all::grep_request(&request).map_err(to_js)?;
+    let files: Vec<String> = parse("metadata files", metadata_files_json)?;
+    let candidates = search_all::candidates(&files, request.tool_name.as_deref());
+    let limit = request.limit.unwrap_or(search_all::DEFAULT_RESULT_LIMIT);
+    emit(&serde_json::json!({ "grep": grep, "candidates": candidates, "limit": limit }))
+}
+
+#[wasm_bindgen(js_name = rankSearchAll)]
+pub fn rank_search_all(hits_json: &str, limit: f64) -> BindingResult<String> {
+    let hits = parse("search hits", hits_json)?;
+    emit(&retrieval::search_all::rank(hits, int("limit", limit)?).map_err(to_js)?)
+}
+
+#[wasm_bindgen(js_name = restorePlan)]
+pub fn restore_plan(parts_json: &str) -> BindingResult<String> {
+    let parts: Vec<turn::ToolPart> = parse("parts", parts_json)?;
+    emit(&retrieval::restore::restore_plan(&parts))
+}
+
+/// `{part, window}`; `metadata_json` is the stored metadata file, when there is one.
+#[wasm_bindgen(js_name = restorePart)]
+pub fn restore_part(part_json: &str, stored_output: &str, metadata_json: Option<String>) -> BindingResult<String> {
+    let part: turn::ToolPart = parse("part", part_json)?;
+    emit(&retrieval::restore::restore_part(part, stored_output, metadata_json.as_deref()).map_err(to_js)?)
 }

@@ -487,12 +487,14 @@ async function search() {
   const query = $("search-query").value;
   const limit = intField("search-limit", "limit");
   const contextChars = intField("search-context", "context");
+  const regex = $("search-regex").checked;
+  const ignoreCase = $("search-ignore-case").checked;
   const ts = toolStub();
-  const { matches } = await ts.search(selectedId, { query, limit, contextChars });
+  const { matches, totalMatches } = await ts.search(selectedId, { query, limit, contextChars, regex, ignoreCase });
   const list = $("search-results");
   list.replaceChildren();
   $("search-status").textContent = matches.length
-    ? `${matches.length} ${matches.length === 1 ? "match" : "matches"}${matches.length === limit ? " (limit reached)" : ""} for “${query}”`
+    ? `${n(totalMatches)} ${totalMatches === 1 ? "match" : "matches"}${matches.length < totalMatches ? ` (showing ${matches.length})` : ""} for “${query}”`
     : `No match for “${query}”.`;
   for (const match of matches) {
     const readHere = el("button", { className: "btn btn-quiet btn-small", text: "Read from here", attrs: { type: "button" } });
@@ -504,9 +506,32 @@ async function search() {
       }),
     );
     const snippet = el("pre", { className: "code code-snippet" });
-    snippet.append(...highlight(match.snippet, query));
-    list.append(el("li", { className: "search-hit" }, el("div", { className: "hit-head" }, el("span", { className: "muted num", text: `offset ${n(match.offset)}` }), readHere), snippet));
+    // The snippet starts `contextChars` before the match (fewer at the start of the output).
+    const before = Math.min(contextChars, match.offset);
+    const snippetChars = [...match.snippet];
+    const found = snippetChars.slice(before, before + match.length).join("");
+    snippet.append(...highlight(match.snippet, found || query));
+    const where = `line ${n(match.line)}, column ${n(match.column)} · offset ${n(match.offset)}`;
+    list.append(el("li", { className: "search-hit" }, el("div", { className: "hit-head" }, el("span", { className: "muted num", text: where }), readHere), snippet));
   }
+}
+
+async function readStructured() {
+  if (!selectedId) return;
+  const mode = $("structured-mode").value;
+  const where = $("structured-where").value.trim();
+  const options = {
+    lines: () => ({ line: intField("structured-where", "line"), lines: 40, numbered: true }),
+    jsonPointer: () => ({ jsonPointer: where }),
+    rows: () => ({ rows: { start: intField("structured-where", "first row"), count: 20 } }),
+  }[mode]();
+  const result = await toolStub().read(selectedId, { ...options, maxChars: 8000, includeMetadata: false });
+  $("structured-content").textContent = result.content;
+  $("structured-status").textContent = {
+    lines: () => `lines ${n(result.startLine)}–${n(result.endLine)} of ${n(result.totalLines)}`,
+    jsonPointer: () => `${result.pointer || "(root)"}: ${result.type}, size ${n(result.size)}${result.truncated ? `, ${n(result.totalCuts)} cut` : ""}`,
+    rows: () => `rows ${n(result.startRow)}–${n(result.endRow)} of ${n(result.totalRows)}`,
+  }[mode]();
 }
 
 // --- wiring -------------------------------------------------------------------------------------
@@ -612,6 +637,10 @@ function wire() {
   $("search-form").addEventListener("submit", (e) => {
     e.preventDefault();
     run($("search-error"), search);
+  });
+  $("structured-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    run($("structured-error"), readStructured);
   });
 
   renderTurn();

@@ -168,6 +168,26 @@ async function main() {
       assert(marks.length >= hits && marks.every((t) => t === "Lyon"), `marks: ${marks.slice(0, 3)}`);
     });
 
+    await check("regex + ignore-case search and a numbered line read", async () => {
+      await page.getByLabel("Query").fill("lyo.");
+      await page.getByLabel("Regex", { exact: true }).check();
+      await page.getByLabel("Ignore case").check();
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await idle(page);
+      const marks = await page.$$eval("#search-results mark", (m) => m.map((x) => x.textContent));
+      assert(marks.length > 0 && marks.every((t) => t === "Lyon"), `marks: ${marks.slice(0, 3)}`);
+      assert((await page.locator("#search-status").textContent()).includes("for “lyo.”"), "status");
+      await page.getByLabel("Regex", { exact: true }).uncheck();
+      await page.getByLabel("Ignore case").uncheck();
+      await page.getByLabel("Mode", { exact: true }).selectOption("lines");
+      await page.getByLabel("From", { exact: true }).fill("2");
+      await page.getByRole("button", { name: "Read structured" }).click();
+      await idle(page);
+      const content = await page.locator("#structured-content").textContent();
+      assert(content.startsWith("     2\t"), `structured read: ${content.slice(0, 40)}`);
+      assert((await page.locator("#structured-status").textContent()).startsWith("lines 2–"), "structured status");
+    });
+
     await check("a ToolStubError is shown as text (empty search query)", async () => {
       await page.getByLabel("Query").fill("");
       await page.getByRole("button", { name: "Search", exact: true }).click();

@@ -46,6 +46,22 @@ describe("tool-stub CLI", () => {
     assert.equal(JSON.parse(list.stdout).toolResults.length, 1);
   });
 
+  it("reads lines, rows and grep matches, and searches the whole session", () => {
+    const lines = cli("read", ref, "--session", "s1", "--line", "3", "--lines", "2", "--numbered");
+    assert.equal(lines.status, 0, lines.stderr);
+    assert.match(lines.stdout, /lines 3\.\.4 of 2001; next: --line 5 --column 1\]\n     3\t1,name 1,ok\n     4\t2,name 2,ok\n$/);
+    const table = cli("read", ref, "--session", "s1", "--rows", "8:1", "--json");
+    assert.equal(JSON.parse(table.stdout).content, "id,name,status\n7,name 7,ERROR");
+    const grep = cli("search", ref, "^\\d+,name 2\\d,error$", "--session", "s1", "--regex", "-i", "--limit", "1");
+    assert.equal(grep.status, 0, grep.stderr);
+    assert.match(grep.stdout, /^1 match\(es\) in tr_c1_[0-9a-f]{16} \(2 in all\)\n23:1 @/);
+    const all = cli("search-all", "name 1999", "--session", "s1", "--json");
+    assert.equal(JSON.parse(all.stdout).results[0].ref, ref);
+    const bad = cli("search", ref, "(", "--session", "s1", "--regex");
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /INVALID_ARGUMENT: invalid regex/);
+  });
+
   it("reads stdin with -", () => {
     const run = spawnSync(process.execPath, [CLI, "stub", "-"], { cwd, encoding: "utf8", input: '{"a": 1}' });
     assert.equal(run.status, 0, run.stderr);

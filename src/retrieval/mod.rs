@@ -1,5 +1,14 @@
 //! The reference's read-back calls over one stored output (SPEC 6): `read` by code-point
-//! offset/limit and literal `search`. Offsets count Unicode code points.
+//! offset/limit and literal `search`. Offsets count Unicode code points. The submodules go beyond
+//! the reference (line windows, grep, session-wide search, structured reads, restore) and leave
+//! these two untouched.
+
+pub mod grep;
+pub mod json_pointer;
+pub mod lines;
+pub mod restore;
+pub mod search_all;
+pub mod table_rows;
 
 use serde::Serialize;
 
@@ -73,12 +82,12 @@ pub fn check_search_args(query: &str, limit: i64) -> Result<()> {
 }
 
 /// Byte index `context` chars before `at` (or 0).
-fn back_chars(content: &str, at: usize, context: usize) -> usize {
+pub(crate) fn back_chars(content: &str, at: usize, context: usize) -> usize {
     content[..at].char_indices().rev().take(context).last().map_or(at, |(i, _)| i)
 }
 
 /// Byte index `context` chars after `at` (or the end).
-fn forward_chars(content: &str, at: usize, context: usize) -> usize {
+pub(crate) fn forward_chars(content: &str, at: usize, context: usize) -> usize {
     at + byte_offset(&content[at..], context)
 }
 

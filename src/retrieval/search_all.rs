@@ -1,0 +1,179 @@
+//! Session-wide search: `searchAll({ query, regex, ignoreCase, wholeWord, toolName, limit,
+//! perResult })` greps every stored result of the session and ranks the results that match.
+//!
+//! Ranking: relevance is the number of matches in the output (more first); ties go to the newer
+//! result (`created_at`, later first), then to the smaller id, so the order is deterministic.
+//! The host does the I/O: [`candidates`] says which stored results to load, [`grep_request`]
+//! how to grep each, [`rank`] orders what matched.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::grep::{Grep, GrepRequest};
+use crate::error::{Error, Result};
+
+pub const DEFAULT_RESULT_LIMIT: i64 = 10;
+pub const DEFAULT_PER_RESULT: i64 = 3;
+/// Context around each hit: shorter than `search`'s, since hits of many results add up.
+pub const DEFAULT_HIT_CONTEXT_CHARS: i64 = 120;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct SearchAllRequest {
+    pub query: String,
+    pub regex: bool,
+    pub ignore_case: bool,
+    pub whole_word: bool,
+    pub tool_name: Option<String>,
+    /// Results (stored outputs) returned at most.
+    pub limit: Option<i64>,
+    /// Matches shown per result at most.
+    pub per_result: Option<i64>,
+    pub context_chars: Option<i64>,
+    pub context_lines: Option<i64>,
+}
+
+/// The grep each stored output gets, checked (a bad regex fails here, before any I/O).
+pub fn grep_request(request: &SearchAllRequest) -> Result<GrepRequest> {
+    let limit = request.limit.unwrap_or(DEFAULT_RESULT_LIMIT);
+    if limit <= 0 {
+        return Err(Error::invalid(format!("limit must be > 0 (got {limit})")));
+    }
+    let per_result = request.per_result.unwrap_or(DEFAULT_PER_RESULT);
+    if per_result <= 0 {
+        return Err(Error::invalid(format!("perResult must be > 0 (got {per_result})")));
+    }
+    let grep = GrepRequest {
+        query: request.query.clone(),
+        regex: request.regex,
+        ignore_case: request.ignore_case,
+        whole_word: request.whole_word,
+        limit: Some(per_result),
+        context_chars: match (request.context_chars, request.context_lines) {
+            (None, None) => Some(DEFAULT_HIT_CONTEXT_CHARS),
+            (chars, _) => chars,
+        },
+        context_lines: request.context_lines,
+    };
+    Grep::new(&grep)?;
+    Ok(grep)
+}
+
+/// A stored result to grep.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Candidate {
+    pub tool_result_id: String,
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub tool_name: String,
+    pub created_at: String,
+}
+
+/// The readable records among the session's metadata files, filtered by tool name.
+pub fn candidates(metadata_files: &[String], tool_name: Option<&str>) -> Vec<Candidate> {
+    let text = |record: &Value, key: &str| record[key].as_str().unwrap_or("").to_string();
+    metadata_files
+        .iter()
+        .filter_map(|file| crate::record::parse_stored(file))
+        .filter(|record| tool_name.is_none_or(|name| record["tool_name"] == name))
+        .map(|record| Candidate {
+            tool_result_id: text(&record, "tool_result_id"),
+            reference: text(&record, "storage_uri"),
+            tool_name: text(&record, "tool_name"),
+            created_at: text(&record, "created_at"),
+        })
+        .collect()
+}
+
+/// One result that matched, as the host reports it (its grep result added to the candidate).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Hit {
+    pub tool_result_id: String,
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub tool_name: String,
+    pub created_at: String,
+    pub total_matches: usize,
+    pub matches: Vec<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ranked {
+    pub results: Vec<Hit>,
+    /// Stored results with at least one match (also those beyond `limit`).
+    pub total_results: usize,
+    /// Matches over all of them.
+    pub total_matches: usize,
+}
+
+/// The hits with matches, most relevant first (see the module doc), cut to `limit`.
+pub fn rank(hits: Vec<Hit>, limit: i64) -> Result<Ranked> {
+    if limit <= 0 {
+        return Err(Error::invalid(format!("limit must be > 0 (got {limit})")));
+    }
+    let mut results: Vec<Hit> = hits.into_iter().filter(|hit| hit.total_matches > 0).collect();
+    results.sort_by(|a, b| {
+        b.total_matches
+            .cmp(&a.total_matches)
+            .then_with(|| b.created_at.cmp(&a.created_at))
+            .then_with(|| a.tool_result_id.cmp(&b.tool_result_id))
+    });
+    let total_results = results.len();
+    let total_matches = results.iter().map(|hit| hit.total_matches).sum();
+    results.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    Ok(Ranked { results, total_results, total_matches })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(id: &str, created_at: &str, total_matches: usize) -> Hit {
+        Hit {
+            tool_result_id: id.into(),
+            reference: format!("s/tool-results/{id}"),
+            tool_name: "t".into(),
+            created_at: created_at.into(),
+            total_matches,
+            matches: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn ranks_by_matches_then_recency_then_id() {
+        let hits = vec![hit("a", "2024-01-01", 2), hit("b", "2024-01-03", 2), hit("c", "2024-01-02", 5), hit("d", "2024-01-09", 0), hit("e", "2024-01-03", 2)];
+        let ranked = rank(hits, 3).expect("valid");
+        let order: Vec<_> = ranked.results.iter().map(|h| h.tool_result_id.as_str()).collect();
+        assert_eq!(order, ["c", "b", "e"]);
+        assert_eq!((ranked.total_results, ranked.total_matches), (4, 11));
+        assert!(rank(Vec::new(), 0).is_err());
+    }
+
+    #[test]
+    fn requests_are_checked_before_any_io() {
+        let bad = SearchAllRequest { query: "(".into(), regex: true, ..Default::default() };
+        assert!(grep_request(&bad).is_err());
+        let ok = SearchAllRequest { query: "x".into(), per_result: Some(2), ..Default::default() };
+        let grep = grep_request(&ok).expect("valid");
+        assert_eq!((grep.limit, grep.context_chars), (Some(2), Some(DEFAULT_HIT_CONTEXT_CHARS)));
+        assert!(grep_request(&SearchAllRequest { per_result: Some(0), ..ok.clone() }).is_err());
+        assert!(grep_request(&SearchAllRequest { limit: Some(0), ..ok }).is_err());
+    }
+
+    #[test]
+    fn candidates_skip_unreadable_records_and_filter_by_tool() {
+        let record = |id: &str, tool: &str| {
+            serde_json::json!({"tool_result_id": id, "sha256": "x", "tool_name": tool, "synopsis": {},
+                "storage_uri": format!("u/{id}"), "created_at": "t"})
+            .to_string()
+        };
+        let files = [record("a", "bash"), "{".to_string(), record("b", "grep")];
+        let found = candidates(&files, Some("grep"));
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].reference.as_str(), found[0].tool_name.as_str()), ("u/b", "grep"));
+        assert_eq!(candidates(&files, None).len(), 2);
+    }
+}
