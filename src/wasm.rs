@@ -220,6 +220,8 @@ pub fn plan_prune(results_json: &str, config_json: &str, now_ms: f64, protected_
 #[wasm_bindgen(js_name = __panicForTests)]
 pub fn panic_for_tests() {
     panic!("deliberate panic for tests");
+}
+
 // Retrieval beyond the reference (src/retrieval/*): options arrive as JSON objects.
 
 /// Checks the options of a line, JSON pointer or rows read before the output is loaded.

@@ -151,9 +151,9 @@ describe("ToolStub round trips", () => {
     await rejectsWith(() => new ToolStub({ sessionId: "s", config: { thresholdChar: 5 } }), "INVALID_ARGUMENT");
   });
 
-  it("rejects a bad config value when planning", async () => {
-    const ts = new ToolStub({ sessionId: "s5", config: { failureMode: "explode" } });
-    await rejectsWith(ts.externalize([part("c", bigJson)], { messageId: "m" }), "INVALID_ARGUMENT");
+  it("rejects a bad config value when constructed, naming what is allowed", async () => {
+    await rejectsWith(() => new ToolStub({ sessionId: "s5", config: { failureMode: "explode" } }), "INVALID_ARGUMENT");
+    assert.throws(() => new ToolStub({ sessionId: "s5", config: { treshold: 1 } }), /unknown field `treshold`, expected one of `enabled`, `thresholdChars`/);
   });
 });
 
