@@ -13,6 +13,10 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PKG = path.resolve(HERE, "../../pkg");
 const MB = 1e6;
 
+function utf8Bytes(text) {
+  return Buffer.byteLength(text, "utf8");
+}
+
 const child = process.argv[2] === "--child" ? process.argv[3] : null;
 if (child) {
   await runChild(child);
@@ -35,12 +39,12 @@ async function timeIt(fn, runs = 3) {
   return times[Math.floor(times.length / 2)];
 }
 
-const utf8Bytes = (text) => Buffer.byteLength(text, "utf8");
 const ms = (t) => `${t.toFixed(1)} ms`;
 const rows = [];
 const verdicts = [];
 function row(target, what, value, note = "") {
   rows.push([target, what, value, note]);
+  console.error(`[bench] ${what}: ${value} ${note}`);
 }
 function verdict(target, ok, detail) {
   verdicts.push([target, ok, detail]);
