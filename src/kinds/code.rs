@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::pyutil::{one_line, py_line_count, py_splitlines, py_strip, PY_SPACE_CLASS, PY_WORD_CLASS};
+use crate::pyutil::{is_py_space, one_line, py_line_count, py_splitlines, py_strip, PY_SPACE_CLASS, PY_WORD_CLASS};
 use crate::synopsis::Synopsis;
 
 const MAX_IMPORTS: usize = 12;
@@ -27,19 +27,63 @@ pub(crate) fn python_regex(pattern: &str) -> Regex {
     }
 }
 
-/// SPEC step 8: does any line of the output look like code? (`\s*` may cross lines.)
+/// SPEC step 8: does any line of the output look like code? The reference's three patterns all
+/// read `(?m)^\s*(keyword...)`; `\s*` may cross lines, so from every line start the test runs at
+/// the next non-space char. Hand-written because it runs on every text-like output: the regexes
+/// took most of a text synopsis's time.
 pub fn looks_like_code(output: &str) -> bool {
-    static PATTERNS: OnceLock<[Regex; 3]> = OnceLock::new();
-    let patterns = PATTERNS.get_or_init(|| {
-        [
-            python_regex(r"(?m)^{s}*(from{s}+{S}+{s}+import|import{s}+{S}+)"),
-            python_regex(
-                r"(?m)^{s}*(class|def|async{s}+def|function|export{s}+function|const|let|var){s}+{w}+",
-            ),
-            python_regex(r"(?m)^{s}*(package|use|pub{s}+fn|fn|public{s}+class){s}+{w}+"),
-        ]
-    });
-    patterns.iter().any(|pattern| pattern.is_match(output))
+    let mut tested_up_to = 0;
+    let line_starts = std::iter::once(0).chain(output.match_indices('\n').map(|(at, _)| at + 1));
+    for start in line_starts {
+        if start < tested_up_to {
+            continue;
+        }
+        let rest = output.get(start..).unwrap_or("");
+        let at = rest.len() - rest.trim_start_matches(is_py_space).len();
+        tested_up_to = start + at + 1;
+        if starts_code_line(&rest[at..]) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The alternatives of the three detection patterns, anchored at `s`.
+fn starts_code_line(s: &str) -> bool {
+    // `import{s}+{S}+` and `from{s}+{S}+{s}+import`.
+    if let Some(rest) = s.strip_prefix("import").and_then(spaces) {
+        return rest.starts_with(|c: char| !is_py_space(c));
+    }
+    if let Some(rest) = s.strip_prefix("from").and_then(spaces) {
+        let after_module = rest.trim_start_matches(|c: char| !is_py_space(c));
+        if after_module.len() < rest.len() && spaces(after_module).is_some_and(|r| r.starts_with("import")) {
+            return true;
+        }
+    }
+    // `(keyword){s}+{w}+`, where some keywords are two words joined by `{s}+`.
+    const KEYWORDS: &[&[&str]] = &[
+        &["class"], &["def"], &["async", "def"], &["function"], &["export", "function"], &["const"],
+        &["let"], &["var"], &["package"], &["use"], &["pub", "fn"], &["fn"], &["public", "class"],
+    ];
+    KEYWORDS.iter().any(|words| {
+        let mut rest = Some(s);
+        for (i, word) in words.iter().enumerate() {
+            rest = rest.and_then(|r| if i == 0 { Some(r) } else { spaces(r) }).and_then(|r| r.strip_prefix(word));
+        }
+        rest.and_then(spaces).and_then(|r| r.chars().next()).is_some_and(is_py_word)
+    })
+}
+
+/// What follows one or more Python `\s` chars at the start of `s`, if there is one.
+fn spaces(s: &str) -> Option<&str> {
+    let rest = s.trim_start_matches(is_py_space);
+    (rest.len() < s.len()).then_some(rest)
+}
+
+/// Python's `\w` for one char (`str.isalnum()` or `_`), with the same class the other patterns use.
+pub(crate) fn is_py_word(c: char) -> bool {
+    static WORD: OnceLock<Regex> = OnceLock::new();
+    c == '_' || c.is_ascii_alphanumeric() || (!c.is_ascii() && WORD.get_or_init(|| python_regex("^{w}")).is_match(c.encode_utf8(&mut [0; 4])))
 }
 
 fn import_pattern() -> &'static Regex {
@@ -98,6 +142,9 @@ mod tests {
         assert!(looks_like_code("x\n\n\n   fn main"));
         // A carriage return alone does not start a line for `^`.
         assert!(!looks_like_code("x\rdef f"));
+        assert!(looks_like_code("from  a.b \u{3000}import c") && !looks_like_code("from a.b  importer"[..9].as_ref()));
+        assert!(looks_like_code("x\n pub \t fn é") && !looks_like_code("pubfn x\nconstant y\nfn -"));
+        assert!(looks_like_code("export function\n\u{661}") && !looks_like_code("import"));
     }
 
     #[test]

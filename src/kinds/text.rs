@@ -1,13 +1,8 @@
 //! `text` kind (SPEC 3.6), the final fallback: counts, section headers and fixed 500-char
 //! opening and closing excerpts (never the whole text).
 
-use std::sync::OnceLock;
-
-use regex::Regex;
-
-use crate::kinds::code::python_regex;
 use crate::pyutil::{
-    char_len, last_chars, one_line, py_splitlines, py_strip, py_words, take_chars,
+    char_len, is_py_space, last_chars, one_line, py_splitlines, py_strip, py_words, take_chars,
 };
 use crate::synopsis::Synopsis;
 
@@ -15,16 +10,25 @@ const MAX_HEADERS: usize = 18;
 const MAX_HEADER_CHARS: i64 = 160;
 const EXCERPT_CHARS: usize = 500;
 
-fn header_pattern() -> &'static Regex {
-    static PATTERN: OnceLock<Regex> = OnceLock::new();
-    PATTERN.get_or_init(|| python_regex(r"^#{1,6}{s}+|^[A-Z0-9][A-Z0-9{s}:_-]{6,}$"))
+/// The reference's header pattern `^#{1,6}\s+|^[A-Z0-9][A-Z0-9\s:_-]{6,}$` on a stripped line,
+/// hand-written: it runs on every line of every text output.
+fn is_header(line: &str) -> bool {
+    let hashes = line.len() - line.trim_start_matches('#').len();
+    if (1..=6).contains(&hashes) {
+        return line[hashes..].starts_with(is_py_space);
+    }
+    let mut chars = line.chars();
+    let caps = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit();
+    chars.next().is_some_and(caps)
+        && chars.clone().count() >= 6
+        && chars.all(|c| caps(c) || is_py_space(c) || matches!(c, ':' | '_' | '-'))
 }
 
 fn section_headers(output: &str) -> Vec<String> {
     let mut headers: Vec<String> = Vec::new();
     for line in py_splitlines(output) {
         let line = py_strip(line);
-        if char_len(line) <= 1 || !header_pattern().is_match(line) {
+        if char_len(line) <= 1 || !is_header(line) {
             continue;
         }
         let header = one_line(line, MAX_HEADER_CHARS);
@@ -71,6 +75,12 @@ mod tests {
     fn headers_markdown_and_caps_deduplicated() {
         let s = synopsis("# Title\nSYSTEM STATUS\n# Title\nShort\nAB\n#nospace\n");
         assert_eq!(s.summary[4], "Detected section headers: # Title | SYSTEM STATUS.");
+        for header in ["# a", "###### a", "#\u{3000}x", "ABCDEFG", "A1 B:_-\u{a0}C"] {
+            assert!(is_header(header), "{header:?}");
+        }
+        for plain in ["####### a", "#a", "ABCDEF", "ABCDEFg", "aBCDEFG", "ÀBCDEFG"] {
+            assert!(!is_header(plain), "{plain:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,219 @@
+// The benchmark table (README "Performance"): run by scripts/bench.sh against the built package.
+// Every row names the target it shows; `node tests/bench/bench.mjs --quick` skips the 100 MB rows.
+
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { KINDS, makeInput } from "./inputs.mjs";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const PKG = path.resolve(HERE, "../../pkg");
+const MB = 1e6;
+
+function utf8Bytes(text) {
+  return Buffer.byteLength(text, "utf8");
+}
+
+const child = process.argv[2] === "--child" ? process.argv[3] : null;
+if (child) {
+  await runChild(child);
+  process.exit(0);
+}
+
+const api = await import(path.join(PKG, "js/node.js"));
+const quick = process.argv.includes("--quick");
+
+/** Median wall time of `runs` calls of `fn` (after one warm-up call), in ms. */
+async function timeIt(fn, runs = 3) {
+  await fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+const ms = (t) => `${t.toFixed(1)} ms`;
+const rows = [];
+const verdicts = [];
+function row(target, what, value, note = "") {
+  rows.push([target, what, value, note]);
+  console.error(`[bench] ${what}: ${value} ${note}`);
+}
+function verdict(target, ok, detail) {
+  verdicts.push([target, ok, detail]);
+}
+
+let session = 0;
+async function externalizeOne(output) {
+  const stub = new api.ToolStub({ sessionId: `bench-${session++}`, now: () => "2024-01-01T00:00:00Z" });
+  const [part] = await stub.externalize([{ toolId: "call_1", toolName: "bench", output }], { messageId: "m1" });
+  if (!part.truncated) throw new Error("the benchmark output was not externalized");
+  return part;
+}
+
+// ---- target 1: synopsis and externalize per kind and size ----------------------------------
+const jsonParseAt = {};
+let target1 = true;
+for (const size of [1 * MB, 10 * MB]) {
+  const jsonText = makeInput("json", size);
+  const parseTime = await timeIt(() => JSON.parse(jsonText), 5);
+  jsonParseAt[size] = parseTime;
+  row("1", `JSON.parse ${size / MB} MB (reference)`, ms(parseTime), `${(utf8Bytes(jsonText) / MB / (parseTime / 1000)).toFixed(0)} MB/s`);
+  for (const kind of KINDS) {
+    const input = kind === "json" ? jsonText : makeInput(kind, size);
+    const bytes = utf8Bytes(input);
+    const kindSeen = api.synopsis(input).kind;
+    const synopsisTime = await timeIt(() => api.synopsis(input));
+    const externalizeTime = await timeIt(() => externalizeOne(input));
+    const rate = (t) => `${(bytes / MB / (t / 1000)).toFixed(0)} MB/s`;
+    const synopsisRatio = synopsisTime / parseTime;
+    const externalizeRatio = externalizeTime / parseTime;
+    row("1", `${kind} (${kindSeen}) ${size / MB} MB synopsis`, ms(synopsisTime), `${rate(synopsisTime)}, ${synopsisRatio.toFixed(2)}x JSON.parse`);
+    row("1", `${kind} (${kindSeen}) ${size / MB} MB externalize`, ms(externalizeTime), `${rate(externalizeTime)}, ${externalizeRatio.toFixed(2)}x JSON.parse`);
+    if (size === 10 * MB) {
+      const ok = synopsisRatio <= 2 && externalizeRatio <= 3;
+      target1 &&= ok;
+      if (!ok) verdict("1", false, `${kind}: synopsis ${synopsisRatio.toFixed(2)}x, externalize ${externalizeRatio.toFixed(2)}x`);
+    }
+  }
+}
+if (target1) verdict("1", true, "every kind at 10 MB: synopsis <= 2x and externalize <= 3x JSON.parse");
+
+// ---- target 2: module size and instantiation --------------------------------------------------
+{
+  const wasm = readFileSync(path.join(PKG, "wasm/tool_stub_bg.wasm"));
+  const gzipped = gzipSync(wasm, { level: 9 }).length;
+  row("2", ".wasm raw", `${(wasm.length / 1024).toFixed(1)} KB`);
+  row("2", ".wasm gzipped", `${(gzipped / 1024).toFixed(1)} KB`, "target <= 250 KB");
+  const instantiate = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", "instantiate"]));
+  row("2", "instantiation (fresh process, initSync)", ms(instantiate.ms), "target < 30 ms");
+  verdict("2", gzipped <= 250 * 1024 && instantiate.ms < 30, `${(gzipped / 1024).toFixed(1)} KB gzipped, ${ms(instantiate.ms)}`);
+}
+
+// ---- target 3: read at the end of a big stored output -------------------------------------------
+if (!quick) {
+  const { NodeFsStore } = await import(path.join(PKG, "js/node.js"));
+  const { IndexedDbStore } = await import(path.join(PKG, "js/stores/indexeddb.js"));
+  const { IDBFactory, IDBKeyRange } = await import("fake-indexeddb");
+  const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-bench-"));
+  const stores = {
+    NodeFsStore: () => new NodeFsStore(dir),
+    IndexedDbStore: () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }),
+  };
+  try {
+    for (const [name, makeStore] of Object.entries(stores)) {
+      const times = {};
+      for (const size of [10 * MB, 100 * MB]) {
+        const output = makeInput("text", size, 7);
+        const stub = new api.ToolStub({ store: makeStore(), sessionId: `read-${size}` });
+        const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output }], { messageId: "m" });
+        const offset = part.originalChars - 2000;
+        const readEnd = async () => {
+          const window = await stub.read(part.outputRef, { offset, limit: 2000, includeMetadata: false });
+          if (window.content !== output.slice(-window.content.length) || window.hasMore) throw new Error("wrong window");
+        };
+        times[size] = await timeIt(readEnd, 5);
+        row("3", `${name} read 2,000 chars at the end of ${size / MB} MB`, ms(times[size]));
+      }
+      const ratio = times[100 * MB] / times[10 * MB];
+      verdict("3", times[100 * MB] < 20 && ratio < 3, `${name}: 100 MB ${ms(times[100 * MB])} vs 10 MB ${ms(times[10 * MB])} (${ratio.toFixed(2)}x)`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- target 4: planning a turn of many parts ----------------------------------------------------
+{
+  const partsOf = (count, totalBytes) => {
+    const mixed = ["json", "csv", "text", "code", "xml", "tsv"];
+    return Array.from({ length: count }, (_, i) => {
+      // Sizes from 0.2x to 1.8x the mean, so some parts fall under the single-part threshold and
+      // the turn budget's greedy selection has work to do.
+      const bytes = Math.round((totalBytes / count) * (0.2 + 1.6 * ((i * 37) % count) / count));
+      return { toolId: `call_${i}`, toolName: "bench", output: makeInput(mixed[i % mixed.length], bytes, i) };
+    });
+  };
+  const times = {};
+  for (const count of [1000, 2000]) {
+    const parts = partsOf(count, count * 50_000);
+    const externalizeTurn = async () => {
+      const stub = new api.ToolStub({ sessionId: `turn-${session++}` });
+      return stub.externalize(parts, { messageId: "m" });
+    };
+    times[count] = await timeIt(externalizeTurn, 3);
+    const total = parts.reduce((n, p) => n + utf8Bytes(p.output), 0);
+    row("4", `externalize a turn of ${count} parts (${(total / MB).toFixed(0)} MB)`, ms(times[count]));
+  }
+  verdict(
+    "4",
+    times[1000] < 300 && times[2000] < 2.5 * times[1000],
+    `1,000 parts ${ms(times[1000])}, 2,000 parts ${(times[2000] / times[1000]).toFixed(2)}x that`,
+  );
+}
+
+// ---- target 5: peak memory --------------------------------------------------------------------
+if (!quick) {
+  const memory = JSON.parse(execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--child", "memory"]));
+  const ratio = memory.peakAboveBaseline / memory.utf8Bytes;
+  row("5", `peak RSS above baseline, externalizing ${memory.utf8Bytes / MB} MB`, `${(memory.peakAboveBaseline / MB).toFixed(0)} MB`, `${ratio.toFixed(2)}x the UTF-8 size`);
+  verdict("5", ratio < 3, `${ratio.toFixed(2)}x`);
+}
+
+// ---- target 6: literal search -------------------------------------------------------------------
+if (!quick) {
+  const output = makeInput("text", 100 * MB, 11) + "\nneedle-at-the-end\n";
+  const stub = new api.ToolStub({ sessionId: "search" });
+  const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output }], { messageId: "m" });
+  const search = async () => {
+    const found = await stub.search(part.outputRef, { query: "needle-at-the-end" });
+    if (found.matches.length !== 1) throw new Error("search missed the needle");
+  };
+  const t = await timeIt(search, 3);
+  const rate = utf8Bytes(output) / 1e9 / (t / 1000);
+  row("6", "search a 100 MB output (MemoryStore), match at the end", ms(t), `${rate.toFixed(2)} GB/s`);
+  verdict("6", rate >= 1, `${rate.toFixed(2)} GB/s`);
+}
+
+// ---- the table ---------------------------------------------------------------------------------
+const cores = availableParallelism?.() ?? cpus().length;
+console.log(`tool-stub benchmark: Node ${process.version}, ${cores} cores, ${cpus()[0]?.model ?? "unknown CPU"}\n`);
+const header = ["target", "measure", "value", "note"];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+console.log(line(header));
+console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+for (const r of rows) console.log(line(r));
+console.log("");
+for (const [target, ok, detail] of verdicts) console.log(`target ${target}: ${ok ? "met" : "NOT met"} (${detail})`);
+
+// ---- measurements that need a fresh process ---------------------------------------------------
+async function runChild(which) {
+  if (which === "instantiate") {
+    const glue = await import(path.join(PKG, "wasm/tool_stub.js"));
+    const bytes = readFileSync(path.join(PKG, "wasm/tool_stub_bg.wasm"));
+    const start = performance.now();
+    glue.initSync({ module: bytes });
+    console.log(JSON.stringify({ ms: performance.now() - start }));
+  } else if (which === "memory") {
+    const childApi = await import(path.join(PKG, "js/node.js"));
+    const output = makeInput("text", 100 * MB, 3);
+    const stub = new childApi.ToolStub({ sessionId: "memory" });
+    await stub.externalize([{ toolId: "warm", toolName: "bench", output: "x".repeat(30_000) }], { messageId: "w" });
+    globalThis.gc();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1);
+    await stub.externalize([{ toolId: "big", toolName: "bench", output }], { messageId: "m" });
+    clearInterval(timer);
+    peak = Math.max(peak, process.resourceUsage().maxRSS * 1024, process.memoryUsage().rss);
+    console.log(JSON.stringify({ utf8Bytes: utf8Bytes(output), peakAboveBaseline: peak - baseline }));
+  }
+}

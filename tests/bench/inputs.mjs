@@ -1,0 +1,117 @@
+// Deterministic benchmark inputs: each generator repeats varied records until the text reaches
+// the requested size in UTF-8 bytes. A small LCG keeps runs identical without Math.random.
+
+export function lcg(seed = 42) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state;
+  };
+}
+
+const WORDS = [
+  "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+  "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
+  "café", "naïve", "über", "日本語", "数据",
+];
+
+function words(next, n) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[next() % WORDS.length]);
+  return out.join(" ");
+}
+
+/** Repeats `piece(i)` until `bytes` UTF-8 bytes; `open`/`close` wrap the whole. */
+function fill(bytes, piece, open = "", close = "") {
+  const encoder = new TextEncoder();
+  const chunks = [open];
+  let size = encoder.encode(open).length + encoder.encode(close).length;
+  for (let i = 0; size < bytes; i++) {
+    const chunk = piece(i);
+    chunks.push(chunk);
+    size += encoder.encode(chunk).length;
+  }
+  chunks.push(close);
+  return chunks.join("");
+}
+
+const GENERATORS = {
+  json(bytes, next) {
+    return fill(
+      bytes,
+      (i) =>
+        (i ? "," : "") +
+        JSON.stringify({
+          id: i,
+          name: words(next, 2),
+          active: next() % 2 === 0,
+          score: (next() % 10000) / 100,
+          tags: [words(next, 1), words(next, 1)],
+          address: { city: words(next, 1), zip: String(next() % 100000).padStart(5, "0") },
+          note: next() % 7 === 0 ? null : words(next, 6),
+        }),
+      "[",
+      "]",
+    );
+  },
+  csv(bytes, next) {
+    return fill(
+      bytes,
+      (i) => `${i},${words(next, 2)},${next() % 1000},${(next() % 10000) / 100},${next() % 2 ? "yes" : "no"}\n`,
+      "id,name,count,price,flag\n",
+    );
+  },
+  tsv(bytes, next) {
+    return fill(
+      bytes,
+      (i) => `${i}\t${words(next, 2)}\t${next() % 1000}\t${(next() % 10000) / 100}\t${next() % 2 ? "yes" : "no"}\n`,
+      "id\tname\tcount\tprice\tflag\n",
+    );
+  },
+  yaml(bytes, next) {
+    return fill(
+      bytes,
+      (i) =>
+        `item_${i}:\n  name: ${words(next, 2)}\n  count: ${next() % 1000}\n  enabled: ${next() % 2 === 0}\n` +
+        `  tags:\n    - ${words(next, 1)}\n    - ${words(next, 1)}\n`,
+      "---\n",
+    );
+  },
+  xml(bytes, next) {
+    return fill(
+      bytes,
+      (i) => `  <item id="${i}" kind="${words(next, 1)}"><name>${words(next, 2)}</name><count>${next() % 1000}</count></item>\n`,
+      '<?xml version="1.0"?>\n<catalog>\n',
+      "</catalog>\n",
+    );
+  },
+  code(bytes, next) {
+    return fill(
+      bytes,
+      (i) =>
+        (i % 50 === 0 ? `import mod_${i}\nfrom pkg_${i} import thing\n` : "") +
+        `def handler_${i}(request, limit=${next() % 100}):\n    """${words(next, 5)}"""\n` +
+        `    value = compute(request, ${next() % 1000})\n    return value\n\n`,
+      "#!/usr/bin/env python3\n",
+    );
+  },
+  text(bytes, next) {
+    return fill(
+      bytes,
+      (i) => (i % 40 === 0 ? `# Section ${i}\n` : "") + `${words(next, 12)}.\n`,
+    );
+  },
+  "binary-like": (bytes, next) =>
+    fill(bytes, () => {
+      let s = "";
+      for (let j = 0; j < 64; j++) s += String.fromCharCode(next() % 128);
+      return s;
+    }),
+};
+
+export const KINDS = Object.keys(GENERATORS);
+
+/** A deterministic input of `kind` of about `bytes` UTF-8 bytes. */
+export function makeInput(kind, bytes, seed = 42) {
+  return GENERATORS[kind](bytes, lcg(seed));
+}
