@@ -19,6 +19,11 @@ Commands:
   search REF QUERY [--limit N] [--context N | --context-lines N] [--regex] [-i] [-w]
   search-all QUERY [--tool-name N] [--limit N] [--per-result N] [--regex] [-i] [-w]
   list [--tool-name N] [--limit N]
+  delete REF                    delete one stored result
+  delete --all                  delete every result of the session
+  usage                         results, chars and bytes the session stores
+  prune [--max-results N] [--max-bytes N] [--max-age-ms N]
+                                delete the oldest results beyond these limits
 
 Options everywhere:
   --store DIR      the filesystem store (default ./.tool-stub)
@@ -50,6 +55,10 @@ const OPTIONS = {
   "per-result": { type: "string" },
   "preview-chars": { type: "string" },
   json: { type: "boolean", default: false },
+  all: { type: "boolean", default: false },
+  "max-results": { type: "string" },
+  "max-bytes": { type: "string" },
+  "max-age-ms": { type: "string" },
   help: { type: "boolean", default: false },
 };
 
@@ -59,7 +68,7 @@ function integer(value, name) {
   return Number(value);
 }
 
-/** The options that are set (a read takes the options of one mode only). */
+/** The options that are set (a read takes the options of one mode only; config keys must be known values). */
 function withoutUnset(options) {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
@@ -106,7 +115,12 @@ async function main(argv) {
     new ToolStub({
       store: new NodeFsStore(values.store),
       sessionId: values.session,
-      config: values.threshold === undefined ? {} : { thresholdChars: integer(values.threshold, "threshold") },
+      config: withoutUnset({
+        thresholdChars: integer(values.threshold, "threshold"),
+        maxResults: integer(values["max-results"], "max-results"),
+        maxBytes: integer(values["max-bytes"], "max-bytes"),
+        maxAgeMs: integer(values["max-age-ms"], "max-age-ms"),
+      }),
     });
 
   switch (command) {
@@ -206,6 +220,27 @@ async function main(argv) {
         (r) => `${r.storage_uri}  ${r.tool_name}  ${r.synopsis_kind}  ${r.original_chars} chars`,
       );
       print(lines.length ? lines.join("\n") : "(no stored results)", result);
+      return 0;
+    }
+    case "delete": {
+      if (values.all) {
+        await toolStub().deleteSession();
+        print(`deleted every result of session ${values.session}`, { deleted: "all" });
+        return 0;
+      }
+      needs(args, 1, "REF (or --all)");
+      const result = await toolStub().delete(args[0]);
+      print(result.deleted ? `deleted ${args[0]}` : `nothing stored at ${args[0]}`, result);
+      return result.deleted ? 0 : 3;
+    }
+    case "usage": {
+      const usage = await toolStub().usage();
+      print(`${usage.results} result(s), ${usage.chars} chars, ${usage.bytes} bytes in session ${values.session}`, usage);
+      return 0;
+    }
+    case "prune": {
+      const result = await toolStub().prune();
+      print(result.deleted.length ? `deleted ${result.deleted.join(", ")}` : "nothing to prune", result);
       return 0;
     }
     default:

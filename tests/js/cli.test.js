@@ -83,3 +83,26 @@ describe("tool-stub CLI", () => {
     assert.match(badInt.stderr, /--offset takes an integer/);
   });
 });
+
+describe("tool-stub CLI lifecycle", () => {
+  it("usage, prune and delete", () => {
+    const store = ["--store", path.join(cwd, "lifecycle"), "--session", "life"];
+    for (const id of ["a", "b", "c"]) {
+      const run = cli("externalize", sample, ...store, "--tool-id", id, "--tool-name", "cat", "--threshold", "0");
+      assert.equal(run.status, 0, run.stderr);
+    }
+    // Identical outputs under distinct tool ids are three results.
+    const usage = JSON.parse(cli("usage", ...store, "--json").stdout);
+    assert.equal(usage.results, 3);
+    assert.ok(usage.bytes > usage.chars);
+    const pruned = JSON.parse(cli("prune", ...store, "--max-results", "2", "--json").stdout);
+    assert.equal(pruned.deleted.length, 1);
+    const [first] = JSON.parse(cli("list", ...store, "--json").stdout).toolResults;
+    const deleted = cli("delete", first.storage_uri, ...store);
+    assert.equal(deleted.status, 0, deleted.stderr);
+    assert.notEqual(cli("read", first.storage_uri, ...store).status, 0);
+    assert.equal(cli("delete", first.storage_uri, ...store).status, 3);
+    assert.equal(cli("delete", "--all", ...store).status, 0);
+    assert.equal(JSON.parse(cli("usage", ...store, "--json").stdout).results, 0);
+  });
+});
