@@ -555,27 +555,39 @@ export class ToolStub {
 
   async #runToolCall(call) {
     const max = this.#config.maxResultChars;
-    if (call.tool === "read") {
-      const r = await this.read(call.reference, { offset: call.offset, limit: call.limit, includeMetadata: false });
-      return {
-        tool_result_id: r.toolResultId,
-        content: r.content,
-        offset: r.offset,
-        limit: r.limit,
-        offset_unit: r.offsetUnit,
-        total_chars: r.totalChars,
-        has_more: r.hasMore,
-      };
+    const bounded = (items, what) => {
+      const kept = JSON.parse(callCore(core.boundItems, JSON.stringify(items), max));
+      return { items: kept.items, note: leftOutNote(kept.leftOut, what) };
+    };
+    const { tool, reference, ...args } = call;
+    switch (tool) {
+      case "read":
+        return modelFacing(await this.read(reference, { offset: args.offset, limit: args.limit, includeMetadata: false }));
+      case "readLines":
+        return modelFacing(await this.read(reference, { line: args.line, lines: args.lines ?? undefined, maxChars: args.maxChars, includeMetadata: false }));
+      case "readJsonPointer":
+        return modelFacing(await this.read(reference, { jsonPointer: args.jsonPointer, maxChars: args.maxChars, includeMetadata: false }));
+      case "readRows":
+        return modelFacing(
+          await this.read(reference, { rows: { start: args.start, count: args.count ?? undefined }, maxChars: args.maxChars, includeMetadata: false }),
+        );
+      case "search": {
+        const { contextLines, ...rest } = args;
+        const r = await this.search(reference, contextLines == null ? rest : { ...rest, contextChars: undefined, contextLines });
+        const { items, note } = bounded(r.matches, "matches");
+        return modelFacing({ ...r, matches: items, ...note });
+      }
+      case "searchAll": {
+        const r = await this.searchAll({ ...args, toolName: args.toolName ?? undefined });
+        const { items, note } = bounded(r.results, "results");
+        return modelFacing({ ...r, results: items, ...note });
+      }
+      default: {
+        const r = await this.list({ toolName: args.toolName ?? undefined, limit: args.limit });
+        const { items, note } = bounded(r.toolResults, "results");
+        return { tool_results: items, ...modelFacing(note) };
+      }
     }
-    if (call.tool === "search") {
-      const r = await this.search(call.reference, { query: call.query, limit: call.limit, contextChars: call.contextChars });
-      const matches = r.matches.map((m) => ({ offset: m.offset, offset_unit: m.offsetUnit, snippet: m.snippet }));
-      const bounded = JSON.parse(callCore(core.boundItems, JSON.stringify(matches), max));
-      return { tool_result_id: r.toolResultId, matches: bounded.items, ...leftOutNote(bounded.leftOut, "matches") };
-    }
-    const r = await this.list({ toolName: call.toolName ?? undefined, limit: call.limit });
-    const bounded = JSON.parse(callCore(core.boundItems, JSON.stringify(r.toolResults), max));
-    return { tool_results: bounded.items, ...leftOutNote(bounded.leftOut, "results") };
   }
 
   /** Deletes one stored result. `{ deleted: false }` when there was none. */
@@ -655,8 +667,19 @@ export class ToolStub {
 
 function leftOutNote(leftOut, what) {
   return leftOut > 0
-    ? { left_out: leftOut, note: `${leftOut} more ${what} left out to keep this result small; narrow the call (lower limit or context)` }
+    ? { leftOut, note: `${leftOut} more ${what} left out to keep this result small; narrow the call (lower limit or context)` }
     : {};
+}
+
+/** A result as the model sees it: snake_case keys, like the reference's tool results. */
+function modelFacing(value) {
+  if (Array.isArray(value)) return value.map(modelFacing);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([key, v]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), modelFacing(v)]),
+  );
 }
 
 /** Length in Unicode code points (a lone surrogate counts as one, as in the core). */

@@ -17,37 +17,46 @@ pub enum Tool {
     Read,
     Search,
     List,
+    SearchAll,
 }
 
 impl Tool {
-    const ALL: [Tool; 3] = [Tool::Read, Tool::Search, Tool::List];
+    const ALL: [Tool; 4] = [Tool::Read, Tool::Search, Tool::List, Tool::SearchAll];
 
     fn name(self, names: &ToolNames) -> &str {
         match self {
             Tool::Read => &names.read,
             Tool::Search => &names.search,
             Tool::List => &names.list,
+            Tool::SearchAll => &names.search_all,
         }
     }
 
     fn description(self) -> &'static str {
         match self {
-            Tool::Read => "Read part of an externalized tool output by its ref. Offsets and limits count Unicode code points; page with offset/limit (has_more tells whether more follows).",
-            Tool::Search => "Find literal, case-sensitive matches in an externalized tool output by its ref; returns each match's code-point offset and a snippet around it.",
+            Tool::Read => "Read part of an externalized tool output by its ref: by offset/limit (Unicode code points; has_more tells whether more follows), or by lines (line, lines), or a JSON subtree (json_pointer, e.g. /items/3), or CSV/TSV rows (row_start, row_count). Use one mode per call.",
+            Tool::Search => "Find matches in an externalized tool output by its ref: literal and case-sensitive by default, or a regex, case-insensitive, whole words; returns each match's offset, line, column and a snippet.",
             Tool::List => "List the tool outputs externalized in this session, with their refs, tool names, kinds and sizes.",
+            Tool::SearchAll => "Search every externalized tool output of this session at once; results are ranked by match count, then newest first, and carry their refs.",
         }
     }
 
     /// The JSON Schema of the tool's arguments.
     fn parameters(self) -> Value {
         let reference = json!({"type": "string", "minLength": 1, "description": "The ref from the stub (or the bare tool_result_id)."});
+        let flag = |description: &str| json!({"type": "boolean", "default": false, "description": description});
         match self {
             Tool::Read => json!({
                 "type": "object",
                 "properties": {
                     "ref": reference,
                     "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "First code point to return."},
-                    "limit": {"type": "integer", "minimum": -1, "default": DEFAULT_READ_LIMIT, "description": "Code points to return; -1 for the rest (results are capped)."}
+                    "limit": {"type": "integer", "minimum": -1, "default": DEFAULT_READ_LIMIT, "description": "Code points to return; -1 for the rest (results are capped)."},
+                    "line": {"type": "integer", "minimum": 1, "description": "Line mode: the first line to return (1-based)."},
+                    "lines": {"type": "integer", "minimum": 1, "description": "Line mode: how many lines."},
+                    "json_pointer": {"type": "string", "description": "JSON mode: an RFC 6901 pointer such as /items/3 ('' is the whole document)."},
+                    "row_start": {"type": "integer", "minimum": 1, "description": "Table mode: the first data row (1-based); the header always comes too."},
+                    "row_count": {"type": "integer", "minimum": 1, "description": "Table mode: how many data rows."}
                 },
                 "required": ["ref"],
                 "additionalProperties": false
@@ -56,11 +65,29 @@ impl Tool {
                 "type": "object",
                 "properties": {
                     "ref": reference,
-                    "query": {"type": "string", "minLength": 1, "description": "Literal text to find (case-sensitive)."},
+                    "query": {"type": "string", "minLength": 1, "description": "Text to find (literal unless regex is true)."},
                     "limit": {"type": "integer", "minimum": 1, "default": DEFAULT_SEARCH_LIMIT, "description": "Most matches to return."},
-                    "context_chars": {"type": "integer", "minimum": 0, "default": DEFAULT_CONTEXT_CHARS, "description": "Code points of context on each side of a match."}
+                    "context_chars": {"type": "integer", "minimum": 0, "default": DEFAULT_CONTEXT_CHARS, "description": "Code points of context on each side of a match."},
+                    "context_lines": {"type": "integer", "minimum": 0, "description": "Whole lines of context instead of context_chars."},
+                    "regex": flag("The query is a regular expression (linear-time engine; ^ and $ match at lines)."),
+                    "ignore_case": flag("Match regardless of case."),
+                    "whole_word": flag("Only matches that are whole words.")
                 },
                 "required": ["ref", "query"],
+                "additionalProperties": false
+            }),
+            Tool::SearchAll => json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "minLength": 1, "description": "Text to find in every output of the session."},
+                    "regex": flag("The query is a regular expression."),
+                    "ignore_case": flag("Match regardless of case."),
+                    "whole_word": flag("Only matches that are whole words."),
+                    "tool_name": {"type": "string", "description": "Only outputs of this tool."},
+                    "limit": {"type": "integer", "minimum": 1, "default": 10, "description": "Most results (outputs) to return."},
+                    "per_result": {"type": "integer", "minimum": 1, "default": 3, "description": "Most matches shown per output."}
+                },
+                "required": ["query"],
                 "additionalProperties": false
             }),
             Tool::List => json!({
@@ -124,10 +151,36 @@ pub fn tool_definitions(names: &ToolNames, format: DefinitionFormat) -> Vec<Valu
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "tool", rename_all = "camelCase")]
 pub enum ToolCall {
+    /// A reference read by offset/limit.
     #[serde(rename_all = "camelCase")]
     Read { reference: String, offset: i64, limit: i64 },
     #[serde(rename_all = "camelCase")]
-    Search { reference: String, query: String, limit: i64, context_chars: i64 },
+    ReadLines { reference: String, line: i64, lines: Option<i64>, max_chars: i64 },
+    #[serde(rename_all = "camelCase")]
+    ReadJsonPointer { reference: String, json_pointer: String, max_chars: i64 },
+    #[serde(rename_all = "camelCase")]
+    ReadRows { reference: String, start: i64, count: Option<i64>, max_chars: i64 },
+    #[serde(rename_all = "camelCase")]
+    Search {
+        reference: String,
+        query: String,
+        limit: i64,
+        context_chars: i64,
+        context_lines: Option<i64>,
+        regex: bool,
+        ignore_case: bool,
+        whole_word: bool,
+    },
+    #[serde(rename_all = "camelCase")]
+    SearchAll {
+        query: String,
+        regex: bool,
+        ignore_case: bool,
+        whole_word: bool,
+        tool_name: Option<String>,
+        limit: i64,
+        per_result: i64,
+    },
     #[serde(rename_all = "camelCase")]
     List { tool_name: Option<String>, limit: i64 },
 }
@@ -186,6 +239,67 @@ impl Arguments<'_> {
         Ok(number)
     }
 
+    fn optional_integer(&self, key: &str, minimum: i64) -> std::result::Result<Option<i64>, CallError> {
+        match self.object.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(_) => self.integer(key, 0, minimum).map(Some),
+        }
+    }
+
+    fn flag(&self, key: &str) -> std::result::Result<bool, CallError> {
+        match self.object.get(key) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(value)) => Ok(*value),
+            Some(other) => Err(self.error(format!("argument \"{key}\" must be a boolean, got {}", json_type(other)))),
+        }
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.object.get(key).is_some_and(|value| !value.is_null())
+    }
+
+    /// A read in exactly one mode: by offset/limit, by lines, by JSON pointer, or by table rows.
+    fn read(&self, cap: i64) -> std::result::Result<ToolCall, CallError> {
+        let reference = self.string("ref", true)?.unwrap_or_default();
+        let modes = [
+            ("offset/limit", self.has("offset") || self.has("limit")),
+            ("line/lines", self.has("line") || self.has("lines")),
+            ("json_pointer", self.has("json_pointer")),
+            ("row_start/row_count", self.has("row_start") || self.has("row_count")),
+        ];
+        let chosen: Vec<&str> = modes.iter().filter(|(_, used)| *used).map(|(name, _)| *name).collect();
+        if chosen.len() > 1 {
+            return Err(self.error(format!("use one read mode per call, not {}", chosen.join(" and "))));
+        }
+        Ok(match chosen.first().copied() {
+            Some("line/lines") => ToolCall::ReadLines {
+                reference,
+                line: self.integer("line", 1, 1)?,
+                lines: self.optional_integer("lines", 1)?,
+                max_chars: cap,
+            },
+            Some("json_pointer") => ToolCall::ReadJsonPointer {
+                reference,
+                json_pointer: self.string("json_pointer", false)?.unwrap_or_default(),
+                max_chars: cap,
+            },
+            Some("row_start/row_count") => ToolCall::ReadRows {
+                reference,
+                start: self.integer("row_start", 1, 1)?,
+                count: self.optional_integer("row_count", 1)?,
+                max_chars: cap,
+            },
+            _ => {
+                let limit = self.integer("limit", DEFAULT_READ_LIMIT, -1)?;
+                ToolCall::Read {
+                    reference,
+                    offset: self.integer("offset", 0, 0)?,
+                    limit: if limit == -1 { cap } else { limit.min(cap) },
+                }
+            }
+        })
+    }
+
     fn reject_unknown(&self) -> std::result::Result<(), CallError> {
         let schema = self.tool.parameters();
         let known = schema["properties"].as_object().cloned().unwrap_or_default();
@@ -232,19 +346,25 @@ pub fn validate_call(
     arguments.reject_unknown()?;
     let cap = max_result_chars.max(1);
     Ok(match tool {
-        Tool::Read => {
-            let limit = arguments.integer("limit", DEFAULT_READ_LIMIT, -1)?;
-            ToolCall::Read {
-                reference: arguments.string("ref", true)?.unwrap_or_default(),
-                offset: arguments.integer("offset", 0, 0)?,
-                limit: if limit == -1 { cap } else { limit.min(cap) },
-            }
-        }
+        Tool::Read => arguments.read(cap)?,
         Tool::Search => ToolCall::Search {
             reference: arguments.string("ref", true)?.unwrap_or_default(),
             query: arguments.string("query", true)?.unwrap_or_default(),
             limit: arguments.integer("limit", DEFAULT_SEARCH_LIMIT, 1)?,
             context_chars: arguments.integer("context_chars", DEFAULT_CONTEXT_CHARS, 0)?,
+            context_lines: arguments.optional_integer("context_lines", 0)?,
+            regex: arguments.flag("regex")?,
+            ignore_case: arguments.flag("ignore_case")?,
+            whole_word: arguments.flag("whole_word")?,
+        },
+        Tool::SearchAll => ToolCall::SearchAll {
+            query: arguments.string("query", true)?.unwrap_or_default(),
+            regex: arguments.flag("regex")?,
+            ignore_case: arguments.flag("ignore_case")?,
+            whole_word: arguments.flag("whole_word")?,
+            tool_name: arguments.string("tool_name", false)?,
+            limit: arguments.integer("limit", 10, 1)?,
+            per_result: arguments.integer("per_result", 3, 1)?,
         },
         Tool::List => ToolCall::List {
             tool_name: arguments.string("tool_name", false)?,
@@ -293,15 +413,20 @@ mod tests {
         let call = validate_call(&names, "openviking_tool_result_read", &json!({"ref": "x", "limit": -1}), 500);
         assert_eq!(call, Ok(ToolCall::Read { reference: "x".into(), offset: 0, limit: 500 }));
         let search = validate_call(&names, "openviking_tool_result_search", &json!({"ref": "x", "query": "q"}), 500);
-        assert!(matches!(search, Ok(ToolCall::Search { limit: 20, context_chars: 300, .. })));
+        assert!(matches!(search, Ok(ToolCall::Search { limit: 20, context_chars: 300, regex: false, .. })));
+        let lines = validate_call(&names, "openviking_tool_result_read", &json!({"ref": "x", "line": 3}), 500);
+        assert_eq!(lines, Ok(ToolCall::ReadLines { reference: "x".into(), line: 3, lines: None, max_chars: 500 }));
         for (name, args, says) in [
             ("nope", json!({}), "unknown tool"),
             ("openviking_tool_result_read", json!({}), "missing required argument \"ref\""),
             ("openviking_tool_result_read", json!({"ref": 3}), "must be a string, got number"),
             ("openviking_tool_result_read", json!({"ref": "x", "offset": "1"}), "must be an integer, got string"),
             ("openviking_tool_result_read", json!({"ref": "x", "offset": -4}), "must be >= 0"),
-            ("openviking_tool_result_search", json!({"ref": "x", "query": "q", "regex": true}), "unknown argument \"regex\""),
+            ("openviking_tool_result_search", json!({"ref": "x", "query": "q", "fuzzy": true}), "unknown argument \"fuzzy\""),
             ("openviking_tool_result_list", json!([1]), "must be a JSON object"),
+            ("openviking_tool_result_read", json!({"ref": "x", "line": 2, "json_pointer": "/a"}), "one read mode per call"),
+            ("openviking_tool_result_search", json!({"ref": "x", "query": "q", "regex": "yes"}), "must be a boolean"),
+            ("openviking_tool_result_search_all", json!({}), "missing required argument \"query\""),
         ] {
             let error = validate_call(&names, name, &args, 500).expect_err("refused");
             assert!(error.message.contains(says), "{} lacks {says}", error.message);

@@ -12,6 +12,8 @@ pub struct ToolNames {
     pub read: String,
     pub search: String,
     pub list: String,
+    /// Session-wide search: a tool beyond the reference, so the stubs never name it.
+    pub search_all: String,
 }
 
 impl Default for ToolNames {
@@ -20,6 +22,7 @@ impl Default for ToolNames {
             read: "openviking_tool_result_read".to_string(),
             search: "openviking_tool_result_search".to_string(),
             list: "openviking_tool_result_list".to_string(),
+            search_all: "openviking_tool_result_search_all".to_string(),
         }
     }
 }
@@ -140,7 +143,7 @@ mod tests {
 
     #[test]
     fn explore_lines_name_the_configured_tools() {
-        let tools = ToolNames { read: "r".into(), search: "s".into(), list: "l".into() };
+        let tools = ToolNames { read: "r".into(), search: "s".into(), list: "l".into(), ..ToolNames::default() };
         let request = PreviewRequest {
             reference: "viking://x",
             sha256: "0123456789abcdef0123",

@@ -28,7 +28,12 @@ describe("tool definitions", () => {
     const openai = ts.toolDefinitions({ format: "openai" });
     const anthropic = ts.toolDefinitions({ format: "anthropic" });
     const plain = ts.toolDefinitions({ format: "json-schema" });
-    assert.deepEqual(openai.map((t) => t.function.name), ["openviking_tool_result_read", "openviking_tool_result_search", "openviking_tool_result_list"]);
+    assert.deepEqual(openai.map((t) => t.function.name), [
+      "openviking_tool_result_read",
+      "openviking_tool_result_search",
+      "openviking_tool_result_list",
+      "openviking_tool_result_search_all",
+    ]);
     for (const t of openai) {
       assert.equal(t.type, "function");
       assert.ok(ajv.validateSchema(t.function.parameters), ajv.errorsText());
@@ -45,9 +50,9 @@ describe("tool definitions", () => {
   });
 
   it("use the configured names, in the definitions and the stubs' Explore lines", async () => {
-    const names = { read: "peek", search: "grep_output", list: "outputs" };
+    const names = { read: "peek", search: "grep_output", list: "outputs", searchAll: "grep_everything" };
     const named = new ToolStub({ sessionId: "d2", config: { toolNames: names } });
-    assert.deepEqual(named.toolDefinitions({ format: "anthropic" }).map((t) => t.name), ["peek", "grep_output", "outputs"]);
+    assert.deepEqual(named.toolDefinitions({ format: "anthropic" }).map((t) => t.name), ["peek", "grep_output", "outputs", "grep_everything"]);
     const [out] = await named.externalize([{ toolId: "c", toolName: "fetch", output: orders }], { messageId: "m" });
     assert.match(out.output, /- Use grep_output with ref=/);
     assert.match(out.output, /- Use peek with ref=.* and offset\/limit/);
@@ -89,7 +94,43 @@ describe("handleToolCall", () => {
       assert.doesNotThrow(() => JSON.stringify(result));
     }
     const unknown = await ts.handleToolCall("no_such_tool", {});
-    assert.deepEqual(unknown.error.allowed.tools, ["openviking_tool_result_read", "openviking_tool_result_search", "openviking_tool_result_list"]);
+    assert.deepEqual(unknown.error.allowed.tools, [
+      "openviking_tool_result_read",
+      "openviking_tool_result_search",
+      "openviking_tool_result_list",
+      "openviking_tool_result_search_all",
+    ]);
+    const twoModes = await ts.handleToolCall("openviking_tool_result_read", { ref: "tr_x", line: 1, json_pointer: "/a" });
+    assert.match(twoModes.error.message, /one read mode per call/);
+  });
+
+  it("runs the extended calls: line, JSON pointer and row reads, regex search, session-wide search", async () => {
+    const ts = new ToolStub({ sessionId: "h3", config: { thresholdChars: 100 } });
+    const log = Array.from({ length: 300 }, (_, i) => `2026-11-30 ${i % 50 === 7 ? "ERROR" : "INFO"} step ${i}`).join("\n");
+    const table = "id,name\n" + Array.from({ length: 100 }, (_, i) => `${i},"name, ${i}"`).join("\n");
+    const [logPart, jsonPart, tablePart] = await ts.externalize(
+      [
+        { toolId: "log", toolName: "tail", output: log },
+        { toolId: "json", toolName: "fetch", output: orders, mimeType: "application/json" },
+        { toolId: "csv", toolName: "query", output: table },
+      ],
+      { messageId: "m" },
+    );
+    const lines = await ts.handleToolCall("openviking_tool_result_read", { ref: logPart.outputRef, line: 8, lines: 2 });
+    assert.equal(lines.start_line, 8);
+    assert.match(lines.content, /^2026-11-30 ERROR step 7\n2026-11-30 INFO step 8/);
+    const pointer = await ts.handleToolCall("openviking_tool_result_read", { ref: jsonPart.outputRef, json_pointer: "/data/2222" });
+    assert.match(pointer.content, /lost_in_transit/);
+    const rows = await ts.handleToolCall("openviking_tool_result_read", { ref: tablePart.outputRef, row_start: 5, row_count: 2 });
+    assert.match(rows.content, /^id,name\n4,"name, 4"\n5,"name, 5"/);
+    const grep = await ts.handleToolCall("openviking_tool_result_search", { ref: logPart.outputRef, query: "error step \\d+", regex: true, ignore_case: true, context_chars: 0 });
+    assert.equal(grep.total_matches, 6);
+    assert.equal(grep.matches[0].line, 8);
+    assert.equal(grep.matches[0].snippet, "ERROR step 7");
+    const everywhere = await ts.handleToolCall("openviking_tool_result_search_all", { query: "lost_in_transit" });
+    assert.equal(everywhere.results[0].ref, jsonPart.outputRef);
+    const badRegex = await ts.handleToolCall("openviking_tool_result_search", { ref: logPart.outputRef, query: "(", regex: true });
+    assert.equal(badRegex.error.code, "INVALID_ARGUMENT");
   });
 });
 
