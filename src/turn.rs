@@ -18,6 +18,11 @@ use crate::synopsis::{self, Synopsis};
 pub const REASON_SINGLE: &str = "single_threshold";
 pub const REASON_BUDGET: &str = "turn_budget";
 pub const REASON_SOURCE_READ: &str = "source_read";
+/// The reason of a preview-only stub that stands in for an output over `max_output_bytes`.
+pub const REASON_TOO_LARGE: &str = "too_large";
+pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024 * 1024;
+/// Most chars of head/tail sample an oversized output's stub shows, whatever `preview_chars` is.
+const MAX_OVERSIZED_SAMPLE_CHARS: i64 = 20_000;
 pub const DEFAULT_MIME_TYPE: &str = "text/plain";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -70,6 +75,11 @@ pub struct TurnConfig {
     /// How long the host waits for one store call before counting it failed (the host enforces it).
     #[serde(alias = "store_timeout_ms")]
     pub store_timeout_ms: Option<u64>,
+    /// Outputs longer than this many UTF-8 bytes are never synopsized or stored (TOO_LARGE):
+    /// they stay raw with an error (`preserve_raw`), get a bounded head/tail stub
+    /// (`preview_only`), or fail the turn (`reject`).
+    #[serde(alias = "max_output_bytes")]
+    pub max_output_bytes: u64,
 }
 
 impl Default for TurnConfig {
@@ -89,6 +99,7 @@ impl Default for TurnConfig {
             max_age_ms: None,
             max_result_chars: crate::agent::DEFAULT_MAX_RESULT_CHARS,
             store_timeout_ms: None,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
         }
     }
 }
@@ -251,6 +262,57 @@ fn rewrite_source_read(part: &mut ToolPart, reference: &str, config: &TurnConfig
     part.output = preview;
 }
 
+fn exceeds_limit(part: &ToolPart, config: &TurnConfig) -> bool {
+    u64::try_from(part.output.len()).unwrap_or(u64::MAX) > config.max_output_bytes
+}
+
+fn too_large_error(index: usize, part: &ToolPart, config: &TurnConfig) -> Error {
+    Error::new(
+        ErrorCode::TooLarge,
+        format!(
+            "tool output {index} (tool_id {:?}) is {} bytes of UTF-8, over max_output_bytes ({}); it was not stored",
+            crate::pyutil::take_chars(&part.tool_id, 80),
+            part.output.len(),
+            config.max_output_bytes
+        ),
+    )
+}
+
+/// An output over `max_output_bytes`, handled by the failure mode without ever reaching the
+/// synopsis (whose work and memory grow with the output) or the store.
+fn handle_oversized(part: &mut ToolPart, error: Error, config: &TurnConfig) -> Result<()> {
+    let message = error.to_string();
+    match config.failure_mode {
+        FailureMode::Reject => return Err(error),
+        FailureMode::PreserveRaw => {}
+        FailureMode::PreviewOnly => {
+            let sample_chars = config.preview_chars.clamp(0, MAX_OVERSIZED_SAMPLE_CHARS);
+            let mut synopsis = Synopsis::new("unknown", "Oversized output");
+            synopsis.summary.push(format!(
+                "Output is {} bytes, over the {}-byte limit; it was not stored, only this sample is kept.",
+                part.output.len(),
+                config.max_output_bytes
+            ));
+            synopsis.sample = crate::pyutil::head_tail(&part.output, sample_chars);
+            let original_chars = char_len(&part.output);
+            let stub = render_stub(
+                &synopsis,
+                &StubHeader {
+                    tool_name: &part.tool_name,
+                    reason: REASON_TOO_LARGE,
+                    original_chars,
+                    preview_chars: effective_preview_chars(original_chars, sample_chars),
+                    ..Default::default()
+                },
+            );
+            part.externalized_reason = REASON_TOO_LARGE.to_string();
+            set_stub(part, stub, original_chars, "");
+        }
+    }
+    part.externalization_error = message;
+    Ok(())
+}
+
 /// What planning needs to know about one candidate, computed once.
 struct Candidate {
     index: usize,
@@ -361,7 +423,8 @@ pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
             (true, Some(recorded)) => recorded,
             _ => char_len(&part.output) as u64,
         })
-        .sum();
+        // Recorded lengths come from the caller: a false claim must not overflow.
+        .fold(0, u64::saturating_add);
     let mut candidates = Vec::new();
     for (index, part) in parts.iter_mut().enumerate() {
         if part.output.is_empty() {
@@ -370,7 +433,9 @@ pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
         part.group_id = input.message_id.clone();
         part.group_original_chars = Some(group_original_chars);
         part.group_budget_chars = Some(config.assistant_turn_inline_budget_chars);
-        if let Some(reference) = source_read_ref(part, &session_uri, &config.tool_names).map(str::to_string) {
+        if exceeds_limit(part, &config) {
+            handle_oversized(part, too_large_error(index, part, &config), &config)?;
+        } else if let Some(reference) = source_read_ref(part, &session_uri, &config.tool_names).map(str::to_string) {
             rewrite_source_read(part, &reference, &config);
         } else if !part.is_externalized() && !part.keep_inline && !config.exempt_tool_names.contains(&part.tool_name) {
             candidates.push(candidate(part, index, &session_uri, &config));

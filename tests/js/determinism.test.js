@@ -1,0 +1,39 @@
+// Native and wasm give the same bytes: the native core (the `determinism` example, run as a child
+// process) generates outputs of every kind and answers for them; the wasm build must answer the same.
+import { describe, it } from "node:test";
+import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { ROOT } from "./pkg.js";
+import { makePreviewJson, planTurn } from "../../pkg/wasm/tool_stub.js";
+
+const native = JSON.parse(
+  execFileSync("cargo", ["run", "--quiet", "--profile", "test", "--example", "determinism", "--", "150"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "inherit"],
+  }),
+);
+
+describe("native and wasm give the same bytes", () => {
+  it(`synopsis and stub of ${native.previews.length} generated outputs`, () => {
+    assert.ok(native.previews.length >= 100);
+    for (const { output, mimeType, previewChars, expected } of native.previews) {
+      const actual = JSON.parse(makePreviewJson(output, JSON.stringify({ mimeType, previewChars })));
+      assert.deepEqual(actual, expected, `mime ${mimeType}, preview ${previewChars}: ${output.slice(0, 80)}`);
+    }
+  });
+
+  it(`plans of ${native.turns.length} generated turns`, () => {
+    assert.ok(native.turns.some((turn) => turn.expected.writes?.length > 0));
+    for (const { input, expected } of native.turns) {
+      let actual;
+      try {
+        actual = JSON.parse(planTurn(JSON.stringify(input)));
+      } catch (thrown) {
+        actual = { error: String(thrown) };
+      }
+      assert.deepEqual(actual, expected, `turn ${input.sessionId}`);
+    }
+  });
+});

@@ -1,0 +1,120 @@
+//! Native side of the native-vs-wasm determinism check (tests/js/determinism.test.js): generates
+//! outputs of every kind from a fixed seed, runs the core natively on them, and prints inputs and
+//! answers as one JSON document. The JS test runs the same inputs through the wasm build and
+//! requires the same bytes. Run: `cargo run --profile test --example determinism [count]`.
+
+use serde_json::{json, Value};
+use tool_stub::stub::{make_preview, PreviewRequest};
+use tool_stub::turn::{plan_turn, ToolPart, TurnConfig, TurnInput};
+
+/// xorshift64*: a fixed, dependency-free sequence (the inputs only need to be varied and stable).
+struct Sequence(u64);
+
+impl Sequence {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const WORDS: [&str; 12] = ["alpha", "beta", "γάμμα", "δ", "日本", "😀", "naïve", "x", "", "tab\there", "quote\"d", "a,b"];
+
+fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
+    let rows = 1 + seq.below(400);
+    let word = |seq: &mut Sequence| seq.pick(&WORDS).to_string();
+    match seq.below(9) {
+        0 => {
+            let items: Vec<Value> = (0..rows)
+                .map(|i| json!({"id": i, "name": word(seq), "score": (seq.next() % 1000) as f64 / 7.0, "tags": [word(seq)]}))
+                .collect();
+            (Value::Array(items).to_string(), "application/json")
+        }
+        1 | 2 => {
+            let delimiter = if seq.below(2) == 0 { "," } else { "\t" };
+            let mut text = ["id", "name", "value"].join(delimiter);
+            for i in 0..rows {
+                text.push_str(&format!("\n{i}{delimiter}{}{delimiter}{}", word(seq).replace([',', '\t', '"'], " "), seq.next() % 100));
+            }
+            (text, "text/plain")
+        }
+        3 => {
+            let mut text = String::from("---\nitems:\n");
+            for i in 0..rows {
+                text.push_str(&format!("  - id: {i}\n    name: \"{}\"\n", word(seq).replace('"', "'")));
+            }
+            (text, "application/yaml")
+        }
+        4 => {
+            let body: String = (0..rows).map(|i| format!("<item n=\"{i}\">{}</item>", word(seq).replace('"', ""))).collect();
+            (format!("<?xml version=\"1.0\"?>\n<root>{body}</root>"), "application/xml")
+        }
+        5 => ((0..rows).map(|i| format!("def f{i}(x):\n    return x * {i}\n\n")).collect(), "text/x-python"),
+        6 => {
+            let text: Vec<String> = (0..rows * 5).map(|_| word(seq)).collect();
+            (text.join(" "), "text/plain")
+        }
+        7 => ((0..rows * 3).map(|i| char::from_u32((seq.next() % 0x30) as u32).map_or('?', |c| c).to_string() + &i.to_string()).collect(), "application/octet-stream"),
+        _ => {
+            let text: String = (0..rows * 4).map(|_| char::from_u32((seq.next() % 0x2FFFF) as u32).unwrap_or('\u{FFFD}')).collect();
+            (text, seq.pick(&["", "text/plain", "application/json", "text/csv"]))
+        }
+    }
+}
+
+fn main() {
+    let count: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(150);
+    let mut seq = Sequence(0x9E37_79B9_7F4A_7C15);
+    let mut previews = Vec::new();
+    for _ in 0..count {
+        let (output, mime_type) = generated_output(&mut seq);
+        let preview_chars = [0, 1, 200, 2000, 100_000][seq.below(5)];
+        let (synopsis, stub) = make_preview(&output, &PreviewRequest { mime_type, preview_chars, ..Default::default() });
+        previews.push(json!({
+            "output": output, "mimeType": mime_type, "previewChars": preview_chars,
+            "expected": {"synopsis": synopsis, "stub": stub},
+        }));
+    }
+    let mut turns = Vec::new();
+    for t in 0..count / 5 {
+        let parts: Vec<ToolPart> = (0..1 + seq.below(6))
+            .map(|p| {
+                let (output, mime_type) = generated_output(&mut seq);
+                ToolPart { tool_id: format!("call {t}/{p}"), tool_name: "bash".into(), output, mime_type: mime_type.into(), ..Default::default() }
+            })
+            .collect();
+        let config = TurnConfig {
+            threshold_chars: [50, 2000, 20_000][seq.below(3)],
+            assistant_turn_inline_budget_chars: [100, 5000, 100_000][seq.below(3)],
+            ..Default::default()
+        };
+        let input = TurnInput {
+            session_id: format!("session-{t}"),
+            session_uri: None,
+            message_id: format!("m{t}"),
+            config,
+            parts,
+            created_at: "2024-01-01T00:00:00Z".into(),
+            user_id: None,
+        };
+        let input_json = json!({
+            "sessionId": input.session_id, "messageId": input.message_id, "config": input.config,
+            "parts": input.parts, "createdAt": input.created_at,
+        });
+        let expected = match plan_turn(input) {
+            Ok(plan) => serde_json::to_value(plan).unwrap_or(Value::Null),
+            Err(error) => json!({"error": error.to_string()}),
+        };
+        turns.push(json!({"input": input_json, "expected": expected}));
+    }
+    println!("{}", json!({"previews": previews, "turns": turns}));
+}
