@@ -83,6 +83,8 @@ export interface ToolStubConfig {
   maxAgeMs?: number | null;
   /** 20000: the most chars one retrieval tool call returns to the model. */
   maxResultChars?: number;
+  /** 256 MB: an output over this many UTF-8 bytes is refused (TOO_LARGE) under the failure mode. */
+  maxOutputBytes?: number;
   /** A store call that takes longer fails (as STORE_FAILED, cause TimeoutError). */
   storeTimeoutMs?: number | null;
 }

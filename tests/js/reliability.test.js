@@ -212,3 +212,25 @@ describe("store failures under every failure mode", () => {
     }
   }
 });
+
+describe("outputs over maxOutputBytes", () => {
+  const huge = "€".repeat(40_000); // 120,000 bytes of UTF-8 in 40,000 chars
+  for (const failureMode of ["preserve_raw", "preview_only", "reject"]) {
+    it(`are refused with TOO_LARGE under ${failureMode} and never stored`, async () => {
+      const store = new MemoryStore();
+      const ts = new ToolStub({ store, sessionId: "big", config: { failureMode, maxOutputBytes: 100_000 } });
+      const turn = ts.externalize([{ toolId: "c", toolName: "t", output: huge }, { toolId: "d", toolName: "t", output: "fine" }], { messageId: "m" });
+      if (failureMode === "reject") {
+        await assert.rejects(turn, isCode("TOO_LARGE"));
+      } else {
+        const [part, small] = await turn;
+        assert.match(part.externalizationError, /^TOO_LARGE: .*120000 bytes of UTF-8, over max_output_bytes \(100000\)/);
+        assert.equal(part.outputRef, "");
+        assert.equal(small.output, "fine");
+        if (failureMode === "preserve_raw") assert.equal(part.output, huge);
+        else assert.ok(part.output.length < 5000 && /reason: too_large/.test(part.output));
+      }
+      assert.deepEqual(await store.loadRange([]), []);
+    });
+  }
+});
