@@ -12,6 +12,18 @@ export { ToolStubError, MemoryStore };
 let ready = false;
 
 /**
+ * Hex SHA-256 of a well-formed string's UTF-8 bytes, possibly async. The entry modules install the
+ * host's native one (node:crypto, WebCrypto), several times faster than the core's; the digests are
+ * the same, and the core's stays the fallback.
+ */
+let hashOutput = (text) => core.sha256Hex(text);
+
+/** Called by an entry module with the host's SHA-256 (`(text) => hex | Promise<hex>`). */
+export function useSha256(hasher) {
+  hashOutput = hasher;
+}
+
+/**
  * Makes the core panic on purpose. Tests use it to prove that an internal error never poisons the
  * module: the call throws ToolStubError("INTERNAL") and every later call works. Not for other use.
  */
@@ -290,23 +302,28 @@ export class ToolStub {
       requireOptions(part, `parts[${i}]`);
       optionalString(part.output, `parts[${i}].output`);
     });
+    // The outputs go beside the turn's JSON, never through it (see planTurn in src/wasm.rs).
+    const outputs = parts.map((part) => wellFormed(part.output ?? ""));
+    const sha256s = await Promise.all(outputs.map((output) => (output === "" ? "" : hashOutput(output))));
     const input = {
       sessionId: this.#sessionId,
       sessionUri: this.#sessionUri,
       messageId,
       config: this.#config,
-      parts: parts.map((part) => ({ ...part, output: wellFormed(part.output ?? "") })),
+      parts: parts.map((part) => ({ ...part, output: undefined })),
       createdAt: this.#now(),
       userId: this.#userId,
     };
-    const planJson = callCore(core.planTurn, JSON.stringify(input));
+    const planJson = callCore(core.planTurn, JSON.stringify(input), outputs, sha256s);
     const plan = JSON.parse(planJson);
     const outcomes = [];
     for (const write of plan.writes) {
       outcomes.push(await this.#store_output(write, parts[write.partIndex].output));
     }
-    const finished = JSON.parse(callCore(core.finishTurn, planJson, JSON.stringify(outcomes)));
-    const result = finished.map((part, i) => ({ ...parts[i], ...part }));
+    const failedOutputs = plan.writes.map((write, i) => (outcomes[i].status === "failed" ? outputs[write.partIndex] : ""));
+    const finished = JSON.parse(callCore(core.finishTurn, planJson, JSON.stringify(outcomes), failedOutputs));
+    // An output the core left as it was comes back as "": the caller's own is kept.
+    const result = finished.map((part, i) => ({ ...parts[i], ...part, output: part.output || (parts[i].output ?? "") }));
     if (this.#hasRetention()) {
       const referenced = result.flatMap((part) => [part.outputRef, part.sourceRef]).filter(Boolean);
       await this.prune({ protect: referenced });

@@ -1,10 +1,12 @@
 // Entry point for Node: instantiates the wasm module synchronously from the package's own file,
 // so the API is ready as soon as the import resolves.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { initSync } from "../wasm/tool_stub.js";
-import { markReady } from "./api.js";
+import { markReady, useSha256 } from "./api.js";
 
 initSync({ module: readFileSync(new URL("../wasm/tool_stub_bg.wasm", import.meta.url)) });
+useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
 markReady();
 
 export * from "./api.js";

@@ -50,6 +50,12 @@ export declare function makePreview(output: string, options?: StubOptions): { sy
 export declare function toolResultId(toolId: string, sha256: string): string;
 /** Lower-case hex SHA-256 of the output's UTF-8 bytes. */
 export declare function sha256Hex(output: string): string;
+/**
+ * Installs the SHA-256 that `externalize` uses (hex of the UTF-8 bytes of a well-formed string;
+ * may return a promise). The entry points install node:crypto or WebCrypto; a wrong digest would
+ * be written into the records, so only replace it with an equivalent one.
+ */
+export declare function useSha256(hasher: (text: string) => string | Promise<string>): void;
 
 export declare const DEFAULT_SESSION_URI_PATTERN: "viking://user/default/sessions/{sessionId}";
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
-use crate::pyutil::{char_len, head_tail_len};
+use crate::pyutil::{char_len, head_tail, head_tail_len};
 use crate::record::{
     self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
     METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
@@ -191,6 +191,8 @@ pub struct PlannedWrite {
     pub output_key: Vec<String>,
     pub metadata_key: Vec<String>,
     pub metadata_json: String,
+    /// The output's length in code points, so finishing needs no second pass over it.
+    pub original_chars: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -199,6 +201,10 @@ pub struct TurnPlan {
     /// The parts with group fields set and read-back parts rewritten; selected parts still raw.
     pub parts: Vec<ToolPart>,
     pub writes: Vec<PlannedWrite>,
+    /// The parts whose output planning replaced (read-back previews); every other part still
+    /// holds the caller's output, so a host may leave those outputs out of the plan it keeps.
+    #[serde(default)]
+    pub rewritten_parts: Vec<usize>,
     pub failure_mode: FailureMode,
     pub tool_names: ToolNames,
 }
@@ -343,13 +349,17 @@ impl Candidate {
     }
 }
 
-fn candidate(part: &ToolPart, index: usize, session_uri: &str, config: &TurnConfig) -> Candidate {
+fn candidate(part: &ToolPart, index: usize, session_uri: &str, config: &TurnConfig, known_sha256: Option<&str>) -> Candidate {
     let chars = char_len(&part.output);
-    let sha256 = sha256_hex(&part.output);
+    let sha256 = match known_sha256 {
+        Some(hex) if is_sha256_hex(hex) => hex.to_string(),
+        _ => sha256_hex(&part.output),
+    };
     let tool_result_id = tool_result_id(&part.tool_id, &sha256);
     let reference = result_ref(session_uri, &tool_result_id);
-    // The largest sample tells whether the sample is a head/tail one at all.
-    let synopsis = synopsis::generate(&part.output, part.mime_or_default(), chars as i64);
+    // Only `unknown` outputs have a head/tail sample (sized by the preview chars, so it is cut
+    // again once the selection is known); a 1-char preview tells whether there is one at all.
+    let synopsis = synopsis::generate(&part.output, part.mime_or_default(), 1);
     let head_tail_sample = synopsis.kind == "unknown" && !synopsis.sample.is_empty();
     let bare = Synopsis { sample: String::new(), ..synopsis.clone() };
     let reason = if chars as i64 > config.threshold_chars { REASON_SINGLE } else { REASON_BUDGET };
@@ -402,7 +412,18 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
     selected
 }
 
+/// A lower-case hex SHA-256, as `sha256_hex` writes it.
+fn is_sha256_hex(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
+    plan_turn_with_hashes(input, &[])
+}
+
+/// `plan_turn` with the SHA-256 of each part's output (hex, by part index) where the host already
+/// computed it (a faster hasher than this crate's); missing or malformed ones are computed here.
+pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Result<TurnPlan> {
     validate_session_id(&input.session_id)?;
     let config = input.config;
     let session_uri = input.session_uri.unwrap_or_else(|| default_session_uri(&input.session_id));
@@ -410,6 +431,7 @@ pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
     let unchanged = |parts| TurnPlan {
         parts,
         writes: Vec::new(),
+        rewritten_parts: Vec::new(),
         failure_mode: config.failure_mode,
         tool_names: config.tool_names.clone(),
     };
@@ -426,6 +448,7 @@ pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
         // Recorded lengths come from the caller: a false claim must not overflow.
         .fold(0, u64::saturating_add);
     let mut candidates = Vec::new();
+    let mut rewritten_parts = Vec::new();
     for (index, part) in parts.iter_mut().enumerate() {
         if part.output.is_empty() {
             continue;
@@ -437,8 +460,10 @@ pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
             handle_oversized(part, too_large_error(index, part, &config), &config)?;
         } else if let Some(reference) = source_read_ref(part, &session_uri, &config.tool_names).map(str::to_string) {
             rewrite_source_read(part, &reference, &config);
+            rewritten_parts.push(index);
         } else if !part.is_externalized() && !part.keep_inline && !config.exempt_tool_names.contains(&part.tool_name) {
-            candidates.push(candidate(part, index, &session_uri, &config));
+            let known = known_sha256.get(index).map(String::as_str);
+            candidates.push(candidate(part, index, &session_uri, &config, known));
         }
     }
     let inline_chars: usize = parts.iter().map(|part| char_len(&part.output)).sum();
@@ -448,11 +473,10 @@ pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
     for chosen in selected {
         let candidate = &candidates[chosen];
         let part = &parts[candidate.index];
-        let synopsis = if candidate.head_tail_sample {
-            synopsis::generate(&part.output, part.mime_or_default(), effective_preview_chars(candidate.chars, preview))
-        } else {
-            candidate.synopsis.clone()
-        };
+        let mut synopsis = candidate.synopsis.clone();
+        if candidate.head_tail_sample {
+            synopsis.sample = head_tail(&part.output, effective_preview_chars(candidate.chars, preview));
+        }
         let record = ToolResultRecord {
             tool_result_id: candidate.tool_result_id.clone(),
             session_id: input.session_id.clone(),
@@ -482,9 +506,10 @@ pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
             output_key: result_key(&input.session_id, &candidate.tool_result_id, OUTPUT_FILE),
             metadata_key: result_key(&input.session_id, &candidate.tool_result_id, METADATA_FILE),
             metadata_json: record::to_pretty_json(&record)?,
+            original_chars: candidate.chars,
         });
     }
-    Ok(TurnPlan { writes, ..unchanged(parts) })
+    Ok(TurnPlan { writes, rewritten_parts, ..unchanged(parts) })
 }
 
 /// Applies the store outcomes, one per planned write, in order.
@@ -501,7 +526,7 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
         let Some(part) = parts.get_mut(write.part_index) else {
             return Err(Error::new(ErrorCode::Internal, "planned write names a missing part"));
         };
-        let original_chars = char_len(&part.output);
+        let original_chars = write.original_chars;
         match outcome {
             WriteOutcome::Stored { metadata_json } => {
                 let stored = record::parse_stored(&metadata_json).ok_or_else(|| {
@@ -605,7 +630,7 @@ mod tests {
         for output in ["plain words here".repeat(50), "\u{1}\u{2}binary".repeat(40), "{broken".repeat(30)] {
             let mut p = part("x", output.clone());
             p.mime_type = "application/json".into();
-            let c = candidate(&p, 0, "viking://s", &config);
+            let c = candidate(&p, 0, "viking://s", &config, None);
             for preview in [-5, 0, 1, 7, 100, 5000] {
                 let (_, stub) = make_preview(
                     &output,
@@ -682,6 +707,20 @@ mod tests {
                 _ => assert_eq!(result.map_err(|e| e.code), Err(ErrorCode::StoreFailed)),
             }
         }
+    }
+
+    #[test]
+    fn host_hashes_are_used_when_well_formed_and_a_head_tail_sample_is_cut_to_the_preview() {
+        let parts = vec![part("a", "\u{1}binary".repeat(5_000)), part("b", "\u{1}other".repeat(5_000))];
+        let known = vec!["0f".repeat(32), "NOT-A-HASH".into()];
+        let plan = plan_turn_with_hashes(input(parts.clone(), TurnConfig::default()), &known).expect("plans");
+        assert_eq!(plan.writes[0].sha256, known[0]);
+        assert_eq!(plan.writes[1].sha256, sha256_hex(&parts[1].output));
+        let record: Value = serde_json::from_str(&plan.writes[1].metadata_json).expect("record");
+        let sample = record["synopsis"]["sample"].as_str().unwrap_or_default();
+        assert_eq!(sample, head_tail(&parts[1].output, 2_000));
+        assert_eq!(plan.writes[1].original_chars, char_len(&parts[1].output));
+        assert!(plan.rewritten_parts.is_empty());
     }
 
     #[test]

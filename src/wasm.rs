@@ -112,17 +112,53 @@ pub fn validate_session_id(session_id: &str) -> BindingResult<()> {
     crate::record::validate_session_id(session_id).map_err(to_js)
 }
 
+// Outputs cross into the core once, beside the turn's JSON, and never come back: an output
+// the core leaves as it is travels back as "" (no stub or preview is ever empty), and the host
+// keeps its own copy.
+
+/// Plans a turn. `input_json` is the turn with its parts' outputs left out; `outputs` and
+/// `sha256s` (hex, "" where not computed) are the outputs and their SHA-256, by part index.
 #[wasm_bindgen(js_name = planTurn)]
-pub fn plan_turn(input_json: &str) -> BindingResult<String> {
-    let input: turn::TurnInput = parse("turn", input_json)?;
-    emit(&turn::plan_turn(input).map_err(to_js)?)
+pub fn plan_turn(input_json: &str, outputs: Vec<String>, sha256s: Vec<String>) -> BindingResult<String> {
+    let mut input: turn::TurnInput = parse("turn", input_json)?;
+    if outputs.len() != input.parts.len() {
+        let message = format!("expected {} outputs, got {}", input.parts.len(), outputs.len());
+        return Err(to_js(Error::invalid(message)));
+    }
+    for (part, output) in input.parts.iter_mut().zip(outputs) {
+        part.output = output;
+    }
+    let mut plan = turn::plan_turn_with_hashes(input, &sha256s).map_err(to_js)?;
+    for (index, part) in plan.parts.iter_mut().enumerate() {
+        if !plan.rewritten_parts.contains(&index) {
+            part.output = String::new();
+        }
+    }
+    emit(&plan)
 }
 
+/// The turn's new parts from a plan (as `planTurn` returned it), one outcome per planned write,
+/// and, per planned write, its output when the write failed ("" otherwise: only a failed write's
+/// preview needs the output again).
 #[wasm_bindgen(js_name = finishTurn)]
-pub fn finish_turn(plan_json: &str, outcomes_json: &str) -> BindingResult<String> {
-    let plan: turn::TurnPlan = parse("turn plan", plan_json)?;
+pub fn finish_turn(plan_json: &str, outcomes_json: &str, failed_outputs: Vec<String>) -> BindingResult<String> {
+    let mut plan: turn::TurnPlan = parse("turn plan", plan_json)?;
     let outcomes: Vec<turn::WriteOutcome> = parse("write outcomes", outcomes_json)?;
-    emit(&turn::finish_turn(plan, outcomes).map_err(to_js)?)
+    let mut restored = Vec::new();
+    for (write, output) in plan.writes.iter().zip(failed_outputs) {
+        if let (false, Some(part)) = (output.is_empty(), plan.parts.get_mut(write.part_index)) {
+            part.output = output;
+            restored.push(write.part_index);
+        }
+    }
+    let mut parts = turn::finish_turn(plan, outcomes).map_err(to_js)?;
+    // A raw output kept inline after a failed write goes back as "" too (a stub sets `truncated`).
+    for index in restored {
+        if let Some(part) = parts.get_mut(index).filter(|part| !part.truncated) {
+            part.output = String::new();
+        }
+    }
+    emit(&parts)
 }
 
 #[wasm_bindgen(js_name = storedMatches)]

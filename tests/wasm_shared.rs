@@ -43,25 +43,43 @@ fn errors_cross_as_coded_json() {
     assert_eq!(error_code(wasm::validate_id("../etc").expect_err("rejected")), "INVALID_ARGUMENT");
     assert_eq!(error_code(wasm::read_window("abc", -1.0, 5.0).expect_err("rejected")), "INVALID_ARGUMENT");
     assert_eq!(error_code(wasm::read_window("abc", 0.5, 5.0).expect_err("rejected")), "INVALID_ARGUMENT");
-    assert_eq!(error_code(wasm::plan_turn("{not json").expect_err("rejected")), "INVALID_ARGUMENT");
+    assert_eq!(error_code(wasm::plan_turn("{not json", vec![], vec![]).expect_err("rejected")), "INVALID_ARGUMENT");
     // After errors the module keeps working.
     assert!(wasm::read_window("abc", 1.0, 1.0).is_ok());
 }
 
 #[wasm_bindgen_test]
-fn a_turn_plans_and_finishes_in_wasm() {
+fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
     let output = "line of text\n".repeat(3_000);
     let input = serde_json::json!({
         "sessionId": "s", "messageId": "m",
-        "parts": [{"toolId": "t1", "toolName": "bash", "output": output}]
+        "parts": [{"toolId": "t1", "toolName": "bash"}, {"toolId": "t2", "toolName": "bash"}]
     });
-    let plan_json = wasm::plan_turn(&input.to_string()).expect("plan");
+    let outputs = vec![output.clone(), "short".to_string()];
+    let plan_json = wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2]).expect("plan");
     let plan: Value = serde_json::from_str(&plan_json).expect("JSON");
+    assert_eq!(plan["parts"][0]["output"], "", "outputs stay with the host");
     let write = &plan["writes"][0];
     assert_eq!(write["reason"], "single_threshold");
+    assert_eq!(write["sha256"], wasm::sha256_hex(&output));
     let outcomes = serde_json::json!([{"status": "stored", "metadataJson": write["metadataJson"]}]);
-    let parts: Value = serde_json::from_str(&wasm::finish_turn(&plan_json, &outcomes.to_string()).expect("finish"))
-        .expect("JSON");
+    let finished = wasm::finish_turn(&plan_json, &outcomes.to_string(), vec![String::new()]).expect("finish");
+    let parts: Value = serde_json::from_str(&finished).expect("JSON");
     assert_eq!(parts[0]["truncated"], true);
     assert!(parts[0]["output"].as_str().unwrap_or("").contains("kind: text"));
+    assert_eq!(parts[1]["output"], "", "an unchanged output comes back empty");
+}
+
+#[wasm_bindgen_test]
+fn a_host_computed_sha256_is_used_and_a_failed_write_keeps_the_raw_output_with_the_host() {
+    let output = "word ".repeat(5_000);
+    let input = serde_json::json!({"sessionId": "s", "messageId": "m", "parts": [{"toolId": "t", "toolName": "x"}]});
+    let known = "ab".repeat(32);
+    let plan_json = wasm::plan_turn(&input.to_string(), vec![output.clone()], vec![known.clone()]).expect("plan");
+    let plan: Value = serde_json::from_str(&plan_json).expect("JSON");
+    assert_eq!(plan["writes"][0]["sha256"], known.as_str());
+    let outcomes = serde_json::json!([{"status": "failed", "error": "Error: full"}]);
+    let finished = wasm::finish_turn(&plan_json, &outcomes.to_string(), vec![output]).expect("finish");
+    let parts: Value = serde_json::from_str(&finished).expect("JSON");
+    assert_eq!((parts[0]["output"].as_str(), parts[0]["externalizationError"].as_str()), (Some(""), Some("Error: full")));
 }

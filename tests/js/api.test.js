@@ -205,3 +205,14 @@ describe("NodeFsStore across a process restart", () => {
     assert.equal((await ts.list()).toolResults[0].storage_uri, ref);
   });
 });
+
+describe("externalize's host SHA-256", () => {
+  it("records the same digest as the core's, astral chars and lone surrogates included", async () => {
+    const output = `😀 astral ${"\uD800"} lone ${"é".repeat(12_000)} \uDFFF end ${"x ".repeat(10_000)}`;
+    const stub = new ToolStub({ sessionId: "sha" });
+    const [part] = await stub.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
+    assert.ok(part.truncated);
+    assert.equal(part.sha256, sha256Hex(output.toWellFormed()));
+    assert.equal((await stub.verify(part.outputRef)).sha256, part.sha256);
+  });
+});
