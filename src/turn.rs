@@ -458,6 +458,9 @@ pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Resul
         part.group_budget_chars = Some(config.assistant_turn_inline_budget_chars);
         if exceeds_limit(part, &config) {
             handle_oversized(part, too_large_error(index, part, &config), &config)?;
+            if part.truncated {
+                rewritten_parts.push(index);
+            }
         } else if let Some(reference) = source_read_ref(part, &session_uri, &config.tool_names).map(str::to_string) {
             rewrite_source_read(part, &reference, &config);
             rewritten_parts.push(index);

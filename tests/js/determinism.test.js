@@ -29,11 +29,17 @@ describe("native and wasm give the same bytes", () => {
     for (const { input, expected } of native.turns) {
       let actual;
       try {
-        actual = JSON.parse(planTurn(JSON.stringify(input)));
+        // The binding takes the outputs beside the turn and hands back only the ones it rewrote.
+        const outputs = input.parts.map((part) => part.output ?? "");
+        const parts = input.parts.map((part) => ({ ...part, output: "" }));
+        actual = JSON.parse(planTurn(JSON.stringify({ ...input, parts }), outputs, []));
       } catch (thrown) {
         actual = { error: String(thrown) };
       }
-      assert.deepEqual(actual, expected, `turn ${input.sessionId}`);
+      const wanted = expected.parts
+        ? { ...expected, parts: expected.parts.map((part, i) => (expected.rewrittenParts.includes(i) ? part : { ...part, output: "" })) }
+        : expected;
+      assert.deepEqual(actual, wanted, `turn ${input.sessionId}`);
     }
   });
 });
