@@ -177,6 +177,21 @@ pub struct TurnInput {
     pub user_id: Option<String>,
 }
 
+impl TurnInput {
+    /// A turn of `parts` in a session, with the default session URI and no clock or user.
+    pub fn new(session_id: &str, message_id: &str, config: TurnConfig, parts: Vec<ToolPart>) -> Self {
+        TurnInput {
+            session_id: session_id.to_string(),
+            session_uri: None,
+            message_id: message_id.to_string(),
+            config,
+            parts,
+            created_at: String::new(),
+            user_id: None,
+        }
+    }
+}
+
 /// One output to store: the host writes `output` at `output_key`, then `metadata_json` at
 /// `metadata_key`, unless the metadata already there records the same SHA-256.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -607,15 +622,7 @@ mod tests {
     }
 
     fn input(parts: Vec<ToolPart>, config: TurnConfig) -> TurnInput {
-        TurnInput {
-            session_id: "s".into(),
-            session_uri: None,
-            message_id: "m".into(),
-            config,
-            parts,
-            created_at: String::new(),
-            user_id: None,
-        }
+        TurnInput::new("s", "m", config, parts)
     }
 
     #[test]

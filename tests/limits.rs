@@ -51,15 +51,7 @@ fn part(output: String) -> ToolPart {
 }
 
 fn turn(parts: Vec<ToolPart>, config: TurnConfig) -> TurnInput {
-    TurnInput {
-        session_id: "s".into(),
-        session_uri: None,
-        message_id: "m".into(),
-        config,
-        parts,
-        created_at: String::new(),
-        user_id: None,
-    }
+    TurnInput::new("s", "m", config, parts)
 }
 
 fn store_all(plan: &TurnPlan) -> Vec<WriteOutcome> {

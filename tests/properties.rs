@@ -128,15 +128,7 @@ fn any_config() -> impl Strategy<Value = TurnConfig> {
 }
 
 fn turn(parts: Vec<ToolPart>, config: TurnConfig) -> TurnInput {
-    TurnInput {
-        session_id: "session-1".into(),
-        session_uri: None,
-        message_id: "msg-1".into(),
-        config,
-        parts,
-        created_at: "2024-01-01T00:00:00Z".into(),
-        user_id: None,
-    }
+    TurnInput { created_at: "2024-01-01T00:00:00Z".into(), ..TurnInput::new("session-1", "msg-1", config, parts) }
 }
 
 /// Does what the host does with a plan: writes each output and its record under their keys.
@@ -156,7 +148,7 @@ fn total_chars(parts: &[ToolPart]) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
 
     #[test]
     fn synopsis_is_deterministic(output in output(), mime in mime(), preview in -10i64..5000) {

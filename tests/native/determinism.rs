@@ -98,13 +98,8 @@ fn main() {
             ..Default::default()
         };
         let input = TurnInput {
-            session_id: format!("session-{t}"),
-            session_uri: None,
-            message_id: format!("m{t}"),
-            config,
-            parts,
             created_at: "2024-01-01T00:00:00Z".into(),
-            user_id: None,
+            ..TurnInput::new(&format!("session-{t}"), &format!("m{t}"), config, parts)
         };
         let input_json = json!({
             "sessionId": input.session_id, "messageId": input.message_id, "config": input.config,

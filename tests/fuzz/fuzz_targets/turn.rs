@@ -77,15 +77,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     });
     let failure_mode = config.failure_mode;
     let raw_outputs: Vec<String> = parts.iter().map(|p| p.output.clone()).collect();
-    let input = TurnInput {
-        session_id,
-        session_uri: None,
-        message_id: "m".into(),
-        config,
-        parts,
-        created_at: String::new(),
-        user_id: None,
-    };
+    let input = TurnInput::new(&session_id, "m", config, parts);
     let plan = match plan_turn(input) {
         Ok(plan) => plan,
         Err(error) => {
