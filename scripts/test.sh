@@ -32,70 +32,57 @@ record() {
   fi
 }
 
-# Sums libtest's `test result:` lines (cargo test, wasm-bindgen-test-runner).
+# Counters: each reads a suite's log and prints "PASSED FAILED SKIPPED".
+
+# libtest's `test result:` lines (cargo test, wasm-bindgen-test-runner), summed. Parity checks whose
+# corpus is absent pass vacuously and say PARITY-SKIPPED: they count as skipped, not passed.
 count_libtest() {
-  local log=$1
-  local passed failed
-  passed=$(grep -aoE 'test result: [A-Za-z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
-  failed=$(grep -aoE '; [0-9]+ failed' "$log" | awk '{s+=$2} END {print s+0}')
-  echo "$passed $failed"
+  local passed failed skipped
+  passed=$(grep -aoE 'test result: [A-Za-z]+\. [0-9]+ passed' "$1" | awk '{s+=$4} END {print s+0}')
+  failed=$(grep -aoE '; [0-9]+ failed' "$1" | awk '{s+=$2} END {print s+0}')
+  skipped=$(grep -ac '^PARITY-SKIPPED' "$1" || true)
+  echo "$((passed - skipped)) $failed $skipped"
 }
 
-run_suite_libtest() {
-  local suite=$1
-  shift
-  local log="$logs/$suite.log" status=0
+# node --test's TAP summary.
+count_node_test() {
+  local passed failed skipped
+  passed=$(grep -aE '^# pass [0-9]+' "$1" | awk '{print $3}' | tail -n 1)
+  failed=$(grep -aE '^# fail [0-9]+' "$1" | awk '{print $3}' | tail -n 1)
+  skipped=$(grep -aE '^# (skipped|todo) [0-9]+' "$1" | awk '{s+=$3} END {print s+0}')
+  echo "${passed:-0} ${failed:-0} ${skipped:-0}"
+}
+
+# Our own runners' last `N passed, N failed[, N skipped]` line.
+count_plain() {
+  local line
+  line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+  awk '{print $1+0, $3+0, $5+0}' <<<"${line:-0 passed, 0 failed}"
+}
+
+# run_suite SUITE COUNTER COMMAND...: runs a suite into its log and records what COUNTER reads.
+run_suite() {
+  local suite=$1 counter=$2
+  shift 2
+  local log="$logs/$suite.log" status=0 passed failed skipped
   say "running $suite: $*"
   "$@" >"$log" 2>&1 || status=$?
-  read -r passed failed < <(count_libtest "$log")
-  # Parity checks whose corpus is absent pass vacuously: count them as skipped, not passed.
-  local skipped
-  skipped=$(grep -ac '^PARITY-SKIPPED' "$log" || true)
-  passed=$((passed - skipped))
-  if grep -aq 'skipping' "$log" && grep -aqi 'wasm' <<<"$suite"; then
+  read -r passed failed skipped < <("$counter" "$log")
+  # A wasm-bindgen test binary built for the wrong mode says "skipping" and exits 0.
+  if [[ $suite == wasm-* ]] && grep -aq 'skipping' "$log"; then
     say "$suite printed 'skipping': the test binary was built for another mode"
     status=1
   fi
-  [ "$status" -ne 0 ] && tail -n 60 "$log" >&2
+  [ "$status" -ne 0 ] && tail -n 80 "$log" >&2
   record "$suite" "$passed" "$failed" "$skipped" "$status"
 }
 
-run_suite_node_test() {
-  local suite=$1
-  shift
-  local log="$logs/$suite.log" status=0
-  say "running $suite: $*"
-  "$@" >"$log" 2>&1 || status=$?
-  local passed failed skipped
-  passed=$(grep -aE '^# pass [0-9]+' "$log" | awk '{print $3}' | tail -n 1)
-  failed=$(grep -aE '^# fail [0-9]+' "$log" | awk '{print $3}' | tail -n 1)
-  skipped=$(grep -aE '^# (skipped|todo) [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
-  [ "$status" -ne 0 ] && grep -aB2 -A25 '^not ok\|# Subtest.*\n.*not ok' "$log" | head -n 120 >&2
-  record "$suite" "${passed:-0}" "${failed:-0}" "${skipped:-0}" "$status"
-}
-
-# Runners of our own print `N passed, N failed[, N skipped]` as their last such line.
-run_suite_plain() {
-  local suite=$1
-  shift
-  local log="$logs/$suite.log" status=0
-  say "running $suite: $*"
-  "$@" >"$log" 2>&1 || status=$?
-  local line passed failed skipped
-  line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-  passed=$(awk '{print $1}' <<<"$line")
-  failed=$(awk '{print $3}' <<<"$line")
-  skipped=$(grep -oE '[0-9]+ skipped' <<<"$line" | awk '{print $1}')
-  [ "$status" -ne 0 ] && tail -n 40 "$log" >&2
-  record "$suite" "${passed:-0}" "${failed:-0}" "${skipped:-0}" "$status"
-}
-
-run_suite_libtest cargo cargo test --no-fail-fast -- --show-output
-run_suite_libtest wasm-node wasm-pack test --node -- --test wasm_node
-run_suite_libtest wasm-chromium wasm-pack test --headless --chrome -- --test wasm_browser
-run_suite_node_test js node --test --test-reporter=tap tests/js/
+run_suite cargo count_libtest cargo test --no-fail-fast -- --show-output
+run_suite wasm-node count_libtest wasm-pack test --node -- --test wasm_node
+run_suite wasm-chromium count_libtest wasm-pack test --headless --chrome -- --test wasm_browser
+run_suite js count_node_test node --test --test-reporter=tap tests/js/
 for runner in tests/browser/*-runner.mjs; do
-  run_suite_plain "browser-$(basename "$runner" -runner.mjs)" node "$runner"
+  run_suite "browser-$(basename "$runner" -runner.mjs)" count_plain node "$runner"
 done
 
 say "logs in test-output/logs/"
