@@ -27,6 +27,11 @@ use regex::Regex;
 use crate::kinds::{self, code::python_regex};
 use crate::pyutil::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, take_chars};
 
+/// Outputs larger than this are not tried as YAML: the PyYAML-compatible loader needs up to ~20x
+/// the input in memory, and wasm has 4 GiB. Beyond the reference (which has no such cap); real YAML
+/// tool outputs are far smaller, and such an output falls through to code or text.
+pub const MAX_YAML_BYTES: usize = 64 * 1024 * 1024;
+
 /// Chars at the start of an output that the binary-like check looks at.
 const BINARY_PROBE_CHARS: usize = 1000;
 
@@ -122,7 +127,7 @@ pub fn generate(output: &str, mime_type: &str, preview_chars: i64) -> Synopsis {
             return synopsis;
         }
     }
-    if is_yaml_candidate(output) {
+    if output.len() <= MAX_YAML_BYTES && is_yaml_candidate(output) {
         if let Some(synopsis) = kinds::yaml::synopsis(output) {
             return synopsis;
         }

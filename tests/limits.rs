@@ -368,3 +368,15 @@ fn fuzz_finding_claimed_lengths_do_not_overflow() {
     let plan = plan_turn(turn(vec![earlier.clone(), earlier, part("x".into())], TurnConfig::default())).expect("plans");
     assert_eq!(plan.parts[2].group_original_chars, Some(u64::MAX));
 }
+
+/// YAML over the size cap is not loaded (its loader's memory grows to ~20x the input): it falls
+/// through to code or text instead of risking wasm's 4 GiB.
+#[test]
+fn yaml_over_the_size_cap_is_not_loaded() {
+    let entry = "- name: item\n  value: 1\n";
+    let output = entry.repeat(tool_stub::synopsis::MAX_YAML_BYTES / entry.len() + 1);
+    let synopsis = tool_stub::synopsis::generate(&output, "text/plain", 2000);
+    assert_eq!(synopsis.kind, "text");
+    let small = entry.repeat(100);
+    assert_eq!(tool_stub::synopsis::generate(&small, "text/plain", 2000).kind, "yaml");
+}
