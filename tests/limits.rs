@@ -374,9 +374,9 @@ fn fuzz_finding_claimed_lengths_do_not_overflow() {
 #[test]
 fn yaml_over_the_size_cap_is_not_loaded() {
     let entry = "- name: item\n  value: 1\n";
-    let output = entry.repeat(tool_stub::synopsis::MAX_YAML_BYTES / entry.len() + 1);
+    let output = format!("---\n{}", entry.repeat(tool_stub::synopsis::MAX_YAML_BYTES / entry.len() + 1));
     let synopsis = tool_stub::synopsis::generate(&output, "text/plain", 2000);
     assert_eq!(synopsis.kind, "text");
-    let small = entry.repeat(100);
+    let small = format!("---\n{}", entry.repeat(100));
     assert_eq!(tool_stub::synopsis::generate(&small, "text/plain", 2000).kind, "yaml");
 }
