@@ -6,7 +6,7 @@ import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
 import { withStoreTimeout } from "./stores/timeout.js";
-import { INDEX_FILE, buildOutputIndex, countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
+import { INDEX_FILE, countCodePoints, fastOutputIndex, parseOutputIndex, spanOf } from "./output-index.js";
 import { literalSearch } from "./literal-search.js";
 
 export { ToolStubError, MemoryStore };
@@ -324,7 +324,7 @@ export class ToolStub {
     const plan = JSON.parse(planJson);
     const outcomes = [];
     for (const write of plan.writes) {
-      outcomes.push(await this.#store_output(write, parts[write.partIndex].output));
+      outcomes.push(await this.#store_output(write, parts[write.partIndex].output, outputs[write.partIndex]));
     }
     const failedOutputs = plan.writes.map((write, i) => (outcomes[i].status === "failed" ? outputs[write.partIndex] : ""));
     const finished = JSON.parse(callCore(core.finishTurn, planJson, JSON.stringify(outcomes), failedOutputs));
@@ -337,8 +337,11 @@ export class ToolStub {
     return result;
   }
 
-  /** Stores one planned output unless an identical one is stored; never throws. */
-  async #store_output(write, output) {
+  /**
+   * Stores one planned output unless an identical one is stored; never throws. `output` is the
+   * caller's string, `coreOutput` the same made well-formed (the core's view of it).
+   */
+  async #store_output(write, output, coreOutput) {
     try {
       const existing = await this.#store.load(write.metadataKey);
       if (existing !== undefined && callCore(core.storedMatches, existing, write.sha256)) {
@@ -347,7 +350,8 @@ export class ToolStub {
       // Output first: a record is only ever written for an output that is fully stored.
       await this.#store.save(write.outputKey, output);
       // The index before the record, so a recorded result never has a stale one (see output-index.js).
-      await this.#store.save([...write.outputKey.slice(0, -1), INDEX_FILE], JSON.stringify(buildOutputIndex(output)));
+      const index = fastOutputIndex(output) ?? callCore(core.outputIndex, coreOutput, coreOutput === output);
+      await this.#store.save([...write.outputKey.slice(0, -1), INDEX_FILE], index);
       await this.#store.save(write.metadataKey, write.metadataJson);
       return { status: "stored", metadataJson: write.metadataJson };
     } catch (error) {

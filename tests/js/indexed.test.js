@@ -9,6 +9,8 @@ import * as path from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { ToolStub, MemoryStore, NodeFsStore } from "./pkg.js";
 import { IndexedDbStore } from "../../pkg/js/stores/indexeddb.js";
+import { fastOutputIndex } from "../../pkg/js/output-index.js";
+import * as core from "../../pkg/wasm/tool_stub.js";
 
 /** Deterministic pseudo-random numbers (a seeded LCG), so failures reproduce. */
 function random(seed) {
@@ -65,6 +67,23 @@ describe("reads through the output index", () => {
       }
     });
   }
+});
+
+describe("the output index", () => {
+  it("is the same from the JS fast path as from the core", () => {
+    const next = random(5);
+    const plainPieces = ["a", "\n", "é", "日本", "x\ny", " ", "\n\n"];
+    const texts = ["", "\n", "a", "\n".repeat(65_537), "a".repeat(65_536), "é\n".repeat(70_000) + "end"];
+    for (let i = 0; i < 20; i++) {
+      let text = "";
+      const length = next(3) === 0 ? next(200) : next(300_000);
+      while (text.length < length) text += plainPieces[next(plainPieces.length)];
+      texts.push(text);
+    }
+    for (const text of texts) assert.equal(fastOutputIndex(text), core.outputIndex(text, true), `text of ${text.length}`);
+    assert.equal(fastOutputIndex("😀"), undefined, "astral text goes to the core");
+    assert.equal(fastOutputIndex("\uD800"), undefined, "lone surrogates go to the core");
+  });
 });
 
 describe("literal search in JS", () => {
