@@ -32,12 +32,16 @@ export function fastOutputIndex(text) {
   const checkpoints = [];
   let bytes = 0;
   let newlines = 0;
+  let lastNewline = -1;
   for (let at = 0; at === 0 || at < text.length; at += CHECKPOINT_STEP) {
-    const column = at === 0 ? 0 : at - (text.lastIndexOf("\n", at - 1) + 1);
-    checkpoints.push([at, bytes, newlines, column]);
-    const end = Math.min(at + CHECKPOINT_STEP, text.length);
-    for (let i = text.indexOf("\n", at); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) newlines++;
-    bytes += utf8Length(text.slice(at, end));
+    checkpoints.push([at, bytes, newlines, at - (lastNewline + 1)]);
+    // Searched within the block: a text without line breaks must not be scanned to its end each time.
+    const block = text.slice(at, at + CHECKPOINT_STEP);
+    for (let i = block.indexOf("\n"); i !== -1; i = block.indexOf("\n", i + 1)) {
+      newlines++;
+      lastNewline = at + i;
+    }
+    bytes += utf8Length(block);
   }
   const length = text.length;
   return JSON.stringify({ version: INDEX_VERSION, step: CHECKPOINT_STEP, chars: length, utf16: length, bytes, wellFormed: true, checkpoints });
