@@ -161,15 +161,7 @@ export class NodeFsStore {
   async loadSlice(key, start, end) {
     validateKey(key);
     validateSliceBounds(start, end);
-    const file = this.#path(key);
-    let fh;
-    try {
-      fh = await fs.open(file, "r");
-    } catch (err) {
-      if (ABSENT.has(err?.code)) return undefined;
-      throw failed(`cannot open ${file}`, err);
-    }
-    try {
+    return this.#readOpen(key, async (fh) => {
       const buf = new Uint8Array(end - start);
       let filled = 0;
       while (filled < buf.length) {
@@ -178,18 +170,25 @@ export class NodeFsStore {
         filled += bytesRead;
       }
       return decode(buf.subarray(0, filled));
-    } catch (err) {
-      if (ABSENT.has(err?.code)) return undefined; // EISDIR: a directory holds no value
-      if (err instanceof ToolStubError) throw err;
-      throw failed(`cannot read ${file}`, err);
-    } finally {
-      await fh.close();
-    }
+    });
   }
 
   /** Length in UTF-16 code units, counted from the bytes in 1 MiB chunks without decoding. */
   async size(key) {
     validateKey(key);
+    return this.#readOpen(key, async (fh) => {
+      const buf = new Uint8Array(1 << 20);
+      let n = 0;
+      for (;;) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        if (bytesRead === 0) return n;
+        n += utf16Length(buf.subarray(0, bytesRead));
+      }
+    });
+  }
+
+  /** `read(fileHandle)` on the key's file, closed afterwards; undefined if there is no value. */
+  async #readOpen(key, read) {
     const file = this.#path(key);
     let fh;
     try {
@@ -199,15 +198,10 @@ export class NodeFsStore {
       throw failed(`cannot open ${file}`, err);
     }
     try {
-      const buf = new Uint8Array(1 << 20);
-      let n = 0;
-      for (;;) {
-        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-        if (bytesRead === 0) return n;
-        n += utf16Length(buf.subarray(0, bytesRead));
-      }
+      return await read(fh);
     } catch (err) {
       if (ABSENT.has(err?.code)) return undefined; // EISDIR: a directory holds no value
+      if (err instanceof ToolStubError) throw err;
       throw failed(`cannot read ${file}`, err);
     } finally {
       await fh.close();
