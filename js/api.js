@@ -6,6 +6,8 @@ import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
 import { withStoreTimeout } from "./stores/timeout.js";
+import { INDEX_FILE, countCodePoints, fastOutputIndex, parseOutputIndex, spanOf } from "./output-index.js";
+import { literalSearch } from "./literal-search.js";
 
 export { ToolStubError, MemoryStore };
 
@@ -78,7 +80,11 @@ function callCore(fn, ...args) {
  * lone surrogate as U+FFFD (what TextEncoder does anyway), while stores keep the exact string.
  */
 function wellFormed(text) {
-  return text.isWellFormed?.() ?? !/[\uD800-\uDFFF]/.test(text) ? text : text.toWellFormed();
+  return isWellFormed(text) ? text : text.toWellFormed();
+}
+
+function isWellFormed(text) {
+  return text.isWellFormed?.() ?? !/[\uD800-\uDFFF]/.test(text);
 }
 
 function invalid(message) {
@@ -318,7 +324,7 @@ export class ToolStub {
     const plan = JSON.parse(planJson);
     const outcomes = [];
     for (const write of plan.writes) {
-      outcomes.push(await this.#store_output(write, parts[write.partIndex].output));
+      outcomes.push(await this.#store_output(write, parts[write.partIndex].output, outputs[write.partIndex]));
     }
     const failedOutputs = plan.writes.map((write, i) => (outcomes[i].status === "failed" ? outputs[write.partIndex] : ""));
     const finished = JSON.parse(callCore(core.finishTurn, planJson, JSON.stringify(outcomes), failedOutputs));
@@ -331,8 +337,11 @@ export class ToolStub {
     return result;
   }
 
-  /** Stores one planned output unless an identical one is stored; never throws. */
-  async #store_output(write, output) {
+  /**
+   * Stores one planned output unless an identical one is stored; never throws. `output` is the
+   * caller's string, `coreOutput` the same made well-formed (the core's view of it).
+   */
+  async #store_output(write, output, coreOutput) {
     try {
       const existing = await this.#store.load(write.metadataKey);
       if (existing !== undefined && callCore(core.storedMatches, existing, write.sha256)) {
@@ -340,6 +349,9 @@ export class ToolStub {
       }
       // Output first: a record is only ever written for an output that is fully stored.
       await this.#store.save(write.outputKey, output);
+      // The index before the record, so a recorded result never has a stale one (see output-index.js).
+      const index = fastOutputIndex(output) ?? callCore(core.outputIndex, coreOutput, coreOutput === output);
+      await this.#store.save([...write.outputKey.slice(0, -1), INDEX_FILE], index);
       await this.#store.save(write.metadataKey, write.metadataJson);
       return { status: "stored", metadataJson: write.metadataJson };
     } catch (error) {
@@ -401,19 +413,48 @@ export class ToolStub {
     const offset = optionalInteger(opts.offset, "offset", 0);
     const limit = optionalInteger(opts.limit, "limit", 20000);
     callCore(core.checkReadArgs, offset, limit);
-    const content = await this.#loadOutput(id);
-    const window = JSON.parse(callCore(core.readWindow, content, offset, limit));
+    const window = (await this.#indexedWindow(id, offset, limit)) ?? this.#window(await this.#loadOutput(id), offset, limit);
     const result = {
       toolResultId: id,
-      content: content.isWellFormed?.() === false ? exactWindow(content, offset, limit) : window.content,
-      offset: window.offset,
-      limit: window.limit,
+      content: window.content,
+      offset,
+      limit,
       offsetUnit: window.offset_unit,
       totalChars: window.total_chars,
       hasMore: window.has_more,
     };
     if (opts.includeMetadata !== false) result.metadata = await this.#loadMetadata(id);
     return result;
+  }
+
+  /** The core's read window of `content`, cut exactly when it holds lone surrogates. */
+  #window(content, offset, limit) {
+    const window = JSON.parse(callCore(core.readWindow, content, offset, limit));
+    if (content.isWellFormed?.() === false) window.content = exactWindow(content, offset, limit);
+    return window;
+  }
+
+  /**
+   * The read window from only the span of the output around it, when the result has an index and
+   * the store a ranged read (`loadSlice`); undefined otherwise (then the whole output is loaded).
+   */
+  async #indexedWindow(id, offset, limit) {
+    const unit = this.#store.sliceUnit;
+    if (typeof this.#store.loadSlice !== "function" || (unit !== "utf16" && unit !== "utf8")) return undefined;
+    if ((await this.#store.load(this.#key(id, "metadata.json"))) === undefined) {
+      throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.#sessionId}`);
+    }
+    const index = parseOutputIndex(await this.#store.load(this.#key(id, INDEX_FILE)));
+    if (index === undefined) return undefined;
+    const span = spanOf(index, offset, limit === -1 ? index.chars : offset + limit, unit);
+    const slice = await this.#store.loadSlice(this.#key(id, "output.txt"), span.start, span.end);
+    if (slice === undefined) {
+      throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
+    }
+    const window = this.#window(slice, Math.max(0, offset - span.firstChar), limit);
+    window.total_chars = index.chars;
+    window.has_more = limit !== -1 && offset + limit < index.chars;
+    return window;
   }
 
   /**
@@ -459,8 +500,21 @@ export class ToolStub {
     const request = JSON.stringify(definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]));
     callCore(core.checkGrep, request);
     const content = await this.#loadOutput(id);
-    const found = JSON.parse(callCore(core.grepContent, wellFormed(content), request));
+    const found = (await this.#literalSearch(id, content, opts)) ?? JSON.parse(callCore(core.grepContent, wellFormed(content), request));
     return { toolResultId: id, matches: found.matches, totalMatches: found.totalMatches };
+  }
+
+  /**
+   * The reference's literal search run in JS (see literal-search.js) when the options ask for
+   * nothing more and the result's index says the output is well-formed; undefined otherwise.
+   */
+  async #literalSearch(id, content, opts) {
+    if (opts.regex || opts.ignoreCase || opts.wholeWord || opts.contextLines != null || !isWellFormed(opts.query)) {
+      return undefined;
+    }
+    const index = parseOutputIndex(await this.#store.load(this.#key(id, INDEX_FILE)));
+    if (index === undefined || !index.wellFormed || index.utf16 !== content.length) return undefined;
+    return literalSearch(content, opts, index);
   }
 
   /**
@@ -697,16 +751,6 @@ function modelFacing(value) {
       .filter(([, v]) => v !== undefined)
       .map(([key, v]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), modelFacing(v)]),
   );
-}
-
-/** Length in Unicode code points (a lone surrogate counts as one, as in the core). */
-function countCodePoints(text) {
-  let count = 0;
-  for (let i = 0; i < text.length; i++, count++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
-  }
-  return count;
 }
 
 /** UTF-8 length of a string without encoding it (a lone surrogate counts as U+FFFD, 3 bytes). */

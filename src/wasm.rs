@@ -185,6 +185,13 @@ pub fn search_content(content: &str, query: &str, limit: f64, context_chars: f64
     emit(&found)
 }
 
+/// The position index of an output (see `retrieval::output_index`), as JSON; `well_formed` says
+/// whether the string the store keeps had no lone surrogate.
+#[wasm_bindgen(js_name = outputIndex)]
+pub fn output_index(output: &str, well_formed: bool) -> BindingResult<String> {
+    emit(&retrieval::output_index::output_index(output, well_formed))
+}
+
 #[wasm_bindgen(js_name = checkReadArgs)]
 pub fn check_read_args(offset: f64, limit: f64) -> BindingResult<()> {
     retrieval::check_read_args(int("offset", offset)?, int("limit", limit)?).map_err(to_js)

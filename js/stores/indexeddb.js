@@ -5,8 +5,23 @@
 // [P, [...P, []]]: the upper bound's extra element is an array, greater than
 // any string segment a real key can have there.
 
+//
+// A value longer than `chunkChars` code units is stored in pieces, so loadSlice reads only the
+// pieces it needs: the record at its key is then `{ chunks, length, chunkChars }` (never a string,
+// so values saved before chunking existed read as they always did), and piece i lives at
+// [CHUNKS, ...key, i]. CHUNKS is an array, so those keys sort after every real key and lie in no
+// loadRange/removeRange range of real keys; the methods below handle them beside their value.
+
 import { ToolStubError } from "./errors.js";
-import { validateKey, validatePrefix, validateValue } from "./keys.js";
+import { validateKey, validatePrefix, validateSliceBounds, validateValue } from "./keys.js";
+
+const CHUNKS = ["chunks"];
+const DEFAULT_CHUNK_CHARS = 1 << 20;
+
+function isChunked(record) {
+  return record !== null && typeof record === "object" && Number.isSafeInteger(record.chunks) &&
+    Number.isSafeInteger(record.length) && Number.isSafeInteger(record.chunkChars) && record.chunkChars > 0;
+}
 
 function failed(what, err) {
   // Keep the DOMException name (e.g. QuotaExceededError) visible to callers.
@@ -27,7 +42,12 @@ export class IndexedDbStore {
     storeName = "records",
     indexedDB = globalThis.indexedDB,
     IDBKeyRange = globalThis.IDBKeyRange,
+    chunkChars = DEFAULT_CHUNK_CHARS,
   } = {}) {
+    if (!Number.isSafeInteger(chunkChars) || chunkChars <= 0) {
+      throw new ToolStubError("INVALID_ARGUMENT", `chunkChars must be a positive integer (got ${chunkChars})`);
+    }
+    this.chunkChars = chunkChars;
     this.dbName = dbName;
     this.storeName = storeName;
     this.indexedDB = indexedDB;
@@ -147,33 +167,56 @@ export class IndexedDbStore {
 
   async load(key) {
     validateKey(key);
-    return this.#tx("readonly", "load", (s) => s.get(key));
+    const [record, chunks] = await this.#tx("readonly", "load", (s) => [s.get(key), s.getAll(this.#chunksOf(key))]);
+    return isChunked(record) ? chunks.join("") : record;
   }
 
   async save(key, value) {
     validateKey(key);
     validateValue(value);
-    await this.#tx("readwrite", "save", (s) => s.put(value, key));
+    const size = this.chunkChars;
+    await this.#tx("readwrite", "save", (s) => {
+      const requests = [s.delete(this.#chunksOf(key))];
+      if (value.length <= size) return [...requests, s.put(value, key)];
+      const chunks = Math.ceil(value.length / size);
+      for (let i = 0; i < chunks; i++) requests.push(s.put(value.slice(i * size, (i + 1) * size), [CHUNKS, ...key, i]));
+      return [...requests, s.put({ chunks, length: value.length, chunkChars: size }, key)];
+    });
   }
 
   async remove(key) {
     validateKey(key);
-    await this.#tx("readwrite", "remove", (s) => s.delete(key));
+    await this.#tx("readwrite", "remove", (s) => [s.delete(key), s.delete(this.#chunksOf(key))]);
   }
 
   async loadRange(prefix) {
     validatePrefix(prefix);
     const range = this.#range(prefix);
-    // Keys and values read in one transaction, so both lists match and come
-    // back in key order, which is the segment-wise code unit order we promise.
-    const [keys, values] = await this.#tx("readonly", "loadRange", (s) => [s.getAllKeys(range), s.getAll(range)]);
-    return keys.map((key, i) => ({ key, value: values[i] }));
+    const chunkRange = this.#range([CHUNKS, ...prefix]);
+    // Keys, values and pieces read in one transaction, so they match and come back in key order,
+    // which is the segment-wise code unit order we promise.
+    const [keys, values, chunkKeys, chunks] = await this.#tx("readonly", "loadRange", (s) => [
+      s.getAllKeys(range),
+      s.getAll(range),
+      s.getAllKeys(chunkRange),
+      s.getAll(chunkRange),
+    ]);
+    const pieces = new Map();
+    chunkKeys.forEach((chunkKey, i) => {
+      const owner = JSON.stringify(chunkKey.slice(1, -1));
+      pieces.set(owner, [...(pieces.get(owner) ?? []), chunks[i]]);
+    });
+    return keys.map((key, i) => ({
+      key,
+      value: isChunked(values[i]) ? (pieces.get(JSON.stringify(key)) ?? []).join("") : values[i],
+    }));
   }
 
   async removeRange(prefix) {
     validatePrefix(prefix);
     const range = this.#range(prefix);
-    await this.#tx("readwrite", "removeRange", (s) => s.delete(range));
+    const chunkRange = this.#range([CHUNKS, ...prefix]);
+    await this.#tx("readwrite", "removeRange", (s) => [s.delete(range), s.delete(chunkRange)]);
   }
 
   #range(prefix) {
@@ -181,9 +224,52 @@ export class IndexedDbStore {
     return this.IDBKeyRange.bound(prefix, [...prefix, []]);
   }
 
-  /** No cheaper way than reading the value: IndexedDB has no per-record size. */
+  /** The pieces of `key`'s value from `first` to `last` (all by default), and no other key's. */
+  #chunksOf(key, first = 0, last = Infinity) {
+    if (!this.IDBKeyRange) throw new ToolStubError("NOT_READY", "IDBKeyRange is not available here");
+    return this.IDBKeyRange.bound([CHUNKS, ...key, first], [CHUNKS, ...key, last]);
+  }
+
+  /** loadSlice positions are UTF-16 code units. */
+  get sliceUnit() {
+    return "utf16";
+  }
+
+  /** value.slice(start, end), reading only the pieces that hold it; undefined if there is no value. */
+  async loadSlice(key, start, end) {
+    validateKey(key);
+    validateSliceBounds(start, end);
+    const tx = await this.#transaction("readonly", "loadSlice");
+    return new Promise((resolve, reject) => {
+      let result;
+      const store = tx.objectStore(this.storeName);
+      const head = store.get(key);
+      // The pieces are asked for in the same transaction, so they belong to the record read.
+      head.onsuccess = () => {
+        const record = head.result;
+        if (!isChunked(record)) {
+          result = record?.slice(start, end);
+          return;
+        }
+        const first = Math.floor(start / record.chunkChars);
+        const last = Math.max(first, Math.ceil(end / record.chunkChars) - 1);
+        const pieces = store.getAll(this.#chunksOf(key, first, last));
+        pieces.onsuccess = () => {
+          const base = first * record.chunkChars;
+          result = pieces.result.join("").slice(start - base, end - base);
+        };
+      };
+      tx.oncomplete = () => resolve(result);
+      tx.onerror = () => reject(failed("loadSlice", tx.error));
+      tx.onabort = () => reject(failed("loadSlice", tx.error ?? new Error("transaction aborted")));
+    });
+  }
+
+  /** The stored length of a value in pieces; otherwise the value itself (IndexedDB keeps no size). */
   async size(key) {
-    return (await this.load(key))?.length;
+    validateKey(key);
+    const record = await this.#tx("readonly", "size", (s) => s.get(key));
+    return isChunked(record) ? record.length : record?.length;
   }
 
   /** Closes the connection; a later call reopens it. */

@@ -67,3 +67,10 @@ export function hasPrefix(key, prefix) {
   for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
   return true;
 }
+
+/** Bounds of a loadSlice: safe integers with 0 <= start <= end. */
+export function validateSliceBounds(start, end) {
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new ToolStubError("INVALID_ARGUMENT", `slice bounds must be integers with 0 <= start <= end (got ${start}, ${end})`);
+  }
+}

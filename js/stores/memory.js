@@ -1,7 +1,7 @@
 // In-memory store: a Map from an encoded key to the value. Segments never
 // contain NUL (see keys.js), so joining with NUL is an unambiguous encoding.
 
-import { compareKeys, hasPrefix, validateKey, validatePrefix, validateValue } from "./keys.js";
+import { compareKeys, hasPrefix, validateKey, validatePrefix, validateSliceBounds, validateValue } from "./keys.js";
 
 const SEP = "\0";
 
@@ -41,6 +41,18 @@ export class MemoryStore {
     for (const k of [...this.#map.keys()]) {
       if (hasPrefix(k.split(SEP), prefix)) this.#map.delete(k);
     }
+  }
+
+  /** loadSlice positions are UTF-16 code units. */
+  get sliceUnit() {
+    return "utf16";
+  }
+
+  /** value.slice(start, end), or undefined if there is no value. */
+  async loadSlice(key, start, end) {
+    validateKey(key);
+    validateSliceBounds(start, end);
+    return this.#map.get(key.join(SEP))?.slice(start, end);
   }
 
   async size(key) {

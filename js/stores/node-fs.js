@@ -9,7 +9,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { ToolStubError } from "./errors.js";
-import { compareKeys, validateKey, validatePrefix, validateSegment, validateValue } from "./keys.js";
+import { compareKeys, validateKey, validatePrefix, validateSegment, validateSliceBounds, validateValue } from "./keys.js";
 import { decode, encode, utf16Length } from "./wtf8.js";
 
 // Temp files written by save() before their atomic rename; never values.
@@ -149,9 +149,46 @@ export class NodeFsStore {
     }
   }
 
+  /** loadSlice positions are byte offsets into the file (UTF-8/WTF-8). */
+  get sliceUnit() {
+    return "utf8";
+  }
+
+  /**
+   * Bytes start..end of the file (end clamped to its size), decoded; undefined if there is no
+   * value. Reads only that span: the caller picks bounds on character boundaries.
+   */
+  async loadSlice(key, start, end) {
+    validateKey(key);
+    validateSliceBounds(start, end);
+    return this.#readOpen(key, async (fh) => {
+      const buf = new Uint8Array(end - start);
+      let filled = 0;
+      while (filled < buf.length) {
+        const { bytesRead } = await fh.read(buf, filled, buf.length - filled, start + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return decode(buf.subarray(0, filled));
+    });
+  }
+
   /** Length in UTF-16 code units, counted from the bytes in 1 MiB chunks without decoding. */
   async size(key) {
     validateKey(key);
+    return this.#readOpen(key, async (fh) => {
+      const buf = new Uint8Array(1 << 20);
+      let n = 0;
+      for (;;) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        if (bytesRead === 0) return n;
+        n += utf16Length(buf.subarray(0, bytesRead));
+      }
+    });
+  }
+
+  /** `read(fileHandle)` on the key's file, closed afterwards; undefined if there is no value. */
+  async #readOpen(key, read) {
     const file = this.#path(key);
     let fh;
     try {
@@ -161,15 +198,10 @@ export class NodeFsStore {
       throw failed(`cannot open ${file}`, err);
     }
     try {
-      const buf = new Uint8Array(1 << 20);
-      let n = 0;
-      for (;;) {
-        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-        if (bytesRead === 0) return n;
-        n += utf16Length(buf.subarray(0, bytesRead));
-      }
+      return await read(fh);
     } catch (err) {
       if (ABSENT.has(err?.code)) return undefined; // EISDIR: a directory holds no value
+      if (err instanceof ToolStubError) throw err;
       throw failed(`cannot read ${file}`, err);
     } finally {
       await fh.close();

@@ -49,7 +49,17 @@ export interface Store {
   removeRange(prefix: string[]): Promise<void>;
   /** value.length (UTF-16 code units) without materialising the value where the backend allows it. */
   size?(key: StoreKey): Promise<number | undefined>;
+  /**
+   * Optional ranged read: the part of the value between positions `start` and `end` (integers,
+   * 0 <= start <= end; `end` past the value is clamped), in `sliceUnit`; undefined if there is no
+   * value. ToolStub's `read` uses it with the output index to fetch only the span it needs.
+   */
+  loadSlice?(key: StoreKey, start: number, end: number): Promise<string | undefined>;
+  /** Unit of loadSlice's positions: "utf16" code units of the value, or "utf8" bytes of its stored form (which must lie on character boundaries). */
+  readonly sliceUnit?: SliceUnit;
 }
+
+export type SliceUnit = "utf16" | "utf8";
 
 /** In-memory store backed by a Map. */
 export declare class MemoryStore implements Store {
@@ -60,6 +70,9 @@ export declare class MemoryStore implements Store {
   loadRange(prefix: string[]): Promise<StoreEntry[]>;
   removeRange(prefix: string[]): Promise<void>;
   size(key: StoreKey): Promise<number | undefined>;
+  /** value.slice(start, end). */
+  loadSlice(key: StoreKey, start: number, end: number): Promise<string | undefined>;
+  readonly sliceUnit: "utf16";
 }
 
 /**
@@ -79,6 +92,9 @@ export declare class NodeFsStore implements Store {
   removeRange(prefix: string[]): Promise<void>;
   /** Counted from the file's bytes in chunks, without decoding the whole value. */
   size(key: StoreKey): Promise<number | undefined>;
+  /** Reads only bytes start..end of the file (UTF-8/WTF-8) and decodes them. */
+  loadSlice(key: StoreKey, start: number, end: number): Promise<string | undefined>;
+  readonly sliceUnit: "utf8";
 }
 
 export interface IndexedDbStoreOptions {
@@ -90,6 +106,11 @@ export interface IndexedDbStoreOptions {
   indexedDB?: IDBFactory;
   /** Default globalThis.IDBKeyRange; must come from the same implementation as indexedDB. */
   IDBKeyRange?: typeof IDBKeyRange;
+  /**
+   * Default 1,048,576. A longer value is stored in pieces of this many UTF-16 code units (beside
+   * its key, invisible to loadRange), so loadSlice reads only the pieces it needs.
+   */
+  chunkChars?: number;
 }
 
 /** Browser store over IndexedDB; the key array is the IndexedDB key. */
@@ -97,13 +118,17 @@ export declare class IndexedDbStore implements Store {
   constructor(options?: IndexedDbStoreOptions);
   readonly dbName: string;
   readonly storeName: string;
+  readonly chunkChars: number;
   load(key: StoreKey): Promise<string | undefined>;
   save(key: StoreKey, value: string): Promise<void>;
   remove(key: StoreKey): Promise<void>;
   loadRange(prefix: string[]): Promise<StoreEntry[]>;
   removeRange(prefix: string[]): Promise<void>;
-  /** Reads the value: IndexedDB keeps no per-record size. */
+  /** From the record of a value stored in pieces; otherwise reads the value (IndexedDB keeps no per-record size). */
   size(key: StoreKey): Promise<number | undefined>;
+  /** value.slice(start, end), reading only the pieces that hold it. */
+  loadSlice(key: StoreKey, start: number, end: number): Promise<string | undefined>;
+  readonly sliceUnit: "utf16";
   /** Closes the connection; the next call reopens it. */
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@
 pub mod grep;
 pub mod json_pointer;
 pub mod lines;
+pub mod output_index;
 pub mod restore;
 pub mod search_all;
 pub mod table_rows;

@@ -125,7 +125,7 @@ describe("ToolStub round trips", () => {
     const ts = new ToolStub({ store: counting, sessionId: "s3" });
     const first = await ts.externalize([part("same", bigJson)], { messageId: "m1" });
     const second = await ts.externalize([part("same", bigJson)], { messageId: "m2" });
-    assert.equal(saves.length, 2, "output.txt and metadata.json, once");
+    assert.deepEqual(saves.map((key) => key.split("/").pop()), ["output.txt", "index.json", "metadata.json"], "once");
     assert.equal(first[0].outputRef, second[0].outputRef);
     assert.equal(first[0].output, second[0].output);
   });

@@ -58,6 +58,36 @@ async function roundTrip(store, key, value) {
   assert.equal(await store.size(key), value.length, `size ${show(key)}`);
 }
 
+// ---- ranged reads (optional: loadSlice with its sliceUnit) ---------------------------------------
+
+const utf8 = new TextEncoder();
+
+/** `[start, end]` of code units `from..to` of a well-formed `value` in the store's slice unit. */
+function sliceBounds(store, value, from, to) {
+  if (store.sliceUnit === "utf16") return [from, to];
+  return [utf8.encode(value.slice(0, from)).length, utf8.encode(value.slice(0, to)).length];
+}
+
+/** A value of about `length` code units, astral characters included, with a marker every so often. */
+function longValue(length) {
+  let value = "";
+  for (let i = 0; value.length < length; i++) value += i % 500 === 0 ? `[${i}]` : i % 7 === 0 ? "😀" : "é";
+  return value;
+}
+
+/** `i`, moved off the middle of a surrogate pair: byte positions exist only between characters. */
+function boundary(value, i) {
+  const splitsPair = /[\uD800-\uDBFF]/.test(value[i - 1] ?? "") && /[\uDC00-\uDFFF]/.test(value[i] ?? "");
+  return splitsPair ? i + 1 : i;
+}
+
+async function checkSlices(store, key, value, bounds) {
+  for (const [from, to] of bounds.map(([a, b]) => [boundary(value, a), boundary(value, b)])) {
+    const [start, end] = sliceBounds(store, value, from, to);
+    assert.equal(await store.loadSlice(key, start, end), value.slice(from, to), `slice ${from}..${to} of ${show(value)}`);
+  }
+}
+
 // ---- the checks ------------------------------------------------------------
 
 export const cases = [
@@ -271,6 +301,53 @@ export const cases = [
         await s.save(["sz"], v);
         assert.equal(await s.size(["sz"]), v.length, `size of ${show(v)}`);
       }
+    },
+  },
+  {
+    name: "loadSlice reads a span of the value (units: sliceUnit)",
+    async run(makeStore) {
+      const s = await makeStore();
+      if (typeof s.loadSlice !== "function") return;
+      assert.ok(s.sliceUnit === "utf16" || s.sliceUnit === "utf8", `sliceUnit ${s.sliceUnit}`);
+      const value = "aé日😀b\n😀😀end";
+      await s.save(["sl", "v"], value);
+      await checkSlices(s, ["sl", "v"], value, [[0, 0], [0, value.length], [1, 3], [3, 5], [5, 9], [value.length, value.length]]);
+      const [start] = sliceBounds(s, value, 5, 5);
+      assert.equal(await s.loadSlice(["sl", "v"], start, start + 10_000), value.slice(5), "end past the value is clamped");
+      assert.equal(await s.loadSlice(["sl", "nope"], 0, 1), undefined, "missing key");
+      for (const [a, b] of [[-1, 2], [3, 1], [0.5, 2], [0, Infinity], ["0", 1]]) {
+        await assert.rejectsWithCode(() => s.loadSlice(["sl", "v"], a, b), "INVALID_ARGUMENT", `bounds ${a}, ${b}`);
+      }
+      await assert.rejectsWithCode(() => s.loadSlice(["sl", ".."], 0, 1), "INVALID_ARGUMENT", "bad key");
+    },
+  },
+  {
+    name: "a long value is whole for load, loadRange and size, and sliced anywhere",
+    async run(makeStore) {
+      const s = await makeStore();
+      // Longer than IndexedDbStore's pieces (1M code units by default), with one short neighbour.
+      const value = longValue(2_500_000);
+      await s.save(["big", "a"], value);
+      await s.save(["big", "b"], "short");
+      assert.equal(await s.load(["big", "a"]), value);
+      assert.equal(await s.size(["big", "a"]), value.length);
+      const all = await s.loadRange(["big"]);
+      assert.deepEqual(all.map((e) => e.key), [["big", "a"], ["big", "b"]], "pieces are not entries");
+      assert.ok(all[0].value === value && all[1].value === "short", "loadRange values");
+      if (typeof s.loadSlice === "function") {
+        const m = 1 << 20;
+        await checkSlices(s, ["big", "a"], value, [[0, 10], [m - 4, m + 4], [2 * m - 2, 2 * m + 3000], [value.length - 2000, value.length], [10, 2 * m + 10]]);
+      }
+      await s.save(["big", "a"], "now short");
+      assert.equal(await s.load(["big", "a"]), "now short", "a short value replaces a long one");
+      await s.save(["big", "a"], value);
+      await s.remove(["big", "a"]);
+      assert.equal(await s.load(["big", "a"]), undefined, "removed");
+      await s.save(["big", "c"], value);
+      await s.removeRange(["big"]);
+      assert.deepEqual(await s.loadRange([]), [], "nothing left, pieces included");
+      await s.save(["big", "c"], "again");
+      assert.equal(await s.load(["big", "c"]), "again");
     },
   },
 ];

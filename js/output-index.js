@@ -1,0 +1,106 @@
+// Using the position index of a stored output (`index.json`, saved beside `output.txt` after it
+// and before `metadata.json`, which stays the commit marker; the core computes it and owns its
+// format: src/retrieval/output_index.rs). It lets `read` fetch only the span of the output around
+// its window and `search` place a match (offset, line, column) without counting from the start.
+// It is derived data: a result without one (stored before it existed, or by another tool) is read
+// the slow way, and an unreadable one is ignored the same way.
+
+export const INDEX_FILE = "index.json";
+const INDEX_VERSION = 1;
+/** As the core's CHECKPOINT_STEP (src/retrieval/output_index.rs). */
+const CHECKPOINT_STEP = 65536;
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+const encoder = new TextEncoder();
+let scratch;
+
+/** UTF-8 length of a surrogate-free string, natively. */
+function utf8Length(text) {
+  if (globalThis.Buffer) return globalThis.Buffer.byteLength(text, "utf8");
+  scratch ??= new Uint8Array(3 * CHECKPOINT_STEP);
+  return encoder.encodeInto(text, scratch).written;
+}
+
+/**
+ * The core's `outputIndex` JSON for a text without surrogates, where code points are UTF-16
+ * units, built from native string operations (several times faster than copying the text into
+ * wasm); undefined for any other text, which the core indexes. tests/js/indexed.test.js checks
+ * both give the same bytes.
+ */
+export function fastOutputIndex(text) {
+  if (SURROGATE.test(text)) return undefined;
+  const checkpoints = [];
+  let bytes = 0;
+  let newlines = 0;
+  let lastNewline = -1;
+  for (let at = 0; at === 0 || at < text.length; at += CHECKPOINT_STEP) {
+    checkpoints.push([at, bytes, newlines, at - (lastNewline + 1)]);
+    // Searched within the block: a text without line breaks must not be scanned to its end each time.
+    const block = text.slice(at, at + CHECKPOINT_STEP);
+    for (let i = block.indexOf("\n"); i !== -1; i = block.indexOf("\n", i + 1)) {
+      newlines++;
+      lastNewline = at + i;
+    }
+    bytes += utf8Length(block);
+  }
+  const length = text.length;
+  return JSON.stringify({ version: INDEX_VERSION, step: CHECKPOINT_STEP, chars: length, utf16: length, bytes, wellFormed: true, checkpoints });
+}
+
+/** The index in `json` if it is one this version can use, else undefined (then: the slow way). */
+export function parseOutputIndex(json) {
+  if (typeof json !== "string") return undefined;
+  let index;
+  try {
+    index = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const valid =
+    index?.version === INDEX_VERSION &&
+    Number.isSafeInteger(index.step) && index.step > 0 &&
+    [index.chars, index.utf16, index.bytes].every((n) => Number.isSafeInteger(n) && n >= 0) &&
+    typeof index.wellFormed === "boolean" &&
+    Array.isArray(index.checkpoints) &&
+    index.checkpoints.length === Math.max(1, Math.ceil(index.chars / index.step)) &&
+    index.checkpoints.every((c) => Array.isArray(c) && c.length === 4 && c.every((n) => Number.isSafeInteger(n) && n >= 0));
+  return valid ? index : undefined;
+}
+
+/**
+ * The stored span that holds code points `from .. to` (`to` clamped to the output's end):
+ * `{ firstChar, start, end }` with `start`/`end` in the store's slice unit ("utf16" or "utf8")
+ * and `firstChar` the code point at `start`.
+ */
+export function spanOf(index, from, to, unit) {
+  const column = unit === "utf8" ? 1 : 0;
+  const last = index.checkpoints.length - 1;
+  const first = Math.min(Math.floor(from / index.step), last);
+  const after = Math.ceil(Math.min(to, index.chars) / index.step);
+  const start = index.checkpoints[first][column];
+  const end = after > last ? (unit === "utf8" ? index.bytes : index.utf16) : index.checkpoints[after][column];
+  return { firstChar: first * index.step, start, end: Math.max(start, end) };
+}
+
+/** `{ point, number }`: the last checkpoint at or before UTF-16 offset `at`. */
+export function checkpointBefore(index, at) {
+  const points = index.checkpoints;
+  let low = 0;
+  let high = points.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (points[mid][0] <= at) low = mid;
+    else high = mid - 1;
+  }
+  return { point: points[low], number: low };
+}
+
+/** Length in Unicode code points (a lone surrogate counts as one, as in the core). */
+export function countCodePoints(text) {
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+  }
+  return count;
+}
