@@ -5,6 +5,7 @@ pub mod error;
 pub mod ids;
 pub mod kinds;
 pub mod pyutil;
+pub mod py_word;
 pub mod stub;
 pub mod synopsis;
 pub mod record;

@@ -16,9 +16,6 @@ pub fn is_py_space(c: char) -> bool {
 pub const PY_SPACE_CLASS: &str =
     r"\t\n\x0B\x0C\r\x1C-\x1F \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}";
 
-/// Python's `\w` on str patterns: `str.isalnum()` or `_` (letters and numbers of every script).
-pub const PY_WORD_CLASS: &str = r"\p{L}\p{N}_";
-
 /// Whether `c` starts a line break for `str.splitlines()`.
 pub fn is_py_line_break(c: char) -> bool {
     matches!(

@@ -22,7 +22,7 @@ impl Synopsis {
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex_lite::Regex;
 
 use crate::kinds::{self, code::python_regex};
 use crate::pyutil::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, take_chars};

@@ -3,9 +3,10 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex_lite::Regex;
 
-use crate::pyutil::{is_py_space, one_line, py_line_count, py_splitlines, py_strip, PY_SPACE_CLASS, PY_WORD_CLASS};
+pub(crate) use crate::py_word::is_py_word;
+use crate::pyutil::{is_py_space, one_line, py_line_count, py_splitlines, py_strip, PY_SPACE_CLASS};
 use crate::synopsis::Synopsis;
 
 const MAX_IMPORTS: usize = 12;
@@ -13,13 +14,13 @@ const MAX_IMPORT_CHARS: i64 = 180;
 const MAX_SYMBOLS: usize = 24;
 const MAX_SYMBOL_CHARS: i64 = 200;
 
-/// Builds a regex from a pattern written with Python's `\s`, `\S` and `\w` (which differ from the
-/// regex crate's Unicode classes), spelled here as `{s}`, `{S}` and `{w}`.
+/// Builds a regex from a pattern written with Python's `\s` and `\S` (which differ from the regex
+/// crate's classes), spelled here as `{s}` and `{S}`. Python's `\w` is [`is_py_word`], by hand:
+/// regex-lite has no Unicode classes.
 pub(crate) fn python_regex(pattern: &str) -> Regex {
     let expanded = pattern
         .replace("{s}", &format!("[{PY_SPACE_CLASS}]"))
-        .replace("{S}", &format!("[^{PY_SPACE_CLASS}]"))
-        .replace("{w}", &format!("[{PY_WORD_CLASS}]"));
+        .replace("{S}", &format!("[^{PY_SPACE_CLASS}]"));
     match Regex::new(&expanded) {
         Ok(regex) => regex,
         // The patterns are constants of this crate; a failure is a bug caught by any test run.
@@ -66,12 +67,18 @@ fn starts_code_line(s: &str) -> bool {
         &["let"], &["var"], &["package"], &["use"], &["pub", "fn"], &["fn"], &["public", "class"],
     ];
     KEYWORDS.iter().any(|words| {
-        let mut rest = Some(s);
-        for (i, word) in words.iter().enumerate() {
-            rest = rest.and_then(|r| if i == 0 { Some(r) } else { spaces(r) }).and_then(|r| r.strip_prefix(word));
-        }
-        rest.and_then(spaces).and_then(|r| r.chars().next()).is_some_and(is_py_word)
+        after_keyword(s, words).and_then(spaces).and_then(|r| r.chars().next()).is_some_and(is_py_word)
     })
+}
+
+/// What follows `words` at the start of `s`, the words joined by Python `\s+`.
+fn after_keyword<'a>(s: &'a str, words: &[&str]) -> Option<&'a str> {
+    let mut rest = s;
+    for (i, word) in words.iter().enumerate() {
+        rest = if i == 0 { rest } else { spaces(rest)? };
+        rest = rest.strip_prefix(word)?;
+    }
+    Some(rest)
 }
 
 /// What follows one or more Python `\s` chars at the start of `s`, if there is one.
@@ -80,21 +87,25 @@ fn spaces(s: &str) -> Option<&str> {
     (rest.len() < s.len()).then_some(rest)
 }
 
-/// Python's `\w` for one char (`str.isalnum()` or `_`), with the same class the other patterns use.
-pub(crate) fn is_py_word(c: char) -> bool {
-    static WORD: OnceLock<Regex> = OnceLock::new();
-    c == '_' || c.is_ascii_alphanumeric() || (!c.is_ascii() && WORD.get_or_init(|| python_regex("^{w}")).is_match(c.encode_utf8(&mut [0; 4])))
-}
-
 fn import_pattern() -> &'static Regex {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     PATTERN.get_or_init(|| python_regex(r"^(?:from{s}+({S}+){s}+import|import{s}+({S}+))"))
 }
 
-fn symbol_pattern() -> &'static Regex {
-    static PATTERN: OnceLock<Regex> = OnceLock::new();
-    PATTERN.get_or_init(|| {
-        python_regex(r"^(class|def|async{s}+def|function|export{s}+function|pub{s}+fn|fn){s}+([A-Za-z_]{w}*)")
+/// The reference's `^(class|def|async\s+def|function|export\s+function|pub\s+fn|fn)\s+([A-Za-z_]\w*)`
+/// on a stripped line, as (keyword as written, name): the first alternative that matches wins.
+fn symbol_at_start(line: &str) -> Option<(&str, &str)> {
+    const KEYWORDS: &[&[&str]] =
+        &[&["class"], &["def"], &["async", "def"], &["function"], &["export", "function"], &["pub", "fn"], &["fn"]];
+    KEYWORDS.iter().find_map(|words| {
+        let after = after_keyword(line, words)?;
+        let keyword = line.get(..line.len() - after.len())?;
+        let name = spaces(after)?;
+        if !name.starts_with(|c: char| c == '_' || c.is_ascii_alphabetic()) {
+            return None;
+        }
+        let end = name.find(|c: char| !is_py_word(c)).unwrap_or(name.len());
+        Some((keyword, name.get(..end)?))
     })
 }
 
@@ -110,9 +121,7 @@ pub fn synopsis(output: &str) -> Synopsis {
             continue;
         }
         if symbols.len() < MAX_SYMBOLS {
-            if let Some(found) = symbol_pattern().captures(line) {
-                let keyword = found.get(1).map_or("", |m| m.as_str());
-                let name = found.get(2).map_or("", |m| m.as_str());
+            if let Some((keyword, name)) = symbol_at_start(line) {
                 symbols.push(one_line(&format!("{keyword} {name}"), MAX_SYMBOL_CHARS));
             }
         }
@@ -152,5 +161,43 @@ mod tests {
         let s = synopsis("from a.b import c\nimport os\n  async  def go(x):\nclass Foo:\nfn 1bad\n");
         assert_eq!(s.structure, ["line_count: 5", "imports: a.b, os"]);
         assert_eq!(s.notable_items, ["async def go", "class Foo"]);
+    }
+
+    /// The hand-written symbol matcher against the reference pattern compiled by the full `regex`
+    /// crate with Python's classes, over every line of up to four pieces from a tricky alphabet.
+    #[test]
+    fn symbol_matcher_agrees_with_the_reference_pattern() {
+        let space = format!("[{PY_SPACE_CLASS}]");
+        let reference = regex::Regex::new(&format!(
+            r"^(class|def|async{space}+def|function|export{space}+function|pub{space}+fn|fn){space}+([A-Za-z_][\p{{L}}\p{{N}}_]*)"
+        ))
+        .unwrap();
+        let pieces = [
+            "class", "def", "async", "function", "export", "pub", "fn", "fnord", " ", "\t", "\u{3000}", "\u{85}",
+            "_x", "é", "1", "٣x", "\u{301}", "-", "(", "Foo", "",
+        ];
+        let mut checked = 0;
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    for d in pieces {
+                        let line = format!("{a}{b}{c}{d}");
+                        let expected = reference.captures(&line).map(|found| (found[1].to_string(), found[2].to_string()));
+                        let actual = symbol_at_start(&line).map(|(k, n)| (k.to_string(), n.to_string()));
+                        assert_eq!(actual, expected, "line {line:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, pieces.len().pow(4));
+    }
+
+    #[test]
+    fn symbol_names_take_unicode_word_chars_but_not_marks() {
+        assert_eq!(symbol_at_start("def _é٣x\u{301}y"), Some(("def", "_é٣x")));
+        assert_eq!(symbol_at_start("pub\u{3000}fn\tmain()"), Some(("pub\u{3000}fn", "main")));
+        assert_eq!(symbol_at_start("fn é"), None);
+        assert_eq!(symbol_at_start("function"), None);
     }
 }

@@ -13,7 +13,7 @@
 
 use crate::pyutil::py_strip;
 use crate::synopsis::Synopsis;
-use regex::Regex;
+use regex_lite::Regex;
 use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
