@@ -257,6 +257,17 @@ mod tests {
         assert_eq!(first.matches[0].snippet, text);
     }
 
+    /// The documented regex-lite semantics: case folding and word chars are ASCII-only.
+    #[test]
+    fn ignore_case_and_whole_word_are_ascii_only() {
+        let count = |text: &str, request: GrepRequest| grep(text, &request).expect("valid").total_matches;
+        assert_eq!(count("ERROR error", GrepRequest { ignore_case: true, ..request("Error") }), 2);
+        assert_eq!(count("É é", GrepRequest { ignore_case: true, ..request("é") }), 1);
+        // `é` is not a word char, so `caf` is a whole word in both.
+        assert_eq!(count("caféx café", GrepRequest { whole_word: true, ..request("caf") }), 2);
+        assert!(grep("cafe", &GrepRequest { regex: true, ..request(r"\p{L}") }).is_err());
+    }
+
     #[test]
     fn empty_regex_matches_advance() {
         let found = grep("ab", &GrepRequest { regex: true, ..request("x*") }).expect("valid");
