@@ -275,7 +275,7 @@ export interface SearchOptions {
   contextChars?: number;
   /** Whole lines around the match (at most 1000 chars either side). */
   contextLines?: number;
-  /** `query` is a regular expression (Rust `regex` syntax, linear time; `^`/`$` match at lines). */
+  /** `query` is a regular expression (Rust `regex-lite` syntax: linear time, ASCII `\w`/`\b`/case folding; `^`/`$` match at lines). */
   regex?: boolean;
   ignoreCase?: boolean;
   wholeWord?: boolean;

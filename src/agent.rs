@@ -43,62 +43,55 @@ impl Tool {
 
     /// The JSON Schema of the tool's arguments.
     fn parameters(self) -> Value {
-        let reference = json!({"type": "string", "minLength": 1, "description": "The ref from the stub (or the bare tool_result_id)."});
-        let flag = |description: &str| json!({"type": "boolean", "default": false, "description": description});
-        match self {
-            Tool::Read => json!({
-                "type": "object",
-                "properties": {
-                    "ref": reference,
-                    "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "First code point to return."},
-                    "limit": {"type": "integer", "minimum": -1, "default": DEFAULT_READ_LIMIT, "description": "Code points to return; -1 for the rest (results are capped)."},
-                    "line": {"type": "integer", "minimum": 1, "description": "Line mode: the first line to return (1-based)."},
-                    "lines": {"type": "integer", "minimum": 1, "description": "Line mode: how many lines."},
-                    "json_pointer": {"type": "string", "description": "JSON mode: an RFC 6901 pointer such as /items/3 ('' is the whole document)."},
-                    "row_start": {"type": "integer", "minimum": 1, "description": "Table mode: the first data row (1-based); the header always comes too."},
-                    "row_count": {"type": "integer", "minimum": 1, "description": "Table mode: how many data rows."}
-                },
-                "required": ["ref"],
-                "additionalProperties": false
-            }),
-            Tool::Search => json!({
-                "type": "object",
-                "properties": {
-                    "ref": reference,
-                    "query": {"type": "string", "minLength": 1, "description": "Text to find (literal unless regex is true)."},
-                    "limit": {"type": "integer", "minimum": 1, "default": DEFAULT_SEARCH_LIMIT, "description": "Most matches to return."},
-                    "context_chars": {"type": "integer", "minimum": 0, "default": DEFAULT_CONTEXT_CHARS, "description": "Code points of context on each side of a match."},
-                    "context_lines": {"type": "integer", "minimum": 0, "description": "Whole lines of context instead of context_chars."},
-                    "regex": flag("The query is a regular expression (linear-time engine; ^ and $ match at lines)."),
-                    "ignore_case": flag("Match regardless of case."),
-                    "whole_word": flag("Only matches that are whole words.")
-                },
-                "required": ["ref", "query"],
-                "additionalProperties": false
-            }),
-            Tool::SearchAll => json!({
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string", "minLength": 1, "description": "Text to find in every output of the session."},
-                    "regex": flag("The query is a regular expression."),
-                    "ignore_case": flag("Match regardless of case."),
-                    "whole_word": flag("Only matches that are whole words."),
-                    "tool_name": {"type": "string", "description": "Only outputs of this tool."},
-                    "limit": {"type": "integer", "minimum": 1, "default": 10, "description": "Most results (outputs) to return."},
-                    "per_result": {"type": "integer", "minimum": 1, "default": 3, "description": "Most matches shown per output."}
-                },
-                "required": ["query"],
-                "additionalProperties": false
-            }),
-            Tool::List => json!({
-                "type": "object",
-                "properties": {
-                    "tool_name": {"type": "string", "description": "Only outputs of this tool."},
-                    "limit": {"type": "integer", "minimum": 1, "default": DEFAULT_LIST_LIMIT, "description": "Most results to list."}
-                },
-                "additionalProperties": false
-            }),
-        }
+        // JSON text rather than `json!`: the macro expands to ~36 KB of wasm for these four.
+        const REF: &str = r#"{"type": "string", "minLength": 1, "description": "The ref from the stub (or the bare tool_result_id)."}"#;
+        const READ: &str = r#"{"type": "object", "properties": {
+            "ref": $REF,
+            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "First code point to return."},
+            "limit": {"type": "integer", "minimum": -1, "default": $READ_LIMIT, "description": "Code points to return; -1 for the rest (results are capped)."},
+            "line": {"type": "integer", "minimum": 1, "description": "Line mode: the first line to return (1-based)."},
+            "lines": {"type": "integer", "minimum": 1, "description": "Line mode: how many lines."},
+            "json_pointer": {"type": "string", "description": "JSON mode: an RFC 6901 pointer such as /items/3 ('' is the whole document)."},
+            "row_start": {"type": "integer", "minimum": 1, "description": "Table mode: the first data row (1-based); the header always comes too."},
+            "row_count": {"type": "integer", "minimum": 1, "description": "Table mode: how many data rows."}
+        }, "required": ["ref"], "additionalProperties": false}"#;
+        const SEARCH: &str = r#"{"type": "object", "properties": {
+            "ref": $REF,
+            "query": {"type": "string", "minLength": 1, "description": "Text to find (literal unless regex is true)."},
+            "limit": {"type": "integer", "minimum": 1, "default": $SEARCH_LIMIT, "description": "Most matches to return."},
+            "context_chars": {"type": "integer", "minimum": 0, "default": $CONTEXT_CHARS, "description": "Code points of context on each side of a match."},
+            "context_lines": {"type": "integer", "minimum": 0, "description": "Whole lines of context instead of context_chars."},
+            "regex": {"type": "boolean", "default": false, "description": "The query is a regular expression (linear-time engine; ^ and $ match at lines)."},
+            "ignore_case": {"type": "boolean", "default": false, "description": "Match regardless of case."},
+            "whole_word": {"type": "boolean", "default": false, "description": "Only matches that are whole words."}
+        }, "required": ["ref", "query"], "additionalProperties": false}"#;
+        const SEARCH_ALL: &str = r#"{"type": "object", "properties": {
+            "query": {"type": "string", "minLength": 1, "description": "Text to find in every output of the session."},
+            "regex": {"type": "boolean", "default": false, "description": "The query is a regular expression."},
+            "ignore_case": {"type": "boolean", "default": false, "description": "Match regardless of case."},
+            "whole_word": {"type": "boolean", "default": false, "description": "Only matches that are whole words."},
+            "tool_name": {"type": "string", "description": "Only outputs of this tool."},
+            "limit": {"type": "integer", "minimum": 1, "default": 10, "description": "Most results (outputs) to return."},
+            "per_result": {"type": "integer", "minimum": 1, "default": 3, "description": "Most matches shown per output."}
+        }, "required": ["query"], "additionalProperties": false}"#;
+        const LIST: &str = r#"{"type": "object", "properties": {
+            "tool_name": {"type": "string", "description": "Only outputs of this tool."},
+            "limit": {"type": "integer", "minimum": 1, "default": $LIST_LIMIT, "description": "Most results to list."}
+        }, "additionalProperties": false}"#;
+        let text = match self {
+            Tool::Read => READ,
+            Tool::Search => SEARCH,
+            Tool::SearchAll => SEARCH_ALL,
+            Tool::List => LIST,
+        };
+        let text = text
+            .replace("$REF", REF)
+            .replace("$READ_LIMIT", &DEFAULT_READ_LIMIT.to_string())
+            .replace("$SEARCH_LIMIT", &DEFAULT_SEARCH_LIMIT.to_string())
+            .replace("$CONTEXT_CHARS", &DEFAULT_CONTEXT_CHARS.to_string())
+            .replace("$LIST_LIMIT", &DEFAULT_LIST_LIMIT.to_string());
+        // Constant text, checked to parse by the tests; `Null` is unreachable.
+        serde_json::from_str(&text).unwrap_or(Value::Null)
     }
 }
 
@@ -395,6 +388,18 @@ pub fn bound_items(items: Vec<Value>, max_chars: i64) -> (Vec<Value>, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_schema_text_parses_to_an_object_with_its_defaults() {
+        for tool in Tool::ALL {
+            let schema = tool.parameters();
+            assert_eq!(schema["type"], "object", "{tool:?}");
+            assert_eq!(schema["additionalProperties"], false, "{tool:?}");
+        }
+        assert_eq!(Tool::Read.parameters()["properties"]["limit"]["default"], DEFAULT_READ_LIMIT);
+        assert_eq!(Tool::Search.parameters()["properties"]["context_chars"]["default"], DEFAULT_CONTEXT_CHARS);
+        assert_eq!(Tool::List.parameters()["properties"]["limit"]["default"], DEFAULT_LIST_LIMIT);
+    }
 
     #[test]
     fn definitions_in_three_shapes_with_configured_names() {

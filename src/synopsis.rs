@@ -20,11 +20,7 @@ impl Synopsis {
     }
 }
 
-use std::sync::OnceLock;
-
-use regex_lite::Regex;
-
-use crate::kinds::{self, code::python_regex};
+use crate::kinds::{self, code::spaces};
 use crate::pyutil::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, take_chars};
 
 /// Outputs larger than this are not tried as YAML: the PyYAML-compatible loader needs up to ~20x
@@ -54,22 +50,29 @@ fn unknown(title: &str, summary: String, sample: String) -> Synopsis {
     synopsis
 }
 
+/// The reference's `^[A-Za-z0-9_.-]+:\s*(?:#.*)?$` (Python `\s`): a key, `:`, then nothing or a
+/// comment. The key run cannot hold `:`, and the comment cannot cross a line break.
+fn is_key_line(line: &str) -> bool {
+    let key_end = line.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))).unwrap_or(line.len());
+    let Some(after_colon) = line.get(key_end..).and_then(|rest| rest.strip_prefix(':')) else { return false };
+    let rest = spaces(after_colon).unwrap_or(after_colon);
+    key_end > 0 && (rest.is_empty() || (rest.starts_with('#') && !rest.contains('\n')))
+}
+
 /// SPEC 3.3: whether an output is worth trying as YAML.
 fn is_yaml_candidate(output: &str) -> bool {
-    static KEY_LINE: OnceLock<Regex> = OnceLock::new();
     if py_lstrip(output).starts_with("---") {
         return true;
     }
     if kinds::code::looks_like_code(output) {
         return false;
     }
-    let key_line = KEY_LINE.get_or_init(|| python_regex(r"^[A-Za-z0-9_.-]+:{s}*(?:#.*)?$"));
     let mut non_blank = py_splitlines(output).filter(|line| !py_strip(line).is_empty());
     let mut current = non_blank.next();
     while let Some(line) = current {
         let next = non_blank.next();
         if let Some(following) = next {
-            if key_line.is_match(line) {
+            if is_key_line(line) {
                 return following.starts_with([' ', '\t']);
             }
         }
@@ -141,6 +144,17 @@ pub fn generate(output: &str, mime_type: &str, preview_chars: i64) -> Synopsis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn key_line_matcher_agrees_with_the_reference_pattern() {
+        let space = crate::pyutil::PY_SPACE_CLASS;
+        let reference = regex::Regex::new(&format!(r"^[A-Za-z0-9_.-]+:[{space}]*(?:#.*)?$")).unwrap();
+        let pieces = ["a", "_.-", "é", ":", " ", "\u{3000}", "\n", "#", "x", ""];
+        for line in kinds::code::tests::joined_pieces(&pieces) {
+            assert_eq!(is_key_line(&line), reference.is_match(&line), "line {line:?}");
+        }
+        assert!(is_key_line("spec.x-y: \t# note") && !is_key_line(": x") && !is_key_line("a: b"));
+    }
 
     #[test]
     fn binary_like_threshold_is_more_than_five_percent() {

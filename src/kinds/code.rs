@@ -1,32 +1,14 @@
 //! `code` kind (SPEC 3.4): line count, imports and top-level-looking symbols, found per line by
 //! light regexes (no parsing: the reference does not parse code either).
 
-use std::sync::OnceLock;
-
-use regex_lite::Regex;
-
 pub(crate) use crate::py_word::is_py_word;
-use crate::pyutil::{is_py_space, one_line, py_line_count, py_splitlines, py_strip, PY_SPACE_CLASS};
+use crate::pyutil::{is_py_space, one_line, py_line_count, py_splitlines, py_strip};
 use crate::synopsis::Synopsis;
 
 const MAX_IMPORTS: usize = 12;
 const MAX_IMPORT_CHARS: i64 = 180;
 const MAX_SYMBOLS: usize = 24;
 const MAX_SYMBOL_CHARS: i64 = 200;
-
-/// Builds a regex from a pattern written with Python's `\s` and `\S` (which differ from the regex
-/// crate's classes), spelled here as `{s}` and `{S}`. Python's `\w` is [`is_py_word`], by hand:
-/// regex-lite has no Unicode classes.
-pub(crate) fn python_regex(pattern: &str) -> Regex {
-    let expanded = pattern
-        .replace("{s}", &format!("[{PY_SPACE_CLASS}]"))
-        .replace("{S}", &format!("[^{PY_SPACE_CLASS}]"));
-    match Regex::new(&expanded) {
-        Ok(regex) => regex,
-        // The patterns are constants of this crate; a failure is a bug caught by any test run.
-        Err(error) => panic!("invalid built-in pattern {pattern:?}: {error}"),
-    }
-}
 
 /// SPEC step 8: does any line of the output look like code? The reference's three patterns all
 /// read `(?m)^\s*(keyword...)`; `\s*` may cross lines, so from every line start the test runs at
@@ -52,14 +34,8 @@ pub fn looks_like_code(output: &str) -> bool {
 /// The alternatives of the three detection patterns, anchored at `s`.
 fn starts_code_line(s: &str) -> bool {
     // `import{s}+{S}+` and `from{s}+{S}+{s}+import`.
-    if let Some(rest) = s.strip_prefix("import").and_then(spaces) {
-        return rest.starts_with(|c: char| !is_py_space(c));
-    }
-    if let Some(rest) = s.strip_prefix("from").and_then(spaces) {
-        let after_module = rest.trim_start_matches(|c: char| !is_py_space(c));
-        if after_module.len() < rest.len() && spaces(after_module).is_some_and(|r| r.starts_with("import")) {
-            return true;
-        }
+    if imported_module(s).is_some() {
+        return true;
     }
     // `(keyword){s}+{w}+`, where some keywords are two words joined by `{s}+`.
     const KEYWORDS: &[&[&str]] = &[
@@ -82,14 +58,25 @@ fn after_keyword<'a>(s: &'a str, words: &[&str]) -> Option<&'a str> {
 }
 
 /// What follows one or more Python `\s` chars at the start of `s`, if there is one.
-fn spaces(s: &str) -> Option<&str> {
+pub(crate) fn spaces(s: &str) -> Option<&str> {
     let rest = s.trim_start_matches(is_py_space);
     (rest.len() < s.len()).then_some(rest)
 }
 
-fn import_pattern() -> &'static Regex {
-    static PATTERN: OnceLock<Regex> = OnceLock::new();
-    PATTERN.get_or_init(|| python_regex(r"^(?:from{s}+({S}+){s}+import|import{s}+({S}+))"))
+/// The module of the reference's `^(?:from\s+(\S+)\s+import|import\s+(\S+))` at the start of `s`.
+/// The `\S+` runs are maximal: a shorter one would leave a non-space where `\s+` must follow.
+fn imported_module(s: &str) -> Option<&str> {
+    fn leading_module(rest: &str) -> Option<(&str, &str)> {
+        let rest = spaces(rest)?;
+        let end = rest.find(is_py_space).unwrap_or(rest.len());
+        (end > 0).then(|| rest.split_at(end))
+    }
+    if let Some((module, after)) = s.strip_prefix("from").and_then(leading_module) {
+        if spaces(after).is_some_and(|r| r.starts_with("import")) {
+            return Some(module);
+        }
+    }
+    s.strip_prefix("import").and_then(leading_module).map(|(module, _)| module)
 }
 
 /// The reference's `^(class|def|async\s+def|function|export\s+function|pub\s+fn|fn)\s+([A-Za-z_]\w*)`
@@ -114,10 +101,8 @@ pub fn synopsis(output: &str) -> Synopsis {
     let mut symbols = Vec::new();
     for line in py_splitlines(output) {
         let line = py_strip(line);
-        if let Some(found) = import_pattern().captures(line) {
-            if let Some(module) = found.get(1).or_else(|| found.get(2)) {
-                imports.push(one_line(module.as_str(), MAX_IMPORT_CHARS));
-            }
+        if let Some(module) = imported_module(line) {
+            imports.push(one_line(module, MAX_IMPORT_CHARS));
             continue;
         }
         if symbols.len() < MAX_SYMBOLS {
@@ -139,8 +124,9 @@ pub fn synopsis(output: &str) -> Synopsis {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::pyutil::PY_SPACE_CLASS;
 
     #[test]
     fn detection_uses_python_whitespace_and_crosses_lines() {
@@ -163,8 +149,21 @@ mod tests {
         assert_eq!(s.notable_items, ["async def go", "class Foo"]);
     }
 
-    /// The hand-written symbol matcher against the reference pattern compiled by the full `regex`
-    /// crate with Python's classes, over every line of up to four pieces from a tricky alphabet.
+    /// Every string of up to four of `pieces`, for the differential tests against the reference
+    /// patterns compiled by the full `regex` crate with Python's classes.
+    pub(crate) fn joined_pieces(pieces: &[&str]) -> Vec<String> {
+        let mut all = vec![String::new()];
+        for _ in 0..4 {
+            all = all.iter().flat_map(|head| pieces.iter().map(move |piece| format!("{head}{piece}"))).collect();
+        }
+        all
+    }
+
+    const PIECES: &[&str] = &[
+        "class", "def", "async", "function", "export", "pub", "fn", "fnord", "from", "import", " ", "\t",
+        "\u{3000}", "\u{85}", "_x", "é", "1", "٣x", "\u{301}", "-", "(", "a.b", "",
+    ];
+
     #[test]
     fn symbol_matcher_agrees_with_the_reference_pattern() {
         let space = format!("[{PY_SPACE_CLASS}]");
@@ -172,25 +171,32 @@ mod tests {
             r"^(class|def|async{space}+def|function|export{space}+function|pub{space}+fn|fn){space}+([A-Za-z_][\p{{L}}\p{{N}}_]*)"
         ))
         .unwrap();
-        let pieces = [
-            "class", "def", "async", "function", "export", "pub", "fn", "fnord", " ", "\t", "\u{3000}", "\u{85}",
-            "_x", "é", "1", "٣x", "\u{301}", "-", "(", "Foo", "",
-        ];
-        let mut checked = 0;
-        for a in pieces {
-            for b in pieces {
-                for c in pieces {
-                    for d in pieces {
-                        let line = format!("{a}{b}{c}{d}");
-                        let expected = reference.captures(&line).map(|found| (found[1].to_string(), found[2].to_string()));
-                        let actual = symbol_at_start(&line).map(|(k, n)| (k.to_string(), n.to_string()));
-                        assert_eq!(actual, expected, "line {line:?}");
-                        checked += 1;
-                    }
-                }
-            }
+        for line in joined_pieces(PIECES) {
+            let expected = reference.captures(&line).map(|found| (found[1].to_string(), found[2].to_string()));
+            let actual = symbol_at_start(&line).map(|(k, n)| (k.to_string(), n.to_string()));
+            assert_eq!(actual, expected, "line {line:?}");
         }
-        assert_eq!(checked, pieces.len().pow(4));
+    }
+
+    #[test]
+    fn import_matcher_agrees_with_the_reference_pattern() {
+        let reference = regex::Regex::new(&format!(
+            r"^(?:from[{PY_SPACE_CLASS}]+([^{PY_SPACE_CLASS}]+)[{PY_SPACE_CLASS}]+import|import[{PY_SPACE_CLASS}]+([^{PY_SPACE_CLASS}]+))"
+        ))
+        .unwrap();
+        for line in joined_pieces(PIECES) {
+            let expected = reference.captures(&line).and_then(|found| found.get(1).or_else(|| found.get(2)));
+            assert_eq!(imported_module(&line), expected.map(|m| m.as_str()), "line {line:?}");
+        }
+    }
+
+    #[test]
+    fn modules_and_symbol_names() {
+        assert_eq!(imported_module("from a.b\u{3000}import c"), Some("a.b"));
+        assert_eq!(imported_module("from a.b importer"), Some("a.b"));
+        assert_eq!(imported_module("from a.b  x import c"), None);
+        assert_eq!(imported_module("import\tos, sys"), Some("os,"));
+        assert_eq!(imported_module("importos"), None);
     }
 
     #[test]

@@ -1826,10 +1826,6 @@ impl Composer {
 // Resolver: PyYAML's YAML 1.1 implicit resolvers for plain scalars.
 
 struct Resolvers {
-    bool_re: Regex,
-    float_re: Regex,
-    int_re: Regex,
-    null_re: Regex,
     timestamp_re: Regex,
     timestamp_parts_re: Regex,
 }
@@ -1840,14 +1836,6 @@ fn resolvers() -> &'static Resolvers {
         // The patterns are PyYAML's (resolver.py / constructor.py) with the re.X whitespace removed.
         let compile = |pattern: &str| Regex::new(pattern).unwrap_or_else(|_| unreachable_regex());
         Resolvers {
-            bool_re: compile(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$"),
-            float_re: compile(
-                r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-            ),
-            int_re: compile(
-                r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$",
-            ),
-            null_re: compile(r"^(?:~|null|Null|NULL|)$"),
             timestamp_re: compile(
                 r"^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$",
             ),
@@ -1872,6 +1860,107 @@ fn py_match(regex: &Regex, value: &str) -> bool {
     py_dollar_candidates(value).any(|candidate| regex.is_match(candidate))
 }
 
+// PyYAML's bool, null, int and float resolver patterns as hand-written matchers over the whole
+// candidate (the regexes ran on every plain scalar); the differential test below checks them
+// against the patterns themselves.
+
+/// `yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF`
+fn is_yaml_bool(s: &str) -> bool {
+    matches!(
+        s,
+        "yes" | "Yes" | "YES" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE" | "on"
+            | "On" | "ON" | "off" | "Off" | "OFF"
+    )
+}
+
+/// `~|null|Null|NULL|` (the empty string included).
+fn is_yaml_null(s: &str) -> bool {
+    matches!(s, "~" | "null" | "Null" | "NULL" | "")
+}
+
+/// The rest of `s` after a leading run of chars in `class` (possibly empty).
+fn skip_run(s: &str, class: impl Fn(u8) -> bool) -> &str {
+    let end = s.bytes().position(|b| !class(b)).unwrap_or(s.len());
+    s.get(end..).unwrap_or("")
+}
+
+fn is_digit_or_underscore(b: u8) -> bool {
+    b.is_ascii_digit() || b == b'_'
+}
+
+/// `[1-9][0-9_]*` or `[0-9][0-9_]*` (per `first`) at the start of `s`: what follows, if it matched.
+fn digits_from(s: &str, first: impl Fn(u8) -> bool) -> Option<&str> {
+    let rest = s.strip_prefix(|c: char| c.is_ascii() && first(c as u8))?;
+    Some(skip_run(rest, is_digit_or_underscore))
+}
+
+/// `(?::[0-5]?[0-9])+` over all of `s`.
+fn is_sexagesimal_tail(s: &str) -> bool {
+    s.strip_prefix(':').is_some_and(|groups| {
+        groups.split(':').all(|group| match group.as_bytes() {
+            [digit] => digit.is_ascii_digit(),
+            [tens, digit] => (b'0'..=b'5').contains(tens) && digit.is_ascii_digit(),
+            _ => false,
+        })
+    })
+}
+
+/// `0b[0-1_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+`, signed.
+fn is_yaml_int(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let nonempty_run = |rest: &str, class: fn(u8) -> bool| !rest.is_empty() && skip_run(rest, class).is_empty();
+    if let Some(rest) = s.strip_prefix("0b") {
+        if nonempty_run(rest, |b| matches!(b, b'0' | b'1' | b'_')) {
+            return true;
+        }
+    }
+    if let Some(rest) = s.strip_prefix("0x") {
+        if nonempty_run(rest, |b| b.is_ascii_hexdigit() || b == b'_') {
+            return true;
+        }
+    }
+    if let Some(rest) = s.strip_prefix('0') {
+        return rest.is_empty() || nonempty_run(rest, |b| matches!(b, b'0'..=b'7' | b'_'));
+    }
+    match digits_from(s, |b| matches!(b, b'1'..=b'9')) {
+        Some(rest) => rest.is_empty() || is_sexagesimal_tail(rest),
+        None => false,
+    }
+}
+
+/// `[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|
+/// [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)`
+fn is_yaml_float(s: &str) -> bool {
+    let optional_exponent = |rest: &str| {
+        rest.is_empty()
+            || rest
+                .strip_prefix(['e', 'E'])
+                .and_then(|r| r.strip_prefix(['-', '+']))
+                .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+    };
+    if matches!(s, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    if let Some(fraction) = s.strip_prefix('.').and_then(|r| digits_from(r, |b| b.is_ascii_digit())) {
+        if optional_exponent(fraction) {
+            return true;
+        }
+    }
+    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
+        return true;
+    }
+    let Some(after_int) = digits_from(unsigned, |b| b.is_ascii_digit()) else { return false };
+    if let Some(fraction) = after_int.strip_prefix('.') {
+        return optional_exponent(skip_run(fraction, is_digit_or_underscore));
+    }
+    // Sexagesimal: the first `.` ends the `:` groups (the groups hold no `.`).
+    match after_int.split_once('.') {
+        Some((groups, fraction)) => is_sexagesimal_tail(groups) && skip_run(fraction, is_digit_or_underscore).is_empty(),
+        None => false,
+    }
+}
+
 /// PyYAML's `resolve(ScalarNode, value, (True, _))`: resolvers are tried by first char, in
 /// registration order (bool, float, int, merge, null, timestamp, value).
 fn resolve_plain_scalar(value: &str) -> Tag {
@@ -1879,18 +1968,18 @@ fn resolve_plain_scalar(value: &str) -> Tag {
     let Some(first) = value.chars().next() else { return Tag::Null };
     match first {
         'y' | 'Y' | 'n' | 'N' | 't' | 'T' | 'f' | 'F' | 'o' | 'O' => {
-            if py_match(&resolvers.bool_re, value) {
+            if py_dollar_candidates(value).any(is_yaml_bool) {
                 return Tag::Bool;
             }
-            if (first == 'n' || first == 'N') && py_match(&resolvers.null_re, value) {
+            if (first == 'n' || first == 'N') && py_dollar_candidates(value).any(is_yaml_null) {
                 return Tag::Null;
             }
         }
         '-' | '+' | '0'..='9' | '.' => {
-            if py_match(&resolvers.float_re, value) {
+            if py_dollar_candidates(value).any(is_yaml_float) {
                 return Tag::Float;
             }
-            if first != '.' && py_match(&resolvers.int_re, value) {
+            if first != '.' && py_dollar_candidates(value).any(is_yaml_int) {
                 return Tag::Int;
             }
             if first.is_ascii_digit() && py_match(&resolvers.timestamp_re, value) {
@@ -1898,7 +1987,7 @@ fn resolve_plain_scalar(value: &str) -> Tag {
             }
         }
         '<' if value == "<<" || value == "<<\n" => return Tag::Merge,
-        '~' if py_match(&resolvers.null_re, value) => return Tag::Null,
+        '~' if py_dollar_candidates(value).any(is_yaml_null) => return Tag::Null,
         '=' if value == "=" || value == "=\n" => return Tag::Value,
         _ => {}
     }
@@ -2917,5 +3006,23 @@ mod tests {
         assert_eq!(synopsis("!!omap [a: 1, {b: 2, c: 3}]"), None);
         assert_eq!(keys("!!binary aGk=: x\n").unwrap(), vec!["b'hi': string"]);
         assert_eq!(synopsis("a: !!binary aGk\n"), None);
+    }
+
+    #[test]
+    fn scalar_resolvers_agree_with_pyyamls_patterns() {
+        let pattern = |body: &str| regex::Regex::new(&format!("^(?:{body})$")).unwrap();
+        type Matcher = fn(&str) -> bool;
+        let checks: [(regex::Regex, Matcher); 4] = [
+            (pattern("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"), is_yaml_bool),
+            (pattern("~|null|Null|NULL|"), is_yaml_null),
+            (pattern(r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"), is_yaml_int),
+            (pattern(r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"), is_yaml_float),
+        ];
+        let pieces = ["0", "1", "7", "9", "_", ".", ":", "5", "60", "e", "E", "+", "-", "b", "x", "f", "inf", "NaN", "ON", "No", "~", "null", ""];
+        for candidate in crate::kinds::code::tests::joined_pieces(&pieces) {
+            for (reference, matcher) in &checks {
+                assert_eq!(matcher(&candidate), reference.is_match(&candidate), "{candidate:?} against {reference}");
+            }
+        }
     }
 }

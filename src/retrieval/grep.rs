@@ -3,9 +3,10 @@
 //!
 //! With none of the new options the matches are the reference's (case-sensitive literal,
 //! non-overlapping, `context_chars` around each), plus where each lies (line, column) and the
-//! count of all matches. Regexes use the `regex` crate: finite automata, no backtracking, so a
-//! single search is linear in the input whatever the pattern (`(a+)+$` included), and the
-//! compiled program is bounded by [`REGEX_SIZE_LIMIT`]. `^` and `$` match at line starts and ends
+//! count of all matches. Regexes use the `regex-lite` crate (chosen over `regex` for the size of
+//! the shipped wasm): a Pike VM, no unbounded backtracking, so a single search is linear in the
+//! input whatever the pattern (`(a+)+$` included), and the compiled program is bounded by
+//! [`REGEX_SIZE_LIMIT`]. Its `\w`, `\b`, `\d`, `\s` and case folding are ASCII-only. `^` and `$` match at line starts and ends
 //! (multi-line mode), as in grep.
 
 use regex_lite::{Regex, RegexBuilder};
@@ -19,7 +20,7 @@ use crate::record::OFFSET_UNIT;
 
 /// Longest pattern accepted, in chars.
 pub const MAX_PATTERN_CHARS: usize = 4_096;
-/// Bound on the compiled regex program and on each lazy DFA cache (bytes).
+/// Bound on the compiled regex program (bytes).
 pub const REGEX_SIZE_LIMIT: usize = 8 << 20;
 /// With `context_lines`, a snippet reaches at most this many chars to either side of the match.
 pub const MAX_CONTEXT_LINE_CHARS: usize = 1_000;
@@ -28,10 +29,10 @@ pub const MAX_CONTEXT_LINE_CHARS: usize = 1_000;
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct GrepRequest {
     pub query: String,
-    /// `query` is a regular expression (`regex` crate syntax) rather than literal text.
+    /// `query` is a regular expression (`regex-lite` syntax) rather than literal text.
     pub regex: bool,
     pub ignore_case: bool,
-    /// Only matches not preceded nor followed by a word char (`\w`).
+    /// Only matches not preceded nor followed by an ASCII word char (`\w`).
     pub whole_word: bool,
     pub limit: Option<i64>,
     pub context_chars: Option<i64>,
@@ -254,6 +255,17 @@ mod tests {
         assert_eq!(none.matches[0].snippet, "l3 hit");
         let first = grep(text, &GrepRequest { context_lines: Some(5), ..request("l1") }).expect("valid");
         assert_eq!(first.matches[0].snippet, text);
+    }
+
+    /// The documented regex-lite semantics: case folding and word chars are ASCII-only.
+    #[test]
+    fn ignore_case_and_whole_word_are_ascii_only() {
+        let count = |text: &str, request: GrepRequest| grep(text, &request).expect("valid").total_matches;
+        assert_eq!(count("ERROR error", GrepRequest { ignore_case: true, ..request("Error") }), 2);
+        assert_eq!(count("É é", GrepRequest { ignore_case: true, ..request("é") }), 1);
+        // `é` is not a word char, so `caf` is a whole word in both.
+        assert_eq!(count("caféx café", GrepRequest { whole_word: true, ..request("caf") }), 2);
+        assert!(grep("cafe", &GrepRequest { regex: true, ..request(r"\p{L}") }).is_err());
     }
 
     #[test]
