@@ -5,13 +5,12 @@
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
+import { isReady } from "./ready.js";
 import { withStoreTimeout } from "./stores/timeout.js";
 import { INDEX_FILE, countCodePoints, fastOutputIndex, parseOutputIndex, spanOf } from "./output-index.js";
 import { literalSearch } from "./literal-search.js";
 
 export { ToolStubError, MemoryStore };
-
-let ready = false;
 
 /**
  * Hex SHA-256 of a well-formed string's UTF-8 bytes, possibly async. The entry modules install the
@@ -31,11 +30,6 @@ export function useSha256(hasher) {
  */
 export function __forceInternalErrorForTests() {
   callCore(core.__panicForTests);
-}
-
-/** Called by the entry modules once the wasm module is instantiated. */
-export function markReady() {
-  ready = true;
 }
 
 /** Turns what the core throws into a ToolStubError (and recovers from a wasm trap). */
@@ -62,7 +56,7 @@ function toToolStubError(error) {
 
 /** Calls the core, with one error conversion for the whole package. */
 function callCore(fn, ...args) {
-  if (!ready) {
+  if (!isReady()) {
     throw new ToolStubError(
       "NOT_READY",
       "the tool-stub wasm module is not initialized yet: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser') and await it before calling",

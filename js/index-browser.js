@@ -1,7 +1,8 @@
 // Entry point for browsers (and other hosts with fetch): the import resolves once the wasm module,
 // fetched next to this file, is instantiated (top-level await).
 import init from "../wasm/tool_stub.js";
-import { markReady, useSha256 } from "./api.js";
+import { useSha256 } from "./api.js";
+import { markReady } from "./ready.js";
 
 await init({ module_or_path: new URL("../wasm/tool_stub_bg.wasm", import.meta.url) });
 // WebCrypto exists only in secure contexts; elsewhere the core's SHA-256 stays in use.

@@ -3,7 +3,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { initSync } from "../wasm/tool_stub.js";
-import { markReady, useSha256 } from "./api.js";
+import { useSha256 } from "./api.js";
+import { markReady } from "./ready.js";
 
 initSync({ module: readFileSync(new URL("../wasm/tool_stub_bg.wasm", import.meta.url)) });
 useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));

@@ -70,6 +70,22 @@ describe("synopsis, renderStub, makePreview, toolResultId", () => {
   });
 });
 
+describe("before the wasm module is ready", () => {
+  it("calls fail with NOT_READY, not a crash", () => {
+    // api.js alone, without an entry module: nothing has instantiated the module.
+    const script = `
+      const { synopsis, ToolStubError } = await import(${JSON.stringify(path.join(ROOT, "pkg/js/api.js"))});
+      try { synopsis("x"); console.log("no error"); } catch (e) { console.log(e instanceof ToolStubError, e.code, e.message); }`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    assert.match(out, /^true NOT_READY the tool-stub wasm module is not initialized yet/);
+  });
+
+  it("the entry points do not export the readiness switch", async () => {
+    const api = await import(path.join(ROOT, "pkg/js/node.js"));
+    assert.equal(api.markReady, undefined);
+  });
+});
+
 describe("ToolStub round trips", () => {
   it("externalizes a large output and reads, searches and lists it back", async () => {
     const ts = new ToolStub({ sessionId: "s1" });
