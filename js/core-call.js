@@ -1,0 +1,121 @@
+// The one way into the wasm core: readiness, the single error conversion (and recovery from a
+// wasm trap), the host's SHA-256, and the argument checks every public call shares.
+
+import * as core from "../wasm/tool_stub.js";
+import { ToolStubError } from "./stores/errors.js";
+import { isReady } from "./ready.js";
+
+/**
+ * Hex SHA-256 of a well-formed string's UTF-8 bytes, possibly async. The entry modules install the
+ * host's native one (node:crypto, WebCrypto), several times faster than the core's; the digests are
+ * the same, and the core's stays the fallback.
+ */
+let hasher = (text) => core.sha256Hex(text);
+
+export function hashOutput(text) {
+  return hasher(text);
+}
+
+/** Called by an entry module with the host's SHA-256 (`(text) => hex | Promise<hex>`). */
+export function useSha256(host) {
+  hasher = host;
+}
+
+/**
+ * Makes the core panic on purpose. Tests use it to prove that an internal error never poisons the
+ * module: the call throws ToolStubError("INTERNAL") and every later call works. Not for other use.
+ */
+export function __forceInternalErrorForTests() {
+  callCore(core.__panicForTests);
+}
+
+/** Turns what the core throws into a ToolStubError (and recovers from a wasm trap). */
+export function toToolStubError(error) {
+  if (error instanceof ToolStubError) return error;
+  if (typeof error === "string") {
+    try {
+      const { code, message } = JSON.parse(error);
+      return new ToolStubError(code, message);
+    } catch {
+      return new ToolStubError("INTERNAL", error);
+    }
+  }
+  if (typeof WebAssembly !== "undefined" && error instanceof WebAssembly.RuntimeError) {
+    // A trap leaves the instance's stack and allocator in an unknown state: start afresh so the
+    // next call works.
+    core.__wbg_reset_state?.();
+    return new ToolStubError("INTERNAL", `internal error in the wasm core (module reset): ${error.message}`, {
+      cause: error,
+    });
+  }
+  return new ToolStubError("INTERNAL", String(error?.message ?? error), { cause: error });
+}
+
+/** Calls the core, with one error conversion for the whole package. */
+export function callCore(fn, ...args) {
+  if (!isReady()) {
+    throw new ToolStubError(
+      "NOT_READY",
+      "the tool-stub wasm module is not initialized yet: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser') and await it before calling",
+    );
+  }
+  try {
+    return fn(...args);
+  } catch (error) {
+    throw toToolStubError(error);
+  }
+}
+
+/**
+ * The core sees text as UTF-8, which cannot hold a lone surrogate: such strings reach it with each
+ * lone surrogate as U+FFFD (what TextEncoder does anyway), while stores keep the exact string.
+ */
+export function wellFormed(text) {
+  return isWellFormed(text) ? text : text.toWellFormed();
+}
+
+export function isWellFormed(text) {
+  return text.isWellFormed?.() ?? !/[\uD800-\uDFFF]/.test(text);
+}
+
+export function invalid(message) {
+  return new ToolStubError("INVALID_ARGUMENT", message);
+}
+
+export function requireString(value, name) {
+  if (typeof value !== "string") {
+    throw invalid(`${name} must be a string (got ${value === null ? "null" : typeof value})`);
+  }
+  return value;
+}
+
+export function optionalString(value, name, fallback = "") {
+  return value === undefined || value === null ? fallback : requireString(value, name);
+}
+
+export function requireInteger(value, name) {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    throw invalid(`${name} must be a safe integer (got ${typeof value === "number" ? value : typeof value})`);
+  }
+  return value;
+}
+
+export function optionalInteger(value, name, fallback) {
+  return value === undefined ? fallback : requireInteger(value, name);
+}
+
+export function requireOptions(options, name) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw invalid(`${name} must be an object`);
+  }
+  return options;
+}
+
+export function checkKnownKeys(object, allowed, name) {
+  for (const key of Object.keys(object)) {
+    if (!allowed.includes(key)) {
+      throw invalid(`unknown ${name} option "${key}"; allowed: ${allowed.join(", ")}`);
+    }
+  }
+}

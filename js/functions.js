@@ -1,0 +1,81 @@
+// The stateless calls: synopsis, stub rendering, previews and ids.
+
+import * as core from "../wasm/tool_stub.js";
+import { callCore, requireString, optionalString, requireInteger, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+
+/** Core (snake_case, as stored) synopsis → API (camelCase). */
+function synopsisFromCore(s) {
+  return {
+    kind: s.kind,
+    title: s.title,
+    summary: s.summary,
+    structure: s.structure,
+    notableItems: s.notable_items,
+    sample: s.sample,
+  };
+}
+
+function synopsisToCore(s) {
+  const synopsis = requireOptions(s, "synopsis");
+  return {
+    kind: optionalString(synopsis.kind, "synopsis.kind"),
+    title: optionalString(synopsis.title, "synopsis.title"),
+    summary: synopsis.summary ?? [],
+    structure: synopsis.structure ?? [],
+    notable_items: synopsis.notableItems ?? synopsis.notable_items ?? [],
+    sample: optionalString(synopsis.sample, "synopsis.sample"),
+  };
+}
+
+const SYNOPSIS_OPTIONS = ["mimeType", "previewChars", "toolName"];
+
+/** The typed synopsis of one tool output. */
+export function synopsis(output, options) {
+  const opts = requireOptions(options, "options");
+  checkKnownKeys(opts, SYNOPSIS_OPTIONS, "synopsis");
+  requireString(output, "output");
+  const mimeType = optionalString(opts.mimeType, "mimeType", "text/plain");
+  const previewChars = optionalInteger(opts.previewChars, "previewChars", 2000);
+  optionalString(opts.toolName, "toolName");
+  return synopsisFromCore(JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars)));
+}
+
+const STUB_OPTIONS = ["ref", "toolName", "sha256", "reason", "originalChars", "previewChars", "mimeType", "toolNames"];
+
+function stubOptionsToCore(opts) {
+  checkKnownKeys(opts, STUB_OPTIONS, "stub");
+  return {
+    ref: optionalString(opts.ref, "ref"),
+    toolName: optionalString(opts.toolName, "toolName"),
+    sha256: optionalString(opts.sha256, "sha256"),
+    reason: optionalString(opts.reason, "reason"),
+    originalChars: opts.originalChars === undefined ? undefined : requireInteger(opts.originalChars, "originalChars"),
+    previewChars: opts.previewChars === undefined ? undefined : requireInteger(opts.previewChars, "previewChars"),
+    mimeType: optionalString(opts.mimeType, "mimeType"),
+    toolNames: opts.toolNames,
+  };
+}
+
+/** Renders a stub from a synopsis (as `synopsis()` returns it). */
+export function renderStub(synopsisValue, options) {
+  const opts = stubOptionsToCore(requireOptions(options, "options"));
+  return callCore(core.renderStub, JSON.stringify(synopsisToCore(synopsisValue)), JSON.stringify(opts));
+}
+
+/** `{ synopsis, stub }` of one output, with `previewChars` clamped to the output's length. */
+export function makePreview(output, options) {
+  requireString(output, "output");
+  const opts = stubOptionsToCore(requireOptions(options, "options"));
+  const result = JSON.parse(callCore(core.makePreviewJson, output, JSON.stringify(opts)));
+  return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
+}
+
+/** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` without a tool id. */
+export function toolResultId(toolId, sha256) {
+  return callCore(core.toolResultId, optionalString(toolId, "toolId"), requireString(sha256, "sha256"));
+}
+
+/** Lower-case hex SHA-256 of the output's UTF-8 bytes. */
+export function sha256Hex(output) {
+  return callCore(core.sha256Hex, requireString(output, "output"));
+}
