@@ -28,6 +28,9 @@ use crate::pyutil::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, tak
 /// tool outputs are far smaller, and such an output falls through to code or text.
 pub const MAX_YAML_BYTES: usize = 64 * 1024 * 1024;
 
+/// A structured kind's parser: `None` when the output is not of that kind.
+type KindParser = fn(&str) -> Option<Synopsis>;
+
 /// Chars at the start of an output that the binary-like check looks at.
 const BINARY_PROBE_CHARS: usize = 1000;
 
@@ -96,28 +99,25 @@ pub fn generate(output: &str, mime_type: &str, preview_chars: i64) -> Synopsis {
         );
     }
     let stripped = py_strip(output);
-    if mime.contains("json") || stripped.starts_with(['{', '[']) {
-        if let Some(synopsis) = kinds::json::synopsis(output) {
-            return synopsis;
-        }
-        if mime.contains("json") {
-            return unknown(
-                "Unparsed JSON-like output",
-                "JSON-like output failed to parse.".to_string(),
-                head_tail(output, preview_chars),
-            );
-        }
-    }
-    if mime.contains("xml") || stripped.starts_with('<') {
-        if let Some(synopsis) = kinds::xml::synopsis(output) {
-            return synopsis;
-        }
-        if mime.contains("xml") {
-            return unknown(
-                "Unparsed XML-like output",
-                "XML-like output failed to parse.".to_string(),
-                head_tail(output, preview_chars),
-            );
+    // JSON, then XML: tried when the MIME type names them or the output starts like them; a MIME
+    // type that names one and does not parse makes the output `unknown` instead of going on.
+    let markup: [(&str, &[char], KindParser, &str); 2] = [
+        ("json", &['{', '['], kinds::json::synopsis, "JSON"),
+        ("xml", &['<'], kinds::xml::synopsis, "XML"),
+    ];
+    for (name, openers, parse, label) in markup {
+        let declared = mime.contains(name);
+        if declared || stripped.starts_with(openers) {
+            if let Some(synopsis) = parse(output) {
+                return synopsis;
+            }
+            if declared {
+                return unknown(
+                    &format!("Unparsed {label}-like output"),
+                    format!("{label}-like output failed to parse."),
+                    head_tail(output, preview_chars),
+                );
+            }
         }
     }
     if output.contains('\t') {
