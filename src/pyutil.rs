@@ -3,7 +3,7 @@
 //! Every length here is in Unicode code points ("chars"), as in Python.
 
 /// Python's `str.isspace()` for one char (also what `\s` matches in a Python `re` str pattern).
-pub fn is_py_space(c: char) -> bool {
+pub const fn is_py_space(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n' | '\u{0b}' | '\u{0c}' | '\r' | '\u{1c}'..='\u{1f}' | ' ' | '\u{85}' | '\u{a0}'
@@ -13,14 +13,20 @@ pub fn is_py_space(c: char) -> bool {
 }
 
 /// The character class `\s` of Python's `re` on str patterns, for use inside Rust regexes.
-pub const PY_SPACE_CLASS: &str =
-    r"\t\n\x0B\x0C\r\x1C-\x1F \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}";
+pub const PY_SPACE_CLASS: &str = r"\t\n\x0B\x0C\r\x1C-\x1F \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}";
 
 /// Whether `c` starts a line break for `str.splitlines()`.
 pub fn is_py_line_break(c: char) -> bool {
     matches!(
         c,
-        '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}'
+        '\n' | '\r'
+            | '\u{0b}'
+            | '\u{0c}'
+            | '\u{1c}'
+            | '\u{1d}'
+            | '\u{1e}'
+            | '\u{85}'
+            | '\u{2028}'
             | '\u{2029}'
     )
 }
@@ -51,23 +57,52 @@ impl<'a> Iterator for PySplitLines<'a> {
         if self.rest.is_empty() {
             return None;
         }
-        match self.rest.char_indices().find(|&(_, c)| is_py_line_break(c)) {
-            None => {
-                let line = self.rest;
-                self.rest = "";
-                Some(line)
-            }
-            Some((at, c)) => {
-                let line = &self.rest[..at];
-                let mut after = at + c.len_utf8();
-                if c == '\r' && self.rest[after..].starts_with('\n') {
-                    after += 1;
-                }
-                self.rest = &self.rest[after..];
-                Some(line)
-            }
-        }
+        let (line, after) = match find_line_break(self.rest) {
+            None => (self.rest, ""),
+            Some((at, width)) => (&self.rest[..at], &self.rest[at + width..]),
+        };
+        self.rest = after;
+        Some(line)
     }
+}
+
+/// Bytes that can start a `str.splitlines()` break in UTF-8: the ASCII breaks, and the lead bytes
+/// of U+0085 (`C2 85`) and U+2028/U+2029 (`E2 80 A8`/`E2 80 A9`).
+const LINE_BREAK_LEAD: [bool; 256] = {
+    let mut table = [false; 256];
+    let leads: [u8; 9] = [b'\n', b'\r', 0x0b, 0x0c, 0x1c, 0x1d, 0x1e, 0xc2, 0xe2];
+    let mut i = 0;
+    while i < leads.len() {
+        table[leads[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The byte offset and byte width of the first line break of `s` (`\r\n` is one break).
+/// Scans bytes, not chars: it runs over every line of every text-like output.
+fn find_line_break(s: &str) -> Option<(usize, usize)> {
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    while let Some(offset) = bytes
+        .get(from..)?
+        .iter()
+        .position(|&b| LINE_BREAK_LEAD[usize::from(b)])
+    {
+        let at = from + offset;
+        let width = match bytes.get(at..).unwrap_or_default() {
+            [b'\r', b'\n', ..] => 2,
+            [0xc2, 0x85, ..] => 2,
+            [0xe2, 0x80, 0xa8 | 0xa9, ..] => 3,
+            [0xc2 | 0xe2, ..] => 0,
+            _ => 1,
+        };
+        if width > 0 {
+            return Some((at, width));
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// Number of lines `str.splitlines()` gives.
@@ -78,6 +113,54 @@ pub fn py_line_count(s: &str) -> usize {
 /// Python's `str.split()` with no argument: the ws-separated words.
 pub fn py_words(s: &str) -> impl Iterator<Item = &str> {
     s.split(is_py_space).filter(|w| !w.is_empty())
+}
+
+/// How `py_word_count` treats a UTF-8 byte: part of a word, an ASCII space, or the lead byte of a
+/// char that may be a non-ASCII space (`C2`, `E1`, `E2`, `E3`: U+0085, U+00A0, U+1680,
+/// U+2000-U+3000), which is decoded. Continuation bytes count as word bytes: they only follow the
+/// lead of a word char (a space char's are skipped with it).
+const WORD_BYTE: u8 = 0;
+const SPACE_BYTE: u8 = 1;
+const MAYBE_SPACE_LEAD: u8 = 2;
+const WORD_BYTE_CLASS: [u8; 256] = {
+    let mut table = [WORD_BYTE; 256];
+    let mut b = 0;
+    while b < 0x80 {
+        if is_py_space(b as u8 as char) {
+            table[b] = SPACE_BYTE;
+        }
+        b += 1;
+    }
+    table[0xc2] = MAYBE_SPACE_LEAD;
+    table[0xe1] = MAYBE_SPACE_LEAD;
+    table[0xe2] = MAYBE_SPACE_LEAD;
+    table[0xe3] = MAYBE_SPACE_LEAD;
+    table
+};
+
+/// `len(s.split())`, by bytes: it runs over every text output.
+pub fn py_word_count(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let mut count = 0;
+    let mut in_word = false;
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        let class = WORD_BYTE_CLASS[usize::from(byte)];
+        let space = if class == MAYBE_SPACE_LEAD {
+            let c = s
+                .get(at..)
+                .and_then(|rest| rest.chars().next())
+                .unwrap_or('\0');
+            at += c.len_utf8();
+            is_py_space(c)
+        } else {
+            at += 1;
+            class == SPACE_BYTE
+        };
+        count += usize::from(!space && !in_word);
+        in_word = !space;
+    }
+    count
 }
 
 /// Length in Unicode code points.
@@ -97,8 +180,11 @@ pub fn take_chars(s: &str, n: usize) -> &str {
 
 /// The last `n` chars of `s`.
 pub fn last_chars(s: &str, n: usize) -> &str {
-    let total = char_len(s);
-    &s[byte_offset(s, total.saturating_sub(n))..]
+    if n == 0 {
+        return "";
+    }
+    let start = s.char_indices().rev().nth(n - 1).map_or(0, |(at, _)| at);
+    &s[start..]
 }
 
 /// `clip(s, n)`: "" for n <= 0, `s` when it fits, else the first n-3 chars and "...".
@@ -152,6 +238,55 @@ mod tests {
         assert_eq!(py_line_count("a\n\nb"), 3);
     }
 
+    /// Every pairing of break, space and word pieces: the byte scans agree with the char-level
+    /// definitions they replace.
+    #[test]
+    fn byte_scans_agree_with_char_definitions() {
+        let pieces = [
+            "a", "é", "\r", "\n", "\u{85}", "\u{a0}", "\u{2028}", "\u{2029}", "\u{2027}",
+            "\u{3000}", "\u{1680}", "\u{200a}", "\u{200b}", "\u{e2}", "\u{1c}", "\u{1f}", " ",
+            "日",
+        ];
+        let mut texts = vec![String::new()];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    texts.push(format!("{a}{b}{c}"));
+                    texts.push(format!("{a}x{b}{c}y"));
+                }
+            }
+        }
+        for text in &texts {
+            let mut expected = Vec::new();
+            let mut rest = text.as_str();
+            while !rest.is_empty() {
+                match rest.char_indices().find(|&(_, c)| is_py_line_break(c)) {
+                    None => {
+                        expected.push(rest);
+                        rest = "";
+                    }
+                    Some((at, c)) => {
+                        expected.push(&rest[..at]);
+                        let after = at + c.len_utf8();
+                        let crlf = c == '\r' && rest[after..].starts_with('\n');
+                        rest = &rest[after + usize::from(crlf)..];
+                    }
+                }
+            }
+            assert_eq!(
+                py_splitlines(text).collect::<Vec<_>>(),
+                expected,
+                "{text:?}"
+            );
+            assert_eq!(py_word_count(text), py_words(text).count(), "{text:?}");
+            let chars: Vec<char> = text.chars().collect();
+            for n in 0..5 {
+                let tail: String = chars[chars.len().saturating_sub(n)..].iter().collect();
+                assert_eq!(last_chars(text, n), tail, "{text:?} {n}");
+            }
+        }
+    }
+
     #[test]
     fn isspace_includes_separators_and_excludes_zero_width() {
         assert!(is_py_space('\u{1c}') && is_py_space('\u{85}') && is_py_space('\u{3000}'));
@@ -198,7 +333,11 @@ mod head_tail_len_tests {
     fn head_tail_len_matches_head_tail() {
         let s = "héllo wörld, a sample of some length";
         for n in -1..45 {
-            assert_eq!(head_tail_len(char_len(s), n), char_len(&head_tail(s, n)), "n={n}");
+            assert_eq!(
+                head_tail_len(char_len(s), n),
+                char_len(&head_tail(s, n)),
+                "n={n}"
+            );
         }
     }
 }

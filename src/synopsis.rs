@@ -16,12 +16,17 @@ pub struct Synopsis {
 impl Synopsis {
     /// A synopsis with kind and title set and everything else empty.
     pub fn new(kind: &str, title: &str) -> Self {
-        Synopsis { kind: kind.to_string(), title: title.to_string(), ..Default::default() }
+        Synopsis {
+            kind: kind.to_string(),
+            title: title.to_string(),
+            ..Default::default()
+        }
     }
 }
 
 use crate::kinds::{self, code::spaces};
 use crate::pyutil::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, take_chars};
+use std::cell::OnceCell;
 
 /// Outputs larger than this are not tried as YAML: the PyYAML-compatible loader needs up to ~20x
 /// the input in memory, and wasm has 4 GiB. Beyond the reference (which has no such cap); real YAML
@@ -42,7 +47,10 @@ fn is_binary_like(output: &str) -> bool {
     }
     let probe = take_chars(output, BINARY_PROBE_CHARS);
     let probed = char_len(probe);
-    let controls = probe.chars().filter(|&c| c < '\u{20}' && !matches!(c, '\n' | '\r' | '\t')).count();
+    let controls = probe
+        .chars()
+        .filter(|&c| c < '\u{20}' && !matches!(c, '\n' | '\r' | '\t'))
+        .count();
     probed > 0 && controls * 20 > probed
 }
 
@@ -56,18 +64,23 @@ fn unknown(title: &str, summary: String, sample: String) -> Synopsis {
 /// The reference's `^[A-Za-z0-9_.-]+:\s*(?:#.*)?$` (Python `\s`): a key, `:`, then nothing or a
 /// comment. The key run cannot hold `:`, and the comment cannot cross a line break.
 fn is_key_line(line: &str) -> bool {
-    let key_end = line.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))).unwrap_or(line.len());
-    let Some(after_colon) = line.get(key_end..).and_then(|rest| rest.strip_prefix(':')) else { return false };
+    let key_end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+        .unwrap_or(line.len());
+    let Some(after_colon) = line.get(key_end..).and_then(|rest| rest.strip_prefix(':')) else {
+        return false;
+    };
     let rest = spaces(after_colon).unwrap_or(after_colon);
     key_end > 0 && (rest.is_empty() || (rest.starts_with('#') && !rest.contains('\n')))
 }
 
-/// SPEC 3.3: whether an output is worth trying as YAML.
-fn is_yaml_candidate(output: &str) -> bool {
+/// SPEC 3.3: whether an output is worth trying as YAML. `looks_like_code` is the code check of
+/// the same output, shared with detection's later step so a long output is scanned once.
+fn is_yaml_candidate(output: &str, looks_like_code: &dyn Fn() -> bool) -> bool {
     if py_lstrip(output).starts_with("---") {
         return true;
     }
-    if kinds::code::looks_like_code(output) {
+    if looks_like_code() {
         return false;
     }
     let mut non_blank = py_splitlines(output).filter(|line| !py_strip(line).is_empty());
@@ -89,12 +102,19 @@ fn is_yaml_candidate(output: &str) -> bool {
 pub fn generate(output: &str, mime_type: &str, preview_chars: i64) -> Synopsis {
     let mime = mime_type.to_lowercase();
     if output.is_empty() {
-        return unknown("Empty output", "Output is empty.".to_string(), String::new());
+        return unknown(
+            "Empty output",
+            "Output is empty.".to_string(),
+            String::new(),
+        );
     }
     if is_binary_like(output) {
         return unknown(
             "Binary-like output",
-            format!("Contains {} characters and non-text control bytes.", char_len(output)),
+            format!(
+                "Contains {} characters and non-text control bytes.",
+                char_len(output)
+            ),
             head_tail(output, preview_chars),
         );
     }
@@ -130,12 +150,14 @@ pub fn generate(output: &str, mime_type: &str, preview_chars: i64) -> Synopsis {
             return synopsis;
         }
     }
-    if output.len() <= MAX_YAML_BYTES && is_yaml_candidate(output) {
+    let code_check = OnceCell::new();
+    let looks_like_code = || *code_check.get_or_init(|| kinds::code::looks_like_code(output));
+    if output.len() <= MAX_YAML_BYTES && is_yaml_candidate(output, &looks_like_code) {
         if let Some(synopsis) = kinds::yaml::synopsis(output) {
             return synopsis;
         }
     }
-    if kinds::code::looks_like_code(output) {
+    if looks_like_code() {
         return kinds::code::synopsis(output);
     }
     kinds::text::synopsis(output)
@@ -148,10 +170,15 @@ mod tests {
     #[test]
     fn key_line_matcher_agrees_with_the_reference_pattern() {
         let space = crate::pyutil::PY_SPACE_CLASS;
-        let reference = regex::Regex::new(&format!(r"^[A-Za-z0-9_.-]+:[{space}]*(?:#.*)?$")).unwrap();
+        let reference =
+            regex::Regex::new(&format!(r"^[A-Za-z0-9_.-]+:[{space}]*(?:#.*)?$")).unwrap();
         let pieces = ["a", "_.-", "é", ":", " ", "\u{3000}", "\n", "#", "x", ""];
         for line in kinds::code::tests::joined_pieces(&pieces) {
-            assert_eq!(is_key_line(&line), reference.is_match(&line), "line {line:?}");
+            assert_eq!(
+                is_key_line(&line),
+                reference.is_match(&line),
+                "line {line:?}"
+            );
         }
         assert!(is_key_line("spec.x-y: \t# note") && !is_key_line(": x") && !is_key_line("a: b"));
     }
@@ -169,21 +196,26 @@ mod tests {
 
     #[test]
     fn yaml_candidate_rule() {
-        assert!(is_yaml_candidate("  ---\nx"));
-        assert!(is_yaml_candidate("\nkey:\n  child: 1\n"));
-        assert!(!is_yaml_candidate("key:\nchild: 1\n"));
+        let candidate =
+            |output: &str| is_yaml_candidate(output, &|| kinds::code::looks_like_code(output));
+        assert!(candidate("  ---\nx"));
+        assert!(candidate("\nkey:\n  child: 1\n"));
+        assert!(!candidate("key:\nchild: 1\n"));
         // Only the first key line decides.
-        assert!(!is_yaml_candidate("a:\nb\nc:\n  d: 1"));
+        assert!(!candidate("a:\nb\nc:\n  d: 1"));
         // A key line that is the last non-blank line is never tried.
-        assert!(!is_yaml_candidate("intro text\nkey: # comment\n"));
-        assert!(!is_yaml_candidate("import os\nkey:\n  x: 1"));
+        assert!(!candidate("intro text\nkey: # comment\n"));
+        assert!(!candidate("import os\nkey:\n  x: 1"));
     }
 
     #[test]
     fn empty_and_mime_fallbacks() {
         assert_eq!(generate("", "text/plain", 10).title, "Empty output");
         let bad = generate("{nope", "application/JSON", 4);
-        assert_eq!((bad.kind.as_str(), bad.title.as_str()), ("unknown", "Unparsed JSON-like output"));
+        assert_eq!(
+            (bad.kind.as_str(), bad.title.as_str()),
+            ("unknown", "Unparsed JSON-like output")
+        );
         assert!(bad.sample.starts_with("--- BEGIN SAMPLE HEAD ---\n{n\n"));
     }
 }

@@ -2,7 +2,7 @@
 //! opening and closing excerpts (never the whole text).
 
 use crate::pyutil::{
-    char_len, is_py_space, last_chars, one_line, py_splitlines, py_strip, py_words, take_chars,
+    char_len, is_py_space, last_chars, one_line, py_splitlines, py_strip, py_word_count, take_chars,
 };
 use crate::synopsis::Synopsis;
 
@@ -24,22 +24,27 @@ fn is_header(line: &str) -> bool {
         && chars.all(|c| caps(c) || is_py_space(c) || matches!(c, ':' | '_' | '-'))
 }
 
-fn section_headers(output: &str) -> Vec<String> {
+/// The section headers (at most 18, in order, duplicates dropped) and the number of lines, in
+/// one pass over the lines.
+fn headers_and_line_count(output: &str) -> (Vec<String>, usize) {
     let mut headers: Vec<String> = Vec::new();
+    let mut lines = 0;
     for line in py_splitlines(output) {
+        lines += 1;
+        if headers.len() == MAX_HEADERS {
+            continue;
+        }
         let line = py_strip(line);
-        if char_len(line) <= 1 || !is_header(line) {
+        // `is_header` first: it rejects most lines at their first char, `char_len` reads them whole.
+        if !is_header(line) || char_len(line) <= 1 {
             continue;
         }
         let header = one_line(line, MAX_HEADER_CHARS);
         if !headers.contains(&header) {
             headers.push(header);
-            if headers.len() == MAX_HEADERS {
-                break;
-            }
         }
     }
-    headers
+    (headers, lines)
 }
 
 fn excerpt(chars: &str) -> String {
@@ -52,17 +57,27 @@ fn excerpt(chars: &str) -> String {
 }
 
 pub fn synopsis(output: &str) -> Synopsis {
-    let headers = section_headers(output);
-    let headers = if headers.is_empty() { "none detected".to_string() } else { headers.join(" | ") };
+    let (headers, lines) = headers_and_line_count(output);
+    let headers = if headers.is_empty() {
+        "none detected".to_string()
+    } else {
+        headers.join(" | ")
+    };
     let mut synopsis = Synopsis::new("text", "Text output");
     synopsis.summary = vec![
         "Text exploration summary:".to_string(),
         format!("Characters: {}.", char_len(output)),
-        format!("Words: {}.", py_words(output).count()),
-        format!("Lines: {}.", py_splitlines(output).count()),
+        format!("Words: {}.", py_word_count(output)),
+        format!("Lines: {lines}."),
         format!("Detected section headers: {headers}."),
-        format!("Opening excerpt: {}.", excerpt(take_chars(output, EXCERPT_CHARS))),
-        format!("Closing excerpt: {}.", excerpt(last_chars(output, EXCERPT_CHARS))),
+        format!(
+            "Opening excerpt: {}.",
+            excerpt(take_chars(output, EXCERPT_CHARS))
+        ),
+        format!(
+            "Closing excerpt: {}.",
+            excerpt(last_chars(output, EXCERPT_CHARS))
+        ),
     ];
     synopsis
 }
@@ -74,7 +89,10 @@ mod tests {
     #[test]
     fn headers_markdown_and_caps_deduplicated() {
         let s = synopsis("# Title\nSYSTEM STATUS\n# Title\nShort\nAB\n#nospace\n");
-        assert_eq!(s.summary[4], "Detected section headers: # Title | SYSTEM STATUS.");
+        assert_eq!(
+            s.summary[4],
+            "Detected section headers: # Title | SYSTEM STATUS."
+        );
         for header in ["# a", "###### a", "#\u{3000}x", "ABCDEFG", "A1 B:_-\u{a0}C"] {
             assert!(is_header(header), "{header:?}");
         }
@@ -86,7 +104,10 @@ mod tests {
     #[test]
     fn counts_and_excerpts() {
         let s = synopsis("a b\r\nc");
-        assert_eq!(s.summary[1..4], ["Characters: 6.", "Words: 3.", "Lines: 2."]);
+        assert_eq!(
+            s.summary[1..4],
+            ["Characters: 6.", "Words: 3.", "Lines: 2."]
+        );
         assert_eq!(s.summary[5], "Opening excerpt: a b c.");
         assert_eq!(synopsis("   ").summary[5], "Opening excerpt: (empty).");
     }

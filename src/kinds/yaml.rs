@@ -52,7 +52,9 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
             for (key, _) in listed {
                 names.push(key.py_str().ok()?);
             }
-            synopsis.summary.push(format!("top-level keys: {}", names.join(", ")));
+            synopsis
+                .summary
+                .push(format!("top-level keys: {}", names.join(", ")));
             for (name, (_, type_name)) in names.iter().zip(listed) {
                 synopsis.structure.push(format!("{name}: {type_name}"));
             }
@@ -80,7 +82,9 @@ fn load(text: &str) -> Res<TopLevel> {
     let Some(root) = composer.compose_single_document()? else {
         return Err(Rejected); // empty stream: None is not a mapping or a sequence
     };
-    let mut constructor = Constructor { nodes: composer.nodes };
+    let mut constructor = Constructor {
+        nodes: composer.nodes,
+    };
     constructor.construct_document(root)?;
     constructor.top_level(root)
 }
@@ -152,14 +156,22 @@ enum Token {
     Anchor(String),
     /// `(handle, suffix)`; the handle is `None` for verbatim `!<...>` tags and a lone `!`.
     Tag(Option<String>, String),
-    Scalar { value: String, plain: bool },
+    Scalar {
+        value: String,
+        plain: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Directive {
     /// `%YAML major.minor`: only whether the major version is 1 matters.
-    Yaml { major_is_one: bool },
-    Tag { handle: String, prefix: String },
+    Yaml {
+        major_is_one: bool,
+    },
+    Tag {
+        handle: String,
+        prefix: String,
+    },
     Other,
 }
 
@@ -268,23 +280,36 @@ impl Scanner {
     // Reader primitives. Past the end everything reads as `\0`, where PyYAML stops anyway.
 
     fn peek(&self, offset: usize) -> char {
-        self.chars.get(self.pointer + offset).copied().unwrap_or('\0')
+        self.chars
+            .get(self.pointer + offset)
+            .copied()
+            .unwrap_or('\0')
     }
 
     fn prefix_is(&self, expected: &str) -> bool {
-        expected.chars().enumerate().all(|(offset, c)| self.peek(offset) == c)
+        expected
+            .chars()
+            .enumerate()
+            .all(|(offset, c)| self.peek(offset) == c)
     }
 
     fn prefix(&self, length: usize) -> String {
         let end = (self.pointer + length).min(self.chars.len());
-        self.chars.get(self.pointer..end).map(|slice| slice.iter().collect()).unwrap_or_default()
+        self.chars
+            .get(self.pointer..end)
+            .map(|slice| slice.iter().collect())
+            .unwrap_or_default()
     }
 
     fn forward(&mut self, length: usize) {
         for _ in 0..length {
-            let Some(&ch) = self.chars.get(self.pointer) else { return };
+            let Some(&ch) = self.chars.get(self.pointer) else {
+                return;
+            };
             self.pointer += 1;
-            if matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}') || (ch == '\r' && self.peek(0) != '\n') {
+            if matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+                || (ch == '\r' && self.peek(0) != '\n')
+            {
                 self.line += 1;
                 self.column = 0;
             } else if ch != '\u{FEFF}' {
@@ -342,8 +367,12 @@ impl Scanner {
         match ch {
             '\0' => return self.fetch_stream_end(),
             '%' if self.column == 0 => return self.fetch_directive(),
-            '-' if self.check_document_indicator("---") => return self.fetch_document_indicator(Token::DocumentStart),
-            '.' if self.check_document_indicator("...") => return self.fetch_document_indicator(Token::DocumentEnd),
+            '-' if self.check_document_indicator("---") => {
+                return self.fetch_document_indicator(Token::DocumentStart)
+            }
+            '.' if self.check_document_indicator("...") => {
+                return self.fetch_document_indicator(Token::DocumentEnd)
+            }
             '[' => return self.fetch_flow_collection_start(Token::FlowSequenceStart),
             '{' => return self.fetch_flow_collection_start(Token::FlowMappingStart),
             ']' => return self.fetch_flow_collection_end(Token::FlowSequenceEnd),
@@ -372,7 +401,10 @@ impl Scanner {
     }
 
     fn next_possible_simple_key(&self) -> Option<usize> {
-        self.possible_simple_keys.iter().map(|key| key.token_number).min()
+        self.possible_simple_keys
+            .iter()
+            .map(|key| key.token_number)
+            .min()
     }
 
     fn stale_possible_simple_keys(&mut self) -> Res<()> {
@@ -411,7 +443,10 @@ impl Scanner {
 
     /// Removes and returns the possible simple key of the current flow level.
     fn take_possible_simple_key(&mut self) -> Option<SimpleKey> {
-        let position = self.possible_simple_keys.iter().position(|key| key.flow_level == self.flow_level)?;
+        let position = self
+            .possible_simple_keys
+            .iter()
+            .position(|key| key.flow_level == self.flow_level)?;
         Some(self.possible_simple_keys.swap_remove(position))
     }
 
@@ -541,12 +576,17 @@ impl Scanner {
     fn fetch_value(&mut self) -> Res<()> {
         if let Some(key) = self.take_possible_simple_key() {
             // The pending simple key is confirmed: insert KEY (and maybe BLOCK-MAPPING-START) before it.
-            let position = key.token_number.checked_sub(self.tokens_taken).ok_or(Rejected)?;
+            let position = key
+                .token_number
+                .checked_sub(self.tokens_taken)
+                .ok_or(Rejected)?;
             if position > self.tokens.len() {
                 return Err(Rejected);
             }
             self.tokens.insert(position, Token::Key);
-            if self.flow_level == 0 && self.add_indent(isize::try_from(key.column).unwrap_or(isize::MAX)) {
+            if self.flow_level == 0
+                && self.add_indent(isize::try_from(key.column).unwrap_or(isize::MAX))
+            {
                 self.tokens.insert(position, Token::BlockMappingStart);
             }
             self.allow_simple_key = false;
@@ -584,7 +624,11 @@ impl Scanner {
         if !(is_blank_or_break_or_end(ch) || "?:,]}%@`".contains(ch)) {
             return Err(Rejected);
         }
-        self.tokens.push_back(if alias { Token::Alias(name) } else { Token::Anchor(name) });
+        self.tokens.push_back(if alias {
+            Token::Alias(name)
+        } else {
+            Token::Anchor(name)
+        });
         Ok(())
     }
 
@@ -679,7 +723,9 @@ impl Scanner {
                     return Err(Rejected);
                 }
                 // Python's int() of the digits: leading zeros allowed.
-                Directive::Yaml { major_is_one: major.trim_start_matches('0') == "1" }
+                Directive::Yaml {
+                    major_is_one: major.trim_start_matches('0') == "1",
+                }
             }
             "TAG" => {
                 self.skip_spaces();
@@ -861,7 +907,10 @@ impl Scanner {
         if chomping == Some(true) {
             chunks.push_str(&breaks);
         }
-        Ok(Token::Scalar { value: chunks, plain: false })
+        Ok(Token::Scalar {
+            value: chunks,
+            plain: false,
+        })
     }
 
     /// Leading blank lines of an auto-indented block scalar, and the largest indentation among them.
@@ -910,13 +959,18 @@ impl Scanner {
             self.scan_flow_scalar_non_spaces(double, &mut chunks)?;
         }
         self.forward(1);
-        Ok(Token::Scalar { value: chunks, plain: false })
+        Ok(Token::Scalar {
+            value: chunks,
+            plain: false,
+        })
     }
 
     fn scan_flow_scalar_non_spaces(&mut self, double: bool, chunks: &mut String) -> Res<()> {
         loop {
             let mut length = 0;
-            while !(is_blank_or_break_or_end(self.peek(length)) || matches!(self.peek(length), '\'' | '"' | '\\')) {
+            while !(is_blank_or_break_or_end(self.peek(length))
+                || matches!(self.peek(length), '\'' | '"' | '\\'))
+            {
                 length += 1;
             }
             if length > 0 {
@@ -993,7 +1047,9 @@ impl Scanner {
 
     fn scan_flow_scalar_breaks(&mut self, chunks: &mut String) -> Res<()> {
         loop {
-            if (self.prefix_is("---") || self.prefix_is("...")) && is_blank_or_break_or_end(self.peek(3)) {
+            if (self.prefix_is("---") || self.prefix_is("..."))
+                && is_blank_or_break_or_end(self.peek(3))
+            {
                 return Err(Rejected); // document separator inside a quoted scalar
             }
             while matches!(self.peek(0), ' ' | '\t') {
@@ -1023,7 +1079,8 @@ impl Scanner {
                 let after = self.peek(length + 1);
                 let ends = is_blank_or_break_or_end(ch)
                     || (ch == ':'
-                        && (is_blank_or_break_or_end(after) || (self.flow_level > 0 && ",[]{}".contains(after))))
+                        && (is_blank_or_break_or_end(after)
+                            || (self.flow_level > 0 && ",[]{}".contains(after))))
                     || (self.flow_level > 0 && ",?[]{}".contains(ch));
                 if ends {
                     break;
@@ -1045,7 +1102,10 @@ impl Scanner {
                 break;
             }
         }
-        Token::Scalar { value: chunks, plain: true }
+        Token::Scalar {
+            value: chunks,
+            plain: true,
+        }
     }
 
     /// The separation after a plain chunk, as it folds into the value; `None` at a document marker.
@@ -1062,7 +1122,8 @@ impl Scanner {
             let line_break = self.scan_line_break();
             self.allow_simple_key = true;
             let at_document_marker = |scanner: &Self| {
-                (scanner.prefix_is("---") || scanner.prefix_is("...")) && is_blank_or_break_or_end(scanner.peek(3))
+                (scanner.prefix_is("---") || scanner.prefix_is("..."))
+                    && is_blank_or_break_or_end(scanner.peek(3))
             };
             if at_document_marker(self) {
                 return None;
@@ -1222,10 +1283,21 @@ enum Event {
     Alias(String),
     /// `resolve_implicitly` is PyYAML's `implicit[0]`: plain (or `!`-tagged) scalars get the
     /// implicit resolvers, quoted and block scalars are strings.
-    Scalar { anchor: Option<String>, tag: Option<String>, resolve_implicitly: bool, value: String },
-    SequenceStart { anchor: Option<String>, tag: Option<String> },
+    Scalar {
+        anchor: Option<String>,
+        tag: Option<String>,
+        resolve_implicitly: bool,
+        value: String,
+    },
+    SequenceStart {
+        anchor: Option<String>,
+        tag: Option<String>,
+    },
     SequenceEnd,
-    MappingStart { anchor: Option<String>, tag: Option<String> },
+    MappingStart {
+        anchor: Option<String>,
+        tag: Option<String>,
+    },
     MappingEnd,
 }
 
@@ -1264,7 +1336,10 @@ struct Parser {
 }
 
 fn default_tag_handles() -> HashMap<String, String> {
-    HashMap::from([("!".to_string(), "!".to_string()), ("!!".to_string(), "tag:yaml.org,2002:".to_string())])
+    HashMap::from([
+        ("!".to_string(), "!".to_string()),
+        ("!!".to_string(), "tag:yaml.org,2002:".to_string()),
+    ])
 }
 
 impl Parser {
@@ -1331,7 +1406,12 @@ impl Parser {
                 Ok(Event::DocumentEnd)
             }
             State::DocumentContent => {
-                if self.check(&[Kind::Directive, Kind::DocumentStart, Kind::DocumentEnd, Kind::StreamEnd])? {
+                if self.check(&[
+                    Kind::Directive,
+                    Kind::DocumentStart,
+                    Kind::DocumentEnd,
+                    Kind::StreamEnd,
+                ])? {
                     self.state = self.pop_state()?;
                     Ok(empty_scalar())
                 } else {
@@ -1473,7 +1553,9 @@ impl Parser {
 
     fn parse_node(&mut self, block: bool, indentless_sequence: bool) -> Res<Event> {
         if self.check(&[Kind::Alias])? {
-            let Token::Alias(name) = self.scanner.next_token()? else { return Err(Rejected) };
+            let Token::Alias(name) = self.scanner.next_token()? else {
+                return Err(Rejected);
+            };
             self.state = self.pop_state()?;
             return Ok(Event::Alias(name));
         }
@@ -1505,10 +1587,17 @@ impl Parser {
         }
         match self.scanner.peek_kind()? {
             Some(Kind::Scalar) => {
-                let Token::Scalar { value, plain } = self.scanner.next_token()? else { return Err(Rejected) };
+                let Token::Scalar { value, plain } = self.scanner.next_token()? else {
+                    return Err(Rejected);
+                };
                 let resolve_implicitly = (plain && tag.is_none()) || tag.as_deref() == Some("!");
                 self.state = self.pop_state()?;
-                Ok(Event::Scalar { anchor, tag, resolve_implicitly, value })
+                Ok(Event::Scalar {
+                    anchor,
+                    tag,
+                    resolve_implicitly,
+                    value,
+                })
             }
             Some(Kind::FlowSequenceStart) => {
                 self.state = State::FlowSequenceFirstEntry;
@@ -1529,7 +1618,12 @@ impl Parser {
             _ if anchor.is_some() || tag.is_some() => {
                 // An anchor or tag alone: an empty scalar.
                 self.state = self.pop_state()?;
-                Ok(Event::Scalar { anchor, tag, resolve_implicitly: non_specific, value: String::new() })
+                Ok(Event::Scalar {
+                    anchor,
+                    tag,
+                    resolve_implicitly: non_specific,
+                    value: String::new(),
+                })
             }
             _ => Err(Rejected), // "expected the node content"
         }
@@ -1597,7 +1691,10 @@ impl Parser {
             if self.check(&[Kind::Key])? {
                 // `[a: b]`: a single-pair mapping inside a flow sequence.
                 self.state = State::FlowSequenceEntryMappingKey;
-                return Ok(Event::MappingStart { anchor: None, tag: None });
+                return Ok(Event::MappingStart {
+                    anchor: None,
+                    tag: None,
+                });
             }
             if !self.check(&[Kind::FlowSequenceEnd])? {
                 self.states.push(State::FlowSequenceEntry);
@@ -1639,7 +1736,12 @@ impl Parser {
 }
 
 fn empty_scalar() -> Event {
-    Event::Scalar { anchor: None, tag: None, resolve_implicitly: true, value: String::new() }
+    Event::Scalar {
+        anchor: None,
+        tag: None,
+        resolve_implicitly: true,
+        value: String::new(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1712,7 +1814,11 @@ struct OpenCollection {
 
 impl Composer {
     fn new(text: &str) -> Self {
-        Composer { parser: Parser::new(text), nodes: Vec::new(), anchors: HashMap::new() }
+        Composer {
+            parser: Parser::new(text),
+            nodes: Vec::new(),
+            anchors: HashMap::new(),
+        }
     }
 
     /// PyYAML's `get_single_node`: `None` for an empty stream, an error for a second document.
@@ -1754,9 +1860,17 @@ impl Composer {
         loop {
             let finished = match self.parser.next_event()? {
                 Event::Alias(name) => Some(*self.anchors.get(&name).ok_or(Rejected)?),
-                Event::Scalar { anchor, tag, resolve_implicitly, value } => {
+                Event::Scalar {
+                    anchor,
+                    tag,
+                    resolve_implicitly,
+                    value,
+                } => {
                     // Python checks for a duplicate anchor before building the node.
-                    if anchor.as_ref().is_some_and(|name| self.anchors.contains_key(name)) {
+                    if anchor
+                        .as_ref()
+                        .is_some_and(|name| self.anchors.contains_key(name))
+                    {
                         return Err(Rejected);
                     }
                     let tag = match tag.as_deref() {
@@ -1788,7 +1902,9 @@ impl Composer {
                 _ => return Err(Rejected),
             };
             let Some(node) = finished else { continue };
-            let Some(parent) = open.last_mut() else { return Ok(node) };
+            let Some(parent) = open.last_mut() else {
+                return Ok(node);
+            };
             let parent_node = self.nodes.get_mut(parent.node).ok_or(Rejected)?;
             match &mut parent_node.body {
                 Body::Sequence(items) => items.push(node),
@@ -1808,7 +1924,10 @@ impl Composer {
         tag: Tag,
         body: Body,
     ) -> Res<()> {
-        if anchor.as_ref().is_some_and(|name| self.anchors.contains_key(name)) {
+        if anchor
+            .as_ref()
+            .is_some_and(|name| self.anchors.contains_key(name))
+        {
             return Err(Rejected);
         }
         // PyYAML's recursive composer raises RecursionError past this depth.
@@ -1817,7 +1936,10 @@ impl Composer {
         }
         let node = self.add_node(tag, body);
         self.register_anchor(anchor, node)?;
-        open.push(OpenCollection { node, pending_key: None });
+        open.push(OpenCollection {
+            node,
+            pending_key: None,
+        });
         Ok(())
     }
 }
@@ -1868,8 +1990,24 @@ fn py_match(regex: &Regex, value: &str) -> bool {
 fn is_yaml_bool(s: &str) -> bool {
     matches!(
         s,
-        "yes" | "Yes" | "YES" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE" | "on"
-            | "On" | "ON" | "off" | "Off" | "OFF"
+        "yes"
+            | "Yes"
+            | "YES"
+            | "no"
+            | "No"
+            | "NO"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "false"
+            | "False"
+            | "FALSE"
+            | "on"
+            | "On"
+            | "ON"
+            | "off"
+            | "Off"
+            | "OFF"
     )
 }
 
@@ -1908,7 +2046,8 @@ fn is_sexagesimal_tail(s: &str) -> bool {
 /// `0b[0-1_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+`, signed.
 fn is_yaml_int(s: &str) -> bool {
     let s = s.strip_prefix(['-', '+']).unwrap_or(s);
-    let nonempty_run = |rest: &str, class: fn(u8) -> bool| !rest.is_empty() && skip_run(rest, class).is_empty();
+    let nonempty_run =
+        |rest: &str, class: fn(u8) -> bool| !rest.is_empty() && skip_run(rest, class).is_empty();
     if let Some(rest) = s.strip_prefix("0b") {
         if nonempty_run(rest, |b| matches!(b, b'0' | b'1' | b'_')) {
             return true;
@@ -1936,12 +2075,17 @@ fn is_yaml_float(s: &str) -> bool {
             || rest
                 .strip_prefix(['e', 'E'])
                 .and_then(|r| r.strip_prefix(['-', '+']))
-                .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                .is_some_and(|digits| {
+                    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                })
     };
     if matches!(s, ".nan" | ".NaN" | ".NAN") {
         return true;
     }
-    if let Some(fraction) = s.strip_prefix('.').and_then(|r| digits_from(r, |b| b.is_ascii_digit())) {
+    if let Some(fraction) = s
+        .strip_prefix('.')
+        .and_then(|r| digits_from(r, |b| b.is_ascii_digit()))
+    {
         if optional_exponent(fraction) {
             return true;
         }
@@ -1950,13 +2094,17 @@ fn is_yaml_float(s: &str) -> bool {
     if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
         return true;
     }
-    let Some(after_int) = digits_from(unsigned, |b| b.is_ascii_digit()) else { return false };
+    let Some(after_int) = digits_from(unsigned, |b| b.is_ascii_digit()) else {
+        return false;
+    };
     if let Some(fraction) = after_int.strip_prefix('.') {
         return optional_exponent(skip_run(fraction, is_digit_or_underscore));
     }
     // Sexagesimal: the first `.` ends the `:` groups (the groups hold no `.`).
     match after_int.split_once('.') {
-        Some((groups, fraction)) => is_sexagesimal_tail(groups) && skip_run(fraction, is_digit_or_underscore).is_empty(),
+        Some((groups, fraction)) => {
+            is_sexagesimal_tail(groups) && skip_run(fraction, is_digit_or_underscore).is_empty()
+        }
         None => false,
     }
 }
@@ -1965,7 +2113,9 @@ fn is_yaml_float(s: &str) -> bool {
 /// registration order (bool, float, int, merge, null, timestamp, value).
 fn resolve_plain_scalar(value: &str) -> Tag {
     let resolvers = resolvers();
-    let Some(first) = value.chars().next() else { return Tag::Null };
+    let Some(first) = value.chars().next() else {
+        return Tag::Null;
+    };
     match first {
         'y' | 'Y' | 'n' | 'N' | 't' | 'T' | 'f' | 'F' | 'o' | 'O' => {
             if py_dollar_candidates(value).any(is_yaml_bool) {
@@ -2083,7 +2233,9 @@ impl PyScalar {
                         + i128::from(datetime.minute) * 60
                         + i128::from(datetime.second)
                         - i128::from(offset) * 60;
-                    KeyIdentity::AwareDateTime(seconds * 1_000_000 + i128::from(datetime.microsecond))
+                    KeyIdentity::AwareDateTime(
+                        seconds * 1_000_000 + i128::from(datetime.microsecond),
+                    )
                 }
             },
         }
@@ -2200,9 +2352,13 @@ impl Constructor {
     /// A mapping key: must construct to something hashable, i.e. a scalar.
     fn construct_key(&self, id: usize) -> Res<PyScalar> {
         match self.node(id)?.tag {
-            Tag::Str | Tag::Null | Tag::Bool | Tag::Int | Tag::Float | Tag::Timestamp | Tag::Binary => {
-                self.construct_scalar(id)
-            }
+            Tag::Str
+            | Tag::Null
+            | Tag::Bool
+            | Tag::Int
+            | Tag::Float
+            | Tag::Timestamp
+            | Tag::Binary => self.construct_scalar(id),
             _ => Err(Rejected), // unhashable (list, dict, set) or not constructible
         }
     }
@@ -2355,7 +2511,9 @@ impl Constructor {
                 }
                 Ok(TopLevel::Mapping(entries))
             }
-            (Tag::Seq | Tag::Omap | Tag::Pairs, Body::Sequence(items)) => Ok(TopLevel::Sequence(items.len())),
+            (Tag::Seq | Tag::Omap | Tag::Pairs, Body::Sequence(items)) => {
+                Ok(TopLevel::Sequence(items.len()))
+            }
             _ => Err(Rejected), // a scalar, a set, or a `=` mapping read as a scalar
         }
     }
@@ -2378,13 +2536,20 @@ fn construct_yaml_int(text: &str) -> Res<BigInt> {
         let mut total: i128 = 0;
         for part in value.split(':') {
             let part = python_int(part, 10)?.to_i128().ok_or(Rejected)?;
-            total = total.checked_mul(60).and_then(|t| t.checked_add(part)).ok_or(Rejected)?;
+            total = total
+                .checked_mul(60)
+                .and_then(|t| t.checked_add(part))
+                .ok_or(Rejected)?;
         }
         BigInt::from_i128(total)
     } else {
         python_int(value, 10)?
     };
-    Ok(if negative { magnitude.negated() } else { magnitude })
+    Ok(if negative {
+        magnitude.negated()
+    } else {
+        magnitude
+    })
 }
 
 /// The `sign` handling shared by the int and float constructors (`value[0]` of "" raises).
@@ -2412,7 +2577,11 @@ fn python_int(text: &str, base: u32) -> Res<BigInt> {
         _ => None,
     };
     let digits = prefix
-        .and_then(|prefixes| prefixes.iter().find_map(|prefix| digits.strip_prefix(prefix)))
+        .and_then(|prefixes| {
+            prefixes
+                .iter()
+                .find_map(|prefix| digits.strip_prefix(prefix))
+        })
         .unwrap_or(digits);
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(base)) {
         return Err(Rejected);
@@ -2426,7 +2595,11 @@ fn python_int(text: &str, base: u32) -> Res<BigInt> {
         }
         _ => BigInt::from_power_of_two_digits(digits, base),
     };
-    Ok(if negative { magnitude.negated() } else { magnitude })
+    Ok(if negative {
+        magnitude.negated()
+    } else {
+        magnitude
+    })
 }
 
 /// SafeConstructor's `construct_yaml_float`.
@@ -2468,16 +2641,25 @@ fn python_float(text: &str) -> Res<f64> {
 /// SafeConstructor's `construct_yaml_timestamp`, with Python's date/datetime range checks.
 fn construct_yaml_timestamp(value: &str) -> Res<PyScalar> {
     let parts_re = &resolvers().timestamp_parts_re;
-    let captures = py_dollar_candidates(value).find_map(|candidate| parts_re.captures(candidate)).ok_or(Rejected)?;
-    let number = |name: &str| -> Option<u32> { captures.name(name).and_then(|m| m.as_str().parse().ok()) };
+    let captures = py_dollar_candidates(value)
+        .find_map(|candidate| parts_re.captures(candidate))
+        .ok_or(Rejected)?;
+    let number =
+        |name: &str| -> Option<u32> { captures.name(name).and_then(|m| m.as_str().parse().ok()) };
     let year = i64::from(number("year").ok_or(Rejected)?);
     let month = number("month").ok_or(Rejected)?;
     let day = number("day").ok_or(Rejected)?;
-    if !(1..=9999).contains(&year) || !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
+    if !(1..=9999).contains(&year)
+        || !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year, month)
+    {
         return Err(Rejected);
     }
     let date = Date { year, month, day };
-    let Some(hour) = number("hour") else { return Ok(PyScalar::Date(date)) };
+    let Some(hour) = number("hour") else {
+        return Ok(PyScalar::Date(date));
+    };
     let minute = number("minute").ok_or(Rejected)?;
     let second = number("second").ok_or(Rejected)?;
     if hour > 23 || minute > 59 || second > 59 {
@@ -2485,24 +2667,40 @@ fn construct_yaml_timestamp(value: &str) -> Res<PyScalar> {
     }
     let microsecond = match captures.name("fraction").map(|m| m.as_str()) {
         Some(fraction) if !fraction.is_empty() => {
-            let digits: String = fraction.chars().chain(std::iter::repeat('0')).take(6).collect();
+            let digits: String = fraction
+                .chars()
+                .chain(std::iter::repeat('0'))
+                .take(6)
+                .collect();
             digits.parse().map_err(|_| Rejected)?
         }
         _ => 0,
     };
     let offset_minutes = if let Some(sign) = captures.name("tz_sign") {
-        let offset = i64::from(number("tz_hour").ok_or(Rejected)?) * 60 + i64::from(number("tz_minute").unwrap_or(0));
+        let offset = i64::from(number("tz_hour").ok_or(Rejected)?) * 60
+            + i64::from(number("tz_minute").unwrap_or(0));
         // datetime.timezone needs -24h < offset < 24h.
         if offset >= 24 * 60 {
             return Err(Rejected);
         }
-        Some(if sign.as_str() == "-" { -offset } else { offset })
+        Some(if sign.as_str() == "-" {
+            -offset
+        } else {
+            offset
+        })
     } else if captures.name("tz").is_some() {
         Some(0)
     } else {
         None
     };
-    Ok(PyScalar::DateTime(DateTime { date, hour, minute, second, microsecond, offset_minutes }))
+    Ok(PyScalar::DateTime(DateTime {
+        date,
+        hour,
+        minute,
+        second,
+        microsecond,
+        offset_minutes,
+    }))
 }
 
 fn days_in_month(year: i64, month: u32) -> u32 {
@@ -2517,11 +2715,16 @@ fn days_in_month(year: i64, month: u32) -> u32 {
 
 /// Days since 1970-01-01 (proleptic Gregorian), for comparing aware datetimes by instant.
 fn days_from_civil(date: Date) -> i64 {
-    let year = if date.month <= 2 { date.year - 1 } else { date.year };
+    let year = if date.month <= 2 {
+        date.year - 1
+    } else {
+        date.year
+    };
     let era = year.div_euclid(400);
     let year_of_era = year - era * 400;
     let month = i64::from(date.month);
-    let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(date.day) - 1;
+    let day_of_year =
+        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(date.day) - 1;
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
     era * 146_097 + day_of_era - 719_468
 }
@@ -2544,7 +2747,11 @@ fn format_datetime(datetime: &DateTime) -> String {
     }
     if let Some(offset) = datetime.offset_minutes {
         let sign = if offset < 0 { '-' } else { '+' };
-        text.push_str(&format!("{sign}{:02}:{:02}", offset.abs() / 60, offset.abs() % 60));
+        text.push_str(&format!(
+            "{sign}{:02}:{:02}",
+            offset.abs() / 60,
+            offset.abs() % 60
+        ));
     }
     text
 }
@@ -2609,7 +2816,11 @@ fn decode_base64(text: &str) -> Res<Vec<u8>> {
 
 /// Python's `repr(bytes)`.
 fn py_bytes_repr(bytes: &[u8]) -> String {
-    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') { '"' } else { '\'' };
+    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut text = String::from("b");
     text.push(quote);
     for &byte in bytes {
@@ -2665,9 +2876,16 @@ fn py_float_repr(value: f64) -> String {
         }
     } else {
         let (first, rest) = digits.split_at(1.min(digits.len()));
-        let fraction = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+        let fraction = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
         let exponent_sign = if exponent < 0 { '-' } else { '+' };
-        format!("{sign}{first}{fraction}e{exponent_sign}{:02}", exponent.abs())
+        format!(
+            "{sign}{first}{fraction}e{exponent_sign}{:02}",
+            exponent.abs()
+        )
     }
 }
 
@@ -2683,7 +2901,10 @@ struct BigInt {
 
 impl BigInt {
     fn zero() -> Self {
-        BigInt { negative: false, magnitude: Vec::new() }
+        BigInt {
+            negative: false,
+            magnitude: Vec::new(),
+        }
     }
 
     fn normalized(mut self) -> Self {
@@ -2697,20 +2918,34 @@ impl BigInt {
     }
 
     fn from_u64(value: u64) -> Self {
-        BigInt { negative: false, magnitude: vec![value as u32, (value >> 32) as u32] }.normalized()
+        BigInt {
+            negative: false,
+            magnitude: vec![value as u32, (value >> 32) as u32],
+        }
+        .normalized()
     }
 
     fn from_i128(value: i128) -> Self {
         let magnitude = value.unsigned_abs();
-        let limbs = (0..4).map(|index| (magnitude >> (32 * index)) as u32).collect();
-        BigInt { negative: value < 0, magnitude: limbs }.normalized()
+        let limbs = (0..4)
+            .map(|index| (magnitude >> (32 * index)) as u32)
+            .collect();
+        BigInt {
+            negative: value < 0,
+            magnitude: limbs,
+        }
+        .normalized()
     }
 
     fn to_i128(&self) -> Option<i128> {
         if self.magnitude.len() > 3 {
             return None;
         }
-        let magnitude = self.magnitude.iter().rev().fold(0i128, |total, &limb| (total << 32) | i128::from(limb));
+        let magnitude = self
+            .magnitude
+            .iter()
+            .rev()
+            .fold(0i128, |total, &limb| (total << 32) | i128::from(limb));
         Some(if self.negative { -magnitude } else { magnitude })
     }
 
@@ -2737,7 +2972,9 @@ impl BigInt {
         let mut value = BigInt::zero();
         let bytes = digits.as_bytes();
         for chunk in bytes.chunks(9) {
-            let chunk_value = chunk.iter().fold(0u32, |total, &digit| total * 10 + u32::from(digit - b'0'));
+            let chunk_value = chunk
+                .iter()
+                .fold(0u32, |total, &digit| total * 10 + u32::from(digit - b'0'));
             let multiplier = 10u32.pow(u32::try_from(chunk.len()).unwrap_or(0));
             value.multiply_add(multiplier, chunk_value);
         }
@@ -2760,7 +2997,11 @@ impl BigInt {
             }
         }
         magnitude.push(accumulator as u32);
-        BigInt { negative: false, magnitude }.normalized()
+        BigInt {
+            negative: false,
+            magnitude,
+        }
+        .normalized()
     }
 
     /// The exact integer value of an integral finite float.
@@ -2783,7 +3024,10 @@ impl BigInt {
             }
             let mut magnitude = vec![0u32; limb_shift];
             magnitude.extend(result.magnitude);
-            BigInt { negative: false, magnitude }
+            BigInt {
+                negative: false,
+                magnitude,
+            }
         } else {
             BigInt::from_u64(mantissa >> (-shift).min(63))
         };
@@ -2840,45 +3084,84 @@ mod tests {
 
     #[test]
     fn mapping_and_sequence() {
-        let result = synopsis("a: 1\nb: [1, 2]\nc: {x: y}\nd:\ne: yes\nf: 2024-01-02\ng: 'x'\n").unwrap();
-        assert_eq!(result.summary, vec!["YAML object.", "top-level keys: a, b, c, d, e, f, g"]);
+        let result =
+            synopsis("a: 1\nb: [1, 2]\nc: {x: y}\nd:\ne: yes\nf: 2024-01-02\ng: 'x'\n").unwrap();
+        assert_eq!(
+            result.summary,
+            vec!["YAML object.", "top-level keys: a, b, c, d, e, f, g"]
+        );
         assert_eq!(
             result.structure,
-            vec!["a: number", "b: array", "c: object", "d: null", "e: boolean", "f: string", "g: string"]
+            vec![
+                "a: number",
+                "b: array",
+                "c: object",
+                "d: null",
+                "e: boolean",
+                "f: string",
+                "g: string"
+            ]
         );
-        assert_eq!(summary("- 1\n- 2\n- 3\n").unwrap(), vec!["YAML array.", "array length: 3"]);
+        assert_eq!(
+            summary("- 1\n- 2\n- 3\n").unwrap(),
+            vec!["YAML array.", "array length: 3"]
+        );
         assert_eq!(synopsis("- 1\n").unwrap().structure, Vec::<String>::new());
     }
 
     #[test]
     fn non_collections_are_not_yaml() {
-        for text in ["", "# only a comment\n", "just text", "42", "~", "---\n", "!!set {a, b}", "!!str {=: x}"] {
+        for text in [
+            "",
+            "# only a comment\n",
+            "just text",
+            "42",
+            "~",
+            "---\n",
+            "!!set {a, b}",
+            "!!str {=: x}",
+        ] {
             assert_eq!(synopsis(text), None, "{text:?}");
         }
     }
 
     #[test]
     fn yaml_11_key_spellings_and_python_equality() {
-        assert_eq!(summary("yes: 1\nNo: 2\nON: 3\n").unwrap()[1], "top-level keys: True, False");
+        assert_eq!(
+            summary("yes: 1\nNo: 2\nON: 3\n").unwrap()[1],
+            "top-level keys: True, False"
+        );
         // True == 1 == 1.0: one key, first spelling, last value.
-        assert_eq!(keys("on: a\n1: 2\n1.0: [x]\n").unwrap(), vec!["True: array"]);
+        assert_eq!(
+            keys("on: a\n1: 2\n1.0: [x]\n").unwrap(),
+            vec!["True: array"]
+        );
         assert_eq!(keys("1: a\ntrue: 2\n").unwrap(), vec!["1: number"]);
-        assert_eq!(keys("~: 1\nnull: 2\n'null': 3\n").unwrap(), vec!["None: number", "null: number"]);
-        assert_eq!(keys("0x1F: a\n0b11: b\n017: c\n1_000: d\n1:20: e\n").unwrap()[..5].to_vec(), vec![
-            "31: string",
-            "3: string",
-            "15: string",
-            "1000: string",
-            "80: string"
-        ]);
-        assert_eq!(keys("1.5: a\n100.0: b\n1e3: c\n.inf: d\n-.inf: e\n1.0e+16: f\n").unwrap(), vec![
-            "1.5: string",
-            "100.0: string",
-            "1e3: string",
-            "inf: string",
-            "-inf: string",
-            "1e+16: string"
-        ]);
+        assert_eq!(
+            keys("~: 1\nnull: 2\n'null': 3\n").unwrap(),
+            vec!["None: number", "null: number"]
+        );
+        assert_eq!(
+            keys("0x1F: a\n0b11: b\n017: c\n1_000: d\n1:20: e\n").unwrap()[..5].to_vec(),
+            vec![
+                "31: string",
+                "3: string",
+                "15: string",
+                "1000: string",
+                "80: string"
+            ]
+        );
+        assert_eq!(
+            keys("1.5: a\n100.0: b\n1e3: c\n.inf: d\n-.inf: e\n1.0e+16: f\n").unwrap(),
+            vec![
+                "1.5: string",
+                "100.0: string",
+                "1e3: string",
+                "inf: string",
+                "-inf: string",
+                "1e+16: string"
+            ]
+        );
     }
 
     #[test]
@@ -2886,12 +3169,18 @@ mod tests {
         // SafeConstructor returns one shared NaN object for `.nan`, so the dict keeps one key.
         assert_eq!(keys(".nan: 1\n.NaN: 2\n").unwrap(), vec!["nan: number"]);
         // float('nan') makes a new object per node: two keys.
-        assert_eq!(keys("!!float nan: 1\n!!float nan: x\n").unwrap(), vec!["nan: number", "nan: string"]);
+        assert_eq!(
+            keys("!!float nan: 1\n!!float nan: x\n").unwrap(),
+            vec!["nan: number", "nan: string"]
+        );
     }
 
     #[test]
     fn quoted_scalars_are_strings() {
-        assert_eq!(keys("'yes': 1\n\"1\": 2\nx: '12'\n").unwrap(), vec!["yes: number", "1: number", "x: string"]);
+        assert_eq!(
+            keys("'yes': 1\n\"1\": 2\nx: '12'\n").unwrap(),
+            vec!["yes: number", "1: number", "x: string"]
+        );
         // A lone `!` tag makes even a quoted scalar go through the resolvers (PyYAML quirk).
         assert_eq!(keys("! '12': x\n").unwrap(), vec!["12: string"]);
     }
@@ -2910,8 +3199,14 @@ mod tests {
     fn merge_keys() {
         let text = "base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  y: 3\n";
         assert_eq!(keys(text).unwrap(), vec!["base: object", "other: object"]);
-        assert_eq!(keys("<<: {a: 1, b: [1]}\nc: 2\nb: 3\n").unwrap(), vec!["a: number", "b: number", "c: number"]);
-        assert_eq!(keys("<<: [{a: 1}, {a: [x], b: 2}]\n").unwrap(), vec!["a: number", "b: number"]);
+        assert_eq!(
+            keys("<<: {a: 1, b: [1]}\nc: 2\nb: 3\n").unwrap(),
+            vec!["a: number", "b: number", "c: number"]
+        );
+        assert_eq!(
+            keys("<<: [{a: 1}, {a: [x], b: 2}]\n").unwrap(),
+            vec!["a: number", "b: number"]
+        );
         assert_eq!(synopsis("a: <<\n"), None);
         // An overridden value is still constructed, so its error still counts.
         assert_eq!(synopsis("<<: {x: 1}\na: !!int bad\na: 2\n"), None);
@@ -2926,7 +3221,9 @@ mod tests {
         let mut text = String::from("a0: &a0 {k0: 1, k1: 2}\n");
         for level in 1..60 {
             let previous = format!("*a{}", level - 1);
-            text.push_str(&format!("a{level}: &a{level} {{<<: [{previous}, {previous}, {previous}]}}\n"));
+            text.push_str(&format!(
+                "a{level}: &a{level} {{<<: [{previous}, {previous}, {previous}]}}\n"
+            ));
         }
         assert_eq!(synopsis(&text).unwrap().structure.len(), 30);
     }
@@ -2945,20 +3242,20 @@ mod tests {
     #[test]
     fn errors_reject() {
         for text in [
-            "a: 1\n---\nb: 2\n",    // two documents
-            "[1]: x\n",             // unhashable key
-            "{a: 1}: x\n",          // unhashable key
-            "a: !foo x\n",          // unknown tag
-            "a: b\tc\n",            // tab cannot start a token
-            "a:\n\tb: 1\n",         // tab indentation
-            "a: *nope\n",           // undefined alias
-            "a: &x 1\nb: &x 2\n",   // duplicate anchor
-            "a: 0b_\n",             // int('', 2)
-            "a: !!int x\n",         // bad int
-            "a: \"\\q\"\n",         // unknown escape
-            "a: 1\n b: 2\n",        // mapping values are not allowed here
-            "a: [1, 2\n",           // unclosed flow
-            "key: value\u{7}\n",    // non-printable
+            "a: 1\n---\nb: 2\n",  // two documents
+            "[1]: x\n",           // unhashable key
+            "{a: 1}: x\n",        // unhashable key
+            "a: !foo x\n",        // unknown tag
+            "a: b\tc\n",          // tab cannot start a token
+            "a:\n\tb: 1\n",       // tab indentation
+            "a: *nope\n",         // undefined alias
+            "a: &x 1\nb: &x 2\n", // duplicate anchor
+            "a: 0b_\n",           // int('', 2)
+            "a: !!int x\n",       // bad int
+            "a: \"\\q\"\n",       // unknown escape
+            "a: 1\n b: 2\n",      // mapping values are not allowed here
+            "a: [1, 2\n",         // unclosed flow
+            "key: value\u{7}\n",  // non-printable
         ] {
             assert_eq!(synopsis(text), None, "{text:?}");
         }
@@ -2971,7 +3268,9 @@ mod tests {
         assert!(synopsis(&nested(MAX_NESTING_DEPTH)).is_some());
         assert_eq!(synopsis(&nested(MAX_NESTING_DEPTH + 1)), None);
         assert_eq!(synopsis(&nested(10_000)), None);
-        let block: String = (0..10_000).map(|level| format!("{}a:\n", " ".repeat(level))).collect();
+        let block: String = (0..10_000)
+            .map(|level| format!("{}a:\n", " ".repeat(level)))
+            .collect();
         assert_eq!(synopsis(&block), None);
     }
 
@@ -2994,15 +3293,34 @@ mod tests {
 
     #[test]
     fn big_integers() {
-        assert_eq!(keys("123456789012345678901234567890: a\n").unwrap(), vec!["123456789012345678901234567890: string"]);
-        assert_eq!(keys("0xFFFFFFFFFFFFFFFFFFFF: a\n").unwrap(), vec!["1208925819614629174706175: string"]);
-        assert_eq!(keys("-0x10: a\n1e20: b\n100000000000000000000: c\n").unwrap(), vec!["-16: string", "1e20: string", "100000000000000000000: string"]);
-        assert_eq!(keys("100000000000000000000.0: a\n100000000000000000000: c\n").unwrap(), vec!["1e+20: string"]);
+        assert_eq!(
+            keys("123456789012345678901234567890: a\n").unwrap(),
+            vec!["123456789012345678901234567890: string"]
+        );
+        assert_eq!(
+            keys("0xFFFFFFFFFFFFFFFFFFFF: a\n").unwrap(),
+            vec!["1208925819614629174706175: string"]
+        );
+        assert_eq!(
+            keys("-0x10: a\n1e20: b\n100000000000000000000: c\n").unwrap(),
+            vec![
+                "-16: string",
+                "1e20: string",
+                "100000000000000000000: string"
+            ]
+        );
+        assert_eq!(
+            keys("100000000000000000000.0: a\n100000000000000000000: c\n").unwrap(),
+            vec!["1e+20: string"]
+        );
     }
 
     #[test]
     fn omap_and_binary() {
-        assert_eq!(summary("!!omap [a: 1, b: 2]").unwrap(), vec!["YAML array.", "array length: 2"]);
+        assert_eq!(
+            summary("!!omap [a: 1, b: 2]").unwrap(),
+            vec!["YAML array.", "array length: 2"]
+        );
         assert_eq!(synopsis("!!omap [a: 1, {b: 2, c: 3}]"), None);
         assert_eq!(keys("!!binary aGk=: x\n").unwrap(), vec!["b'hi': string"]);
         assert_eq!(synopsis("a: !!binary aGk\n"), None);
@@ -3013,15 +3331,37 @@ mod tests {
         let pattern = |body: &str| regex::Regex::new(&format!("^(?:{body})$")).unwrap();
         type Matcher = fn(&str) -> bool;
         let checks: [(regex::Regex, Matcher); 4] = [
-            (pattern("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"), is_yaml_bool),
+            (
+                pattern(
+                    "yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF",
+                ),
+                is_yaml_bool,
+            ),
             (pattern("~|null|Null|NULL|"), is_yaml_null),
-            (pattern(r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"), is_yaml_int),
-            (pattern(r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"), is_yaml_float),
+            (
+                pattern(
+                    r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+",
+                ),
+                is_yaml_int,
+            ),
+            (
+                pattern(
+                    r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+                ),
+                is_yaml_float,
+            ),
         ];
-        let pieces = ["0", "1", "7", "9", "_", ".", ":", "5", "60", "e", "E", "+", "-", "b", "x", "f", "inf", "NaN", "ON", "No", "~", "null", ""];
+        let pieces = [
+            "0", "1", "7", "9", "_", ".", ":", "5", "60", "e", "E", "+", "-", "b", "x", "f", "inf",
+            "NaN", "ON", "No", "~", "null", "",
+        ];
         for candidate in crate::kinds::code::tests::joined_pieces(&pieces) {
             for (reference, matcher) in &checks {
-                assert_eq!(matcher(&candidate), reference.is_match(&candidate), "{candidate:?} against {reference}");
+                assert_eq!(
+                    matcher(&candidate),
+                    reference.is_match(&candidate),
+                    "{candidate:?} against {reference}"
+                );
             }
         }
     }
