@@ -8,7 +8,7 @@ import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
 import { hashOutput, callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 import { withStoreTimeout } from "./stores/timeout.js";
-import { INDEX_FILE, countCodePoints, fastOutputIndex, parseOutputIndex, spanOf } from "./output-index.js";
+import { INDEX_FILE, countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { literalSearch } from "./literal-search.js";
 
 export { ToolStubError, MemoryStore };
@@ -117,8 +117,10 @@ export class ToolStub {
       requireOptions(part, `parts[${i}]`);
       optionalString(part.output, `parts[${i}].output`);
     });
-    // The outputs go beside the turn's JSON, never through it (see planTurn in src/wasm.rs).
-    const outputs = parts.map((part) => wellFormed(part.output ?? ""));
+    // The outputs go beside the turn's JSON, never through it (see planTurn in src/wasm.rs). They
+    // go as they are: crossing into wasm (TextEncoder) turns a lone surrogate into U+FFFD, as the
+    // host's SHA-256 does, so the core and the digest see the same well-formed text.
+    const outputs = parts.map((part) => part.output ?? "");
     const sha256s = await Promise.all(outputs.map((output) => (output === "" ? "" : hashOutput(output))));
     const input = {
       sessionId: this.#sessionId,
@@ -133,7 +135,7 @@ export class ToolStub {
     const plan = JSON.parse(planJson);
     const outcomes = [];
     for (const write of plan.writes) {
-      outcomes.push(await this.#store_output(write, parts[write.partIndex].output, outputs[write.partIndex]));
+      outcomes.push(await this.#store_output(write, outputs[write.partIndex]));
     }
     const failedOutputs = plan.writes.map((write, i) => (outcomes[i].status === "failed" ? outputs[write.partIndex] : ""));
     const finished = JSON.parse(callCore(core.finishTurn, planJson, JSON.stringify(outcomes), failedOutputs));
@@ -146,11 +148,8 @@ export class ToolStub {
     return result;
   }
 
-  /**
-   * Stores one planned output unless an identical one is stored; never throws. `output` is the
-   * caller's string, `coreOutput` the same made well-formed (the core's view of it).
-   */
-  async #store_output(write, output, coreOutput) {
+  /** Stores one planned output unless an identical one is stored; never throws. */
+  async #store_output(write, output) {
     try {
       const existing = await this.#store.load(write.metadataKey);
       if (existing !== undefined && callCore(core.storedMatches, existing, write.sha256)) {
@@ -159,8 +158,7 @@ export class ToolStub {
       // Output first: a record is only ever written for an output that is fully stored.
       await this.#store.save(write.outputKey, output);
       // The index before the record, so a recorded result never has a stale one (see output-index.js).
-      const index = fastOutputIndex(output) ?? callCore(core.outputIndex, coreOutput, coreOutput === output);
-      await this.#store.save([...write.outputKey.slice(0, -1), INDEX_FILE], index);
+      await this.#store.save(write.indexKey, write.indexJson);
       await this.#store.save(write.metadataKey, write.metadataJson);
       return { status: "stored", metadataJson: write.metadataJson };
     } catch (error) {

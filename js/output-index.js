@@ -1,52 +1,12 @@
-// Using the position index of a stored output (`index.json`, saved beside `output.txt` after it
-// and before `metadata.json`, which stays the commit marker; the core computes it and owns its
-// format: src/retrieval/output_index.rs). It lets `read` fetch only the span of the output around
+// Using the position index of a stored output (`index.json`: planned by the core with the output,
+// saved beside `output.txt` after it and before `metadata.json`, which stays the commit marker;
+// the core owns its format: src/retrieval/output_index.rs). It lets `read` fetch only the span of the output around
 // its window and `search` place a match (offset, line, column) without counting from the start.
 // It is derived data: a result without one (stored before it existed, or by another tool) is read
 // the slow way, and an unreadable one is ignored the same way.
 
 export const INDEX_FILE = "index.json";
 const INDEX_VERSION = 1;
-/** As the core's CHECKPOINT_STEP (src/retrieval/output_index.rs). */
-const CHECKPOINT_STEP = 65536;
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-const encoder = new TextEncoder();
-let scratch;
-
-/** UTF-8 length of a surrogate-free string, natively. */
-function utf8Length(text) {
-  if (globalThis.Buffer) return globalThis.Buffer.byteLength(text, "utf8");
-  scratch ??= new Uint8Array(3 * CHECKPOINT_STEP);
-  return encoder.encodeInto(text, scratch).written;
-}
-
-/**
- * The core's `outputIndex` JSON for a text without surrogates, where code points are UTF-16
- * units, built from native string operations (several times faster than copying the text into
- * wasm); undefined for any other text, which the core indexes. tests/js/indexed.test.js checks
- * both give the same bytes.
- */
-export function fastOutputIndex(text) {
-  if (SURROGATE.test(text)) return undefined;
-  const checkpoints = [];
-  let bytes = 0;
-  let newlines = 0;
-  let lastNewline = -1;
-  for (let at = 0; at === 0 || at < text.length; at += CHECKPOINT_STEP) {
-    checkpoints.push([at, bytes, newlines, at - (lastNewline + 1)]);
-    // Searched within the block: a text without line breaks must not be scanned to its end each time.
-    const block = text.slice(at, at + CHECKPOINT_STEP);
-    for (let i = block.indexOf("\n"); i !== -1; i = block.indexOf("\n", i + 1)) {
-      newlines++;
-      lastNewline = at + i;
-    }
-    bytes += utf8Length(block);
-  }
-  const length = text.length;
-  return JSON.stringify({ version: INDEX_VERSION, step: CHECKPOINT_STEP, chars: length, utf16: length, bytes, wellFormed: true, checkpoints });
-}
-
 /** The index in `json` if it is one this version can use, else undefined (then: the slow way). */
 export function parseOutputIndex(json) {
   if (typeof json !== "string") return undefined;

@@ -10,6 +10,9 @@ use crate::synopsis::Synopsis;
 pub const OFFSET_UNIT: &str = "unicode_code_point";
 pub const OUTPUT_FILE: &str = "output.txt";
 pub const METADATA_FILE: &str = "metadata.json";
+/// The position index beside the output (`retrieval::output_index`): derived data, written after
+/// the output and before the record.
+pub const INDEX_FILE: &str = "index.json";
 pub const RESULTS_DIR: &str = "tool-results";
 
 /// The reference's default session URI for a session id.

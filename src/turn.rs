@@ -10,8 +10,9 @@ use crate::ids::{sha256_hex, tool_result_id};
 use crate::pyutil::{char_len, head_tail, head_tail_len};
 use crate::record::{
     self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
-    METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
+    INDEX_FILE, METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
 };
+use crate::retrieval::output_index::index_of_received_output;
 use crate::stub::{
     effective_preview_chars, make_preview, render_stub, PreviewRequest, StubHeader, ToolNames,
 };
@@ -219,6 +220,9 @@ pub struct PlannedWrite {
     pub preview_chars: i64,
     pub sha256: String,
     pub output_key: Vec<String>,
+    pub index_key: Vec<String>,
+    /// The output's position index, to store at `index_key` after the output and before the record.
+    pub index_json: String,
     pub metadata_key: Vec<String>,
     pub metadata_json: String,
     /// The output's length in code points, so finishing needs no second pass over it.
@@ -401,14 +405,15 @@ impl Candidate {
     }
 }
 
+/// `chars` is the output's length in code points.
 fn candidate(
     part: &ToolPart,
     index: usize,
+    chars: usize,
     session_uri: &str,
     config: &TurnConfig,
     known_sha256: Option<&str>,
 ) -> Candidate {
-    let chars = char_len(&part.output);
     let sha256 = match known_sha256 {
         Some(hex) if is_sha256_hex(hex) => hex.to_string(),
         _ => sha256_hex(&part.output),
@@ -523,13 +528,19 @@ pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Resul
     if !config.enabled || parts.iter().all(|part| part.output.is_empty()) {
         return Ok(unchanged(parts));
     }
+    // Each output's length, counted once: the group size, the candidates and the inline total
+    // all need it (a full pass over every output each time otherwise).
+    let output_chars: Vec<usize> = parts.iter().map(|part| char_len(&part.output)).collect();
     let group_original_chars: u64 = parts
         .iter()
-        .filter(|part| !part.output.is_empty())
-        .map(|part| match (part.is_externalized(), part.original_chars) {
-            (true, Some(recorded)) => recorded,
-            _ => char_len(&part.output) as u64,
-        })
+        .zip(&output_chars)
+        .filter(|(part, _)| !part.output.is_empty())
+        .map(
+            |(part, &chars)| match (part.is_externalized(), part.original_chars) {
+                (true, Some(recorded)) => recorded,
+                _ => chars as u64,
+            },
+        )
         // Recorded lengths come from the caller: a false claim must not overflow.
         .fold(0, u64::saturating_add);
     let mut candidates = Vec::new();
@@ -556,10 +567,23 @@ pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Resul
             && !config.exempt_tool_names.contains(&part.tool_name)
         {
             let known = known_sha256.get(index).map(String::as_str);
-            candidates.push(candidate(part, index, &session_uri, &config, known));
+            let chars = output_chars.get(index).copied().unwrap_or_default();
+            candidates.push(candidate(part, index, chars, &session_uri, &config, known));
         }
     }
-    let inline_chars: usize = parts.iter().map(|part| char_len(&part.output)).sum();
+    let inline_chars: usize = parts
+        .iter()
+        .zip(&output_chars)
+        .enumerate()
+        .map(|(index, (part, &chars))| {
+            // Planning rewrote these outputs (previews): their length is the new text's.
+            if rewritten_parts.contains(&index) {
+                char_len(&part.output)
+            } else {
+                chars
+            }
+        })
+        .sum();
     let selected = select(&candidates, inline_chars, &config);
     let preview = config.effective_preview(selected.len());
     let mut writes = Vec::with_capacity(selected.len());
@@ -600,6 +624,8 @@ pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Resul
             preview_chars: preview,
             sha256: candidate.sha256.clone(),
             output_key: result_key(&input.session_id, &candidate.tool_result_id, OUTPUT_FILE),
+            index_key: result_key(&input.session_id, &candidate.tool_result_id, INDEX_FILE),
+            index_json: index_json(&part.output)?,
             metadata_key: result_key(&input.session_id, &candidate.tool_result_id, METADATA_FILE),
             metadata_json: record::to_pretty_json(&record)?,
             original_chars: candidate.chars,
@@ -610,6 +636,13 @@ pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Resul
         rewritten_parts,
         ..unchanged(parts)
     })
+}
+
+/// The position index of an output about to be stored.
+fn index_json(output: &str) -> Result<String> {
+    let index = index_of_received_output(output);
+    serde_json::to_string(&index)
+        .map_err(|error| Error::new(ErrorCode::Internal, error.to_string()))
 }
 
 /// Applies the store outcomes, one per planned write, in order.
@@ -747,7 +780,7 @@ mod tests {
         ] {
             let mut p = part("x", output.clone());
             p.mime_type = "application/json".into();
-            let c = candidate(&p, 0, "viking://s", &config, None);
+            let c = candidate(&p, 0, char_len(&p.output), "viking://s", &config, None);
             for preview in [-5, 0, 1, 7, 100, 5000] {
                 let (_, stub) = make_preview(
                     &output,

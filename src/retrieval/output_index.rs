@@ -30,29 +30,44 @@ pub struct OutputIndex {
     pub checkpoints: Vec<[usize; 4]>,
 }
 
+/// The index of `text`. Built when every stored output is planned, so it counts 8 bytes at a
+/// time (code points, astral code points, line feeds) and only walks bytes near checkpoints.
 pub fn output_index(text: &str, well_formed: bool) -> OutputIndex {
+    build_index(text, |_| well_formed)
+}
+
+/// The index of an output as the core received it, where each lone surrogate of the host's string
+/// became U+FFFD: well-formed is vouched for only without U+FFFD (a genuine U+FFFD only sends
+/// reads down the general path). The 0xEF bytes seen on the way spare most texts that search.
+pub fn index_of_received_output(text: &str) -> OutputIndex {
+    build_index(text, |saw_ef| !(saw_ef && text.contains('\u{FFFD}')))
+}
+
+/// `well_formed` gets whether the text has any 0xEF byte.
+fn build_index(text: &str, well_formed: impl FnOnce(bool) -> bool) -> OutputIndex {
     let bytes = text.as_bytes();
-    let mut checkpoints = Vec::with_capacity(bytes.len() / CHECKPOINT_STEP + 1);
-    let (mut chars, mut utf16, mut newlines, mut column) = (0usize, 0usize, 0usize, 0usize);
-    for (at, &byte) in bytes.iter().enumerate() {
-        if byte & 0xC0 == 0x80 {
-            continue; // inside a character
+    let mut saw_ef = false;
+    let mut checkpoints = vec![[0; 4]];
+    let mut at = 0;
+    let (mut chars, mut utf16, mut newlines, mut column) = (0, 0, 0, 0);
+    loop {
+        let block_start = at;
+        let block = advance(bytes.get(at..).unwrap_or_default(), CHECKPOINT_STEP);
+        at += block.bytes;
+        chars += block.chars;
+        utf16 += block.chars + block.astral;
+        newlines += block.newlines;
+        saw_ef |= block.saw_ef;
+        // The code points after the block's last line feed, or the whole block's on top.
+        let block_bytes = bytes.get(block_start..at).unwrap_or_default();
+        column = match block_bytes.iter().rposition(|&b| b == b'\n') {
+            Some(last) => count_chars(block_bytes.get(last + 1..).unwrap_or_default()),
+            None => column + block.chars,
+        };
+        if at >= bytes.len() {
+            break;
         }
-        if chars % CHECKPOINT_STEP == 0 {
-            checkpoints.push([utf16, at, newlines, column]);
-        }
-        chars += 1;
-        if byte == b'\n' {
-            newlines += 1;
-            column = 0;
-        } else {
-            column += 1;
-        }
-        // A 4-byte character is outside the BMP: a surrogate pair in UTF-16.
-        utf16 += if byte >= 0xF0 { 2 } else { 1 };
-    }
-    if checkpoints.is_empty() {
-        checkpoints.push([0; 4]);
+        checkpoints.push([utf16, at, newlines, column]);
     }
     OutputIndex {
         version: INDEX_VERSION,
@@ -60,14 +75,182 @@ pub fn output_index(text: &str, well_formed: bool) -> OutputIndex {
         chars,
         utf16,
         bytes: bytes.len(),
-        well_formed,
+        well_formed: well_formed(saw_ef),
         checkpoints,
     }
+}
+
+/// What `advance` walked over.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Span {
+    bytes: usize,
+    chars: usize,
+    /// Code points outside the BMP (two UTF-16 units each).
+    astral: usize,
+    newlines: usize,
+    /// Whether any byte was 0xEF, the lead byte of U+FFFD (and of U+F000..U+FFFF).
+    saw_ef: bool,
+}
+
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `word` that is a UTF-8 continuation byte (`10xxxxxx`).
+fn continuation_bytes(word: u64) -> u64 {
+    word & !(word << 1) & HIGH_BITS
+}
+
+/// The high bit of each byte of `word` that leads a 4-byte sequence (`11110xxx`).
+fn astral_leads(word: u64) -> u64 {
+    word & (word << 1) & (word << 2) & (word << 3) & HIGH_BITS
+}
+
+/// The high bit of each byte of `word` equal to `byte` (exact, no false positives).
+fn bytes_equal(word: u64, byte: u8) -> u64 {
+    let x = word ^ (LOW_BITS * u64::from(byte));
+    !(((x & !HIGH_BITS) + !HIGH_BITS) | x | !HIGH_BITS)
+}
+
+/// Walks `bytes` from the start of a code point over `max_chars` code points (or to the end):
+/// the span ends at the start of the next code point.
+fn advance(bytes: &[u8], max_chars: usize) -> Span {
+    let mut span = Span::default();
+    let mut words = bytes.chunks_exact(8);
+    // A word holds at most 8 code point starts, so whole words are safe while 8 more fit.
+    while max_chars - span.chars >= 8 {
+        let Some(word) = words.next() else { break };
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        span.chars += 8 - continuation_bytes(word).count_ones() as usize;
+        span.astral += astral_leads(word).count_ones() as usize;
+        span.newlines += bytes_equal(word, b'\n').count_ones() as usize;
+        span.saw_ef |= bytes_equal(word, 0xEF) != 0;
+        span.bytes += 8;
+    }
+    for &byte in bytes.get(span.bytes..).unwrap_or_default() {
+        if byte & 0xC0 != 0x80 {
+            if span.chars == max_chars {
+                break;
+            }
+            span.chars += 1;
+            span.astral += usize::from(byte >= 0xF0);
+            span.newlines += usize::from(byte == b'\n');
+            span.saw_ef |= byte == 0xEF;
+        }
+        span.bytes += 1;
+    }
+    span
+}
+
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&byte| byte & 0xC0 != 0x80).count()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte-at-a-time definition the fast index must equal.
+    fn reference_index(text: &str, well_formed: bool) -> OutputIndex {
+        let bytes = text.as_bytes();
+        let mut checkpoints = Vec::new();
+        let (mut chars, mut utf16, mut newlines, mut column) = (0usize, 0usize, 0usize, 0usize);
+        for (at, &byte) in bytes.iter().enumerate() {
+            if byte & 0xC0 == 0x80 {
+                continue;
+            }
+            if chars % CHECKPOINT_STEP == 0 {
+                checkpoints.push([utf16, at, newlines, column]);
+            }
+            chars += 1;
+            if byte == b'\n' {
+                newlines += 1;
+                column = 0;
+            } else {
+                column += 1;
+            }
+            utf16 += if byte >= 0xF0 { 2 } else { 1 };
+        }
+        if checkpoints.is_empty() {
+            checkpoints.push([0; 4]);
+        }
+        OutputIndex {
+            version: INDEX_VERSION,
+            step: CHECKPOINT_STEP,
+            chars,
+            utf16,
+            bytes: bytes.len(),
+            well_formed,
+            checkpoints,
+        }
+    }
+
+    #[test]
+    fn fast_index_equals_the_byte_at_a_time_definition() {
+        let pieces = [
+            "a",
+            "\n",
+            "é",
+            "日",
+            "😀",
+            "\r\n",
+            "abcdefgh",
+            "\u{10ffff}",
+            "\u{fffd}",
+        ];
+        let mut seed = 7u64;
+        for case in 0..60 {
+            let mut text = String::new();
+            // Lengths around one and two checkpoint steps, with and without long runs of one piece.
+            let target = [
+                0,
+                1,
+                7,
+                8,
+                9,
+                CHECKPOINT_STEP - 1,
+                CHECKPOINT_STEP,
+                CHECKPOINT_STEP + 1,
+                2 * CHECKPOINT_STEP + 3,
+            ][case % 9];
+            while text.chars().count() < target {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let piece = pieces[(seed >> 33) as usize % pieces.len()];
+                let repeat = if case % 3 == 0 {
+                    1
+                } else {
+                    1 + (seed >> 50) as usize % 3000
+                };
+                text.push_str(&piece.repeat(repeat));
+            }
+            assert_eq!(
+                output_index(&text, true),
+                reference_index(&text, true),
+                "case {case}"
+            );
+        }
+        for (text, vouched) in [
+            ("a\u{FFFD}", false),
+            ("\u{FFFD}", false),
+            ("\u{F000}x", true),
+            ("plain", true),
+        ] {
+            let long = format!("{}{text}", "y".repeat(20));
+            for text in [text, long.as_str()] {
+                assert_eq!(
+                    index_of_received_output(text),
+                    reference_index(text, vouched),
+                    "{text:?}"
+                );
+            }
+        }
+        let single_line = "x".repeat(3 * CHECKPOINT_STEP + 17);
+        assert_eq!(
+            output_index(&single_line, false),
+            reference_index(&single_line, false)
+        );
+    }
 
     #[test]
     fn measures_code_points_units_bytes_and_lines() {
