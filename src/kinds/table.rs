@@ -237,6 +237,7 @@ impl<S: CellSink> CsvReader<S> {
 
     /// `add_char` for each of the `chars` chars of `run` (which holds no char that ends or splits the field):
     /// the limit fails when the field would pass 131072 chars, as char by char it would.
+    #[inline(always)]
     fn add_run(&mut self, run: &str, chars: usize) -> Result<(), NotATable> {
         if chars > FIELD_SIZE_LIMIT.saturating_sub(self.field_chars) {
             return Err(NotATable::FieldTooLarge);
@@ -409,7 +410,8 @@ fn read_records<S: CellSink>(
         .first()
         .copied()
         .unwrap_or(b',');
-    let ends_unquoted = [delimiter_lead, b'\n', b'\r'];
+    let ends_unquoted = RunStops::new([delimiter_lead, b'\n', b'\r']);
+    let ends_quoted = RunStops::new([QUOTE as u8; 3]);
     let is_unquoted_end = |b: u8| b == delimiter_lead || b == b'\n' || b == b'\r';
     // Only an ASCII delimiter is a whole char in one byte.
     let delimiter_byte = reader.delimiter.is_ascii().then_some(delimiter_lead);
@@ -424,7 +426,7 @@ fn read_records<S: CellSink>(
             {
                 scan_run(bytes, at, ends_unquoted)
             }
-            InQuotedField if byte != QUOTE as u8 => scan_run(bytes, at, [QUOTE as u8]),
+            InQuotedField if byte != QUOTE as u8 => scan_run(bytes, at, ends_quoted),
             // Outside quotes and after a line break, the delimiter saves the field.
             StartRecord | StartField | InField | QuoteInQuotedField
                 if Some(byte) == delimiter_byte =>
@@ -479,23 +481,54 @@ const WORD_BYTES: usize = 8;
 const LOW_BITS: u64 = 0x0101_0101_0101_0101;
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
-/// The high bit of each byte of `word` that equals `byte`. Exact up to the lowest match; a byte
-/// above a match may be flagged too, which is harmless as only the lowest match is used.
-fn matching_bytes(word: u64, byte: u8) -> u64 {
-    let diff = word ^ (LOW_BITS * u64::from(byte));
-    diff.wrapping_sub(LOW_BITS) & !diff & HIGH_BITS
+/// The bytes that end a run, for the word-at-a-time scan: up to three (repeat one to use
+/// fewer), each also repeated in every byte of a word.
+#[derive(Clone, Copy)]
+struct RunStops {
+    bytes: [u8; 3],
+    words: [u64; 3],
+}
+
+impl RunStops {
+    fn new(bytes: [u8; 3]) -> Self {
+        RunStops {
+            bytes,
+            words: bytes.map(|byte| LOW_BITS * u64::from(byte)),
+        }
+    }
+
+    #[inline(always)]
+    fn contains(&self, byte: u8) -> bool {
+        let [a, b, c] = self.bytes;
+        byte == a || byte == b || byte == c
+    }
+
+    /// The high bit of each byte of `word` that is a stop. Exact up to the lowest stop; a byte
+    /// above a stop may be flagged too, which is harmless as only the lowest one is used.
+    #[inline(always)]
+    fn in_word(&self, word: u64) -> u64 {
+        let [a, b, c] = self.words;
+        zero_bytes(word ^ a) | zero_bytes(word ^ b) | zero_bytes(word ^ c)
+    }
+}
+
+/// The high bit of each zero byte of `word` (exact up to the lowest one).
+#[inline(always)]
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS
 }
 
 /// How many bytes of `bits` have their high bit set (and no other bit): their sum lands in the
 /// top byte of the product (a multiply is cheaper than a popcount where that is not native).
+#[inline(always)]
 fn flagged_bytes(bits: u64) -> usize {
     ((bits >> 7).wrapping_mul(LOW_BITS) >> 56) as usize
 }
 
-/// The run from `from` up to the first byte among `stops` (or the end of `bytes`), read a word
-/// of 8 bytes at a time: fields are most of a table, and this is its hot loop.
+/// The run from `from` up to the first of the `stops` bytes (or the end of `bytes`), read a
+/// word of 8 bytes at a time: fields are most of a table, and this is its hot loop.
 #[inline(always)]
-fn scan_run<const N: usize>(bytes: &[u8], from: usize, stops: [u8; N]) -> Run {
+fn scan_run(bytes: &[u8], from: usize, stops: RunStops) -> Run {
     let rest = bytes.get(from..).unwrap_or_default();
     let mut words = rest.chunks_exact(WORD_BYTES);
     let mut scanned = 0usize;
@@ -504,9 +537,7 @@ fn scan_run<const N: usize>(bytes: &[u8], from: usize, stops: [u8; N]) -> Run {
         let word = u64::from_le_bytes(<[u8; WORD_BYTES]>::try_from(chunk).unwrap_or_default());
         // Bit 7 set and bit 6 clear: a UTF-8 continuation byte.
         let continuation_bits = word & !(word << 1) & HIGH_BITS;
-        let stop_bits = stops
-            .iter()
-            .fold(0, |found, &stop| found | matching_bytes(word, stop));
+        let stop_bits = stops.in_word(word);
         if stop_bits != 0 {
             let offset = (stop_bits.trailing_zeros() / 8) as usize;
             let before_stop = (1u64 << (offset * 8)) - 1;
@@ -521,7 +552,7 @@ fn scan_run<const N: usize>(bytes: &[u8], from: usize, stops: [u8; N]) -> Run {
         scanned += WORD_BYTES;
     }
     for &byte in words.remainder() {
-        if stops.contains(&byte) {
+        if stops.contains(byte) {
             break;
         }
         continuations += usize::from(is_utf8_continuation(byte));

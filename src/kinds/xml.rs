@@ -904,7 +904,10 @@ struct Parser<'a> {
 }
 
 fn is_xmlns_name(name: &str) -> bool {
-    name == "xmlns" || name.starts_with("xmlns:")
+    match name.as_bytes().strip_prefix(b"xmlns") {
+        Some(rest) => rest.is_empty() || rest.first() == Some(&b':'),
+        None => false,
+    }
 }
 
 impl<'a> Parser<'a> {
@@ -1412,7 +1415,13 @@ fn entity_value(literal: &str) -> Res<String> {
 /// A byte range of the text being parsed.
 type Span = (usize, usize);
 /// An attribute as tokenized: raw name and raw value (without quotes).
-type RawAttribute = (Span, Span);
+#[derive(Clone, Copy)]
+struct RawAttribute {
+    name: Span,
+    value: Span,
+    /// Whether the value holds a reference (`&`), which must then resolve.
+    has_reference: bool,
+}
 
 /// A start tag as tokenized: raw qname and raw attribute (name, value without quotes) ranges.
 struct StartTag {
@@ -1463,17 +1472,21 @@ fn skip_ascii_name_chars(bytes: &[u8], mut pos: usize) -> usize {
 }
 
 /// An attribute value after its opening quote `open`: returns the position of the closing
-/// quote. `<` and chars XML forbids are errors; references must be well formed. Byte by byte:
+/// quote and whether the value holds a reference. `<` and chars XML forbids are errors; references must be well formed. Byte by byte:
 /// UTF-8 continuation bytes are never special, and of the non-ASCII chars only U+FFFE and
 /// U+FFFF (EF BF BE / EF BF BF) are forbidden.
-fn scan_attribute_value(s: &str, mut pos: usize, open: u8) -> Res<usize> {
+fn scan_attribute_value(s: &str, mut pos: usize, open: u8) -> Res<(usize, bool)> {
     let bytes = s.as_bytes();
+    let mut has_reference = false;
     loop {
         let byte = *bytes.get(pos).ok_or(XmlError)?;
         match byte {
-            _ if byte == open => return Ok(pos),
+            _ if byte == open => return Ok((pos, has_reference)),
             b'<' => return Err(XmlError),
-            b'&' => pos = scan_ref(s, pos + 1)?.1,
+            b'&' => {
+                has_reference = true;
+                pos = scan_ref(s, pos + 1)?.1;
+            }
             b'\t' | b'\n' | b'\r' => pos += 1,
             0..=0x1F => return Err(XmlError),
             0xEF if bytes.get(pos + 1) == Some(&0xBF)
@@ -1547,8 +1560,13 @@ fn scan_start_tag(s: &str, pos: usize, attributes: &mut Vec<RawAttribute>) -> Re
                 }
                 p += 1;
                 let value_start = p;
-                p = scan_attribute_value(s, p, open)?;
-                attributes.push(((attr_start, attr_end), (value_start, p)));
+                let (value_end, has_reference) = scan_attribute_value(s, p, open)?;
+                p = value_end;
+                attributes.push(RawAttribute {
+                    name: (attr_start, attr_end),
+                    value: (value_start, value_end),
+                    has_reference,
+                });
                 p += 1;
                 bt = char_at(s, p).ok_or(XmlError)?.0;
                 // After a value only white space, `/` or `>` may follow.
@@ -1614,7 +1632,10 @@ struct SpecifiedNames<'t> {
 
 impl<'t> SpecifiedNames<'t> {
     fn new(text: &'t str, attributes: &'t [RawAttribute]) -> Res<Self> {
-        let name = |&((start, end), _): &RawAttribute| text.get(start..end).ok_or(XmlError);
+        let name = |attribute: &RawAttribute| {
+            let (start, end) = attribute.name;
+            text.get(start..end).ok_or(XmlError)
+        };
         let mut many = None;
         if attributes.len() <= FEW_ATTRIBUTES {
             for (index, attribute) in attributes.iter().enumerate() {
@@ -1647,14 +1668,16 @@ impl<'t> SpecifiedNames<'t> {
             None => self
                 .attributes
                 .iter()
-                .any(|&((start, end), _)| self.text.get(start..end) == Some(name)),
+                .any(|attribute| self.text.get(attribute.name.0..attribute.name.1) == Some(name)),
         }
     }
 }
 
 /// Splits a qname at its colon: (prefix, local). Tokenizing guarantees at most one colon.
 fn split_qname(name: &str) -> (Option<&str>, &str) {
-    match name.split_once(':') {
+    // Names are short: a plain loop beats the general substring search.
+    let colon = name.bytes().position(|byte| byte == b':');
+    match colon.and_then(|at| Some(name.get(..at)?).zip(name.get(at + 1..))) {
         Some((prefix, local)) => (Some(prefix), local),
         None => (None, name),
     }
@@ -1861,7 +1884,10 @@ impl<'a> Parser<'a> {
     /// declared defaults, no namespaces, a few attributes) allocates nothing.
     fn start_element(&mut self, s: &str, tag: &StartTag, direct: usize) -> Res<()> {
         let raw_name = s.get(tag.name.0..tag.name.1).ok_or(XmlError)?;
-        let attribute_name = |&((start, end), _): &RawAttribute| s.get(start..end).ok_or(XmlError);
+        let attribute_name = |attribute: &RawAttribute| {
+            let (start, end) = attribute.name;
+            s.get(start..end).ok_or(XmlError)
+        };
         let specified = SpecifiedNames::new(s, &tag.attributes)?;
         // Declared defaults of this element: (name, value, is CDATA), cloned so attribute
         // values can be expanded (which needs `&mut self`) while they are consulted.
@@ -1882,7 +1908,7 @@ impl<'a> Parser<'a> {
         let mut plain_count = 0usize;
         for attribute in &tag.attributes {
             let name = attribute_name(attribute)?;
-            let ((_, _), (value_start, value_end)) = *attribute;
+            let (value_start, value_end) = attribute.value;
             let cdata = defaults.iter().find(|d| d.0 == name).is_none_or(|d| d.2);
             let raw_value = s.get(value_start..value_end).ok_or(XmlError)?;
             if is_xmlns_name(name) {
@@ -1890,7 +1916,7 @@ impl<'a> Parser<'a> {
                 declarations.push((name, value));
             } else {
                 // The value is only needed for the references it may hold (they must resolve).
-                if raw_value.contains('&') {
+                if attribute.has_reference {
                     self.attribute_value(Text::Document(raw_value), cdata, direct)?;
                 }
                 plain_count += 1;
@@ -1984,11 +2010,12 @@ impl<'a> Parser<'a> {
 
     /// Every prefixed attribute's prefix is bound, and no two attributes share an expanded name.
     fn check_attribute_prefixes<'n>(&self, names: impl Iterator<Item = &'n str>) -> Res<()> {
-        let mut expanded: HashSet<(&str, &str)> = HashSet::new();
+        // Created at the first prefixed name: most tags have none.
+        let mut expanded: Option<HashSet<(&str, &str)>> = None;
         for name in names {
             if let (Some(prefix), local) = split_qname(name) {
                 let uri = self.namespace_of(prefix).ok_or(XmlError)?;
-                if !expanded.insert((uri, local)) {
+                if !expanded.get_or_insert_default().insert((uri, local)) {
                     return Err(XmlError);
                 }
             }
