@@ -189,6 +189,16 @@ const PLAIN_CONTENT_BYTES: [bool; 256] = {
     table
 };
 
+/// Bytes an attribute value passes over without a check: as for character data, but `]` is
+/// plain and both quotes are not (one of them closes the value).
+const PLAIN_ATTRIBUTE_BYTES: [bool; 256] = {
+    let mut table = PLAIN_CONTENT_BYTES;
+    table[b']' as usize] = true;
+    table[b'"' as usize] = false;
+    table[b'\'' as usize] = false;
+    table
+};
+
 fn in_ranges(code: u32, ranges: &[(u32, u32)]) -> bool {
     ranges
         .binary_search_by(|&(low, high)| {
@@ -1479,6 +1489,12 @@ fn scan_attribute_value(s: &str, mut pos: usize, open: u8) -> Res<(usize, bool)>
     let bytes = s.as_bytes();
     let mut has_reference = false;
     loop {
+        while bytes
+            .get(pos)
+            .is_some_and(|&byte| PLAIN_ATTRIBUTE_BYTES[usize::from(byte)])
+        {
+            pos += 1;
+        }
         let byte = *bytes.get(pos).ok_or(XmlError)?;
         match byte {
             _ if byte == open => return Ok((pos, has_reference)),
@@ -1889,6 +1905,23 @@ impl<'a> Parser<'a> {
             s.get(start..end).ok_or(XmlError)
         };
         let specified = SpecifiedNames::new(s, &tag.attributes)?;
+        // The usual tag: no declared defaults (so every attribute is CDATA) and no namespace
+        // declarations, so no binding changes and nothing to collect.
+        if self.attribute_defaults.is_empty()
+            && !tag
+                .attributes
+                .iter()
+                .any(|attribute| attribute_name(attribute).map_or(true, is_xmlns_name))
+        {
+            for attribute in tag.attributes.iter().filter(|a| a.has_reference) {
+                let (value_start, value_end) = attribute.value;
+                let raw_value = s.get(value_start..value_end).ok_or(XmlError)?;
+                self.attribute_value(Text::Document(raw_value), true, direct)?;
+            }
+            let names = tag.attributes.iter().filter_map(|a| attribute_name(a).ok());
+            self.check_attribute_prefixes(names)?;
+            return self.record_element(raw_name, tag.attributes.len(), tag.empty, 0);
+        }
         // Declared defaults of this element: (name, value, is CDATA), cloned so attribute
         // values can be expanded (which needs `&mut self`) while they are consulted.
         let defaults: Vec<(String, Option<String>, bool)> = if self.attribute_defaults.is_empty() {
@@ -1952,33 +1985,50 @@ impl<'a> Parser<'a> {
             .filter_map(|attribute| attribute_name(attribute).ok())
             .chain(added_defaults().map(|(name, _)| name))
             .filter(|name| !is_xmlns_name(name));
-        let tag_name = result
+        let recorded = result
             .and_then(|()| self.check_attribute_prefixes(plain_names))
-            .and_then(|()| self.element_tag(raw_name));
-        let tag_name = match tag_name {
-            Ok(tag_name) => tag_name,
-            Err(e) => {
-                self.pop_bindings(pushed);
-                return Err(e);
-            }
-        };
+            .and_then(|()| self.record_element(raw_name, plain_count, tag.empty, pushed));
+        if recorded.is_err() {
+            self.pop_bindings(pushed);
+        }
+        recorded
+    }
+
+    /// A start tag whose attributes passed every check: its own prefix must be bound; the
+    /// root or a child of it goes in the summary (only they need the ElementTree tag); the
+    /// element opens (or, empty, closes at once, dropping the `bindings` it pushed).
+    fn record_element(
+        &mut self,
+        raw_name: &str,
+        attributes: usize,
+        empty: bool,
+        bindings: usize,
+    ) -> Res<()> {
         match self.elements.len() {
             0 => {
+                let tag_name = self.element_tag(raw_name)?;
                 self.summary = Some(DocumentSummary {
                     root_tag: tag_name.into_owned(),
-                    root_attributes: plain_count,
+                    root_attributes: attributes,
                     children: Vec::new(),
                 });
             }
-            1 => self.count_child(&tag_name),
-            _ => {}
+            1 => {
+                let tag_name = self.element_tag(raw_name)?;
+                self.count_child(&tag_name);
+            }
+            _ => {
+                if let (Some(prefix), _) = split_qname(raw_name) {
+                    self.namespace_of(prefix).ok_or(XmlError)?;
+                }
+            }
         }
-        if tag.empty {
-            self.pop_bindings(pushed);
+        if empty {
+            self.pop_bindings(bindings);
         } else {
             self.elements.push(OpenElement {
                 name_start: self.open_names.len(),
-                bindings: pushed,
+                bindings,
             });
             self.open_names.push_str(raw_name);
         }
