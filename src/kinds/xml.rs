@@ -230,11 +230,19 @@ fn wide_bt(c: char) -> Bt {
 }
 
 /// Byte type and UTF-8 length of the character at `pos`; None at the end (or off a boundary).
+/// Inlined for its ASCII case, which every tag and name goes through.
+#[inline(always)]
 fn char_at(s: &str, pos: usize) -> Option<(Bt, usize)> {
     let byte = *s.as_bytes().get(pos)?;
     if let Some(&bt) = ASCII_BYTE_TYPES.get(usize::from(byte)) {
         return Some((bt, 1));
     }
+    wide_char_at(s, pos)
+}
+
+/// `char_at` for a non-ASCII char.
+#[inline(never)]
+fn wide_char_at(s: &str, pos: usize) -> Option<(Bt, usize)> {
     let c = s.get(pos..)?.chars().next()?;
     Some((wide_bt(c), c.len_utf8()))
 }
@@ -880,6 +888,7 @@ struct Frame<'a> {
 
 /// An open element: where its raw qname starts in `Parser::open_names` (end tags must match it
 /// byte for byte) and how many namespace bindings it pushed.
+#[derive(Clone, Copy)]
 struct OpenElement {
     name_start: usize,
     bindings: usize,
@@ -1768,20 +1777,33 @@ impl<'a> Parser<'a> {
                                 p = end;
                             }
                             Bt::Sol => {
-                                let ((name_start, name_end), end) = scan_end_tag(s, p + 2)?;
-                                let name = s.get(name_start..name_end).ok_or(XmlError)?;
                                 if self.elements.len() <= start_depth {
                                     return Err(XmlError);
                                 }
-                                match self.elements.pop() {
-                                    Some(open)
-                                        if self.open_names.get(open.name_start..) == Some(name) =>
-                                    {
-                                        self.open_names.truncate(open.name_start);
-                                        self.pop_bindings(open.bindings);
+                                let Some(&open) = self.elements.last() else {
+                                    return Err(XmlError);
+                                };
+                                let open_name =
+                                    self.open_names.get(open.name_start..).ok_or(XmlError)?;
+                                let name_start = p + 2;
+                                let name_end = name_start + open_name.len();
+                                // `</name>` spelled as its start tag, whose name was checked
+                                // there, needs no scan.
+                                let end = if bytes.get(name_start..name_end)
+                                    == Some(open_name.as_bytes())
+                                    && bytes.get(name_end) == Some(&b'>')
+                                {
+                                    name_end + 1
+                                } else {
+                                    let ((start, stop), end) = scan_end_tag(s, name_start)?;
+                                    if s.get(start..stop) != Some(open_name) {
+                                        return Err(XmlError);
                                     }
-                                    _ => return Err(XmlError),
-                                }
+                                    end
+                                };
+                                self.elements.pop();
+                                self.open_names.truncate(open.name_start);
+                                self.pop_bindings(open.bindings);
                                 p = end;
                                 if self.elements.is_empty() {
                                     return Ok(p);
