@@ -1443,17 +1443,21 @@ struct RawAttribute {
 }
 
 /// A start tag as tokenized: raw qname and raw attribute (name, value without quotes) ranges.
-struct StartTag {
+struct StartTag<'b> {
     name: Span,
-    attributes: Vec<RawAttribute>,
+    /// Whether the name has a prefix (a colon).
+    prefixed: bool,
+    /// In the caller's buffer, reused from tag to tag.
+    attributes: &'b [RawAttribute],
     empty: bool,
     end: usize,
 }
 
 /// Scans a qname in a start tag or attribute: name chars with at most one colon, which must be
 /// followed by a name-start char (expat's namespace-mode tokenizer). `pos` is past the first
-/// char. Returns the end and the char type found there.
-fn scan_qname_rest(s: &str, mut pos: usize) -> Res<(usize, Bt)> {
+/// char. Returns the end, the char type found there and whether the name has a colon.
+#[inline(always)]
+fn scan_qname_rest(s: &str, mut pos: usize) -> Res<(usize, Bt, bool)> {
     let mut had_colon = false;
     loop {
         // Names are mostly ASCII: their chars skip the general classification.
@@ -1472,7 +1476,7 @@ fn scan_qname_rest(s: &str, mut pos: usize) -> Res<(usize, Bt)> {
             }
             pos += 1 + next_len;
         } else {
-            return Ok((pos, bt));
+            return Ok((pos, bt, had_colon));
         }
     }
 }
@@ -1532,17 +1536,22 @@ fn skip_spaces(s: &str, mut pos: usize) -> usize {
 }
 
 /// scanLt + scanAtts for a start tag; `pos` is just after `<` at a name-start char.
-fn scan_start_tag(s: &str, pos: usize, attributes: &mut Vec<RawAttribute>) -> Res<StartTag> {
+fn scan_start_tag<'b>(
+    s: &str,
+    pos: usize,
+    attributes: &'b mut Vec<RawAttribute>,
+) -> Res<StartTag<'b>> {
     attributes.clear();
     let (_, first_len) = char_at(s, pos).ok_or(XmlError)?;
-    let (name_end, mut bt) = scan_qname_rest(s, pos + first_len)?;
+    let (name_end, mut bt, prefixed) = scan_qname_rest(s, pos + first_len)?;
     let mut p = name_end;
     loop {
         match bt {
             Bt::Gt => {
                 return Ok(StartTag {
                     name: (pos, name_end),
-                    attributes: std::mem::take(attributes),
+                    prefixed,
+                    attributes,
                     empty: false,
                     end: p + 1,
                 })
@@ -1553,7 +1562,8 @@ fn scan_start_tag(s: &str, pos: usize, attributes: &mut Vec<RawAttribute>) -> Re
                 }
                 return Ok(StartTag {
                     name: (pos, name_end),
-                    attributes: std::mem::take(attributes),
+                    prefixed,
+                    attributes,
                     empty: true,
                     end: p + 2,
                 });
@@ -1569,7 +1579,7 @@ fn scan_start_tag(s: &str, pos: usize, attributes: &mut Vec<RawAttribute>) -> Re
                     return Err(XmlError);
                 }
                 let attr_start = p;
-                let (attr_end, mut after) = scan_qname_rest(s, p + len)?;
+                let (attr_end, mut after, _) = scan_qname_rest(s, p + len)?;
                 p = attr_end;
                 if is_space_bt(after) {
                     p = skip_spaces(s, p);
@@ -1814,7 +1824,6 @@ impl<'a> Parser<'a> {
                                 p = tag.end;
                                 let at = direct(&frames, p);
                                 self.start_element(s, &tag, at)?;
-                                attribute_buffer = tag.attributes;
                                 if tag.empty && self.elements.is_empty() {
                                     return Ok(p);
                                 }
@@ -1880,7 +1889,15 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Undoes the last `count` bindings; inlined for the usual element, which pushed none.
+    #[inline(always)]
     fn pop_bindings(&mut self, count: usize) {
+        if count > 0 {
+            self.undo_bindings(count);
+        }
+    }
+
+    fn undo_bindings(&mut self, count: usize) {
         for _ in 0..count {
             if let Some((prefix, previous)) = self.binding_log.pop() {
                 match previous {
@@ -1926,7 +1943,7 @@ impl<'a> Parser<'a> {
             let (start, end) = attribute.name;
             s.get(start..end).ok_or(XmlError)
         };
-        let specified = SpecifiedNames::new(s, &tag.attributes)?;
+        let specified = SpecifiedNames::new(s, tag.attributes)?;
         // The usual tag: no declared defaults (so every attribute is CDATA) and no namespace
         // declarations, so no binding changes and nothing to collect.
         if self.attribute_defaults.is_empty()
@@ -1942,7 +1959,7 @@ impl<'a> Parser<'a> {
             }
             let names = tag.attributes.iter().filter_map(|a| attribute_name(a).ok());
             self.check_attribute_prefixes(names)?;
-            return self.record_element(raw_name, tag.attributes.len(), tag.empty, 0);
+            return self.record_element(raw_name, tag, tag.attributes.len(), 0);
         }
         // Declared defaults of this element: (name, value, is CDATA), cloned so attribute
         // values can be expanded (which needs `&mut self`) while they are consulted.
@@ -1961,7 +1978,7 @@ impl<'a> Parser<'a> {
         // (raw name, value) of namespace declarations, specified first, then defaults.
         let mut declarations: Vec<(&str, String)> = Vec::new();
         let mut plain_count = 0usize;
-        for attribute in &tag.attributes {
+        for attribute in tag.attributes {
             let name = attribute_name(attribute)?;
             let (value_start, value_end) = attribute.value;
             let cdata = defaults.iter().find(|d| d.0 == name).is_none_or(|d| d.2);
@@ -2009,7 +2026,7 @@ impl<'a> Parser<'a> {
             .filter(|name| !is_xmlns_name(name));
         let recorded = result
             .and_then(|()| self.check_attribute_prefixes(plain_names))
-            .and_then(|()| self.record_element(raw_name, plain_count, tag.empty, pushed));
+            .and_then(|()| self.record_element(raw_name, tag, plain_count, pushed));
         if recorded.is_err() {
             self.pop_bindings(pushed);
         }
@@ -2022,8 +2039,8 @@ impl<'a> Parser<'a> {
     fn record_element(
         &mut self,
         raw_name: &str,
+        tag: &StartTag<'_>,
         attributes: usize,
-        empty: bool,
         bindings: usize,
     ) -> Res<()> {
         match self.elements.len() {
@@ -2039,13 +2056,14 @@ impl<'a> Parser<'a> {
                 let tag_name = self.element_tag(raw_name)?;
                 self.count_child(&tag_name);
             }
-            _ => {
+            _ if tag.prefixed => {
                 if let (Some(prefix), _) = split_qname(raw_name) {
                     self.namespace_of(prefix).ok_or(XmlError)?;
                 }
             }
+            _ => {}
         }
-        if empty {
+        if tag.empty {
             self.pop_bindings(bindings);
         } else {
             self.elements.push(OpenElement {
