@@ -1440,6 +1440,8 @@ struct RawAttribute {
     value: Span,
     /// Whether the value holds a reference (`&`), which must then resolve.
     has_reference: bool,
+    /// Whether the name has a prefix (a colon).
+    prefixed: bool,
 }
 
 /// A start tag as tokenized: raw qname and raw attribute (name, value without quotes) ranges.
@@ -1579,7 +1581,7 @@ fn scan_start_tag<'b>(
                     return Err(XmlError);
                 }
                 let attr_start = p;
-                let (attr_end, mut after, _) = scan_qname_rest(s, p + len)?;
+                let (attr_end, mut after, prefixed) = scan_qname_rest(s, p + len)?;
                 p = attr_end;
                 if is_space_bt(after) {
                     p = skip_spaces(s, p);
@@ -1601,6 +1603,7 @@ fn scan_start_tag<'b>(
                     name: (attr_start, attr_end),
                     value: (value_start, value_end),
                     has_reference,
+                    prefixed,
                 });
                 p += 1;
                 bt = char_at(s, p).ok_or(XmlError)?.0;
@@ -1957,8 +1960,8 @@ impl<'a> Parser<'a> {
                 let raw_value = s.get(value_start..value_end).ok_or(XmlError)?;
                 self.attribute_value(Text::Document(raw_value), true, direct)?;
             }
-            let names = tag.attributes.iter().filter_map(|a| attribute_name(a).ok());
-            self.check_attribute_prefixes(names)?;
+            let prefixed = tag.attributes.iter().filter(|a| a.prefixed);
+            self.check_attribute_prefixes(prefixed.filter_map(|a| attribute_name(a).ok()))?;
             return self.record_element(raw_name, tag, tag.attributes.len(), 0);
         }
         // Declared defaults of this element: (name, value, is CDATA), cloned so attribute
