@@ -441,10 +441,28 @@ fn read_records<S: CellSink>(
         if run.end > at {
             // Runs end at an ASCII byte or at the end of the text: always a char boundary.
             reader.add_run(text.get(at..run.end).unwrap_or_default(), run.chars)?;
-            if reader.state != InQuotedField {
-                reader.state = InField;
-            }
             at = run.end;
+            if reader.state == InQuotedField {
+                continue;
+            }
+            reader.state = InField;
+            // The bulk of a table: unquoted fields, each a run then the delimiter. While the
+            // next field starts with an ordinary char, go on here rather than back through
+            // the dispatch above (which would do the same).
+            while bytes.get(at).copied() == delimiter_byte && delimiter_byte.is_some() {
+                reader.save_field()?;
+                reader.state = StartField;
+                at += 1;
+                match bytes.get(at) {
+                    Some(&next) if !is_unquoted_end(next) && next != QUOTE as u8 => {
+                        let run = scan_run(bytes, at, ends_unquoted);
+                        reader.add_run(text.get(at..run.end).unwrap_or_default(), run.chars)?;
+                        reader.state = InField;
+                        at = run.end;
+                    }
+                    _ => break,
+                }
+            }
             continue;
         }
         let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
