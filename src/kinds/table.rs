@@ -33,6 +33,11 @@ const SAMPLE_CHARS: i64 = 180;
 /// The excel dialect's quote char.
 const QUOTE: char = '"';
 
+/// Whether `byte` continues a UTF-8 sequence (so it does not start a char).
+fn is_utf8_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
+}
+
 /// `csv.reader` over `io.StringIO(output)` with `delimiter`, reduced to the table synopsis.
 /// Only `,` (kind `csv`) and tab (kind `tsv`) are table delimiters; any other gives `None`.
 pub fn synopsis(output: &str, delimiter: char) -> Option<Synopsis> {
@@ -230,6 +235,23 @@ impl<S: CellSink> CsvReader<S> {
         Ok(())
     }
 
+    /// `add_char` for each of the `chars` chars of `run` (which holds no char that ends or splits the field):
+    /// the limit fails when the field would pass 131072 chars, as char by char it would.
+    #[inline(always)]
+    fn add_run(&mut self, run: &str, chars: usize) -> Result<(), NotATable> {
+        if chars > FIELD_SIZE_LIMIT.saturating_sub(self.field_chars) {
+            return Err(NotATable::FieldTooLarge);
+        }
+        self.field_chars += chars;
+        if !self.record_has_content && run.chars().any(|c| !is_py_space(c)) {
+            self.record_has_content = true;
+        }
+        if S::NEEDS_TEXT {
+            self.field_text.push_str(run);
+        }
+        Ok(())
+    }
+
     /// `parse_save_field`.
     fn save_field(&mut self) -> Result<(), NotATable> {
         self.record_cells += 1;
@@ -364,27 +386,98 @@ impl<S: CellSink> CsvReader<S> {
     }
 }
 
-/// Feeds `text` to the reader line by line, the way `io.StringIO` iterates (split after each
-/// `\n`, no empty last line), calling `on_record` with each yielded record and the byte offset
-/// where it ends (records tile the text, so the next one starts there).
+/// Feeds `text` to the reader the way `io.StringIO` iterates (lines split after each `\n`, no
+/// empty last line), calling `on_record` with each yielded record and the byte offset where it
+/// ends (records tile the text, so the next one starts there).
+///
+/// Inside a field, runs of chars that cannot change the reader's state go in one step: only the
+/// delimiter and `\r`/`\n` end an unquoted field, only `"` can end a quoted one. A `\n` inside
+/// quotes ends a line, but the line end is a no-op there (the field goes on), so skipping it
+/// changes nothing. Every other char goes through `step` one at a time.
 fn read_records<S: CellSink>(
     text: &str,
     reader: &mut CsvReader<S>,
     mut on_record: impl FnMut(&mut CsvReader<S>, RecordEnd, usize) -> Result<(), NotATable>,
 ) -> Result<(), NotATable> {
-    let mut line_open = false;
-    for (at, c) in text.char_indices() {
+    let bytes = text.as_bytes();
+    // The delimiter's first UTF-8 byte: a non-ASCII delimiter only stops runs at chars that
+    // start like it, and `step` then decides.
+    let mut encoded = [0u8; 4];
+    let delimiter_lead = reader
+        .delimiter
+        .encode_utf8(&mut encoded)
+        .as_bytes()
+        .first()
+        .copied()
+        .unwrap_or(b',');
+    let ends_unquoted = RunStops::new([delimiter_lead, b'\n', b'\r']);
+    let ends_quoted = RunStops::new([QUOTE as u8; 3]);
+    let is_unquoted_end = |b: u8| b == delimiter_lead || b == b'\n' || b == b'\r';
+    // Only an ASCII delimiter is a whole char in one byte.
+    let delimiter_byte = reader.delimiter.is_ascii().then_some(delimiter_lead);
+    let mut at = 0usize;
+    while let Some(&byte) = bytes.get(at) {
+        use ReaderState::*;
+        let run = match reader.state {
+            // An ordinary char (not a quote opening the field) starts or goes on with an
+            // unquoted field: `step` would add it and move to `InField`.
+            StartRecord | StartField | InField
+                if !is_unquoted_end(byte) && (byte != QUOTE as u8 || reader.state == InField) =>
+            {
+                scan_run(bytes, at, ends_unquoted)
+            }
+            InQuotedField if byte != QUOTE as u8 => scan_run(bytes, at, ends_quoted),
+            // Outside quotes and after a line break, the delimiter saves the field.
+            StartRecord | StartField | InField | QuoteInQuotedField
+                if Some(byte) == delimiter_byte =>
+            {
+                reader.save_field()?;
+                reader.state = StartField;
+                at += 1;
+                continue;
+            }
+            _ => Run { end: at, chars: 0 },
+        };
+        if run.end > at {
+            // Runs end at an ASCII byte or at the end of the text: always a char boundary.
+            reader.add_run(text.get(at..run.end).unwrap_or_default(), run.chars)?;
+            at = run.end;
+            if reader.state == InQuotedField {
+                continue;
+            }
+            reader.state = InField;
+            // The bulk of a table: unquoted fields, each a run then the delimiter. While the
+            // next field starts with an ordinary char, go on here rather than back through
+            // the dispatch above (which would do the same).
+            while bytes.get(at).copied() == delimiter_byte && delimiter_byte.is_some() {
+                reader.save_field()?;
+                reader.state = StartField;
+                at += 1;
+                match bytes.get(at) {
+                    Some(&next) if !is_unquoted_end(next) && next != QUOTE as u8 => {
+                        let run = scan_run(bytes, at, ends_unquoted);
+                        reader.add_run(text.get(at..run.end).unwrap_or_default(), run.chars)?;
+                        reader.state = InField;
+                        at = run.end;
+                    }
+                    _ => break,
+                }
+            }
+            continue;
+        }
+        let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+            break;
+        };
         reader.step(ReaderInput::Char(c))?;
+        at += c.len_utf8();
         if c == '\n' {
             if let Some(record) = reader.end_line()? {
-                on_record(reader, record, at + 1)?;
+                on_record(reader, record, at)?;
             }
-            line_open = false;
-        } else {
-            line_open = true;
         }
     }
-    if line_open {
+    // A last line without `\n` still ends.
+    if !text.is_empty() && !text.ends_with('\n') {
         if let Some(record) = reader.end_line()? {
             on_record(reader, record, text.len())?;
         }
@@ -393,6 +486,100 @@ fn read_records<S: CellSink>(
         on_record(reader, record, text.len())?;
     }
     Ok(())
+}
+
+/// A run of field chars: where it ends and how many chars it holds.
+struct Run {
+    end: usize,
+    chars: usize,
+}
+
+/// Bytes per word of the word-at-a-time scan.
+const WORD_BYTES: usize = 8;
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes that end a run, for the word-at-a-time scan: up to three (repeat one to use
+/// fewer), each also repeated in every byte of a word.
+#[derive(Clone, Copy)]
+struct RunStops {
+    bytes: [u8; 3],
+    words: [u64; 3],
+}
+
+impl RunStops {
+    fn new(bytes: [u8; 3]) -> Self {
+        RunStops {
+            bytes,
+            words: bytes.map(|byte| LOW_BITS * u64::from(byte)),
+        }
+    }
+
+    #[inline(always)]
+    fn contains(&self, byte: u8) -> bool {
+        let [a, b, c] = self.bytes;
+        byte == a || byte == b || byte == c
+    }
+
+    /// The high bit of each byte of `word` that is a stop. Exact up to the lowest stop; a byte
+    /// above a stop may be flagged too, which is harmless as only the lowest one is used.
+    #[inline(always)]
+    fn in_word(&self, word: u64) -> u64 {
+        let [a, b, c] = self.words;
+        zero_bytes(word ^ a) | zero_bytes(word ^ b) | zero_bytes(word ^ c)
+    }
+}
+
+/// The high bit of each zero byte of `word` (exact up to the lowest one).
+#[inline(always)]
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS
+}
+
+/// How many bytes of `bits` have their high bit set (and no other bit): their sum lands in the
+/// top byte of the product (a multiply is cheaper than a popcount where that is not native).
+#[inline(always)]
+fn flagged_bytes(bits: u64) -> usize {
+    ((bits >> 7).wrapping_mul(LOW_BITS) >> 56) as usize
+}
+
+/// The run from `from` up to the first of the `stops` bytes (or the end of `bytes`), read a
+/// word of 8 bytes at a time: fields are most of a table, and this is its hot loop.
+#[inline(always)]
+fn scan_run(bytes: &[u8], from: usize, stops: RunStops) -> Run {
+    let rest = bytes.get(from..).unwrap_or_default();
+    let mut words = rest.chunks_exact(WORD_BYTES);
+    let mut scanned = 0usize;
+    let mut continuations = 0usize;
+    for chunk in &mut words {
+        let word = u64::from_le_bytes(<[u8; WORD_BYTES]>::try_from(chunk).unwrap_or_default());
+        // Bit 7 set and bit 6 clear: a UTF-8 continuation byte.
+        let continuation_bits = word & !(word << 1) & HIGH_BITS;
+        let stop_bits = stops.in_word(word);
+        if stop_bits != 0 {
+            let offset = (stop_bits.trailing_zeros() / 8) as usize;
+            let before_stop = (1u64 << (offset * 8)) - 1;
+            continuations += flagged_bytes(continuation_bits & before_stop);
+            scanned += offset;
+            return Run {
+                end: from + scanned,
+                chars: scanned - continuations,
+            };
+        }
+        continuations += flagged_bytes(continuation_bits);
+        scanned += WORD_BYTES;
+    }
+    for &byte in words.remainder() {
+        if stops.contains(byte) {
+            break;
+        }
+        continuations += usize::from(is_utf8_continuation(byte));
+        scanned += 1;
+    }
+    Run {
+        end: from + scanned,
+        chars: scanned - continuations,
+    }
 }
 
 /// The counting pass over the whole output.
@@ -508,6 +695,114 @@ mod tests {
             cells(table.header)?,
             cells(table.first_data_row)?,
         ))
+    }
+
+    /// What a reader run yields: each record's cells (text) and end offset, then the error if any.
+    type Trace = (Vec<(Vec<String>, bool, usize)>, Option<NotATable>);
+
+    /// The reader fed one char at a time, as `_csv.c` sees them: the oracle for the run-skipping
+    /// driver.
+    fn trace_char_by_char(text: &str, delimiter: char) -> Trace {
+        let mut reader = CsvReader::new(delimiter, AllCells::default());
+        let mut records = Vec::new();
+        let mut take = |reader: &mut CsvReader<AllCells>, record: RecordEnd, end: usize| {
+            let cells = std::mem::take(&mut reader.sink.0);
+            assert_eq!(cells.len(), record.cells);
+            records.push((cells, record.has_content, end));
+        };
+        let result = (|| {
+            for (at, c) in text.char_indices() {
+                reader.step(ReaderInput::Char(c))?;
+                if c == '\n' {
+                    if let Some(record) = reader.end_line()? {
+                        take(&mut reader, record, at + 1);
+                    }
+                }
+            }
+            if !text.is_empty() && !text.ends_with('\n') {
+                if let Some(record) = reader.end_line()? {
+                    take(&mut reader, record, text.len());
+                }
+            }
+            if let Some(record) = reader.finish()? {
+                take(&mut reader, record, text.len());
+            }
+            Ok(())
+        })();
+        (records, result.err())
+    }
+
+    fn trace_runs(text: &str, delimiter: char) -> Trace {
+        let mut reader = CsvReader::new(delimiter, AllCells::default());
+        let mut records = Vec::new();
+        let result = read_records(text, &mut reader, |reader, record, end| {
+            let cells = std::mem::take(&mut reader.sink.0);
+            assert_eq!(cells.len(), record.cells);
+            records.push((cells, record.has_content, end));
+            Ok(())
+        });
+        (records, result.err())
+    }
+
+    #[test]
+    fn skipping_runs_reads_exactly_as_char_by_char() {
+        let pieces = [
+            "a",
+            "bc",
+            "\"",
+            "\"\"",
+            ",",
+            "\t",
+            ";",
+            "\n",
+            "\r",
+            "\r\n",
+            " ",
+            "\u{3000}",
+            "\u{85}",
+            "é",
+            "日本",
+            "\u{1F600}",
+            "\x0b",
+            "",
+            "-",
+            "#",
+            "\x0e",
+            "long unquoted text",
+            "\"long quoted, text\"",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            let pieces_count = if next(4) == 0 { next(120) } else { next(24) };
+            for _ in 0..pieces_count {
+                text.push_str(pieces[next(pieces.len())]);
+            }
+            for delimiter in [',', '\t', ';', '日'] {
+                assert_eq!(
+                    trace_runs(&text, delimiter),
+                    trace_char_by_char(&text, delimiter),
+                    "{text:?} {delimiter:?}"
+                );
+            }
+        }
+        // The field size limit, reached by runs, by single chars and across both.
+        let limit_cases = [
+            format!("a,b\n1,{}\n", "é".repeat(FIELD_SIZE_LIMIT)),
+            format!("a,b\n1,{}é\n", "x".repeat(FIELD_SIZE_LIMIT)),
+            format!("a,\"{}\"\"\"\n", "y".repeat(FIELD_SIZE_LIMIT - 1)),
+            format!("a,\"{}\"\"\"\n", "y".repeat(FIELD_SIZE_LIMIT - 2)),
+            format!("a,\"{}\"z\n", "y".repeat(FIELD_SIZE_LIMIT)),
+        ];
+        for text in &limit_cases {
+            assert_eq!(trace_runs(text, ','), trace_char_by_char(text, ','));
+        }
     }
 
     fn strings(items: &[&str]) -> Vec<String> {

@@ -9,6 +9,7 @@
 //! error it is does not matter. No recursion: elements, entity expansions and attribute-value
 //! expansions each use an explicit stack, so deep nesting cannot overflow the call stack.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -112,7 +113,7 @@ enum Bt {
     WideOther,
 }
 
-fn ascii_bt(byte: u8) -> Bt {
+const fn ascii_bt(byte: u8) -> Bt {
     match byte {
         b'\t' | b' ' => Bt::S,
         b'\n' => Bt::Lf,
@@ -148,6 +149,56 @@ fn ascii_bt(byte: u8) -> Bt {
     }
 }
 
+/// `ascii_bt` of each ASCII byte: a lookup for the hot scanners.
+const ASCII_BYTE_TYPES: [Bt; 128] = {
+    let mut table = [Bt::Other; 128];
+    let mut byte = 0;
+    while byte < 128 {
+        table[byte] = ascii_bt(byte as u8);
+        byte += 1;
+    }
+    table
+};
+
+/// Bytes that are ASCII name chars (letters, digits, `.`, `-`, `_`; not the colon).
+const ASCII_NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        let bt = ascii_bt(byte as u8);
+        table[byte] = matches!(bt, Bt::Nmstrt | Bt::Hex | Bt::Digit | Bt::Name | Bt::Minus);
+        byte += 1;
+    }
+    table
+};
+
+/// Bytes that character data passes over without a check: all but `<`, `&`, `]`, the C0
+/// controls XML forbids, and 0xEF (which starts U+FFFE and U+FFFF). UTF-8 continuation bytes
+/// are plain, so multi-byte chars pass a byte at a time.
+const PLAIN_CONTENT_BYTES: [bool; 256] = {
+    let mut table = [true; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = matches!(byte as u8, b'\t' | b'\n' | b'\r');
+        byte += 1;
+    }
+    table[b'<' as usize] = false;
+    table[b'&' as usize] = false;
+    table[b']' as usize] = false;
+    table[0xEF] = false;
+    table
+};
+
+/// Bytes an attribute value passes over without a check: as for character data, but `]` is
+/// plain and both quotes are not (one of them closes the value).
+const PLAIN_ATTRIBUTE_BYTES: [bool; 256] = {
+    let mut table = PLAIN_CONTENT_BYTES;
+    table[b']' as usize] = true;
+    table[b'"' as usize] = false;
+    table[b'\'' as usize] = false;
+    table
+};
+
 fn in_ranges(code: u32, ranges: &[(u32, u32)]) -> bool {
     ranges
         .binary_search_by(|&(low, high)| {
@@ -179,11 +230,19 @@ fn wide_bt(c: char) -> Bt {
 }
 
 /// Byte type and UTF-8 length of the character at `pos`; None at the end (or off a boundary).
+/// Inlined for its ASCII case, which every tag and name goes through.
+#[inline(always)]
 fn char_at(s: &str, pos: usize) -> Option<(Bt, usize)> {
     let byte = *s.as_bytes().get(pos)?;
-    if byte < 0x80 {
-        return Some((ascii_bt(byte), 1));
+    if let Some(&bt) = ASCII_BYTE_TYPES.get(usize::from(byte)) {
+        return Some((bt, 1));
     }
+    wide_char_at(s, pos)
+}
+
+/// `char_at` for a non-ASCII char.
+#[inline(never)]
+fn wide_char_at(s: &str, pos: usize) -> Option<(Bt, usize)> {
     let c = s.get(pos..)?.chars().next()?;
     Some((wide_bt(c), c.len_utf8()))
 }
@@ -827,10 +886,11 @@ struct Frame<'a> {
     start_depth: usize,
 }
 
-/// An open element: its raw qname (end tags must match it byte for byte) and how many
-/// namespace bindings it pushed.
+/// An open element: where its raw qname starts in `Parser::open_names` (end tags must match it
+/// byte for byte) and how many namespace bindings it pushed.
+#[derive(Clone, Copy)]
 struct OpenElement {
-    raw_name: String,
+    name_start: usize,
     bindings: usize,
 }
 
@@ -851,14 +911,22 @@ struct Parser<'a> {
     /// Undo log: prefix and its previous binding, popped when the element closes.
     binding_log: Vec<(String, Option<String>)>,
     elements: Vec<OpenElement>,
+    /// The raw qnames of the open elements, one after the other: one buffer instead of a
+    /// String per element.
+    open_names: String,
     summary: Option<DocumentSummary>,
     child_index: HashMap<String, usize>,
+    /// Index in `summary.children` of the last child tag counted: siblings usually repeat a tag.
+    last_child: usize,
     /// Bytes produced by entity expansion, for the amplification limit.
     expanded_bytes: u64,
 }
 
 fn is_xmlns_name(name: &str) -> bool {
-    name == "xmlns" || name.starts_with("xmlns:")
+    match name.as_bytes().strip_prefix(b"xmlns") {
+        Some(rest) => rest.is_empty() || rest.first() == Some(&b':'),
+        None => false,
+    }
 }
 
 impl<'a> Parser<'a> {
@@ -874,8 +942,10 @@ impl<'a> Parser<'a> {
             bindings: HashMap::new(),
             binding_log: Vec::new(),
             elements: Vec::new(),
+            open_names: String::new(),
             summary: None,
             child_index: HashMap::new(),
+            last_child: 0,
             expanded_bytes: 0,
         }
     }
@@ -1364,22 +1434,36 @@ fn entity_value(literal: &str) -> Res<String> {
 /// A byte range of the text being parsed.
 type Span = (usize, usize);
 /// An attribute as tokenized: raw name and raw value (without quotes).
-type RawAttribute = (Span, Span);
+#[derive(Clone, Copy)]
+struct RawAttribute {
+    name: Span,
+    value: Span,
+    /// Whether the value holds a reference (`&`), which must then resolve.
+    has_reference: bool,
+    /// Whether the name has a prefix (a colon).
+    prefixed: bool,
+}
 
 /// A start tag as tokenized: raw qname and raw attribute (name, value without quotes) ranges.
-struct StartTag {
+struct StartTag<'b> {
     name: Span,
-    attributes: Vec<RawAttribute>,
+    /// Whether the name has a prefix (a colon).
+    prefixed: bool,
+    /// In the caller's buffer, reused from tag to tag.
+    attributes: &'b [RawAttribute],
     empty: bool,
     end: usize,
 }
 
 /// Scans a qname in a start tag or attribute: name chars with at most one colon, which must be
 /// followed by a name-start char (expat's namespace-mode tokenizer). `pos` is past the first
-/// char. Returns the end and the char type found there.
-fn scan_qname_rest(s: &str, mut pos: usize) -> Res<(usize, Bt)> {
+/// char. Returns the end, the char type found there and whether the name has a colon.
+#[inline(always)]
+fn scan_qname_rest(s: &str, mut pos: usize) -> Res<(usize, Bt, bool)> {
     let mut had_colon = false;
     loop {
+        // Names are mostly ASCII: their chars skip the general classification.
+        pos = skip_ascii_name_chars(s.as_bytes(), pos);
         let (bt, len) = char_at(s, pos).ok_or(XmlError)?;
         if is_name_char(bt) {
             pos += len;
@@ -1394,7 +1478,54 @@ fn scan_qname_rest(s: &str, mut pos: usize) -> Res<(usize, Bt)> {
             }
             pos += 1 + next_len;
         } else {
-            return Ok((pos, bt));
+            return Ok((pos, bt, had_colon));
+        }
+    }
+}
+
+/// Whether an ASCII byte is a name char (letters, digits, `.`, `-`, `_`; the colon is not).
+fn is_ascii_name_byte(byte: u8) -> bool {
+    ASCII_NAME_BYTES[usize::from(byte)]
+}
+
+/// The position after the ASCII name chars from `pos`.
+fn skip_ascii_name_chars(bytes: &[u8], mut pos: usize) -> usize {
+    while bytes.get(pos).is_some_and(|&byte| is_ascii_name_byte(byte)) {
+        pos += 1;
+    }
+    pos
+}
+
+/// An attribute value after its opening quote `open`: returns the position of the closing
+/// quote and whether the value holds a reference. `<` and chars XML forbids are errors; references must be well formed. Byte by byte:
+/// UTF-8 continuation bytes are never special, and of the non-ASCII chars only U+FFFE and
+/// U+FFFF (EF BF BE / EF BF BF) are forbidden.
+fn scan_attribute_value(s: &str, mut pos: usize, open: u8) -> Res<(usize, bool)> {
+    let bytes = s.as_bytes();
+    let mut has_reference = false;
+    loop {
+        while bytes
+            .get(pos)
+            .is_some_and(|&byte| PLAIN_ATTRIBUTE_BYTES[usize::from(byte)])
+        {
+            pos += 1;
+        }
+        let byte = *bytes.get(pos).ok_or(XmlError)?;
+        match byte {
+            _ if byte == open => return Ok((pos, has_reference)),
+            b'<' => return Err(XmlError),
+            b'&' => {
+                has_reference = true;
+                pos = scan_ref(s, pos + 1)?.1;
+            }
+            b'\t' | b'\n' | b'\r' => pos += 1,
+            0..=0x1F => return Err(XmlError),
+            0xEF if bytes.get(pos + 1) == Some(&0xBF)
+                && matches!(bytes.get(pos + 2), Some(0xBE | 0xBF)) =>
+            {
+                return Err(XmlError)
+            }
+            _ => pos += 1,
         }
     }
 }
@@ -1407,17 +1538,22 @@ fn skip_spaces(s: &str, mut pos: usize) -> usize {
 }
 
 /// scanLt + scanAtts for a start tag; `pos` is just after `<` at a name-start char.
-fn scan_start_tag(s: &str, pos: usize, attributes: &mut Vec<RawAttribute>) -> Res<StartTag> {
+fn scan_start_tag<'b>(
+    s: &str,
+    pos: usize,
+    attributes: &'b mut Vec<RawAttribute>,
+) -> Res<StartTag<'b>> {
     attributes.clear();
     let (_, first_len) = char_at(s, pos).ok_or(XmlError)?;
-    let (name_end, mut bt) = scan_qname_rest(s, pos + first_len)?;
+    let (name_end, mut bt, prefixed) = scan_qname_rest(s, pos + first_len)?;
     let mut p = name_end;
     loop {
         match bt {
             Bt::Gt => {
                 return Ok(StartTag {
                     name: (pos, name_end),
-                    attributes: std::mem::take(attributes),
+                    prefixed,
+                    attributes,
                     empty: false,
                     end: p + 1,
                 })
@@ -1428,7 +1564,8 @@ fn scan_start_tag(s: &str, pos: usize, attributes: &mut Vec<RawAttribute>) -> Re
                 }
                 return Ok(StartTag {
                     name: (pos, name_end),
-                    attributes: std::mem::take(attributes),
+                    prefixed,
+                    attributes,
                     empty: true,
                     end: p + 2,
                 });
@@ -1444,7 +1581,7 @@ fn scan_start_tag(s: &str, pos: usize, attributes: &mut Vec<RawAttribute>) -> Re
                     return Err(XmlError);
                 }
                 let attr_start = p;
-                let (attr_end, mut after) = scan_qname_rest(s, p + len)?;
+                let (attr_end, mut after, prefixed) = scan_qname_rest(s, p + len)?;
                 p = attr_end;
                 if is_space_bt(after) {
                     p = skip_spaces(s, p);
@@ -1460,16 +1597,14 @@ fn scan_start_tag(s: &str, pos: usize, attributes: &mut Vec<RawAttribute>) -> Re
                 }
                 p += 1;
                 let value_start = p;
-                loop {
-                    let (vbt, vlen) = char_at(s, p).ok_or(XmlError)?;
-                    match vbt {
-                        Bt::Quot | Bt::Apos if byte_at(s, p) == Some(open) => break,
-                        Bt::NonXml | Bt::Lt => return Err(XmlError),
-                        Bt::Amp => p = scan_ref(s, p + 1)?.1,
-                        _ => p += vlen,
-                    }
-                }
-                attributes.push(((attr_start, attr_end), (value_start, p)));
+                let (value_end, has_reference) = scan_attribute_value(s, p, open)?;
+                p = value_end;
+                attributes.push(RawAttribute {
+                    name: (attr_start, attr_end),
+                    value: (value_start, value_end),
+                    has_reference,
+                    prefixed,
+                });
                 p += 1;
                 bt = char_at(s, p).ok_or(XmlError)?.0;
                 // After a value only white space, `/` or `>` may follow.
@@ -1490,6 +1625,7 @@ fn scan_end_tag(s: &str, pos: usize) -> Res<((usize, usize), usize)> {
     }
     let mut p = pos + len;
     loop {
+        p = skip_ascii_name_chars(s.as_bytes(), p);
         let (bt, len) = char_at(s, p).ok_or(XmlError)?;
         if is_name_char(bt) || bt == Bt::Colon {
             p += len;
@@ -1521,9 +1657,65 @@ fn scan_cdata(s: &str, pos: usize) -> Res<usize> {
     }
 }
 
+/// Start tags with at most this many attributes check names pairwise instead of hashing them.
+const FEW_ATTRIBUTES: usize = 8;
+
+/// The attribute names a start tag gives, checked to be distinct (a repeated name is an error).
+/// A handful are compared pairwise; more go in a hash set, so many attributes stay linear.
+struct SpecifiedNames<'t> {
+    text: &'t str,
+    attributes: &'t [RawAttribute],
+    many: Option<HashSet<&'t str>>,
+}
+
+impl<'t> SpecifiedNames<'t> {
+    fn new(text: &'t str, attributes: &'t [RawAttribute]) -> Res<Self> {
+        let name = |attribute: &RawAttribute| {
+            let (start, end) = attribute.name;
+            text.get(start..end).ok_or(XmlError)
+        };
+        let mut many = None;
+        if attributes.len() <= FEW_ATTRIBUTES {
+            for (index, attribute) in attributes.iter().enumerate() {
+                let this = name(attribute)?;
+                for earlier in attributes.iter().take(index) {
+                    if name(earlier)? == this {
+                        return Err(XmlError);
+                    }
+                }
+            }
+        } else {
+            let mut seen = HashSet::with_capacity(attributes.len());
+            for attribute in attributes {
+                if !seen.insert(name(attribute)?) {
+                    return Err(XmlError);
+                }
+            }
+            many = Some(seen);
+        }
+        Ok(SpecifiedNames {
+            text,
+            attributes,
+            many,
+        })
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        match &self.many {
+            Some(seen) => seen.contains(name),
+            None => self
+                .attributes
+                .iter()
+                .any(|attribute| self.text.get(attribute.name.0..attribute.name.1) == Some(name)),
+        }
+    }
+}
+
 /// Splits a qname at its colon: (prefix, local). Tokenizing guarantees at most one colon.
 fn split_qname(name: &str) -> (Option<&str>, &str) {
-    match name.split_once(':') {
+    // Names are short: a plain loop beats the general substring search.
+    let colon = name.bytes().position(|byte| byte == b':');
+    match colon.and_then(|at| Some(name.get(..at)?).zip(name.get(at + 1..))) {
         Some((prefix, local)) => (Some(prefix), local),
         None => (None, name),
     }
@@ -1558,6 +1750,12 @@ impl<'a> Parser<'a> {
                 }
             };
             loop {
+                while bytes
+                    .get(p)
+                    .is_some_and(|&byte| PLAIN_CONTENT_BYTES[usize::from(byte)])
+                {
+                    p += 1;
+                }
                 let Some(&b) = bytes.get(p) else {
                     if frame_index == 0 {
                         // The document ended inside the root element.
@@ -1592,17 +1790,33 @@ impl<'a> Parser<'a> {
                                 p = end;
                             }
                             Bt::Sol => {
-                                let ((name_start, name_end), end) = scan_end_tag(s, p + 2)?;
-                                let name = s.get(name_start..name_end).ok_or(XmlError)?;
                                 if self.elements.len() <= start_depth {
                                     return Err(XmlError);
                                 }
-                                match self.elements.pop() {
-                                    Some(open) if open.raw_name == name => {
-                                        self.pop_bindings(open.bindings);
+                                let Some(&open) = self.elements.last() else {
+                                    return Err(XmlError);
+                                };
+                                let open_name =
+                                    self.open_names.get(open.name_start..).ok_or(XmlError)?;
+                                let name_start = p + 2;
+                                let name_end = name_start + open_name.len();
+                                // `</name>` spelled as its start tag, whose name was checked
+                                // there, needs no scan.
+                                let end = if bytes.get(name_start..name_end)
+                                    == Some(open_name.as_bytes())
+                                    && bytes.get(name_end) == Some(&b'>')
+                                {
+                                    name_end + 1
+                                } else {
+                                    let ((start, stop), end) = scan_end_tag(s, name_start)?;
+                                    if s.get(start..stop) != Some(open_name) {
+                                        return Err(XmlError);
                                     }
-                                    _ => return Err(XmlError),
-                                }
+                                    end
+                                };
+                                self.elements.pop();
+                                self.open_names.truncate(open.name_start);
+                                self.pop_bindings(open.bindings);
                                 p = end;
                                 if self.elements.is_empty() {
                                     return Ok(p);
@@ -1613,7 +1827,6 @@ impl<'a> Parser<'a> {
                                 p = tag.end;
                                 let at = direct(&frames, p);
                                 self.start_element(s, &tag, at)?;
-                                attribute_buffer = tag.attributes;
                                 if tag.empty && self.elements.is_empty() {
                                     return Ok(p);
                                 }
@@ -1679,7 +1892,15 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Undoes the last `count` bindings; inlined for the usual element, which pushed none.
+    #[inline(always)]
     fn pop_bindings(&mut self, count: usize) {
+        if count > 0 {
+            self.undo_bindings(count);
+        }
+    }
+
+    fn undo_bindings(&mut self, count: usize) {
         for _ in 0..count {
             if let Some((prefix, previous)) = self.binding_log.pop() {
                 match previous {
@@ -1717,59 +1938,77 @@ impl<'a> Parser<'a> {
     }
 
     /// storeAtts: attribute values, defaults, namespace bindings, expanded names; records the
-    /// root and its children for the summary.
+    /// root and its children for the summary. Runs for every start tag, so the usual case (no
+    /// declared defaults, no namespaces, a few attributes) allocates nothing.
     fn start_element(&mut self, s: &str, tag: &StartTag, direct: usize) -> Res<()> {
         let raw_name = s.get(tag.name.0..tag.name.1).ok_or(XmlError)?;
-        let mut specified: Vec<&str> = Vec::with_capacity(tag.attributes.len());
-        let mut seen: HashSet<&str> = HashSet::new();
-        // (raw name, value) of namespace declarations, specified first, then defaults.
-        let mut declarations: Vec<(String, String)> = Vec::new();
-        let mut plain: Vec<String> = Vec::new();
+        let attribute_name = |attribute: &RawAttribute| {
+            let (start, end) = attribute.name;
+            s.get(start..end).ok_or(XmlError)
+        };
+        let specified = SpecifiedNames::new(s, tag.attributes)?;
+        // The usual tag: no declared defaults (so every attribute is CDATA) and no namespace
+        // declarations, so no binding changes and nothing to collect.
+        if self.attribute_defaults.is_empty()
+            && !tag
+                .attributes
+                .iter()
+                .any(|attribute| attribute_name(attribute).map_or(true, is_xmlns_name))
+        {
+            for attribute in tag.attributes.iter().filter(|a| a.has_reference) {
+                let (value_start, value_end) = attribute.value;
+                let raw_value = s.get(value_start..value_end).ok_or(XmlError)?;
+                self.attribute_value(Text::Document(raw_value), true, direct)?;
+            }
+            let prefixed = tag.attributes.iter().filter(|a| a.prefixed);
+            self.check_attribute_prefixes(prefixed.filter_map(|a| attribute_name(a).ok()))?;
+            return self.record_element(raw_name, tag, tag.attributes.len(), 0);
+        }
         // Declared defaults of this element: (name, value, is CDATA), cloned so attribute
         // values can be expanded (which needs `&mut self`) while they are consulted.
-        let defaults: Vec<(String, Option<String>, bool)> = self
-            .attribute_defaults
-            .get(raw_name)
-            .map(|list| {
-                list.iter()
-                    .map(|d| (d.name.clone(), d.value.clone(), d.is_cdata))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut cdata_of = Vec::with_capacity(tag.attributes.len());
-        for &((name_start, name_end), _) in &tag.attributes {
-            let name = s.get(name_start..name_end).ok_or(XmlError)?;
-            if !seen.insert(name) {
-                return Err(XmlError);
-            }
-            specified.push(name);
+        let defaults: Vec<(String, Option<String>, bool)> = if self.attribute_defaults.is_empty() {
+            Vec::new()
+        } else {
+            self.attribute_defaults
+                .get(raw_name)
+                .map(|list| {
+                    list.iter()
+                        .map(|d| (d.name.clone(), d.value.clone(), d.is_cdata))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        // (raw name, value) of namespace declarations, specified first, then defaults.
+        let mut declarations: Vec<(&str, String)> = Vec::new();
+        let mut plain_count = 0usize;
+        for attribute in tag.attributes {
+            let name = attribute_name(attribute)?;
+            let (value_start, value_end) = attribute.value;
             let cdata = defaults.iter().find(|d| d.0 == name).is_none_or(|d| d.2);
-            cdata_of.push(cdata);
-        }
-        for (index, &((_, _), (value_start, value_end))) in tag.attributes.iter().enumerate() {
-            let name = specified.get(index).copied().ok_or(XmlError)?;
-            let cdata = cdata_of.get(index).copied().unwrap_or(true);
             let raw_value = s.get(value_start..value_end).ok_or(XmlError)?;
-            let needs_expansion = raw_value.contains('&');
             if is_xmlns_name(name) {
                 let value = self.attribute_value(Text::Document(raw_value), cdata, direct)?;
-                declarations.push((name.to_string(), value));
-            } else {
-                if needs_expansion {
-                    self.attribute_value(Text::Document(raw_value), cdata, direct)?;
-                }
-                plain.push(name.to_string());
-            }
-        }
-        for (name, value, _) in defaults {
-            let Some(value) = value else { continue };
-            if seen.contains(name.as_str()) {
-                continue;
-            }
-            if is_xmlns_name(&name) {
                 declarations.push((name, value));
             } else {
-                plain.push(name);
+                // The value is only needed for the references it may hold (they must resolve).
+                if attribute.has_reference {
+                    self.attribute_value(Text::Document(raw_value), cdata, direct)?;
+                }
+                plain_count += 1;
+            }
+        }
+        // Defaults of attributes the tag does not give.
+        let added_defaults = || {
+            defaults.iter().filter_map(|(name, value, _)| {
+                let value = value.as_ref()?;
+                (!specified.contains(name)).then_some((name.as_str(), value))
+            })
+        };
+        for (name, value) in added_defaults() {
+            if is_xmlns_name(name) {
+                declarations.push((name, value.clone()));
+            } else {
+                plain_count += 1;
             }
         }
         let mut pushed = 0;
@@ -1782,72 +2021,114 @@ impl<'a> Parser<'a> {
             }
             pushed += 1;
         }
-        let tag_name = result.and_then(|()| self.resolve_names(raw_name, &plain));
-        let tag_name = match tag_name {
-            Ok(tag_name) => tag_name,
-            Err(e) => {
-                self.pop_bindings(pushed);
-                return Err(e);
-            }
-        };
+        let plain_names = tag
+            .attributes
+            .iter()
+            .filter_map(|attribute| attribute_name(attribute).ok())
+            .chain(added_defaults().map(|(name, _)| name))
+            .filter(|name| !is_xmlns_name(name));
+        let recorded = result
+            .and_then(|()| self.check_attribute_prefixes(plain_names))
+            .and_then(|()| self.record_element(raw_name, tag, plain_count, pushed));
+        if recorded.is_err() {
+            self.pop_bindings(pushed);
+        }
+        recorded
+    }
+
+    /// A start tag whose attributes passed every check: its own prefix must be bound; the
+    /// root or a child of it goes in the summary (only they need the ElementTree tag); the
+    /// element opens (or, empty, closes at once, dropping the `bindings` it pushed).
+    fn record_element(
+        &mut self,
+        raw_name: &str,
+        tag: &StartTag<'_>,
+        attributes: usize,
+        bindings: usize,
+    ) -> Res<()> {
         match self.elements.len() {
             0 => {
+                let tag_name = self.element_tag(raw_name)?;
                 self.summary = Some(DocumentSummary {
-                    root_tag: tag_name,
-                    root_attributes: plain.len(),
+                    root_tag: tag_name.into_owned(),
+                    root_attributes: attributes,
                     children: Vec::new(),
                 });
             }
             1 => {
-                if let Some(summary) = self.summary.as_mut() {
-                    match self.child_index.get(&tag_name) {
-                        Some(&i) => {
-                            if let Some(entry) = summary.children.get_mut(i) {
-                                entry.1 += 1;
-                            }
-                        }
-                        None => {
-                            self.child_index
-                                .insert(tag_name.clone(), summary.children.len());
-                            summary.children.push((tag_name, 1));
-                        }
-                    }
+                let tag_name = self.element_tag(raw_name)?;
+                self.count_child(&tag_name);
+            }
+            _ if tag.prefixed => {
+                if let (Some(prefix), _) = split_qname(raw_name) {
+                    self.namespace_of(prefix).ok_or(XmlError)?;
                 }
             }
             _ => {}
         }
         if tag.empty {
-            self.pop_bindings(pushed);
+            self.pop_bindings(bindings);
         } else {
             self.elements.push(OpenElement {
-                raw_name: raw_name.to_string(),
-                bindings: pushed,
+                name_start: self.open_names.len(),
+                bindings,
             });
+            self.open_names.push_str(raw_name);
         }
         Ok(())
     }
 
-    /// The element's ElementTree tag, after checking every prefix is bound and no two
-    /// attributes share an expanded name.
-    fn resolve_names(&self, raw_name: &str, attributes: &[String]) -> Res<String> {
-        let mut expanded: HashSet<(&str, &str)> = HashSet::new();
-        for name in attributes {
+    /// One more direct child of the root with this tag.
+    fn count_child(&mut self, tag_name: &str) {
+        let Some(summary) = self.summary.as_mut() else {
+            return;
+        };
+        let index = match summary.children.get(self.last_child) {
+            Some((last, _)) if last == tag_name => Some(self.last_child),
+            _ => self.child_index.get(tag_name).copied(),
+        };
+        match index.and_then(|i| Some(i).zip(summary.children.get_mut(i))) {
+            Some((i, entry)) => {
+                entry.1 += 1;
+                self.last_child = i;
+            }
+            None => {
+                self.last_child = summary.children.len();
+                self.child_index
+                    .insert(tag_name.to_string(), self.last_child);
+                summary.children.push((tag_name.to_string(), 1));
+            }
+        }
+    }
+
+    /// Every prefixed attribute's prefix is bound, and no two attributes share an expanded name.
+    fn check_attribute_prefixes<'n>(&self, names: impl Iterator<Item = &'n str>) -> Res<()> {
+        // Created at the first prefixed name: most tags have none.
+        let mut expanded: Option<HashSet<(&str, &str)>> = None;
+        for name in names {
             if let (Some(prefix), local) = split_qname(name) {
                 let uri = self.namespace_of(prefix).ok_or(XmlError)?;
-                if !expanded.insert((uri, local)) {
+                if !expanded.get_or_insert_default().insert((uri, local)) {
                     return Err(XmlError);
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The element's ElementTree tag (`{uri}local` when namespaced), after checking its prefix
+    /// is bound.
+    fn element_tag<'n>(&self, raw_name: &'n str) -> Res<Cow<'n, str>> {
         let (prefix, local) = split_qname(raw_name);
         let uri = match prefix {
             Some(prefix) => self.namespace_of(prefix).ok_or(XmlError)?,
+            None if self.bindings.is_empty() => "",
             None => self.namespace_of("").unwrap_or(""),
         };
         if uri.is_empty() {
-            Ok(local.to_string())
+            Ok(Cow::Borrowed(local))
         } else {
-            Ok(format!("{{{uri}}}{local}"))
+            Ok(Cow::Owned(format!("{{{uri}}}{local}")))
         }
     }
 
