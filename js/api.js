@@ -6,7 +6,7 @@
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
-import { hashOutput, callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+import { hashOutput, inCoreSha256, callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 import { withStoreTimeout } from "./stores/timeout.js";
 import { INDEX_FILE, countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { literalSearch } from "./literal-search.js";
@@ -121,7 +121,8 @@ export class ToolStub {
     // go as they are: crossing into wasm (TextEncoder) turns a lone surrogate into U+FFFD, as the
     // host's SHA-256 does, so the core and the digest see the same well-formed text.
     const outputs = parts.map((part) => part.output ?? "");
-    const sha256s = await Promise.all(outputs.map((output) => (output === "" ? "" : hashOutput(output))));
+    const hasherInCore = inCoreSha256();
+    const sha256s = hasherInCore ? [] : await Promise.all(outputs.map((output) => (output === "" ? "" : hashOutput(output))));
     const input = {
       sessionId: this.#sessionId,
       sessionUri: this.#sessionUri,
@@ -131,7 +132,7 @@ export class ToolStub {
       createdAt: this.#now(),
       userId: this.#userId,
     };
-    const planJson = callCore(core.planTurn, JSON.stringify(input), outputs, sha256s);
+    const planJson = callCore(core.planTurn, JSON.stringify(input), outputs, sha256s, hasherInCore);
     const plan = JSON.parse(planJson);
     const outcomes = [];
     for (const write of plan.writes) {

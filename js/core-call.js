@@ -16,9 +16,30 @@ export function hashOutput(text) {
   return hasher(text);
 }
 
-/** Called by an entry module with the host's SHA-256 (`(text) => hex | Promise<hex>`). */
+/**
+ * A synchronous SHA-256 of bytes that the core calls on an output in its own memory while it
+ * plans a turn (`{ sha256(utf8: Uint8Array): hex }`, HostHasher in src/wasm.rs), or undefined.
+ * Node has one (node:crypto): hashing the UTF-8 the core already holds skips a second encoding of
+ * every output. WebCrypto is async, so browsers hash up front with `hasher` instead.
+ */
+let inCoreHasher;
+
+export function inCoreSha256() {
+  return inCoreHasher;
+}
+
+/** Called by the Node entry with node:crypto's SHA-256 of bytes. */
+export function useInCoreSha256(sha256OfBytes) {
+  inCoreHasher = { sha256: sha256OfBytes };
+}
+
+/**
+ * Called by an entry module with the host's SHA-256 (`(text) => hex | Promise<hex>`); a hasher
+ * installed from outside replaces the in-core one too, so it is the one used.
+ */
 export function useSha256(host) {
   hasher = host;
+  inCoreHasher = undefined;
 }
 
 /**

@@ -4,10 +4,12 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { initSync } from "../wasm/tool_stub.js";
 import { useSha256 } from "./api.js";
+import { useInCoreSha256 } from "./core-call.js";
 import { markReady } from "./ready.js";
 
 initSync({ module: readFileSync(new URL("../wasm/tool_stub_bg.wasm", import.meta.url)) });
 useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
+useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
 markReady();
 
 export * from "./api.js";

@@ -412,10 +412,10 @@ fn candidate(
     chars: usize,
     session_uri: &str,
     config: &TurnConfig,
-    known_sha256: Option<&str>,
+    host_sha256: HostSha256<'_>,
 ) -> Candidate {
-    let sha256 = match known_sha256 {
-        Some(hex) if is_sha256_hex(hex) => hex.to_string(),
+    let sha256 = match host_sha256(index, &part.output) {
+        Some(hex) if is_sha256_hex(&hex) => hex,
         _ => sha256_hex(&part.output),
     };
     let tool_result_id = tool_result_id(&part.tool_id, &sha256);
@@ -506,12 +506,16 @@ fn is_sha256_hex(text: &str) -> bool {
 }
 
 pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
-    plan_turn_with_hashes(input, &[])
+    plan_turn_with_hashes(input, &|_, _| None)
 }
 
-/// `plan_turn` with the SHA-256 of each part's output (hex, by part index) where the host already
-/// computed it (a faster hasher than this crate's); missing or malformed ones are computed here.
-pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Result<TurnPlan> {
+/// The host's SHA-256 (hex) of part `index`'s output, when it has one: computed already, or by a
+/// faster hasher than this crate's. `None`, or anything but 64 lower-case hex digits, and the
+/// core computes it.
+pub type HostSha256<'a> = &'a dyn Fn(usize, &str) -> Option<String>;
+
+/// `plan_turn` with the host's SHA-256 of the outputs that go out.
+pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> Result<TurnPlan> {
     validate_session_id(&input.session_id)?;
     let config = input.config;
     let session_uri = input
@@ -566,9 +570,15 @@ pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Resul
             && !part.keep_inline
             && !config.exempt_tool_names.contains(&part.tool_name)
         {
-            let known = known_sha256.get(index).map(String::as_str);
             let chars = output_chars.get(index).copied().unwrap_or_default();
-            candidates.push(candidate(part, index, chars, &session_uri, &config, known));
+            candidates.push(candidate(
+                part,
+                index,
+                chars,
+                &session_uri,
+                &config,
+                host_sha256,
+            ));
         }
     }
     let inline_chars: usize = parts
@@ -780,7 +790,14 @@ mod tests {
         ] {
             let mut p = part("x", output.clone());
             p.mime_type = "application/json".into();
-            let c = candidate(&p, 0, char_len(&p.output), "viking://s", &config, None);
+            let c = candidate(
+                &p,
+                0,
+                char_len(&p.output),
+                "viking://s",
+                &config,
+                &|_, _| None,
+            );
             for preview in [-5, 0, 1, 7, 100, 5000] {
                 let (_, stub) = make_preview(
                     &output,
@@ -898,7 +915,8 @@ mod tests {
             part("b", "\u{1}other".repeat(5_000)),
         ];
         let known = vec!["0f".repeat(32), "NOT-A-HASH".into()];
-        let plan = plan_turn_with_hashes(input(parts.clone(), TurnConfig::default()), &known)
+        let host = |index: usize, _: &str| known.get(index).cloned();
+        let plan = plan_turn_with_hashes(input(parts.clone(), TurnConfig::default()), &host)
             .expect("plans");
         assert_eq!(plan.writes[0].sha256, known[0]);
         assert_eq!(plan.writes[1].sha256, sha256_hex(&parts[1].output));

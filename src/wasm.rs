@@ -118,13 +118,25 @@ pub fn validate_session_id(session_id: &str) -> BindingResult<()> {
 // the core leaves as it is travels back as "" (no stub or preview is ever empty), and the host
 // keeps its own copy.
 
-/// Plans a turn. `input_json` is the turn with its parts' outputs left out; `outputs` and
-/// `sha256s` (hex, "" where not computed) are the outputs and their SHA-256, by part index.
+#[wasm_bindgen]
+extern "C" {
+    /// A host object whose `sha256(utf8)` returns, synchronously, the hex SHA-256 of a
+    /// `Uint8Array` view of the core's memory: node:crypto hashes an output where it already is,
+    /// with no copy and no second UTF-8 encoding.
+    pub type HostHasher;
+    #[wasm_bindgen(method, catch)]
+    fn sha256(this: &HostHasher, utf8: &[u8]) -> Result<String, JsValue>;
+}
+
+/// Plans a turn. `input_json` is the turn with its parts' outputs left out; `outputs` are the
+/// outputs by part index; `sha256s` their SHA-256 where the host has them (hex, "" where not
+/// computed), and `hasher` (optional) hashes the others. The core hashes what neither gives.
 #[wasm_bindgen(js_name = planTurn)]
 pub fn plan_turn(
     input_json: &str,
     outputs: Vec<String>,
     sha256s: Vec<String>,
+    hasher: Option<HostHasher>,
 ) -> BindingResult<String> {
     let mut input: turn::TurnInput = parse("turn", input_json)?;
     if outputs.len() != input.parts.len() {
@@ -138,7 +150,11 @@ pub fn plan_turn(
     for (part, output) in input.parts.iter_mut().zip(outputs) {
         part.output = output;
     }
-    let mut plan = turn::plan_turn_with_hashes(input, &sha256s).map_err(to_js)?;
+    let host_sha256 = |index: usize, output: &str| {
+        let known = sha256s.get(index).filter(|hex| !hex.is_empty()).cloned();
+        known.or_else(|| hasher.as_ref()?.sha256(output.as_bytes()).ok())
+    };
+    let mut plan = turn::plan_turn_with_hashes(input, &host_sha256).map_err(to_js)?;
     for (index, part) in plan.parts.iter_mut().enumerate() {
         if !plan.rewritten_parts.contains(&index) {
             part.output = String::new();

@@ -63,7 +63,7 @@ fn errors_cross_as_coded_json() {
         "INVALID_ARGUMENT"
     );
     assert_eq!(
-        error_code(wasm::plan_turn("{not json", vec![], vec![]).expect_err("rejected")),
+        error_code(wasm::plan_turn("{not json", vec![], vec![], None).expect_err("rejected")),
         "INVALID_ARGUMENT"
     );
     // After errors the module keeps working.
@@ -79,7 +79,7 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
     });
     let outputs = vec![output.clone(), "short".to_string()];
     let plan_json =
-        wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2]).expect("plan");
+        wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2], None).expect("plan");
     let plan: Value = serde_json::from_str(&plan_json).expect("JSON");
     assert_eq!(plan["parts"][0]["output"], "", "outputs stay with the host");
     let write = &plan["writes"][0];
@@ -109,6 +109,7 @@ fn a_host_computed_sha256_is_used_and_a_failed_write_keeps_the_raw_output_with_t
         &input.to_string(),
         vec![output.clone()],
         vec![known.clone()],
+        None,
     )
     .expect("plan");
     let plan: Value = serde_json::from_str(&plan_json).expect("JSON");

@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createHash } from "node:crypto";
+import { useInCoreSha256 } from "../../pkg/js/core-call.js";
 import {
   synopsis,
   sha256Hex,
@@ -16,6 +18,7 @@ import {
   NodeFsStore,
   ToolStubError,
   __forceInternalErrorForTests,
+  useSha256,
   ROOT,
 } from "./pkg.js";
 
@@ -233,4 +236,45 @@ describe("outputs over maxOutputBytes", () => {
       assert.deepEqual(await store.loadRange([]), []);
     });
   }
+});
+
+describe("the SHA-256 of externalized outputs", () => {
+  const output = "hash me \uD800 ".repeat(3_000);
+  const externalizedSha = async () => {
+    const [part] = await new ToolStub({ sessionId: "hash" }).externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
+    return part.sha256;
+  };
+
+  it("is node:crypto's of the bytes the core holds (a lone surrogate as U+FFFD)", async () => {
+    const expected = createHash("sha256").update(output.toWellFormed(), "utf8").digest("hex");
+    assert.equal(await externalizedSha(), expected);
+    assert.equal(sha256Hex(output.toWellFormed()), expected);
+  });
+
+  it("falls back to the core's own when the in-core hasher throws or answers nonsense", async () => {
+    const expected = sha256Hex(output.toWellFormed());
+    try {
+      const seen = [];
+      useInCoreSha256((utf8) => (seen.push(new TextDecoder().decode(utf8)), "cd".repeat(32)));
+      assert.equal(await externalizedSha(), "cd".repeat(32), "the in-core hasher is the one used");
+      assert.deepEqual(seen, [output.toWellFormed()], "it is given the output's UTF-8");
+      for (const broken of [() => { throw new Error("no hash today"); }, () => "not a digest", () => undefined]) {
+        useInCoreSha256(broken);
+        assert.equal(await externalizedSha(), expected);
+      }
+    } finally {
+      useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+    }
+  });
+
+  it("is the one installed with useSha256, which replaces the in-core one", async () => {
+    const installed = "ab".repeat(32);
+    try {
+      useSha256(() => installed);
+      assert.equal(await externalizedSha(), installed);
+    } finally {
+      useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
+      useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+    }
+  });
 });
