@@ -914,7 +914,7 @@ mod tests {
             part("a", "\u{1}binary".repeat(5_000)),
             part("b", "\u{1}other".repeat(5_000)),
         ];
-        let known = vec!["0f".repeat(32), "NOT-A-HASH".into()];
+        let known: [String; 2] = ["0f".repeat(32), "NOT-A-HASH".into()];
         let host = |index: usize, _: &str| known.get(index).cloned();
         let plan = plan_turn_with_hashes(input(parts.clone(), TurnConfig::default()), &host)
             .expect("plans");
