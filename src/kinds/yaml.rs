@@ -14,6 +14,7 @@
 use crate::pyutil::py_strip;
 use crate::synopsis::Synopsis;
 use regex_lite::Regex;
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
@@ -52,7 +53,9 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
             for (key, _) in listed {
                 names.push(key.py_str().ok()?);
             }
-            synopsis.summary.push(format!("top-level keys: {}", names.join(", ")));
+            synopsis
+                .summary
+                .push(format!("top-level keys: {}", names.join(", ")));
             for (name, (_, type_name)) in names.iter().zip(listed) {
                 synopsis.structure.push(format!("{name}: {type_name}"));
             }
@@ -80,7 +83,9 @@ fn load(text: &str) -> Res<TopLevel> {
     let Some(root) = composer.compose_single_document()? else {
         return Err(Rejected); // empty stream: None is not a mapping or a sequence
     };
-    let mut constructor = Constructor { nodes: composer.nodes };
+    let mut constructor = Constructor {
+        nodes: composer.nodes,
+    };
     constructor.construct_document(root)?;
     constructor.top_level(root)
 }
@@ -95,15 +100,47 @@ fn check_printable(text: &str) -> Res<()> {
         matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}'
             | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
     };
-    if text.chars().all(printable) {
-        Ok(())
-    } else {
-        Err(Rejected)
+    // Mostly ASCII: blocks of printable ASCII bytes are checked without decoding chars; elsewhere
+    // one char at a time (`at` stays on a char boundary either way).
+    const BLOCK: usize = 32;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes.get(at..at + BLOCK).is_some_and(all_printable_ascii) {
+            at += BLOCK;
+            continue;
+        }
+        let ch = text
+            .get(at..)
+            .and_then(|rest| rest.chars().next())
+            .ok_or(Rejected)?;
+        if !printable(ch) {
+            return Err(Rejected);
+        }
+        at += ch.len_utf8();
     }
+    Ok(())
+}
+
+/// Whether every byte is printable ASCII (`\t`, `\n`, `\r`, `' '..='~'`). Written as a fold of
+/// bitwise flags without an early exit so that it vectorizes.
+fn all_printable_ascii(block: &[u8]) -> bool {
+    let bad = block.iter().fold(0u8, |bad, &byte| {
+        let control = u8::from(byte < b' ')
+            & u8::from(byte != b'\t')
+            & u8::from(byte != b'\n')
+            & u8::from(byte != b'\r');
+        bad | control | u8::from(byte > b'~')
+    });
+    bad == 0
 }
 
 // ---------------------------------------------------------------------------------------------
 // Scanner (port of PyYAML's scanner.py)
+//
+// The scanner walks the UTF-8 bytes of the input and decodes a char only where a non-ASCII byte
+// is met, and scalars that are one run of the input borrow it instead of copying: PyYAML's
+// per-char Python loop ported over a `Vec<char>` with a `String` per token cost most of the time.
 
 /// PyYAML's `'\0\r\n\x85\u2028\u2029'`: end of stream or a line break.
 fn is_break_or_end(c: char) -> bool {
@@ -131,7 +168,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Token {
+enum Token<'a> {
     StreamStart,
     StreamEnd,
     Directive(Directive),
@@ -148,18 +185,26 @@ enum Token {
     Value,
     BlockEntry,
     FlowEntry,
-    Alias(String),
-    Anchor(String),
+    Alias(&'a str),
+    Anchor(&'a str),
     /// `(handle, suffix)`; the handle is `None` for verbatim `!<...>` tags and a lone `!`.
-    Tag(Option<String>, String),
-    Scalar { value: String, plain: bool },
+    Tag(Option<&'a str>, Cow<'a, str>),
+    Scalar {
+        value: Cow<'a, str>,
+        plain: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Directive {
     /// `%YAML major.minor`: only whether the major version is 1 matters.
-    Yaml { major_is_one: bool },
-    Tag { handle: String, prefix: String },
+    Yaml {
+        major_is_one: bool,
+    },
+    Tag {
+        handle: String,
+        prefix: String,
+    },
     Other,
 }
 
@@ -188,7 +233,7 @@ enum Kind {
     Scalar,
 }
 
-impl Token {
+impl Token<'_> {
     fn kind(&self) -> Kind {
         match self {
             Token::StreamStart => Kind::StreamStart,
@@ -215,6 +260,75 @@ impl Token {
     }
 }
 
+/// A scalar value being built: while it is one contiguous run of the input it stays a byte range
+/// (no copy); anything else (a folded break, an escape) turns it into owned text.
+#[derive(Debug, Default)]
+struct Chunks {
+    /// The run `text[start..end]`, while `owned` is `None`.
+    start: usize,
+    end: usize,
+    owned: Option<String>,
+}
+
+impl Chunks {
+    fn is_empty(&self) -> bool {
+        match &self.owned {
+            Some(owned) => owned.is_empty(),
+            None => self.start == self.end,
+        }
+    }
+
+    /// Appends `text[start..end]`, extending the run when it continues it.
+    fn push_source(&mut self, text: &str, start: usize, end: usize) {
+        if start >= end {
+            return;
+        }
+        if self.owned.is_none() {
+            if self.start == self.end {
+                (self.start, self.end) = (start, end);
+                return;
+            }
+            if self.end == start {
+                self.end = end;
+                return;
+            }
+        }
+        self.owned(text)
+            .push_str(text.get(start..end).unwrap_or(""));
+    }
+
+    fn push_str(&mut self, text: &str, piece: &str) {
+        if !piece.is_empty() {
+            self.owned(text).push_str(piece);
+        }
+    }
+
+    fn push_char(&mut self, text: &str, ch: char) {
+        self.owned(text).push(ch);
+    }
+
+    /// Appends another builder's content.
+    fn append(&mut self, text: &str, other: Chunks) {
+        match other.owned {
+            Some(piece) => self.push_str(text, &piece),
+            None => self.push_source(text, other.start, other.end),
+        }
+    }
+
+    fn owned(&mut self, text: &str) -> &mut String {
+        let (start, end) = (self.start, self.end);
+        self.owned
+            .get_or_insert_with(|| text.get(start..end).unwrap_or("").to_string())
+    }
+
+    fn finish(self, text: &str) -> Cow<'_, str> {
+        match self.owned {
+            Some(owned) => Cow::Owned(owned),
+            None => Cow::Borrowed(text.get(self.start..self.end).unwrap_or("")),
+        }
+    }
+}
+
 /// A place where a simple (implicit) key may start, pending the `:` that would confirm it.
 struct SimpleKey {
     flow_level: usize,
@@ -225,17 +339,19 @@ struct SimpleKey {
     column: usize,
 }
 
-struct Scanner {
-    /// The stream plus PyYAML's terminating `\0`.
-    chars: Vec<char>,
-    /// Chars consumed (PyYAML's `index` and `pointer`, equal for str input).
-    pointer: usize,
+struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    /// Byte offset of the next char; one past the end once the virtual final `\0` is consumed.
+    pos: usize,
+    /// Chars consumed (PyYAML's `index`, which the 1024-char simple-key limit counts).
+    index: usize,
     line: usize,
     /// PyYAML does not count BOM chars in the column, wherever they are.
     column: usize,
     done: bool,
     flow_level: usize,
-    tokens: VecDeque<Token>,
+    tokens: VecDeque<Token<'a>>,
     tokens_taken: usize,
     indent: isize,
     indents: Vec<isize>,
@@ -244,14 +360,23 @@ struct Scanner {
     possible_simple_keys: Vec<SimpleKey>,
 }
 
-impl Scanner {
-    fn new(text: &str) -> Self {
-        let mut chars: Vec<char> = Vec::with_capacity(text.len() + 1);
-        chars.extend(text.chars());
-        chars.push('\0');
+/// The byte length of the UTF-8 char whose first byte is `byte`.
+fn utf8_len(byte: u8) -> usize {
+    match byte {
+        0..=0xBF => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str) -> Self {
         Scanner {
-            chars,
-            pointer: 0,
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            index: 0,
             line: 0,
             column: 0,
             done: false,
@@ -265,32 +390,116 @@ impl Scanner {
         }
     }
 
-    // Reader primitives. Past the end everything reads as `\0`, where PyYAML stops anyway.
+    // Reader primitives. Past the end everything reads as `\0`, where PyYAML stops anyway (the
+    // reader check has refused any `\0` inside the text).
 
-    fn peek(&self, offset: usize) -> char {
-        self.chars.get(self.pointer + offset).copied().unwrap_or('\0')
+    /// The char starting at byte `at`.
+    fn char_at(&self, at: usize) -> char {
+        match self.bytes.get(at) {
+            Some(&byte) if byte < 0x80 => char::from(byte),
+            Some(_) => self
+                .text
+                .get(at..)
+                .and_then(|rest| rest.chars().next())
+                .unwrap_or('\0'),
+            None => '\0',
+        }
     }
 
+    /// The next char (PyYAML's `peek()`).
+    fn peek(&self) -> char {
+        self.char_at(self.pos)
+    }
+
+    /// The char `offset` chars after the next one (PyYAML's `peek(offset)`).
+    fn peek_at(&self, offset: usize) -> char {
+        let mut at = self.pos;
+        for _ in 0..offset {
+            at += self.bytes.get(at).map_or(1, |&byte| utf8_len(byte));
+        }
+        self.char_at(at)
+    }
+
+    /// Whether the next chars are `expected` (ASCII).
     fn prefix_is(&self, expected: &str) -> bool {
-        expected.chars().enumerate().all(|(offset, c)| self.peek(offset) == c)
+        self.bytes
+            .get(self.pos..)
+            .is_some_and(|rest| rest.starts_with(expected.as_bytes()))
     }
 
-    fn prefix(&self, length: usize) -> String {
-        let end = (self.pointer + length).min(self.chars.len());
-        self.chars.get(self.pointer..end).map(|slice| slice.iter().collect()).unwrap_or_default()
+    /// The byte offset just after the run of chars from `start` that satisfy `in_run`.
+    fn run_end(&self, start: usize, in_run: impl Fn(char) -> bool) -> usize {
+        let mut end = start;
+        loop {
+            let ch = self.char_at(end);
+            if ch == '\0' || !in_run(ch) {
+                return end;
+            }
+            end += ch.len_utf8();
+        }
     }
 
-    fn forward(&mut self, length: usize) {
-        for _ in 0..length {
-            let Some(&ch) = self.chars.get(self.pointer) else { return };
-            self.pointer += 1;
-            if matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}') || (ch == '\r' && self.peek(0) != '\n') {
-                self.line += 1;
-                self.column = 0;
-            } else if ch != '\u{FEFF}' {
+    fn slice(&self, start: usize, end: usize) -> &'a str {
+        self.text.get(start..end).unwrap_or("")
+    }
+
+    /// Consumes one char (PyYAML's `forward()`).
+    fn forward_char(&mut self) {
+        let Some(&byte) = self.bytes.get(self.pos) else {
+            // Consuming the virtual final `\0` once, as PyYAML may.
+            if self.pos == self.bytes.len() {
+                self.pos += 1;
+                self.index += 1;
                 self.column += 1;
             }
+            return;
+        };
+        self.index += 1;
+        if byte < 0x80 {
+            self.pos += 1;
+            if byte == b'\n' || (byte == b'\r' && self.bytes.get(self.pos) != Some(&b'\n')) {
+                self.line += 1;
+                self.column = 0;
+            } else {
+                self.column += 1;
+            }
+            return;
         }
+        let ch = self.char_at(self.pos);
+        self.pos += ch.len_utf8();
+        match ch {
+            '\u{85}' | '\u{2028}' | '\u{2029}' => {
+                self.line += 1;
+                self.column = 0;
+            }
+            '\u{FEFF}' => {}
+            _ => self.column += 1,
+        }
+    }
+
+    fn forward(&mut self, count: usize) {
+        for _ in 0..count {
+            self.forward_char();
+        }
+    }
+
+    /// Consumes up to byte `end`, a run that holds no line break (what every scanning loop stops at).
+    fn forward_within_line(&mut self, end: usize) {
+        let Some(run) = self.bytes.get(self.pos..end) else {
+            return;
+        };
+        if run.is_ascii() {
+            self.index += run.len();
+            self.column += run.len();
+        } else {
+            for ch in self.slice(self.pos, end).chars() {
+                self.index += 1;
+                if ch != '\u{FEFF}' {
+                    self.column += 1;
+                }
+            }
+        }
+        self.pos = end;
     }
 
     fn column_isize(&self) -> isize {
@@ -308,14 +517,24 @@ impl Scanner {
         Ok(self.peek_kind()?.is_some_and(|kind| kinds.contains(&kind)))
     }
 
-    fn next_token(&mut self) -> Res<Token> {
+    fn next_token(&mut self) -> Res<Token<'a>> {
         self.fill()?;
         let token = self.tokens.pop_front().ok_or(Rejected)?;
         self.tokens_taken += 1;
         Ok(token)
     }
 
+    /// Runs once per parser check: the common case (a token queued, no pending simple key) must
+    /// not pay for the scanning machinery.
+    #[inline]
     fn fill(&mut self) -> Res<()> {
+        if self.done || (!self.tokens.is_empty() && self.possible_simple_keys.is_empty()) {
+            return Ok(());
+        }
+        self.fill_slow()
+    }
+
+    fn fill_slow(&mut self) -> Res<()> {
         while self.need_more_tokens()? {
             self.fetch_more_tokens()?;
         }
@@ -338,12 +557,16 @@ impl Scanner {
         self.scan_to_next_token();
         self.stale_possible_simple_keys()?;
         self.unwind_indent(self.column_isize());
-        let ch = self.peek(0);
+        let ch = self.peek();
         match ch {
             '\0' => return self.fetch_stream_end(),
             '%' if self.column == 0 => return self.fetch_directive(),
-            '-' if self.check_document_indicator("---") => return self.fetch_document_indicator(Token::DocumentStart),
-            '.' if self.check_document_indicator("...") => return self.fetch_document_indicator(Token::DocumentEnd),
+            '-' if self.check_document_indicator("---") => {
+                return self.fetch_document_indicator(Token::DocumentStart)
+            }
+            '.' if self.check_document_indicator("...") => {
+                return self.fetch_document_indicator(Token::DocumentEnd)
+            }
             '[' => return self.fetch_flow_collection_start(Token::FlowSequenceStart),
             '{' => return self.fetch_flow_collection_start(Token::FlowMappingStart),
             ']' => return self.fetch_flow_collection_end(Token::FlowSequenceEnd),
@@ -351,7 +574,7 @@ impl Scanner {
             ',' => return self.fetch_flow_entry(),
             _ => {}
         }
-        let next_is_blank = is_blank_or_break_or_end(self.peek(1));
+        let next_is_blank = is_blank_or_break_or_end(self.peek_at(1));
         match ch {
             '-' if next_is_blank => return self.fetch_block_entry(),
             '?' if self.flow_level > 0 || next_is_blank => return self.fetch_key(),
@@ -365,21 +588,24 @@ impl Scanner {
             '"' => return self.fetch_flow_scalar(true),
             _ => {}
         }
-        if self.check_plain() {
+        if self.check_plain(ch, next_is_blank) {
             return self.fetch_plain();
         }
         Err(Rejected) // "found character that cannot start any token" (a tab, `@`, `` ` ``, ...)
     }
 
     fn next_possible_simple_key(&self) -> Option<usize> {
-        self.possible_simple_keys.iter().map(|key| key.token_number).min()
+        self.possible_simple_keys
+            .iter()
+            .map(|key| key.token_number)
+            .min()
     }
 
     fn stale_possible_simple_keys(&mut self) -> Res<()> {
         if self.possible_simple_keys.is_empty() {
             return Ok(());
         }
-        let (line, index) = (self.line, self.pointer);
+        let (line, index) = (self.line, self.index);
         let mut required_went_stale = false;
         self.possible_simple_keys.retain(|key| {
             let stale = key.line != line || index - key.index > 1024;
@@ -400,7 +626,7 @@ impl Scanner {
                 flow_level: self.flow_level,
                 token_number: self.tokens_taken + self.tokens.len(),
                 required,
-                index: self.pointer,
+                index: self.index,
                 line: self.line,
                 column: self.column,
             };
@@ -411,7 +637,10 @@ impl Scanner {
 
     /// Removes and returns the possible simple key of the current flow level.
     fn take_possible_simple_key(&mut self) -> Option<SimpleKey> {
-        let position = self.possible_simple_keys.iter().position(|key| key.flow_level == self.flow_level)?;
+        let position = self
+            .possible_simple_keys
+            .iter()
+            .position(|key| key.flow_level == self.flow_level)?;
         Some(self.possible_simple_keys.swap_remove(position))
     }
 
@@ -462,10 +691,10 @@ impl Scanner {
     }
 
     fn check_document_indicator(&self, indicator: &str) -> bool {
-        self.column == 0 && self.prefix_is(indicator) && is_blank_or_break_or_end(self.peek(3))
+        self.column == 0 && self.prefix_is(indicator) && is_blank_or_break_or_end(self.peek_at(3))
     }
 
-    fn fetch_document_indicator(&mut self, token: Token) -> Res<()> {
+    fn fetch_document_indicator(&mut self, token: Token<'a>) -> Res<()> {
         self.unwind_indent(-1);
         self.remove_possible_simple_key()?;
         self.allow_simple_key = false;
@@ -474,7 +703,7 @@ impl Scanner {
         Ok(())
     }
 
-    fn fetch_flow_collection_start(&mut self, token: Token) -> Res<()> {
+    fn fetch_flow_collection_start(&mut self, token: Token<'a>) -> Res<()> {
         self.save_possible_simple_key()?;
         self.flow_level += 1;
         // Deeper flow nesting means deeper node nesting, which PyYAML's composer cannot handle
@@ -483,17 +712,17 @@ impl Scanner {
             return Err(Rejected);
         }
         self.allow_simple_key = true;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(token);
         Ok(())
     }
 
-    fn fetch_flow_collection_end(&mut self, token: Token) -> Res<()> {
+    fn fetch_flow_collection_end(&mut self, token: Token<'a>) -> Res<()> {
         self.remove_possible_simple_key()?;
         // PyYAML lets the level go negative on a stray closer; the parser then rejects the token.
         self.flow_level = self.flow_level.saturating_sub(1);
         self.allow_simple_key = false;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(token);
         Ok(())
     }
@@ -501,7 +730,7 @@ impl Scanner {
     fn fetch_flow_entry(&mut self) -> Res<()> {
         self.allow_simple_key = true;
         self.remove_possible_simple_key()?;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(Token::FlowEntry);
         Ok(())
     }
@@ -517,7 +746,7 @@ impl Scanner {
         }
         self.allow_simple_key = true;
         self.remove_possible_simple_key()?;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(Token::BlockEntry);
         Ok(())
     }
@@ -533,7 +762,7 @@ impl Scanner {
         }
         self.allow_simple_key = self.flow_level == 0;
         self.remove_possible_simple_key()?;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(Token::Key);
         Ok(())
     }
@@ -541,12 +770,17 @@ impl Scanner {
     fn fetch_value(&mut self) -> Res<()> {
         if let Some(key) = self.take_possible_simple_key() {
             // The pending simple key is confirmed: insert KEY (and maybe BLOCK-MAPPING-START) before it.
-            let position = key.token_number.checked_sub(self.tokens_taken).ok_or(Rejected)?;
+            let position = key
+                .token_number
+                .checked_sub(self.tokens_taken)
+                .ok_or(Rejected)?;
             if position > self.tokens.len() {
                 return Err(Rejected);
             }
             self.tokens.insert(position, Token::Key);
-            if self.flow_level == 0 && self.add_indent(isize::try_from(key.column).unwrap_or(isize::MAX)) {
+            if self.flow_level == 0
+                && self.add_indent(isize::try_from(key.column).unwrap_or(isize::MAX))
+            {
                 self.tokens.insert(position, Token::BlockMappingStart);
             }
             self.allow_simple_key = false;
@@ -562,7 +796,7 @@ impl Scanner {
             self.allow_simple_key = self.flow_level == 0;
             self.remove_possible_simple_key()?;
         }
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(Token::Value);
         Ok(())
     }
@@ -570,21 +804,25 @@ impl Scanner {
     fn fetch_anchor_or_alias(&mut self, alias: bool) -> Res<()> {
         self.save_possible_simple_key()?;
         self.allow_simple_key = false;
-        self.forward(1);
-        let mut length = 0;
-        while is_name_char(self.peek(length)) {
-            length += 1;
-        }
-        if length == 0 {
+        self.forward_char();
+        let start = self.pos;
+        let end = self.run_end(start, is_name_char);
+        if end == start {
             return Err(Rejected);
         }
-        let name = self.prefix(length);
-        self.forward(length);
-        let ch = self.peek(0);
-        if !(is_blank_or_break_or_end(ch) || "?:,]}%@`".contains(ch)) {
+        let name = self.slice(start, end);
+        self.forward_within_line(end);
+        let ch = self.peek();
+        if !(is_blank_or_break_or_end(ch)
+            || matches!(ch, '?' | ':' | ',' | ']' | '}' | '%' | '@' | '`'))
+        {
             return Err(Rejected);
         }
-        self.tokens.push_back(if alias { Token::Alias(name) } else { Token::Anchor(name) });
+        self.tokens.push_back(if alias {
+            Token::Alias(name)
+        } else {
+            Token::Anchor(name)
+        });
         Ok(())
     }
 
@@ -620,27 +858,45 @@ impl Scanner {
         Ok(())
     }
 
-    fn check_plain(&self) -> bool {
-        let ch = self.peek(0);
-        let indicator = is_blank_or_break_or_end(ch) || "-?:,[]{}#&*!|>'\"%@`".contains(ch);
+    /// `ch` is the next char, `next_is_blank` whether the one after it is blank, a break or the end.
+    fn check_plain(&self, ch: char, next_is_blank: bool) -> bool {
+        let indicator = is_blank_or_break_or_end(ch)
+            || matches!(
+                ch,
+                '-' | '?'
+                    | ':'
+                    | ','
+                    | '['
+                    | ']'
+                    | '{'
+                    | '}'
+                    | '#'
+                    | '&'
+                    | '*'
+                    | '!'
+                    | '|'
+                    | '>'
+                    | '\''
+                    | '"'
+                    | '%'
+                    | '@'
+                    | '`'
+            );
         !indicator
-            || (!is_blank_or_break_or_end(self.peek(1))
-                && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
+            || (!next_is_blank && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
     }
 
     /// Skips spaces (not tabs), comments and line breaks.
     fn scan_to_next_token(&mut self) {
-        if self.pointer == 0 && self.peek(0) == '\u{FEFF}' {
-            self.forward(1);
+        if self.pos == 0 && self.peek() == '\u{FEFF}' {
+            self.forward_char();
         }
         loop {
-            while self.peek(0) == ' ' {
-                self.forward(1);
-            }
-            if self.peek(0) == '#' {
-                while !is_break_or_end(self.peek(0)) {
-                    self.forward(1);
-                }
+            let end = self.run_end(self.pos, |c| c == ' ');
+            self.forward_within_line(end);
+            if self.peek() == '#' {
+                let end = self.run_end(self.pos, |c| !is_break_or_end(c));
+                self.forward_within_line(end);
             }
             if self.scan_line_break().is_some() {
                 if self.flow_level == 0 {
@@ -652,63 +908,61 @@ impl Scanner {
         }
     }
 
-    fn scan_directive(&mut self) -> Res<Token> {
-        self.forward(1);
-        let mut length = 0;
-        while is_name_char(self.peek(length)) {
-            length += 1;
-        }
-        if length == 0 {
+    fn scan_directive(&mut self) -> Res<Token<'a>> {
+        self.forward_char();
+        let start = self.pos;
+        let end = self.run_end(start, is_name_char);
+        if end == start {
             return Err(Rejected);
         }
-        let name = self.prefix(length);
-        self.forward(length);
-        if !is_space_or_break_or_end(self.peek(0)) {
+        let name = self.slice(start, end);
+        self.forward_within_line(end);
+        if !is_space_or_break_or_end(self.peek()) {
             return Err(Rejected);
         }
-        let directive = match name.as_str() {
+        let directive = match name {
             "YAML" => {
                 self.skip_spaces();
                 let major = self.scan_yaml_directive_number()?;
-                if self.peek(0) != '.' {
+                if self.peek() != '.' {
                     return Err(Rejected);
                 }
-                self.forward(1);
+                self.forward_char();
                 self.scan_yaml_directive_number()?;
-                if !is_space_or_break_or_end(self.peek(0)) {
+                if !is_space_or_break_or_end(self.peek()) {
                     return Err(Rejected);
                 }
                 // Python's int() of the digits: leading zeros allowed.
-                Directive::Yaml { major_is_one: major.trim_start_matches('0') == "1" }
+                Directive::Yaml {
+                    major_is_one: major.trim_start_matches('0') == "1",
+                }
             }
             "TAG" => {
                 self.skip_spaces();
-                let handle = self.scan_tag_handle()?;
-                if self.peek(0) != ' ' {
+                let handle = self.scan_tag_handle()?.to_string();
+                if self.peek() != ' ' {
                     return Err(Rejected);
                 }
                 self.skip_spaces();
-                let prefix = self.scan_tag_uri()?;
-                if !is_space_or_break_or_end(self.peek(0)) {
+                let prefix = self.scan_tag_uri()?.into_owned();
+                if !is_space_or_break_or_end(self.peek()) {
                     return Err(Rejected);
                 }
                 Directive::Tag { handle, prefix }
             }
             _ => {
-                while !is_break_or_end(self.peek(0)) {
-                    self.forward(1);
-                }
+                let end = self.run_end(self.pos, |c| !is_break_or_end(c));
+                self.forward_within_line(end);
                 Directive::Other
             }
         };
         // The rest of the line: spaces and a comment only.
         self.skip_spaces();
-        if self.peek(0) == '#' {
-            while !is_break_or_end(self.peek(0)) {
-                self.forward(1);
-            }
+        if self.peek() == '#' {
+            let end = self.run_end(self.pos, |c| !is_break_or_end(c));
+            self.forward_within_line(end);
         }
-        if !is_break_or_end(self.peek(0)) {
+        if !is_break_or_end(self.peek()) {
             return Err(Rejected);
         }
         self.scan_line_break();
@@ -716,102 +970,89 @@ impl Scanner {
     }
 
     fn skip_spaces(&mut self) {
-        while self.peek(0) == ' ' {
-            self.forward(1);
-        }
+        let end = self.run_end(self.pos, |c| c == ' ');
+        self.forward_within_line(end);
     }
 
-    fn scan_yaml_directive_number(&mut self) -> Res<String> {
-        let mut length = 0;
-        while self.peek(length).is_ascii_digit() {
-            length += 1;
-        }
-        if length == 0 {
+    fn scan_yaml_directive_number(&mut self) -> Res<&'a str> {
+        let start = self.pos;
+        let end = self.run_end(start, |c| c.is_ascii_digit());
+        if end == start {
             return Err(Rejected);
         }
-        let digits = self.prefix(length);
-        self.forward(length);
-        Ok(digits)
+        self.forward_within_line(end);
+        Ok(self.slice(start, end))
     }
 
-    fn scan_tag(&mut self) -> Res<Token> {
-        let ch = self.peek(1);
+    fn scan_tag(&mut self) -> Res<Token<'a>> {
+        let ch = self.peek_at(1);
         let (handle, suffix) = if ch == '<' {
             self.forward(2);
             let suffix = self.scan_tag_uri()?;
-            if self.peek(0) != '>' {
+            if self.peek() != '>' {
                 return Err(Rejected);
             }
-            self.forward(1);
+            self.forward_char();
             (None, suffix)
         } else if is_blank_or_break_or_end(ch) {
-            self.forward(1);
-            (None, "!".to_string())
+            self.forward_char();
+            (None, Cow::Borrowed("!"))
         } else {
             // `!handle!suffix` when a second `!` comes before a space, else `!suffix`.
-            let mut length = 1;
-            let mut use_handle = false;
-            let mut probe = ch;
-            while !is_space_or_break_or_end(probe) {
-                if probe == '!' {
-                    use_handle = true;
-                    break;
-                }
-                length += 1;
-                probe = self.peek(length);
-            }
+            let after_bang = self.pos + 1;
+            let probe_end = self.run_end(after_bang, |c| !is_space_or_break_or_end(c) && c != '!');
+            let use_handle = self.char_at(probe_end) == '!';
             let handle = if use_handle {
                 self.scan_tag_handle()?
             } else {
-                self.forward(1);
-                "!".to_string()
+                self.forward_char();
+                "!"
             };
             (Some(handle), self.scan_tag_uri()?)
         };
-        if !is_space_or_break_or_end(self.peek(0)) {
+        if !is_space_or_break_or_end(self.peek()) {
             return Err(Rejected);
         }
         Ok(Token::Tag(handle, suffix))
     }
 
-    fn scan_block_scalar(&mut self, folded: bool) -> Res<Token> {
-        self.forward(1);
+    fn scan_block_scalar(&mut self, folded: bool) -> Res<Token<'a>> {
+        self.forward_char();
         // Header: chomping (`+` keep, `-` strip) and indentation indicator, either order.
         let mut chomping: Option<bool> = None;
         let mut increment: Option<isize> = None;
-        let ch = self.peek(0);
+        let ch = self.peek();
         if ch == '+' || ch == '-' {
             chomping = Some(ch == '+');
-            self.forward(1);
-            if let Some(digit) = self.peek(0).to_digit(10) {
+            self.forward_char();
+            if let Some(digit) = self.peek().to_digit(10) {
                 if digit == 0 {
                     return Err(Rejected);
                 }
                 increment = Some(digit as isize);
-                self.forward(1);
+                self.forward_char();
             }
         } else if let Some(digit) = ch.to_digit(10) {
             if digit == 0 {
                 return Err(Rejected);
             }
             increment = Some(digit as isize);
-            self.forward(1);
-            let ch = self.peek(0);
+            self.forward_char();
+            let ch = self.peek();
             if ch == '+' || ch == '-' {
                 chomping = Some(ch == '+');
-                self.forward(1);
+                self.forward_char();
             }
         }
-        if !is_space_or_break_or_end(self.peek(0)) {
+        if !is_space_or_break_or_end(self.peek()) {
             return Err(Rejected);
         }
         self.skip_spaces();
-        if self.peek(0) == '#' {
-            while !is_break_or_end(self.peek(0)) {
-                self.forward(1);
-            }
+        if self.peek() == '#' {
+            let end = self.run_end(self.pos, |c| !is_break_or_end(c));
+            self.forward_within_line(end);
         }
-        if !is_break_or_end(self.peek(0)) {
+        if !is_break_or_end(self.peek()) {
             return Err(Rejected);
         }
         self.scan_line_break();
@@ -829,19 +1070,17 @@ impl Scanner {
         };
         let mut chunks = String::new();
         let mut line_break: Option<char> = None;
-        while self.column_isize() == indent && self.peek(0) != '\0' {
+        while self.column_isize() == indent && self.peek() != '\0' {
             chunks.push_str(&breaks);
-            let leading_non_space = self.peek(0) != ' ' && self.peek(0) != '\t';
-            let mut length = 0;
-            while !is_break_or_end(self.peek(length)) {
-                length += 1;
-            }
-            chunks.push_str(&self.prefix(length));
-            self.forward(length);
+            let leading_non_space = self.peek() != ' ' && self.peek() != '\t';
+            let start = self.pos;
+            let end = self.run_end(start, |c| !is_break_or_end(c));
+            chunks.push_str(self.slice(start, end));
+            self.forward_within_line(end);
             line_break = self.scan_line_break();
             breaks = self.scan_block_scalar_breaks(indent);
-            if self.column_isize() == indent && self.peek(0) != '\0' {
-                let next_is_space = self.peek(0) == ' ' || self.peek(0) == '\t';
+            if self.column_isize() == indent && self.peek() != '\0' {
+                let next_is_space = self.peek() == ' ' || self.peek() == '\t';
                 if folded && line_break == Some('\n') && leading_non_space && !next_is_space {
                     if breaks.is_empty() {
                         chunks.push(' ');
@@ -861,7 +1100,10 @@ impl Scanner {
         if chomping == Some(true) {
             chunks.push_str(&breaks);
         }
-        Ok(Token::Scalar { value: chunks, plain: false })
+        Ok(Token::Scalar {
+            value: Cow::Owned(chunks),
+            plain: false,
+        })
     }
 
     /// Leading blank lines of an auto-indented block scalar, and the largest indentation among them.
@@ -869,9 +1111,9 @@ impl Scanner {
         let mut chunks = String::new();
         let mut max_indent = 0;
         loop {
-            let ch = self.peek(0);
+            let ch = self.peek();
             if ch == ' ' {
-                self.forward(1);
+                self.forward_char();
                 max_indent = max_indent.max(self.column_isize());
             } else if is_line_break(ch) {
                 if let Some(line_break) = self.scan_line_break() {
@@ -886,61 +1128,65 @@ impl Scanner {
 
     fn scan_block_scalar_breaks(&mut self, indent: isize) -> String {
         let mut chunks = String::new();
-        while self.column_isize() < indent && self.peek(0) == ' ' {
-            self.forward(1);
+        while self.column_isize() < indent && self.peek() == ' ' {
+            self.forward_char();
         }
-        while is_line_break(self.peek(0)) {
+        while is_line_break(self.peek()) {
             if let Some(line_break) = self.scan_line_break() {
                 chunks.push(line_break);
             }
-            while self.column_isize() < indent && self.peek(0) == ' ' {
-                self.forward(1);
+            while self.column_isize() < indent && self.peek() == ' ' {
+                self.forward_char();
             }
         }
         chunks
     }
 
-    fn scan_flow_scalar(&mut self, double: bool) -> Res<Token> {
-        let quote = self.peek(0);
-        self.forward(1);
-        let mut chunks = String::new();
+    fn scan_flow_scalar(&mut self, double: bool) -> Res<Token<'a>> {
+        let quote = self.peek();
+        self.forward_char();
+        let mut chunks = Chunks::default();
         self.scan_flow_scalar_non_spaces(double, &mut chunks)?;
-        while self.peek(0) != quote {
+        while self.peek() != quote {
             self.scan_flow_scalar_spaces(&mut chunks)?;
             self.scan_flow_scalar_non_spaces(double, &mut chunks)?;
         }
-        self.forward(1);
-        Ok(Token::Scalar { value: chunks, plain: false })
+        self.forward_char();
+        Ok(Token::Scalar {
+            value: chunks.finish(self.text),
+            plain: false,
+        })
     }
 
-    fn scan_flow_scalar_non_spaces(&mut self, double: bool, chunks: &mut String) -> Res<()> {
+    fn scan_flow_scalar_non_spaces(&mut self, double: bool, chunks: &mut Chunks) -> Res<()> {
+        let text = self.text;
         loop {
-            let mut length = 0;
-            while !(is_blank_or_break_or_end(self.peek(length)) || matches!(self.peek(length), '\'' | '"' | '\\')) {
-                length += 1;
+            let start = self.pos;
+            let end = self.run_end(start, |c| {
+                !(is_blank_or_break_or_end(c) || matches!(c, '\'' | '"' | '\\'))
+            });
+            if end > start {
+                chunks.push_source(text, start, end);
+                self.forward_within_line(end);
             }
-            if length > 0 {
-                chunks.push_str(&self.prefix(length));
-                self.forward(length);
-            }
-            let ch = self.peek(0);
-            if !double && ch == '\'' && self.peek(1) == '\'' {
-                chunks.push('\'');
+            let ch = self.peek();
+            if !double && ch == '\'' && self.peek_at(1) == '\'' {
+                chunks.push_char(text, '\'');
                 self.forward(2);
             } else if (double && ch == '\'') || (!double && (ch == '"' || ch == '\\')) {
-                chunks.push(ch);
-                self.forward(1);
+                chunks.push_source(text, self.pos, self.pos + 1);
+                self.forward_char();
             } else if double && ch == '\\' {
-                self.forward(1);
-                let ch = self.peek(0);
+                self.forward_char();
+                let ch = self.peek();
                 if let Some(replacement) = escape_replacement(ch) {
-                    chunks.push(replacement);
-                    self.forward(1);
+                    chunks.push_char(text, replacement);
+                    self.forward_char();
                 } else if let Some(length) = escape_code_length(ch) {
-                    self.forward(1);
+                    self.forward_char();
                     let mut code: u32 = 0;
                     for offset in 0..length {
-                        let digit = self.peek(offset).to_digit(16).ok_or(Rejected)?;
+                        let digit = self.peek_at(offset).to_digit(16).ok_or(Rejected)?;
                         code = code * 16 + digit;
                     }
                     // Python's chr(): above U+10FFFF is an error; a lone surrogate is a valid str
@@ -948,7 +1194,7 @@ impl Scanner {
                     if code > 0x10FFFF {
                         return Err(Rejected);
                     }
-                    chunks.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                    chunks.push_char(text, char::from_u32(code).unwrap_or('\u{FFFD}'));
                     self.forward(length);
                 } else if is_line_break(ch) {
                     self.scan_line_break();
@@ -962,46 +1208,42 @@ impl Scanner {
         }
     }
 
-    fn scan_flow_scalar_spaces(&mut self, chunks: &mut String) -> Res<()> {
-        let mut length = 0;
-        while matches!(self.peek(length), ' ' | '\t') {
-            length += 1;
-        }
-        let whitespaces = self.prefix(length);
-        self.forward(length);
-        let ch = self.peek(0);
+    fn scan_flow_scalar_spaces(&mut self, chunks: &mut Chunks) -> Res<()> {
+        let start = self.pos;
+        let end = self.run_end(start, |c| c == ' ' || c == '\t');
+        self.forward_within_line(end);
+        let ch = self.peek();
         if ch == '\0' {
             return Err(Rejected); // unexpected end of stream
         }
         if is_line_break(ch) {
             let line_break = self.scan_line_break();
-            let mut breaks = String::new();
+            let mut breaks = Chunks::default();
             self.scan_flow_scalar_breaks(&mut breaks)?;
             if line_break != Some('\n') {
                 if let Some(line_break) = line_break {
-                    chunks.push(line_break);
+                    chunks.push_char(self.text, line_break);
                 }
             } else if breaks.is_empty() {
-                chunks.push(' ');
+                chunks.push_char(self.text, ' ');
             }
-            chunks.push_str(&breaks);
+            chunks.append(self.text, breaks);
         } else {
-            chunks.push_str(&whitespaces);
+            chunks.push_source(self.text, start, end);
         }
         Ok(())
     }
 
-    fn scan_flow_scalar_breaks(&mut self, chunks: &mut String) -> Res<()> {
+    fn scan_flow_scalar_breaks(&mut self, chunks: &mut Chunks) -> Res<()> {
         loop {
-            if (self.prefix_is("---") || self.prefix_is("...")) && is_blank_or_break_or_end(self.peek(3)) {
+            if self.at_document_marker() {
                 return Err(Rejected); // document separator inside a quoted scalar
             }
-            while matches!(self.peek(0), ' ' | '\t') {
-                self.forward(1);
-            }
-            if is_line_break(self.peek(0)) {
+            let end = self.run_end(self.pos, |c| c == ' ' || c == '\t');
+            self.forward_within_line(end);
+            if is_line_break(self.peek()) {
                 if let Some(line_break) = self.scan_line_break() {
-                    chunks.push(line_break);
+                    chunks.push_char(self.text, line_break);
                 }
             } else {
                 return Ok(());
@@ -1009,74 +1251,102 @@ impl Scanner {
         }
     }
 
-    fn scan_plain(&mut self) -> Token {
-        let mut chunks = String::new();
-        let indent = self.indent + 1;
-        let mut spaces = String::new();
+    /// `---` or `...` followed by a blank, a break or the end (at any column: the callers are at
+    /// the start of a line).
+    fn at_document_marker(&self) -> bool {
+        (self.prefix_is("---") || self.prefix_is("..."))
+            && is_blank_or_break_or_end(self.peek_at(3))
+    }
+
+    /// The end (byte offset) of the plain-scalar chunk starting at `start`.
+    fn plain_chunk_end(&self, start: usize) -> usize {
+        let in_flow = self.flow_level > 0;
+        let mut end = start;
         loop {
-            if self.peek(0) == '#' {
+            let Some(&byte) = self.bytes.get(end) else {
+                return end;
+            };
+            if byte >= 0x80 {
+                let ch = self.char_at(end);
+                if is_break_or_end(ch) {
+                    return end;
+                }
+                end += ch.len_utf8();
+                continue;
+            }
+            match byte {
+                b'\0' | b' ' | b'\t' | b'\r' | b'\n' => return end,
+                b':' => {
+                    let after = self.char_at(end + 1);
+                    if is_blank_or_break_or_end(after)
+                        || (in_flow && matches!(after, ',' | '[' | ']' | '{' | '}'))
+                    {
+                        return end;
+                    }
+                }
+                b',' | b'?' | b'[' | b']' | b'{' | b'}' if in_flow => return end,
+                _ => {}
+            }
+            end += 1;
+        }
+    }
+
+    fn scan_plain(&mut self) -> Token<'a> {
+        let text = self.text;
+        let mut chunks = Chunks::default();
+        let indent = self.indent + 1;
+        let mut spaces = Chunks::default();
+        loop {
+            if self.peek() == '#' {
                 break;
             }
-            let mut length = 0;
-            loop {
-                let ch = self.peek(length);
-                let after = self.peek(length + 1);
-                let ends = is_blank_or_break_or_end(ch)
-                    || (ch == ':'
-                        && (is_blank_or_break_or_end(after) || (self.flow_level > 0 && ",[]{}".contains(after))))
-                    || (self.flow_level > 0 && ",?[]{}".contains(ch));
-                if ends {
-                    break;
-                }
-                length += 1;
-            }
-            if length == 0 {
+            let start = self.pos;
+            let end = self.plain_chunk_end(start);
+            if end == start {
                 break;
             }
             self.allow_simple_key = false;
-            chunks.push_str(&spaces);
-            chunks.push_str(&self.prefix(length));
-            self.forward(length);
+            chunks.append(text, std::mem::take(&mut spaces));
+            chunks.push_source(text, start, end);
+            self.forward_within_line(end);
             match self.scan_plain_spaces() {
                 Some(found) if !found.is_empty() => spaces = found,
                 _ => break,
             }
-            if self.peek(0) == '#' || (self.flow_level == 0 && self.column_isize() < indent) {
+            if self.peek() == '#' || (self.flow_level == 0 && self.column_isize() < indent) {
                 break;
             }
         }
-        Token::Scalar { value: chunks, plain: true }
+        Token::Scalar {
+            value: chunks.finish(text),
+            plain: true,
+        }
     }
 
     /// The separation after a plain chunk, as it folds into the value; `None` at a document marker.
-    fn scan_plain_spaces(&mut self) -> Option<String> {
-        let mut chunks = String::new();
-        let mut length = 0;
-        while self.peek(length) == ' ' {
-            length += 1;
-        }
-        let whitespaces = self.prefix(length);
-        self.forward(length);
-        let ch = self.peek(0);
+    fn scan_plain_spaces(&mut self) -> Option<Chunks> {
+        let text = self.text;
+        let mut chunks = Chunks::default();
+        let start = self.pos;
+        let end = self.run_end(start, |c| c == ' ');
+        self.forward_within_line(end);
+        let ch = self.peek();
         if is_line_break(ch) {
             let line_break = self.scan_line_break();
             self.allow_simple_key = true;
-            let at_document_marker = |scanner: &Self| {
-                (scanner.prefix_is("---") || scanner.prefix_is("...")) && is_blank_or_break_or_end(scanner.peek(3))
-            };
-            if at_document_marker(self) {
+            if self.at_document_marker() {
                 return None;
             }
-            let mut breaks = String::new();
+            let mut breaks = Chunks::default();
             loop {
-                let ch = self.peek(0);
+                let ch = self.peek();
                 if ch == ' ' {
-                    self.forward(1);
+                    self.forward_char();
                 } else if is_line_break(ch) {
                     if let Some(line_break) = self.scan_line_break() {
-                        breaks.push(line_break);
+                        breaks.push_char(text, line_break);
                     }
-                    if at_document_marker(self) {
+                    if self.at_document_marker() {
                         return None;
                     }
                 } else {
@@ -1085,72 +1355,63 @@ impl Scanner {
             }
             if line_break != Some('\n') {
                 if let Some(line_break) = line_break {
-                    chunks.push(line_break);
+                    chunks.push_char(text, line_break);
                 }
             } else if breaks.is_empty() {
-                chunks.push(' ');
+                chunks.push_char(text, ' ');
             }
-            chunks.push_str(&breaks);
-        } else if !whitespaces.is_empty() {
-            chunks.push_str(&whitespaces);
+            chunks.append(text, breaks);
+        } else {
+            chunks.push_source(text, start, end);
         }
         Some(chunks)
     }
 
-    fn scan_tag_handle(&mut self) -> Res<String> {
-        if self.peek(0) != '!' {
+    fn scan_tag_handle(&mut self) -> Res<&'a str> {
+        if self.peek() != '!' {
             return Err(Rejected);
         }
-        let mut length = 1;
-        let mut ch = self.peek(length);
-        if ch != ' ' {
-            while is_name_char(ch) {
-                length += 1;
-                ch = self.peek(length);
-            }
-            if ch != '!' {
+        let start = self.pos;
+        let mut end = start + 1;
+        if self.char_at(end) != ' ' {
+            end = self.run_end(end, is_name_char);
+            if self.char_at(end) != '!' {
                 return Err(Rejected);
             }
-            length += 1;
+            end += 1;
         }
-        let handle = self.prefix(length);
-        self.forward(length);
-        Ok(handle)
+        self.forward_within_line(end);
+        Ok(self.slice(start, end))
     }
 
-    fn scan_tag_uri(&mut self) -> Res<String> {
-        let mut chunks = String::new();
-        let mut length = 0;
+    fn scan_tag_uri(&mut self) -> Res<Cow<'a, str>> {
+        let text = self.text;
+        let mut chunks = Chunks::default();
         loop {
-            let ch = self.peek(length);
-            if !(ch.is_ascii_alphanumeric() || "-;/?:@&=+$,_.!~*'()[]%".contains(ch)) {
+            let start = self.pos;
+            let end = self.run_end(start, |c| {
+                c != '%' && (c.is_ascii_alphanumeric() || "-;/?:@&=+$,_.!~*'()[]".contains(c))
+            });
+            chunks.push_source(text, start, end);
+            self.forward_within_line(end);
+            if self.peek() != '%' {
                 break;
             }
-            if ch == '%' {
-                chunks.push_str(&self.prefix(length));
-                self.forward(length);
-                length = 0;
-                chunks.push_str(&self.scan_uri_escapes()?);
-            } else {
-                length += 1;
-            }
-        }
-        if length > 0 {
-            chunks.push_str(&self.prefix(length));
-            self.forward(length);
+            let decoded = self.scan_uri_escapes()?;
+            chunks.push_str(text, &decoded);
         }
         if chunks.is_empty() {
             return Err(Rejected);
         }
-        Ok(chunks)
+        Ok(chunks.finish(text))
     }
 
     fn scan_uri_escapes(&mut self) -> Res<String> {
         let mut bytes = Vec::new();
-        while self.peek(0) == '%' {
-            self.forward(1);
-            let high = self.peek(0).to_digit(16).ok_or(Rejected)?;
-            let low = self.peek(1).to_digit(16).ok_or(Rejected)?;
+        while self.peek() == '%' {
+            self.forward_char();
+            let high = self.peek().to_digit(16).ok_or(Rejected)?;
+            let low = self.peek_at(1).to_digit(16).ok_or(Rejected)?;
             bytes.push(u8::try_from(high * 16 + low).map_err(|_| Rejected)?);
             self.forward(2);
         }
@@ -1159,18 +1420,18 @@ impl Scanner {
 
     /// Consumes one line break; `\r\n`, `\r`, `\n` and NEL read as `\n`, LS and PS as themselves.
     fn scan_line_break(&mut self) -> Option<char> {
-        let ch = self.peek(0);
+        let ch = self.peek();
         match ch {
             '\r' | '\n' | '\u{85}' => {
-                if ch == '\r' && self.peek(1) == '\n' {
+                if ch == '\r' && self.peek_at(1) == '\n' {
                     self.forward(2);
                 } else {
-                    self.forward(1);
+                    self.forward_char();
                 }
                 Some('\n')
             }
             '\u{2028}' | '\u{2029}' => {
-                self.forward(1);
+                self.forward_char();
                 Some(ch)
             }
             _ => None,
@@ -1214,18 +1475,29 @@ fn escape_code_length(ch: char) -> Option<usize> {
 // Parser (port of PyYAML's parser.py: a state machine, no recursion)
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Event {
+enum Event<'a> {
     StreamStart,
     StreamEnd,
     DocumentStart,
     DocumentEnd,
-    Alias(String),
+    Alias(&'a str),
     /// `resolve_implicitly` is PyYAML's `implicit[0]`: plain (or `!`-tagged) scalars get the
     /// implicit resolvers, quoted and block scalars are strings.
-    Scalar { anchor: Option<String>, tag: Option<String>, resolve_implicitly: bool, value: String },
-    SequenceStart { anchor: Option<String>, tag: Option<String> },
+    Scalar {
+        anchor: Option<&'a str>,
+        tag: Option<Cow<'a, str>>,
+        resolve_implicitly: bool,
+        value: Cow<'a, str>,
+    },
+    SequenceStart {
+        anchor: Option<&'a str>,
+        tag: Option<Cow<'a, str>>,
+    },
     SequenceEnd,
-    MappingStart { anchor: Option<String>, tag: Option<String> },
+    MappingStart {
+        anchor: Option<&'a str>,
+        tag: Option<Cow<'a, str>>,
+    },
     MappingEnd,
 }
 
@@ -1255,20 +1527,23 @@ enum State {
     Finished,
 }
 
-struct Parser {
-    scanner: Scanner,
+struct Parser<'a> {
+    scanner: Scanner<'a>,
     state: State,
     states: Vec<State>,
     tag_handles: HashMap<String, String>,
-    peeked: Option<Event>,
+    peeked: Option<Event<'a>>,
 }
 
 fn default_tag_handles() -> HashMap<String, String> {
-    HashMap::from([("!".to_string(), "!".to_string()), ("!!".to_string(), "tag:yaml.org,2002:".to_string())])
+    HashMap::from([
+        ("!".to_string(), "!".to_string()),
+        ("!!".to_string(), "tag:yaml.org,2002:".to_string()),
+    ])
 }
 
-impl Parser {
-    fn new(text: &str) -> Self {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Self {
         Parser {
             scanner: Scanner::new(text),
             state: State::StreamStart,
@@ -1278,7 +1553,7 @@ impl Parser {
         }
     }
 
-    fn peek_event(&mut self) -> Res<&Event> {
+    fn peek_event(&mut self) -> Res<&Event<'a>> {
         if self.peeked.is_none() {
             let event = self.produce()?;
             self.peeked = Some(event);
@@ -1286,7 +1561,7 @@ impl Parser {
         self.peeked.as_ref().ok_or(Rejected)
     }
 
-    fn next_event(&mut self) -> Res<Event> {
+    fn next_event(&mut self) -> Res<Event<'a>> {
         match self.peeked.take() {
             Some(event) => Ok(event),
             None => self.produce(),
@@ -1305,7 +1580,7 @@ impl Parser {
         self.scanner.next_token().map(|_| ())
     }
 
-    fn produce(&mut self) -> Res<Event> {
+    fn produce(&mut self) -> Res<Event<'a>> {
         match self.state {
             State::StreamStart => {
                 self.skip_token()?;
@@ -1331,7 +1606,12 @@ impl Parser {
                 Ok(Event::DocumentEnd)
             }
             State::DocumentContent => {
-                if self.check(&[Kind::Directive, Kind::DocumentStart, Kind::DocumentEnd, Kind::StreamEnd])? {
+                if self.check(&[
+                    Kind::Directive,
+                    Kind::DocumentStart,
+                    Kind::DocumentEnd,
+                    Kind::StreamEnd,
+                ])? {
                     self.state = self.pop_state()?;
                     Ok(empty_scalar())
                 } else {
@@ -1426,7 +1706,7 @@ impl Parser {
         }
     }
 
-    fn parse_document_start(&mut self) -> Res<Event> {
+    fn parse_document_start(&mut self) -> Res<Event<'a>> {
         while self.check(&[Kind::DocumentEnd])? {
             self.skip_token()?;
         }
@@ -1471,9 +1751,11 @@ impl Parser {
         Ok(())
     }
 
-    fn parse_node(&mut self, block: bool, indentless_sequence: bool) -> Res<Event> {
+    fn parse_node(&mut self, block: bool, indentless_sequence: bool) -> Res<Event<'a>> {
         if self.check(&[Kind::Alias])? {
-            let Token::Alias(name) = self.scanner.next_token()? else { return Err(Rejected) };
+            let Token::Alias(name) = self.scanner.next_token()? else {
+                return Err(Rejected);
+            };
             self.state = self.pop_state()?;
             return Ok(Event::Alias(name));
         }
@@ -1492,8 +1774,8 @@ impl Parser {
         }
         let tag = match tag_token {
             Some((Some(handle), suffix)) => {
-                let prefix = self.tag_handles.get(&handle).ok_or(Rejected)?; // undefined tag handle
-                Some(format!("{prefix}{suffix}"))
+                let prefix = self.tag_handles.get(handle).ok_or(Rejected)?; // undefined tag handle
+                Some(Cow::Owned(format!("{prefix}{suffix}")))
             }
             Some((None, suffix)) => Some(suffix),
             None => None,
@@ -1505,10 +1787,17 @@ impl Parser {
         }
         match self.scanner.peek_kind()? {
             Some(Kind::Scalar) => {
-                let Token::Scalar { value, plain } = self.scanner.next_token()? else { return Err(Rejected) };
+                let Token::Scalar { value, plain } = self.scanner.next_token()? else {
+                    return Err(Rejected);
+                };
                 let resolve_implicitly = (plain && tag.is_none()) || tag.as_deref() == Some("!");
                 self.state = self.pop_state()?;
-                Ok(Event::Scalar { anchor, tag, resolve_implicitly, value })
+                Ok(Event::Scalar {
+                    anchor,
+                    tag,
+                    resolve_implicitly,
+                    value,
+                })
             }
             Some(Kind::FlowSequenceStart) => {
                 self.state = State::FlowSequenceFirstEntry;
@@ -1529,27 +1818,32 @@ impl Parser {
             _ if anchor.is_some() || tag.is_some() => {
                 // An anchor or tag alone: an empty scalar.
                 self.state = self.pop_state()?;
-                Ok(Event::Scalar { anchor, tag, resolve_implicitly: non_specific, value: String::new() })
+                Ok(Event::Scalar {
+                    anchor,
+                    tag,
+                    resolve_implicitly: non_specific,
+                    value: Cow::Borrowed(""),
+                })
             }
             _ => Err(Rejected), // "expected the node content"
         }
     }
 
-    fn take_anchor(&mut self) -> Res<Option<String>> {
+    fn take_anchor(&mut self) -> Res<Option<&'a str>> {
         match self.scanner.next_token()? {
             Token::Anchor(name) => Ok(Some(name)),
             _ => Err(Rejected),
         }
     }
 
-    fn take_tag(&mut self) -> Res<Option<(Option<String>, String)>> {
+    fn take_tag(&mut self) -> Res<Option<(Option<&'a str>, Cow<'a, str>)>> {
         match self.scanner.next_token()? {
             Token::Tag(handle, suffix) => Ok(Some((handle, suffix))),
             _ => Err(Rejected),
         }
     }
 
-    fn parse_block_sequence_entry(&mut self) -> Res<Event> {
+    fn parse_block_sequence_entry(&mut self) -> Res<Event<'a>> {
         if self.check(&[Kind::BlockEntry])? {
             self.skip_token()?;
             if !self.check(&[Kind::BlockEntry, Kind::BlockEnd])? {
@@ -1567,7 +1861,7 @@ impl Parser {
         Ok(Event::SequenceEnd)
     }
 
-    fn parse_block_mapping_key(&mut self) -> Res<Event> {
+    fn parse_block_mapping_key(&mut self) -> Res<Event<'a>> {
         if self.check(&[Kind::Key])? {
             self.skip_token()?;
             if !self.check(&[Kind::Key, Kind::Value, Kind::BlockEnd])? {
@@ -1585,7 +1879,7 @@ impl Parser {
         Ok(Event::MappingEnd)
     }
 
-    fn parse_flow_sequence_entry(&mut self, first: bool) -> Res<Event> {
+    fn parse_flow_sequence_entry(&mut self, first: bool) -> Res<Event<'a>> {
         if !self.check(&[Kind::FlowSequenceEnd])? {
             if !first {
                 if self.check(&[Kind::FlowEntry])? {
@@ -1597,7 +1891,10 @@ impl Parser {
             if self.check(&[Kind::Key])? {
                 // `[a: b]`: a single-pair mapping inside a flow sequence.
                 self.state = State::FlowSequenceEntryMappingKey;
-                return Ok(Event::MappingStart { anchor: None, tag: None });
+                return Ok(Event::MappingStart {
+                    anchor: None,
+                    tag: None,
+                });
             }
             if !self.check(&[Kind::FlowSequenceEnd])? {
                 self.states.push(State::FlowSequenceEntry);
@@ -1609,7 +1906,7 @@ impl Parser {
         Ok(Event::SequenceEnd)
     }
 
-    fn parse_flow_mapping_key(&mut self, first: bool) -> Res<Event> {
+    fn parse_flow_mapping_key(&mut self, first: bool) -> Res<Event<'a>> {
         if !self.check(&[Kind::FlowMappingEnd])? {
             if !first {
                 if self.check(&[Kind::FlowEntry])? {
@@ -1638,8 +1935,13 @@ impl Parser {
     }
 }
 
-fn empty_scalar() -> Event {
-    Event::Scalar { anchor: None, tag: None, resolve_implicitly: true, value: String::new() }
+fn empty_scalar<'a>() -> Event<'a> {
+    Event::Scalar {
+        anchor: None,
+        tag: None,
+        resolve_implicitly: true,
+        value: Cow::Borrowed(""),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1686,22 +1988,22 @@ fn tag_from_uri(uri: &str) -> Tag {
 }
 
 #[derive(Debug, Clone)]
-enum Body {
-    Scalar(String),
+enum Body<'a> {
+    Scalar(Cow<'a, str>),
     Sequence(Vec<usize>),
     Mapping(Vec<(usize, usize)>),
 }
 
 #[derive(Debug, Clone)]
-struct Node {
+struct Node<'a> {
     tag: Tag,
-    body: Body,
+    body: Body<'a>,
 }
 
-struct Composer {
-    parser: Parser,
-    nodes: Vec<Node>,
-    anchors: HashMap<String, usize>,
+struct Composer<'a> {
+    parser: Parser<'a>,
+    nodes: Vec<Node<'a>>,
+    anchors: HashMap<&'a str, usize>,
 }
 
 /// A collection being composed, with the key waiting for its value when it is a mapping.
@@ -1710,9 +2012,13 @@ struct OpenCollection {
     pending_key: Option<usize>,
 }
 
-impl Composer {
-    fn new(text: &str) -> Self {
-        Composer { parser: Parser::new(text), nodes: Vec::new(), anchors: HashMap::new() }
+impl<'a> Composer<'a> {
+    fn new(text: &'a str) -> Self {
+        Composer {
+            parser: Parser::new(text),
+            nodes: Vec::new(),
+            anchors: HashMap::new(),
+        }
     }
 
     /// PyYAML's `get_single_node`: `None` for an empty stream, an error for a second document.
@@ -1734,7 +2040,7 @@ impl Composer {
         Ok(root)
     }
 
-    fn register_anchor(&mut self, anchor: Option<String>, node: usize) -> Res<()> {
+    fn register_anchor(&mut self, anchor: Option<&'a str>, node: usize) -> Res<()> {
         if let Some(anchor) = anchor {
             if self.anchors.insert(anchor, node).is_some() {
                 return Err(Rejected); // duplicate anchor
@@ -1743,7 +2049,7 @@ impl Composer {
         Ok(())
     }
 
-    fn add_node(&mut self, tag: Tag, body: Body) -> usize {
+    fn add_node(&mut self, tag: Tag, body: Body<'a>) -> usize {
         self.nodes.push(Node { tag, body });
         self.nodes.len() - 1
     }
@@ -1753,10 +2059,18 @@ impl Composer {
         let mut open: Vec<OpenCollection> = Vec::new();
         loop {
             let finished = match self.parser.next_event()? {
-                Event::Alias(name) => Some(*self.anchors.get(&name).ok_or(Rejected)?),
-                Event::Scalar { anchor, tag, resolve_implicitly, value } => {
+                Event::Alias(name) => Some(*self.anchors.get(name).ok_or(Rejected)?),
+                Event::Scalar {
+                    anchor,
+                    tag,
+                    resolve_implicitly,
+                    value,
+                } => {
                     // Python checks for a duplicate anchor before building the node.
-                    if anchor.as_ref().is_some_and(|name| self.anchors.contains_key(name)) {
+                    if anchor
+                        .as_ref()
+                        .is_some_and(|name| self.anchors.contains_key(name))
+                    {
                         return Err(Rejected);
                     }
                     let tag = match tag.as_deref() {
@@ -1788,7 +2102,9 @@ impl Composer {
                 _ => return Err(Rejected),
             };
             let Some(node) = finished else { continue };
-            let Some(parent) = open.last_mut() else { return Ok(node) };
+            let Some(parent) = open.last_mut() else {
+                return Ok(node);
+            };
             let parent_node = self.nodes.get_mut(parent.node).ok_or(Rejected)?;
             match &mut parent_node.body {
                 Body::Sequence(items) => items.push(node),
@@ -1804,11 +2120,14 @@ impl Composer {
     fn open_collection(
         &mut self,
         open: &mut Vec<OpenCollection>,
-        anchor: Option<String>,
+        anchor: Option<&'a str>,
         tag: Tag,
-        body: Body,
+        body: Body<'a>,
     ) -> Res<()> {
-        if anchor.as_ref().is_some_and(|name| self.anchors.contains_key(name)) {
+        if anchor
+            .as_ref()
+            .is_some_and(|name| self.anchors.contains_key(name))
+        {
             return Err(Rejected);
         }
         // PyYAML's recursive composer raises RecursionError past this depth.
@@ -1817,7 +2136,10 @@ impl Composer {
         }
         let node = self.add_node(tag, body);
         self.register_anchor(anchor, node)?;
-        open.push(OpenCollection { node, pending_key: None });
+        open.push(OpenCollection {
+            node,
+            pending_key: None,
+        });
         Ok(())
     }
 }
@@ -1868,8 +2190,24 @@ fn py_match(regex: &Regex, value: &str) -> bool {
 fn is_yaml_bool(s: &str) -> bool {
     matches!(
         s,
-        "yes" | "Yes" | "YES" | "no" | "No" | "NO" | "true" | "True" | "TRUE" | "false" | "False" | "FALSE" | "on"
-            | "On" | "ON" | "off" | "Off" | "OFF"
+        "yes"
+            | "Yes"
+            | "YES"
+            | "no"
+            | "No"
+            | "NO"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "false"
+            | "False"
+            | "FALSE"
+            | "on"
+            | "On"
+            | "ON"
+            | "off"
+            | "Off"
+            | "OFF"
     )
 }
 
@@ -1908,7 +2246,8 @@ fn is_sexagesimal_tail(s: &str) -> bool {
 /// `0b[0-1_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+`, signed.
 fn is_yaml_int(s: &str) -> bool {
     let s = s.strip_prefix(['-', '+']).unwrap_or(s);
-    let nonempty_run = |rest: &str, class: fn(u8) -> bool| !rest.is_empty() && skip_run(rest, class).is_empty();
+    let nonempty_run =
+        |rest: &str, class: fn(u8) -> bool| !rest.is_empty() && skip_run(rest, class).is_empty();
     if let Some(rest) = s.strip_prefix("0b") {
         if nonempty_run(rest, |b| matches!(b, b'0' | b'1' | b'_')) {
             return true;
@@ -1936,12 +2275,17 @@ fn is_yaml_float(s: &str) -> bool {
             || rest
                 .strip_prefix(['e', 'E'])
                 .and_then(|r| r.strip_prefix(['-', '+']))
-                .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                .is_some_and(|digits| {
+                    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                })
     };
     if matches!(s, ".nan" | ".NaN" | ".NAN") {
         return true;
     }
-    if let Some(fraction) = s.strip_prefix('.').and_then(|r| digits_from(r, |b| b.is_ascii_digit())) {
+    if let Some(fraction) = s
+        .strip_prefix('.')
+        .and_then(|r| digits_from(r, |b| b.is_ascii_digit()))
+    {
         if optional_exponent(fraction) {
             return true;
         }
@@ -1950,13 +2294,17 @@ fn is_yaml_float(s: &str) -> bool {
     if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
         return true;
     }
-    let Some(after_int) = digits_from(unsigned, |b| b.is_ascii_digit()) else { return false };
+    let Some(after_int) = digits_from(unsigned, |b| b.is_ascii_digit()) else {
+        return false;
+    };
     if let Some(fraction) = after_int.strip_prefix('.') {
         return optional_exponent(skip_run(fraction, is_digit_or_underscore));
     }
     // Sexagesimal: the first `.` ends the `:` groups (the groups hold no `.`).
     match after_int.split_once('.') {
-        Some((groups, fraction)) => is_sexagesimal_tail(groups) && skip_run(fraction, is_digit_or_underscore).is_empty(),
+        Some((groups, fraction)) => {
+            is_sexagesimal_tail(groups) && skip_run(fraction, is_digit_or_underscore).is_empty()
+        }
         None => false,
     }
 }
@@ -1965,7 +2313,9 @@ fn is_yaml_float(s: &str) -> bool {
 /// registration order (bool, float, int, merge, null, timestamp, value).
 fn resolve_plain_scalar(value: &str) -> Tag {
     let resolvers = resolvers();
-    let Some(first) = value.chars().next() else { return Tag::Null };
+    let Some(first) = value.chars().next() else {
+        return Tag::Null;
+    };
     match first {
         'y' | 'Y' | 'n' | 'N' | 't' | 'T' | 'f' | 'F' | 'o' | 'O' => {
             if py_dollar_candidates(value).any(is_yaml_bool) {
@@ -2083,7 +2433,9 @@ impl PyScalar {
                         + i128::from(datetime.minute) * 60
                         + i128::from(datetime.second)
                         - i128::from(offset) * 60;
-                    KeyIdentity::AwareDateTime(seconds * 1_000_000 + i128::from(datetime.microsecond))
+                    KeyIdentity::AwareDateTime(
+                        seconds * 1_000_000 + i128::from(datetime.microsecond),
+                    )
                 }
             },
         }
@@ -2118,12 +2470,12 @@ fn type_name(tag: Tag) -> &'static str {
     }
 }
 
-struct Constructor {
-    nodes: Vec<Node>,
+struct Constructor<'a> {
+    nodes: Vec<Node<'a>>,
 }
 
-impl Constructor {
-    fn node(&self, id: usize) -> Res<&Node> {
+impl<'a> Constructor<'a> {
+    fn node(&self, id: usize) -> Res<&Node<'a>> {
         self.nodes.get(id).ok_or(Rejected)
     }
 
@@ -2169,7 +2521,7 @@ impl Constructor {
                 }
                 (Tag::Map | Tag::Set, Body::Mapping(_)) => {
                     self.flatten_mapping(id, 0, &mut pending)?;
-                    for (key, value) in self.pairs(id)?.clone() {
+                    for &(key, value) in self.pairs(id)? {
                         self.check_key(key)?;
                         if let Some(done) = constructed.get_mut(key) {
                             *done = true;
@@ -2180,6 +2532,7 @@ impl Constructor {
                 (Tag::Str | Tag::Null, _) => {
                     self.scalar_text(id)?;
                 }
+                (Tag::Int, Body::Scalar(text)) if is_plain_small_decimal(text) => {}
                 (Tag::Bool | Tag::Int | Tag::Float | Tag::Timestamp | Tag::Binary, _) => {
                     self.construct_scalar(id)?;
                 }
@@ -2200,9 +2553,13 @@ impl Constructor {
     /// A mapping key: must construct to something hashable, i.e. a scalar.
     fn construct_key(&self, id: usize) -> Res<PyScalar> {
         match self.node(id)?.tag {
-            Tag::Str | Tag::Null | Tag::Bool | Tag::Int | Tag::Float | Tag::Timestamp | Tag::Binary => {
-                self.construct_scalar(id)
-            }
+            Tag::Str
+            | Tag::Null
+            | Tag::Bool
+            | Tag::Int
+            | Tag::Float
+            | Tag::Timestamp
+            | Tag::Binary => self.construct_scalar(id),
             _ => Err(Rejected), // unhashable (list, dict, set) or not constructible
         }
     }
@@ -2311,11 +2668,22 @@ impl Constructor {
         match node.tag {
             Tag::Str => Ok(PyScalar::Str(text.to_string())),
             Tag::Null => Ok(PyScalar::None),
-            Tag::Bool => match text.to_lowercase().as_str() {
-                "yes" | "true" | "on" => Ok(PyScalar::Bool(true)),
-                "no" | "false" | "off" => Ok(PyScalar::Bool(false)),
-                _ => Err(Rejected),
-            },
+            Tag::Bool => {
+                let is_any = |words: [&str; 3]| {
+                    if text.is_ascii() {
+                        words.iter().any(|word| text.eq_ignore_ascii_case(word))
+                    } else {
+                        words.contains(&text.to_lowercase().as_str())
+                    }
+                };
+                if is_any(["yes", "true", "on"]) {
+                    Ok(PyScalar::Bool(true))
+                } else if is_any(["no", "false", "off"]) {
+                    Ok(PyScalar::Bool(false))
+                } else {
+                    Err(Rejected)
+                }
+            }
             Tag::Int => construct_yaml_int(text).map(PyScalar::Int),
             Tag::Float => construct_yaml_float(text, id),
             Tag::Binary => decode_base64(text).map(PyScalar::Bytes),
@@ -2336,9 +2704,29 @@ impl Constructor {
                 // one of them (its value then replaces theirs): no map over every key is needed.
                 let mut entries: Vec<(PyScalar, &'static str)> = Vec::new();
                 let mut identities: Vec<KeyIdentity> = Vec::new();
+                // The listed string keys again, borrowed: most keys are strings, and comparing
+                // them needs no constructed value.
+                let mut listed_texts: Vec<(&str, usize)> = Vec::new();
                 for &(key, value) in pairs {
-                    let key = self.construct_key(key)?;
                     let value_type = type_name(self.node(value)?.tag);
+                    if self.node(key)?.tag == Tag::Str {
+                        let text = self.scalar_text(key)?;
+                        match listed_texts.iter().find(|(listed, _)| *listed == text) {
+                            Some(&(_, position)) => {
+                                if let Some(entry) = entries.get_mut(position) {
+                                    entry.1 = value_type;
+                                }
+                            }
+                            None if entries.len() < MAX_LISTED_KEYS => {
+                                listed_texts.push((text, entries.len()));
+                                identities.push(KeyIdentity::Text(text.to_string()));
+                                entries.push((PyScalar::Str(text.to_string()), value_type));
+                            }
+                            None => {}
+                        }
+                        continue;
+                    }
+                    let key = self.construct_key(key)?;
                     let identity = key.clone().into_identity();
                     match identities.iter().position(|known| *known == identity) {
                         Some(position) => {
@@ -2355,10 +2743,23 @@ impl Constructor {
                 }
                 Ok(TopLevel::Mapping(entries))
             }
-            (Tag::Seq | Tag::Omap | Tag::Pairs, Body::Sequence(items)) => Ok(TopLevel::Sequence(items.len())),
+            (Tag::Seq | Tag::Omap | Tag::Pairs, Body::Sequence(items)) => {
+                Ok(TopLevel::Sequence(items.len()))
+            }
             _ => Err(Rejected), // a scalar, a set, or a `=` mapping read as a scalar
         }
     }
+}
+
+/// A decimal int `construct_yaml_int` always accepts (`0`, or an optional sign and at most 18
+/// digits without a leading zero or `_`): validating it needs no big-int arithmetic.
+fn is_plain_small_decimal(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    text == "0"
+        || (!digits.is_empty()
+            && digits.len() <= 18
+            && !digits.starts_with('0')
+            && digits.bytes().all(|byte| byte.is_ascii_digit()))
 }
 
 /// SafeConstructor's `construct_yaml_int`.
@@ -2378,13 +2779,20 @@ fn construct_yaml_int(text: &str) -> Res<BigInt> {
         let mut total: i128 = 0;
         for part in value.split(':') {
             let part = python_int(part, 10)?.to_i128().ok_or(Rejected)?;
-            total = total.checked_mul(60).and_then(|t| t.checked_add(part)).ok_or(Rejected)?;
+            total = total
+                .checked_mul(60)
+                .and_then(|t| t.checked_add(part))
+                .ok_or(Rejected)?;
         }
         BigInt::from_i128(total)
     } else {
         python_int(value, 10)?
     };
-    Ok(if negative { magnitude.negated() } else { magnitude })
+    Ok(if negative {
+        magnitude.negated()
+    } else {
+        magnitude
+    })
 }
 
 /// The `sign` handling shared by the int and float constructors (`value[0]` of "" raises).
@@ -2412,7 +2820,11 @@ fn python_int(text: &str, base: u32) -> Res<BigInt> {
         _ => None,
     };
     let digits = prefix
-        .and_then(|prefixes| prefixes.iter().find_map(|prefix| digits.strip_prefix(prefix)))
+        .and_then(|prefixes| {
+            prefixes
+                .iter()
+                .find_map(|prefix| digits.strip_prefix(prefix))
+        })
         .unwrap_or(digits);
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(base)) {
         return Err(Rejected);
@@ -2426,7 +2838,11 @@ fn python_int(text: &str, base: u32) -> Res<BigInt> {
         }
         _ => BigInt::from_power_of_two_digits(digits, base),
     };
-    Ok(if negative { magnitude.negated() } else { magnitude })
+    Ok(if negative {
+        magnitude.negated()
+    } else {
+        magnitude
+    })
 }
 
 /// SafeConstructor's `construct_yaml_float`.
@@ -2468,16 +2884,25 @@ fn python_float(text: &str) -> Res<f64> {
 /// SafeConstructor's `construct_yaml_timestamp`, with Python's date/datetime range checks.
 fn construct_yaml_timestamp(value: &str) -> Res<PyScalar> {
     let parts_re = &resolvers().timestamp_parts_re;
-    let captures = py_dollar_candidates(value).find_map(|candidate| parts_re.captures(candidate)).ok_or(Rejected)?;
-    let number = |name: &str| -> Option<u32> { captures.name(name).and_then(|m| m.as_str().parse().ok()) };
+    let captures = py_dollar_candidates(value)
+        .find_map(|candidate| parts_re.captures(candidate))
+        .ok_or(Rejected)?;
+    let number =
+        |name: &str| -> Option<u32> { captures.name(name).and_then(|m| m.as_str().parse().ok()) };
     let year = i64::from(number("year").ok_or(Rejected)?);
     let month = number("month").ok_or(Rejected)?;
     let day = number("day").ok_or(Rejected)?;
-    if !(1..=9999).contains(&year) || !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
+    if !(1..=9999).contains(&year)
+        || !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year, month)
+    {
         return Err(Rejected);
     }
     let date = Date { year, month, day };
-    let Some(hour) = number("hour") else { return Ok(PyScalar::Date(date)) };
+    let Some(hour) = number("hour") else {
+        return Ok(PyScalar::Date(date));
+    };
     let minute = number("minute").ok_or(Rejected)?;
     let second = number("second").ok_or(Rejected)?;
     if hour > 23 || minute > 59 || second > 59 {
@@ -2485,24 +2910,40 @@ fn construct_yaml_timestamp(value: &str) -> Res<PyScalar> {
     }
     let microsecond = match captures.name("fraction").map(|m| m.as_str()) {
         Some(fraction) if !fraction.is_empty() => {
-            let digits: String = fraction.chars().chain(std::iter::repeat('0')).take(6).collect();
+            let digits: String = fraction
+                .chars()
+                .chain(std::iter::repeat('0'))
+                .take(6)
+                .collect();
             digits.parse().map_err(|_| Rejected)?
         }
         _ => 0,
     };
     let offset_minutes = if let Some(sign) = captures.name("tz_sign") {
-        let offset = i64::from(number("tz_hour").ok_or(Rejected)?) * 60 + i64::from(number("tz_minute").unwrap_or(0));
+        let offset = i64::from(number("tz_hour").ok_or(Rejected)?) * 60
+            + i64::from(number("tz_minute").unwrap_or(0));
         // datetime.timezone needs -24h < offset < 24h.
         if offset >= 24 * 60 {
             return Err(Rejected);
         }
-        Some(if sign.as_str() == "-" { -offset } else { offset })
+        Some(if sign.as_str() == "-" {
+            -offset
+        } else {
+            offset
+        })
     } else if captures.name("tz").is_some() {
         Some(0)
     } else {
         None
     };
-    Ok(PyScalar::DateTime(DateTime { date, hour, minute, second, microsecond, offset_minutes }))
+    Ok(PyScalar::DateTime(DateTime {
+        date,
+        hour,
+        minute,
+        second,
+        microsecond,
+        offset_minutes,
+    }))
 }
 
 fn days_in_month(year: i64, month: u32) -> u32 {
@@ -2517,11 +2958,16 @@ fn days_in_month(year: i64, month: u32) -> u32 {
 
 /// Days since 1970-01-01 (proleptic Gregorian), for comparing aware datetimes by instant.
 fn days_from_civil(date: Date) -> i64 {
-    let year = if date.month <= 2 { date.year - 1 } else { date.year };
+    let year = if date.month <= 2 {
+        date.year - 1
+    } else {
+        date.year
+    };
     let era = year.div_euclid(400);
     let year_of_era = year - era * 400;
     let month = i64::from(date.month);
-    let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(date.day) - 1;
+    let day_of_year =
+        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(date.day) - 1;
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
     era * 146_097 + day_of_era - 719_468
 }
@@ -2544,7 +2990,11 @@ fn format_datetime(datetime: &DateTime) -> String {
     }
     if let Some(offset) = datetime.offset_minutes {
         let sign = if offset < 0 { '-' } else { '+' };
-        text.push_str(&format!("{sign}{:02}:{:02}", offset.abs() / 60, offset.abs() % 60));
+        text.push_str(&format!(
+            "{sign}{:02}:{:02}",
+            offset.abs() / 60,
+            offset.abs() % 60
+        ));
     }
     text
 }
@@ -2609,7 +3059,11 @@ fn decode_base64(text: &str) -> Res<Vec<u8>> {
 
 /// Python's `repr(bytes)`.
 fn py_bytes_repr(bytes: &[u8]) -> String {
-    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') { '"' } else { '\'' };
+    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') {
+        '"'
+    } else {
+        '\''
+    };
     let mut text = String::from("b");
     text.push(quote);
     for &byte in bytes {
@@ -2665,9 +3119,16 @@ fn py_float_repr(value: f64) -> String {
         }
     } else {
         let (first, rest) = digits.split_at(1.min(digits.len()));
-        let fraction = if rest.is_empty() { String::new() } else { format!(".{rest}") };
+        let fraction = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
         let exponent_sign = if exponent < 0 { '-' } else { '+' };
-        format!("{sign}{first}{fraction}e{exponent_sign}{:02}", exponent.abs())
+        format!(
+            "{sign}{first}{fraction}e{exponent_sign}{:02}",
+            exponent.abs()
+        )
     }
 }
 
@@ -2683,7 +3144,10 @@ struct BigInt {
 
 impl BigInt {
     fn zero() -> Self {
-        BigInt { negative: false, magnitude: Vec::new() }
+        BigInt {
+            negative: false,
+            magnitude: Vec::new(),
+        }
     }
 
     fn normalized(mut self) -> Self {
@@ -2697,20 +3161,34 @@ impl BigInt {
     }
 
     fn from_u64(value: u64) -> Self {
-        BigInt { negative: false, magnitude: vec![value as u32, (value >> 32) as u32] }.normalized()
+        BigInt {
+            negative: false,
+            magnitude: vec![value as u32, (value >> 32) as u32],
+        }
+        .normalized()
     }
 
     fn from_i128(value: i128) -> Self {
         let magnitude = value.unsigned_abs();
-        let limbs = (0..4).map(|index| (magnitude >> (32 * index)) as u32).collect();
-        BigInt { negative: value < 0, magnitude: limbs }.normalized()
+        let limbs = (0..4)
+            .map(|index| (magnitude >> (32 * index)) as u32)
+            .collect();
+        BigInt {
+            negative: value < 0,
+            magnitude: limbs,
+        }
+        .normalized()
     }
 
     fn to_i128(&self) -> Option<i128> {
         if self.magnitude.len() > 3 {
             return None;
         }
-        let magnitude = self.magnitude.iter().rev().fold(0i128, |total, &limb| (total << 32) | i128::from(limb));
+        let magnitude = self
+            .magnitude
+            .iter()
+            .rev()
+            .fold(0i128, |total, &limb| (total << 32) | i128::from(limb));
         Some(if self.negative { -magnitude } else { magnitude })
     }
 
@@ -2737,7 +3215,9 @@ impl BigInt {
         let mut value = BigInt::zero();
         let bytes = digits.as_bytes();
         for chunk in bytes.chunks(9) {
-            let chunk_value = chunk.iter().fold(0u32, |total, &digit| total * 10 + u32::from(digit - b'0'));
+            let chunk_value = chunk
+                .iter()
+                .fold(0u32, |total, &digit| total * 10 + u32::from(digit - b'0'));
             let multiplier = 10u32.pow(u32::try_from(chunk.len()).unwrap_or(0));
             value.multiply_add(multiplier, chunk_value);
         }
@@ -2760,7 +3240,11 @@ impl BigInt {
             }
         }
         magnitude.push(accumulator as u32);
-        BigInt { negative: false, magnitude }.normalized()
+        BigInt {
+            negative: false,
+            magnitude,
+        }
+        .normalized()
     }
 
     /// The exact integer value of an integral finite float.
@@ -2783,7 +3267,10 @@ impl BigInt {
             }
             let mut magnitude = vec![0u32; limb_shift];
             magnitude.extend(result.magnitude);
-            BigInt { negative: false, magnitude }
+            BigInt {
+                negative: false,
+                magnitude,
+            }
         } else {
             BigInt::from_u64(mantissa >> (-shift).min(63))
         };
@@ -2840,45 +3327,84 @@ mod tests {
 
     #[test]
     fn mapping_and_sequence() {
-        let result = synopsis("a: 1\nb: [1, 2]\nc: {x: y}\nd:\ne: yes\nf: 2024-01-02\ng: 'x'\n").unwrap();
-        assert_eq!(result.summary, vec!["YAML object.", "top-level keys: a, b, c, d, e, f, g"]);
+        let result =
+            synopsis("a: 1\nb: [1, 2]\nc: {x: y}\nd:\ne: yes\nf: 2024-01-02\ng: 'x'\n").unwrap();
+        assert_eq!(
+            result.summary,
+            vec!["YAML object.", "top-level keys: a, b, c, d, e, f, g"]
+        );
         assert_eq!(
             result.structure,
-            vec!["a: number", "b: array", "c: object", "d: null", "e: boolean", "f: string", "g: string"]
+            vec![
+                "a: number",
+                "b: array",
+                "c: object",
+                "d: null",
+                "e: boolean",
+                "f: string",
+                "g: string"
+            ]
         );
-        assert_eq!(summary("- 1\n- 2\n- 3\n").unwrap(), vec!["YAML array.", "array length: 3"]);
+        assert_eq!(
+            summary("- 1\n- 2\n- 3\n").unwrap(),
+            vec!["YAML array.", "array length: 3"]
+        );
         assert_eq!(synopsis("- 1\n").unwrap().structure, Vec::<String>::new());
     }
 
     #[test]
     fn non_collections_are_not_yaml() {
-        for text in ["", "# only a comment\n", "just text", "42", "~", "---\n", "!!set {a, b}", "!!str {=: x}"] {
+        for text in [
+            "",
+            "# only a comment\n",
+            "just text",
+            "42",
+            "~",
+            "---\n",
+            "!!set {a, b}",
+            "!!str {=: x}",
+        ] {
             assert_eq!(synopsis(text), None, "{text:?}");
         }
     }
 
     #[test]
     fn yaml_11_key_spellings_and_python_equality() {
-        assert_eq!(summary("yes: 1\nNo: 2\nON: 3\n").unwrap()[1], "top-level keys: True, False");
+        assert_eq!(
+            summary("yes: 1\nNo: 2\nON: 3\n").unwrap()[1],
+            "top-level keys: True, False"
+        );
         // True == 1 == 1.0: one key, first spelling, last value.
-        assert_eq!(keys("on: a\n1: 2\n1.0: [x]\n").unwrap(), vec!["True: array"]);
+        assert_eq!(
+            keys("on: a\n1: 2\n1.0: [x]\n").unwrap(),
+            vec!["True: array"]
+        );
         assert_eq!(keys("1: a\ntrue: 2\n").unwrap(), vec!["1: number"]);
-        assert_eq!(keys("~: 1\nnull: 2\n'null': 3\n").unwrap(), vec!["None: number", "null: number"]);
-        assert_eq!(keys("0x1F: a\n0b11: b\n017: c\n1_000: d\n1:20: e\n").unwrap()[..5].to_vec(), vec![
-            "31: string",
-            "3: string",
-            "15: string",
-            "1000: string",
-            "80: string"
-        ]);
-        assert_eq!(keys("1.5: a\n100.0: b\n1e3: c\n.inf: d\n-.inf: e\n1.0e+16: f\n").unwrap(), vec![
-            "1.5: string",
-            "100.0: string",
-            "1e3: string",
-            "inf: string",
-            "-inf: string",
-            "1e+16: string"
-        ]);
+        assert_eq!(
+            keys("~: 1\nnull: 2\n'null': 3\n").unwrap(),
+            vec!["None: number", "null: number"]
+        );
+        assert_eq!(
+            keys("0x1F: a\n0b11: b\n017: c\n1_000: d\n1:20: e\n").unwrap()[..5].to_vec(),
+            vec![
+                "31: string",
+                "3: string",
+                "15: string",
+                "1000: string",
+                "80: string"
+            ]
+        );
+        assert_eq!(
+            keys("1.5: a\n100.0: b\n1e3: c\n.inf: d\n-.inf: e\n1.0e+16: f\n").unwrap(),
+            vec![
+                "1.5: string",
+                "100.0: string",
+                "1e3: string",
+                "inf: string",
+                "-inf: string",
+                "1e+16: string"
+            ]
+        );
     }
 
     #[test]
@@ -2886,12 +3412,18 @@ mod tests {
         // SafeConstructor returns one shared NaN object for `.nan`, so the dict keeps one key.
         assert_eq!(keys(".nan: 1\n.NaN: 2\n").unwrap(), vec!["nan: number"]);
         // float('nan') makes a new object per node: two keys.
-        assert_eq!(keys("!!float nan: 1\n!!float nan: x\n").unwrap(), vec!["nan: number", "nan: string"]);
+        assert_eq!(
+            keys("!!float nan: 1\n!!float nan: x\n").unwrap(),
+            vec!["nan: number", "nan: string"]
+        );
     }
 
     #[test]
     fn quoted_scalars_are_strings() {
-        assert_eq!(keys("'yes': 1\n\"1\": 2\nx: '12'\n").unwrap(), vec!["yes: number", "1: number", "x: string"]);
+        assert_eq!(
+            keys("'yes': 1\n\"1\": 2\nx: '12'\n").unwrap(),
+            vec!["yes: number", "1: number", "x: string"]
+        );
         // A lone `!` tag makes even a quoted scalar go through the resolvers (PyYAML quirk).
         assert_eq!(keys("! '12': x\n").unwrap(), vec!["12: string"]);
     }
@@ -2910,8 +3442,14 @@ mod tests {
     fn merge_keys() {
         let text = "base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  y: 3\n";
         assert_eq!(keys(text).unwrap(), vec!["base: object", "other: object"]);
-        assert_eq!(keys("<<: {a: 1, b: [1]}\nc: 2\nb: 3\n").unwrap(), vec!["a: number", "b: number", "c: number"]);
-        assert_eq!(keys("<<: [{a: 1}, {a: [x], b: 2}]\n").unwrap(), vec!["a: number", "b: number"]);
+        assert_eq!(
+            keys("<<: {a: 1, b: [1]}\nc: 2\nb: 3\n").unwrap(),
+            vec!["a: number", "b: number", "c: number"]
+        );
+        assert_eq!(
+            keys("<<: [{a: 1}, {a: [x], b: 2}]\n").unwrap(),
+            vec!["a: number", "b: number"]
+        );
         assert_eq!(synopsis("a: <<\n"), None);
         // An overridden value is still constructed, so its error still counts.
         assert_eq!(synopsis("<<: {x: 1}\na: !!int bad\na: 2\n"), None);
@@ -2926,7 +3464,9 @@ mod tests {
         let mut text = String::from("a0: &a0 {k0: 1, k1: 2}\n");
         for level in 1..60 {
             let previous = format!("*a{}", level - 1);
-            text.push_str(&format!("a{level}: &a{level} {{<<: [{previous}, {previous}, {previous}]}}\n"));
+            text.push_str(&format!(
+                "a{level}: &a{level} {{<<: [{previous}, {previous}, {previous}]}}\n"
+            ));
         }
         assert_eq!(synopsis(&text).unwrap().structure.len(), 30);
     }
@@ -2945,20 +3485,20 @@ mod tests {
     #[test]
     fn errors_reject() {
         for text in [
-            "a: 1\n---\nb: 2\n",    // two documents
-            "[1]: x\n",             // unhashable key
-            "{a: 1}: x\n",          // unhashable key
-            "a: !foo x\n",          // unknown tag
-            "a: b\tc\n",            // tab cannot start a token
-            "a:\n\tb: 1\n",         // tab indentation
-            "a: *nope\n",           // undefined alias
-            "a: &x 1\nb: &x 2\n",   // duplicate anchor
-            "a: 0b_\n",             // int('', 2)
-            "a: !!int x\n",         // bad int
-            "a: \"\\q\"\n",         // unknown escape
-            "a: 1\n b: 2\n",        // mapping values are not allowed here
-            "a: [1, 2\n",           // unclosed flow
-            "key: value\u{7}\n",    // non-printable
+            "a: 1\n---\nb: 2\n",  // two documents
+            "[1]: x\n",           // unhashable key
+            "{a: 1}: x\n",        // unhashable key
+            "a: !foo x\n",        // unknown tag
+            "a: b\tc\n",          // tab cannot start a token
+            "a:\n\tb: 1\n",       // tab indentation
+            "a: *nope\n",         // undefined alias
+            "a: &x 1\nb: &x 2\n", // duplicate anchor
+            "a: 0b_\n",           // int('', 2)
+            "a: !!int x\n",       // bad int
+            "a: \"\\q\"\n",       // unknown escape
+            "a: 1\n b: 2\n",      // mapping values are not allowed here
+            "a: [1, 2\n",         // unclosed flow
+            "key: value\u{7}\n",  // non-printable
         ] {
             assert_eq!(synopsis(text), None, "{text:?}");
         }
@@ -2971,7 +3511,9 @@ mod tests {
         assert!(synopsis(&nested(MAX_NESTING_DEPTH)).is_some());
         assert_eq!(synopsis(&nested(MAX_NESTING_DEPTH + 1)), None);
         assert_eq!(synopsis(&nested(10_000)), None);
-        let block: String = (0..10_000).map(|level| format!("{}a:\n", " ".repeat(level))).collect();
+        let block: String = (0..10_000)
+            .map(|level| format!("{}a:\n", " ".repeat(level)))
+            .collect();
         assert_eq!(synopsis(&block), None);
     }
 
@@ -2994,18 +3536,64 @@ mod tests {
 
     #[test]
     fn big_integers() {
-        assert_eq!(keys("123456789012345678901234567890: a\n").unwrap(), vec!["123456789012345678901234567890: string"]);
-        assert_eq!(keys("0xFFFFFFFFFFFFFFFFFFFF: a\n").unwrap(), vec!["1208925819614629174706175: string"]);
-        assert_eq!(keys("-0x10: a\n1e20: b\n100000000000000000000: c\n").unwrap(), vec!["-16: string", "1e20: string", "100000000000000000000: string"]);
-        assert_eq!(keys("100000000000000000000.0: a\n100000000000000000000: c\n").unwrap(), vec!["1e+20: string"]);
+        assert_eq!(
+            keys("123456789012345678901234567890: a\n").unwrap(),
+            vec!["123456789012345678901234567890: string"]
+        );
+        assert_eq!(
+            keys("0xFFFFFFFFFFFFFFFFFFFF: a\n").unwrap(),
+            vec!["1208925819614629174706175: string"]
+        );
+        assert_eq!(
+            keys("-0x10: a\n1e20: b\n100000000000000000000: c\n").unwrap(),
+            vec![
+                "-16: string",
+                "1e20: string",
+                "100000000000000000000: string"
+            ]
+        );
+        assert_eq!(
+            keys("100000000000000000000.0: a\n100000000000000000000: c\n").unwrap(),
+            vec!["1e+20: string"]
+        );
     }
 
     #[test]
     fn omap_and_binary() {
-        assert_eq!(summary("!!omap [a: 1, b: 2]").unwrap(), vec!["YAML array.", "array length: 2"]);
+        assert_eq!(
+            summary("!!omap [a: 1, b: 2]").unwrap(),
+            vec!["YAML array.", "array length: 2"]
+        );
         assert_eq!(synopsis("!!omap [a: 1, {b: 2, c: 3}]"), None);
         assert_eq!(keys("!!binary aGk=: x\n").unwrap(), vec!["b'hi': string"]);
         assert_eq!(synopsis("a: !!binary aGk\n"), None);
+    }
+
+    #[test]
+    fn printable_check_agrees_with_the_char_rule() {
+        let printable = |c: char| {
+            matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}'
+                | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+        };
+        let pieces = [
+            "a", "\t", "\n", "\r", "\u{7}", "\u{7F}", "\u{85}", "\u{9F}", "é", "\u{FFFE}", "😀",
+            "\0",
+        ];
+        let long = "x".repeat(40);
+        for joined in crate::kinds::code::tests::joined_pieces(&pieces) {
+            for text in [
+                joined.clone(),
+                format!("{long}{joined}"),
+                format!("{joined}{long}"),
+                format!("{}{joined}", &long[..31]),
+            ] {
+                assert_eq!(
+                    check_printable(&text).is_ok(),
+                    text.chars().all(printable),
+                    "{text:?}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -3013,15 +3601,37 @@ mod tests {
         let pattern = |body: &str| regex::Regex::new(&format!("^(?:{body})$")).unwrap();
         type Matcher = fn(&str) -> bool;
         let checks: [(regex::Regex, Matcher); 4] = [
-            (pattern("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"), is_yaml_bool),
+            (
+                pattern(
+                    "yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF",
+                ),
+                is_yaml_bool,
+            ),
             (pattern("~|null|Null|NULL|"), is_yaml_null),
-            (pattern(r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"), is_yaml_int),
-            (pattern(r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"), is_yaml_float),
+            (
+                pattern(
+                    r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+",
+                ),
+                is_yaml_int,
+            ),
+            (
+                pattern(
+                    r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+                ),
+                is_yaml_float,
+            ),
         ];
-        let pieces = ["0", "1", "7", "9", "_", ".", ":", "5", "60", "e", "E", "+", "-", "b", "x", "f", "inf", "NaN", "ON", "No", "~", "null", ""];
+        let pieces = [
+            "0", "1", "7", "9", "_", ".", ":", "5", "60", "e", "E", "+", "-", "b", "x", "f", "inf",
+            "NaN", "ON", "No", "~", "null", "",
+        ];
         for candidate in crate::kinds::code::tests::joined_pieces(&pieces) {
             for (reference, matcher) in &checks {
-                assert_eq!(matcher(&candidate), reference.is_match(&candidate), "{candidate:?} against {reference}");
+                assert_eq!(
+                    matcher(&candidate),
+                    reference.is_match(&candidate),
+                    "{candidate:?} against {reference}"
+                );
             }
         }
     }
