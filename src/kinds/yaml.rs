@@ -11,6 +11,8 @@
 //! by the number of distinct keys; nothing recurses with the input's nesting except merge flattening,
 //! whose depth is capped (PyYAML itself dies with `RecursionError` well before that).
 
+mod simple;
+
 use crate::pyutil::py_strip;
 use crate::synopsis::Synopsis;
 use regex_lite::Regex;
@@ -69,6 +71,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
 }
 
 /// What the summary needs from a loaded document.
+#[derive(Debug, PartialEq)]
 enum TopLevel {
     /// Python dict entries in insertion order: the key as first spelled, and the last value's type name.
     Mapping(Vec<(PyScalar, &'static str)>),
@@ -79,6 +82,14 @@ enum TopLevel {
 /// `yaml.safe_load(text)` reduced to what the synopsis needs.
 fn load(text: &str) -> Res<TopLevel> {
     check_printable(text)?;
+    if let Some(top_level) = simple::load(text) {
+        return Ok(top_level);
+    }
+    load_with_port(text)
+}
+
+/// The full PyYAML port: scanner, parser, composer and constructor.
+fn load_with_port(text: &str) -> Res<TopLevel> {
     let mut composer = Composer::new(text);
     let Some(root) = composer.compose_single_document()? else {
         return Err(Rejected); // empty stream: None is not a mapping or a sequence
@@ -106,18 +117,22 @@ fn check_printable(text: &str) -> Res<()> {
     let bytes = text.as_bytes();
     let mut at = 0;
     while at < bytes.len() {
-        if bytes.get(at..at + BLOCK).is_some_and(all_printable_ascii) {
-            at += BLOCK;
+        let block_end = (at + BLOCK).min(bytes.len());
+        if bytes.get(at..block_end).is_some_and(all_printable_ascii) {
+            at = block_end;
             continue;
         }
-        let ch = text
-            .get(at..)
-            .and_then(|rest| rest.chars().next())
-            .ok_or(Rejected)?;
-        if !printable(ch) {
-            return Err(Rejected);
+        // Decode the chars that start in this block, so no byte is looked at twice.
+        let rest = text.get(at..).ok_or(Rejected)?;
+        for ch in rest.chars() {
+            if !printable(ch) {
+                return Err(Rejected);
+            }
+            at += ch.len_utf8();
+            if at >= block_end {
+                break;
+            }
         }
-        at += ch.len_utf8();
     }
     Ok(())
 }
@@ -3567,6 +3582,61 @@ mod tests {
         assert_eq!(synopsis("!!omap [a: 1, {b: 2, c: 3}]"), None);
         assert_eq!(keys("!!binary aGk=: x\n").unwrap(), vec!["b'hi': string"]);
         assert_eq!(synopsis("a: !!binary aGk\n"), None);
+    }
+
+    #[test]
+    fn simple_path_agrees_with_the_port() {
+        let pieces = [
+            "a: 1",
+            "b:",
+            "  - x",
+            "- y",
+            "  c: yes",
+            "    d: 2024-01-02",
+            "# c",
+            "",
+            "- - z",
+            "-",
+            "  -",
+            "e: f # g",
+            "---",
+            "k:  v  ",
+            " x: 1",
+            "a: 0x1F",
+            "  b: 2023-02-29",
+            "- k: v",
+            "  k2: ~",
+        ];
+        let mut answered = 0;
+        for lines in crate::kinds::code::tests::joined_pieces(
+            &pieces
+                .map(|piece| format!("{piece}\n"))
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        ) {
+            if let Some(fast) = simple::load(&lines) {
+                answered += 1;
+                assert_eq!(Ok(fast), load_with_port(&lines), "{lines:?}");
+            }
+        }
+        assert!(answered > 5_000, "{answered}");
+        // The benchmark's shape is answered by the simple path.
+        let bench = "---\nitem_0:\n  name: café über\n  count: 12\n  enabled: true\n  tags:\n    - alpha\n    - 日本語\n";
+        assert!(simple::load(bench).is_some());
+        // What it leaves to the port.
+        for text in [
+            "a: 'q'\n",
+            "a: [1]\n",
+            "a: &x 1\n",
+            "a: b\r\n",
+            "a:\tb\n",
+            "1: x\n",
+            "a: <<\n",
+            "a: b\n  c\n",
+        ] {
+            assert_eq!(simple::load(text), None, "{text:?}");
+        }
     }
 
     #[test]
