@@ -3606,6 +3606,8 @@ mod tests {
             "  b: 2023-02-29",
             "- k: v",
             "  k2: ~",
+            "q: 'it''s: #'",
+            "- \"x\"",
         ];
         let mut answered = 0;
         for lines in crate::kinds::code::tests::joined_pieces(
@@ -3626,7 +3628,8 @@ mod tests {
         assert!(simple::load(bench).is_some());
         // What it leaves to the port.
         for text in [
-            "a: 'q'\n",
+            "a: \"q\\n\"\n",
+            "a: 'q' x\n",
             "a: [1]\n",
             "a: &x 1\n",
             "a: b\r\n",

@@ -2,8 +2,10 @@
 //! scalars are plain and fit on their line, with comments and blank lines. It reads the text line
 //! by line instead of token by token, and builds nothing but the top-level summary.
 //!
+//! Values may also be one-line quoted strings without escapes.
+//!
 //! It is only an accelerator: it answers only when it is sure of PyYAML's result, and gives up
-//! (`None`) on anything outside that shape or anything doubtful (quotes, flow collections, anchors,
+//! (`None`) on anything outside that shape or anything doubtful (other quoting, flow collections, anchors,
 //! tags, tabs, CR, multi-line scalars, merge keys, non-string top-level keys, a scalar that does
 //! not construct, ...). The full port in the parent module then decides, so a wrong give-up costs
 //! time, never parity. The parent's differential tests run both on the same inputs.
@@ -168,6 +170,25 @@ fn is_simple_plain(scalar: &str) -> bool {
     starts_plain && find_colon_space(scalar).is_none() && strip_final_colon(scalar).is_none()
 }
 
+/// A quoted scalar that opens and closes on this line with nothing after it: single-quoted with
+/// its inner quotes doubled, or double-quoted with no escape and no inner quote. Either is a str
+/// whatever it holds (a `: ` or `#` inside is fine; a ` #` cut off as a comment leaves it open).
+fn is_simple_quoted(scalar: &str) -> bool {
+    match scalar.as_bytes() {
+        [b'\'', inner @ .., b'\''] => {
+            let mut bytes = inner.iter();
+            while let Some(&byte) = bytes.next() {
+                if byte == b'\'' && bytes.next() != Some(&b'\'') {
+                    return false;
+                }
+            }
+            true
+        }
+        [b'"', inner @ .., b'"'] => !inner.iter().any(|&byte| byte == b'"' || byte == b'\\'),
+        _ => false,
+    }
+}
+
 /// The resolved tag of a plain scalar when SafeConstructor constructs it without error, else
 /// `None`; merge (`<<`) and value (`=`) keys are left to the port.
 fn constructed_tag(scalar: &str) -> Option<Tag> {
@@ -311,7 +332,7 @@ impl Summary {
         if is_entry(rest) || split_key(rest).is_some() {
             return self.start_node(rest_column, rest, entry);
         }
-        self.scalar(rest).map(|_| ())
+        self.value_scalar(rest).map(|_| ())
     }
 
     /// `key: value` or `key:` in the innermost mapping (at `column`).
@@ -339,7 +360,7 @@ impl Summary {
             self.pending = Some(owner);
             return Some(());
         }
-        let value_tag = self.scalar(value)?;
+        let value_tag = self.value_scalar(value)?;
         self.set_value_type(owner, type_name(value_tag));
         Some(())
     }
@@ -350,6 +371,14 @@ impl Summary {
             return None;
         }
         constructed_tag(scalar)
+    }
+
+    /// A value: a plain scalar as above, or a quoted string that ends on its line.
+    fn value_scalar(&self, scalar: &str) -> Option<Tag> {
+        if scalar.starts_with(['\'', '"']) {
+            return is_simple_quoted(scalar).then_some(Tag::Str);
+        }
+        self.scalar(scalar)
     }
 
     /// The listed entry a top-level string key updates or adds, as the port's `top_level` does.
