@@ -81,10 +81,11 @@ enum TopLevel {
 
 /// `yaml.safe_load(text)` reduced to what the synopsis needs.
 fn load(text: &str) -> Res<TopLevel> {
-    check_printable(text)?;
+    // The fast path checks printability itself as it reads each line.
     if let Some(top_level) = simple::load(text) {
         return Ok(top_level);
     }
+    check_printable(text)?;
     load_with_port(text)
 }
 
@@ -3626,6 +3627,28 @@ mod tests {
         // The benchmark's shape is answered by the simple path.
         let bench = "---\nitem_0:\n  name: café über\n  count: 12\n  enabled: true\n  tags:\n    - alpha\n    - 日本語\n";
         assert!(simple::load(bench).is_some());
+        // Its own printable check agrees with the reader's.
+        let printable = |c: char| {
+            matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}'
+                | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+        };
+        let probes = (0..0x300)
+            .chain(0x2000..0x2100)
+            .chain(0xD700..0xE100)
+            .chain(0xFEF0..0x10010);
+        for ch in probes.filter_map(char::from_u32) {
+            let text = format!("a: b{ch}c\n");
+            let answered = simple::load(&text).is_some();
+            let special = matches!(
+                ch,
+                '\t' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\n' | '#' | ':'
+            );
+            if !special {
+                assert_eq!(answered, printable(ch), "{ch:?}");
+            } else if !printable(ch) {
+                assert!(!answered, "{ch:?}");
+            }
+        }
         // What it leaves to the port.
         for text in [
             "a: \"q\\n\"\n",

@@ -112,8 +112,9 @@ struct LineShape {
 }
 
 impl LineShape {
-    /// `None` when the line holds a tab, a CR, or a char PyYAML reads as a break (NEL, LS, PS) or
-    /// leaves out of the column (BOM).
+    /// `None` when the line holds a tab, a CR, a char PyYAML reads as a break (NEL, LS, PS) or
+    /// leaves out of the column (BOM), or one its reader refuses: so an answer of the fast path
+    /// also stands for the reader's printable check, which then runs only before the port.
     fn scan(bytes: &[u8], start: usize) -> Option<LineShape> {
         let mut at = start;
         while bytes.get(at) == Some(&b' ') {
@@ -132,15 +133,20 @@ impl LineShape {
                 b'#' if comment.is_none() && offset > 0 && tail.get(offset - 1) == Some(&b' ') => {
                     comment = Some(content_start + offset - 1);
                 }
-                b'\t' | b'\r' => return None,
-                // NEL is C2 85, LS and PS are E2 80 A8/A9, BOM is EF BB BF.
+                // Tab, CR, and what PyYAML's reader refuses: the other C0 controls and DEL.
+                0x00..=0x1F | 0x7F => return None,
+                // C1 controls (C2 80..9F: NEL is among them, and a break), LS and PS (E2 80 A8/A9,
+                // breaks), BOM (EF BB BF, not in the column), U+FFFE and U+FFFF (EF BF BE/BF,
+                // refused by the reader). No other non-ASCII char matters here.
                 0xC2 | 0xE2 | 0xEF => {
                     let sequence = tail.get(offset..).unwrap_or_default();
-                    if sequence.starts_with(&[0xC2, 0x85])
-                        || sequence.starts_with(&[0xE2, 0x80, 0xA8])
-                        || sequence.starts_with(&[0xE2, 0x80, 0xA9])
-                        || sequence.starts_with(&[0xEF, 0xBB, 0xBF])
-                    {
+                    let refused = match sequence {
+                        [0xC2, second, ..] => (0x80..=0x9F).contains(second),
+                        [0xE2, 0x80, third, ..] => matches!(third, 0xA8 | 0xA9),
+                        [0xEF, 0xBB, 0xBF, ..] | [0xEF, 0xBF, 0xBE | 0xBF, ..] => true,
+                        _ => false,
+                    };
+                    if refused {
                         return None;
                     }
                 }
