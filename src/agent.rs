@@ -6,9 +6,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::error::{Error, Result};
-use crate::retrieval::{
-    DEFAULT_CONTEXT_CHARS, DEFAULT_LIST_LIMIT, DEFAULT_READ_LIMIT, DEFAULT_SEARCH_LIMIT,
-};
+use crate::retrieval::{DEFAULT_CONTEXT_CHARS, DEFAULT_LIST_LIMIT, DEFAULT_READ_LIMIT, DEFAULT_SEARCH_LIMIT};
 use crate::stub::ToolNames;
 
 /// Default cap, in chars, on what one retrieval call returns to the model.
@@ -125,8 +123,7 @@ pub fn tool_definitions(names: &ToolNames, format: DefinitionFormat) -> Vec<Valu
     Tool::ALL
         .iter()
         .map(|&tool| {
-            let (name, description, parameters) =
-                (tool.name(names), tool.description(), tool.parameters());
+            let (name, description, parameters) = (tool.name(names), tool.description(), tool.parameters());
             match format {
                 DefinitionFormat::OpenAi => json!({
                     "type": "function",
@@ -149,31 +146,13 @@ pub fn tool_definitions(names: &ToolNames, format: DefinitionFormat) -> Vec<Valu
 pub enum ToolCall {
     /// A reference read by offset/limit.
     #[serde(rename_all = "camelCase")]
-    Read {
-        reference: String,
-        offset: i64,
-        limit: i64,
-    },
+    Read { reference: String, offset: i64, limit: i64 },
     #[serde(rename_all = "camelCase")]
-    ReadLines {
-        reference: String,
-        line: i64,
-        lines: Option<i64>,
-        max_chars: i64,
-    },
+    ReadLines { reference: String, line: i64, lines: Option<i64>, max_chars: i64 },
     #[serde(rename_all = "camelCase")]
-    ReadJsonPointer {
-        reference: String,
-        json_pointer: String,
-        max_chars: i64,
-    },
+    ReadJsonPointer { reference: String, json_pointer: String, max_chars: i64 },
     #[serde(rename_all = "camelCase")]
-    ReadRows {
-        reference: String,
-        start: i64,
-        count: Option<i64>,
-        max_chars: i64,
-    },
+    ReadRows { reference: String, start: i64, count: Option<i64>, max_chars: i64 },
     #[serde(rename_all = "camelCase")]
     Search {
         reference: String,
@@ -196,10 +175,7 @@ pub enum ToolCall {
         per_result: i64,
     },
     #[serde(rename_all = "camelCase")]
-    List {
-        tool_name: Option<String>,
-        limit: i64,
-    },
+    List { tool_name: Option<String>, limit: i64 },
 }
 
 /// Why a call was refused, in words a model can act on: what was wrong and what is allowed.
@@ -215,11 +191,7 @@ fn refuse(tool: Option<Tool>, names: &ToolNames, message: String) -> CallError {
         Some(tool) => json!({"tool": tool.name(names), "arguments": tool.parameters()}),
         None => json!({"tools": Tool::ALL.iter().map(|t| t.name(names)).collect::<Vec<_>>()}),
     };
-    CallError {
-        code: "INVALID_ARGUMENT",
-        message,
-        allowed,
-    }
+    CallError { code: "INVALID_ARGUMENT", message, allowed }
 }
 
 /// Reads the arguments of `tool` from `args`, or says what is wrong with them.
@@ -231,64 +203,36 @@ struct Arguments<'a> {
 
 impl Arguments<'_> {
     fn error(&self, message: String) -> CallError {
-        refuse(
-            Some(self.tool),
-            self.names,
-            format!("{}: {message}", self.tool.name(self.names)),
-        )
+        refuse(Some(self.tool), self.names, format!("{}: {message}", self.tool.name(self.names)))
     }
 
     fn string(&self, key: &str, required: bool) -> std::result::Result<Option<String>, CallError> {
         match self.object.get(key) {
             None | Some(Value::Null) if !required => Ok(None),
-            None | Some(Value::Null) => {
-                Err(self.error(format!("missing required argument \"{key}\"")))
-            }
+            None | Some(Value::Null) => Err(self.error(format!("missing required argument \"{key}\""))),
             Some(Value::String(text)) if required && text.is_empty() => {
                 Err(self.error(format!("argument \"{key}\" must not be empty")))
             }
             Some(Value::String(text)) => Ok(Some(text.clone())),
-            Some(other) => Err(self.error(format!(
-                "argument \"{key}\" must be a string, got {}",
-                json_type(other)
-            ))),
+            Some(other) => Err(self.error(format!("argument \"{key}\" must be a string, got {}", json_type(other)))),
         }
     }
 
-    fn integer(
-        &self,
-        key: &str,
-        default: i64,
-        minimum: i64,
-    ) -> std::result::Result<i64, CallError> {
+    fn integer(&self, key: &str, default: i64, minimum: i64) -> std::result::Result<i64, CallError> {
         let value = match self.object.get(key) {
             None | Some(Value::Null) => return Ok(default),
             Some(value) => value,
         };
-        let Some(number) = value.as_i64().or_else(|| {
-            value
-                .as_f64()
-                .filter(|f| f.fract() == 0.0 && f.abs() < 9e15)
-                .map(|f| f as i64)
-        }) else {
-            return Err(self.error(format!(
-                "argument \"{key}\" must be an integer, got {}",
-                json_type(value)
-            )));
+        let Some(number) = value.as_i64().or_else(|| value.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64)) else {
+            return Err(self.error(format!("argument \"{key}\" must be an integer, got {}", json_type(value))));
         };
         if number < minimum {
-            return Err(self.error(format!(
-                "argument \"{key}\" must be >= {minimum}, got {number}"
-            )));
+            return Err(self.error(format!("argument \"{key}\" must be >= {minimum}, got {number}")));
         }
         Ok(number)
     }
 
-    fn optional_integer(
-        &self,
-        key: &str,
-        minimum: i64,
-    ) -> std::result::Result<Option<i64>, CallError> {
+    fn optional_integer(&self, key: &str, minimum: i64) -> std::result::Result<Option<i64>, CallError> {
         match self.object.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(_) => self.integer(key, 0, minimum).map(Some),
@@ -299,10 +243,7 @@ impl Arguments<'_> {
         match self.object.get(key) {
             None | Some(Value::Null) => Ok(false),
             Some(Value::Bool(value)) => Ok(*value),
-            Some(other) => Err(self.error(format!(
-                "argument \"{key}\" must be a boolean, got {}",
-                json_type(other)
-            ))),
+            Some(other) => Err(self.error(format!("argument \"{key}\" must be a boolean, got {}", json_type(other)))),
         }
     }
 
@@ -317,21 +258,11 @@ impl Arguments<'_> {
             ("offset/limit", self.has("offset") || self.has("limit")),
             ("line/lines", self.has("line") || self.has("lines")),
             ("json_pointer", self.has("json_pointer")),
-            (
-                "row_start/row_count",
-                self.has("row_start") || self.has("row_count"),
-            ),
+            ("row_start/row_count", self.has("row_start") || self.has("row_count")),
         ];
-        let chosen: Vec<&str> = modes
-            .iter()
-            .filter(|(_, used)| *used)
-            .map(|(name, _)| *name)
-            .collect();
+        let chosen: Vec<&str> = modes.iter().filter(|(_, used)| *used).map(|(name, _)| *name).collect();
         if chosen.len() > 1 {
-            return Err(self.error(format!(
-                "use one read mode per call, not {}",
-                chosen.join(" and ")
-            )));
+            return Err(self.error(format!("use one read mode per call, not {}", chosen.join(" and "))));
         }
         Ok(match chosen.first().copied() {
             Some("line/lines") => ToolCall::ReadLines {
@@ -364,10 +295,7 @@ impl Arguments<'_> {
 
     fn reject_unknown(&self) -> std::result::Result<(), CallError> {
         let schema = self.tool.parameters();
-        let known = schema["properties"]
-            .as_object()
-            .cloned()
-            .unwrap_or_default();
+        let known = schema["properties"].as_object().cloned().unwrap_or_default();
         match self.object.keys().find(|key| !known.contains_key(*key)) {
             Some(key) => Err(self.error(format!(
                 "unknown argument \"{key}\"; allowed: {}",
@@ -396,11 +324,7 @@ pub fn validate_call(
     args: &Value,
     max_result_chars: i64,
 ) -> std::result::Result<ToolCall, CallError> {
-    let Some(tool) = Tool::ALL
-        .iter()
-        .copied()
-        .find(|tool| tool.name(names) == name)
-    else {
+    let Some(tool) = Tool::ALL.iter().copied().find(|tool| tool.name(names) == name) else {
         return Err(refuse(None, names, format!("unknown tool \"{name}\"")));
     };
     let empty = Map::new();
@@ -408,18 +332,10 @@ pub fn validate_call(
         Value::Object(object) => object,
         Value::Null => &empty,
         other => {
-            return Err(refuse(
-                Some(tool),
-                names,
-                format!("arguments must be a JSON object, got {}", json_type(other)),
-            ))
+            return Err(refuse(Some(tool), names, format!("arguments must be a JSON object, got {}", json_type(other))))
         }
     };
-    let arguments = Arguments {
-        tool,
-        names,
-        object,
-    };
+    let arguments = Arguments { tool, names, object };
     arguments.reject_unknown()?;
     let cap = max_result_chars.max(1);
     Ok(match tool {
@@ -480,32 +396,17 @@ mod tests {
             assert_eq!(schema["type"], "object", "{tool:?}");
             assert_eq!(schema["additionalProperties"], false, "{tool:?}");
         }
-        assert_eq!(
-            Tool::Read.parameters()["properties"]["limit"]["default"],
-            DEFAULT_READ_LIMIT
-        );
-        assert_eq!(
-            Tool::Search.parameters()["properties"]["context_chars"]["default"],
-            DEFAULT_CONTEXT_CHARS
-        );
-        assert_eq!(
-            Tool::List.parameters()["properties"]["limit"]["default"],
-            DEFAULT_LIST_LIMIT
-        );
+        assert_eq!(Tool::Read.parameters()["properties"]["limit"]["default"], DEFAULT_READ_LIMIT);
+        assert_eq!(Tool::Search.parameters()["properties"]["context_chars"]["default"], DEFAULT_CONTEXT_CHARS);
+        assert_eq!(Tool::List.parameters()["properties"]["limit"]["default"], DEFAULT_LIST_LIMIT);
     }
 
     #[test]
     fn definitions_in_three_shapes_with_configured_names() {
-        let names = ToolNames {
-            read: "r".into(),
-            ..ToolNames::default()
-        };
+        let names = ToolNames { read: "r".into(), ..ToolNames::default() };
         let openai = tool_definitions(&names, DefinitionFormat::OpenAi);
         assert_eq!(openai[0]["function"]["name"], "r");
-        assert_eq!(
-            openai[1]["function"]["name"],
-            "openviking_tool_result_search"
-        );
+        assert_eq!(openai[1]["function"]["name"], "openviking_tool_result_search");
         let anthropic = tool_definitions(&names, DefinitionFormat::Anthropic);
         assert_eq!(anthropic[2]["input_schema"]["type"], "object");
         assert!(DefinitionFormat::parse("gemini").is_err());
@@ -514,104 +415,26 @@ mod tests {
     #[test]
     fn calls_are_checked_and_defaulted() {
         let names = ToolNames::default();
-        let call = validate_call(
-            &names,
-            "openviking_tool_result_read",
-            &json!({"ref": "x", "limit": -1}),
-            500,
-        );
-        assert_eq!(
-            call,
-            Ok(ToolCall::Read {
-                reference: "x".into(),
-                offset: 0,
-                limit: 500
-            })
-        );
-        let search = validate_call(
-            &names,
-            "openviking_tool_result_search",
-            &json!({"ref": "x", "query": "q"}),
-            500,
-        );
-        assert!(matches!(
-            search,
-            Ok(ToolCall::Search {
-                limit: 20,
-                context_chars: 300,
-                regex: false,
-                ..
-            })
-        ));
-        let lines = validate_call(
-            &names,
-            "openviking_tool_result_read",
-            &json!({"ref": "x", "line": 3}),
-            500,
-        );
-        assert_eq!(
-            lines,
-            Ok(ToolCall::ReadLines {
-                reference: "x".into(),
-                line: 3,
-                lines: None,
-                max_chars: 500
-            })
-        );
+        let call = validate_call(&names, "openviking_tool_result_read", &json!({"ref": "x", "limit": -1}), 500);
+        assert_eq!(call, Ok(ToolCall::Read { reference: "x".into(), offset: 0, limit: 500 }));
+        let search = validate_call(&names, "openviking_tool_result_search", &json!({"ref": "x", "query": "q"}), 500);
+        assert!(matches!(search, Ok(ToolCall::Search { limit: 20, context_chars: 300, regex: false, .. })));
+        let lines = validate_call(&names, "openviking_tool_result_read", &json!({"ref": "x", "line": 3}), 500);
+        assert_eq!(lines, Ok(ToolCall::ReadLines { reference: "x".into(), line: 3, lines: None, max_chars: 500 }));
         for (name, args, says) in [
             ("nope", json!({}), "unknown tool"),
-            (
-                "openviking_tool_result_read",
-                json!({}),
-                "missing required argument \"ref\"",
-            ),
-            (
-                "openviking_tool_result_read",
-                json!({"ref": 3}),
-                "must be a string, got number",
-            ),
-            (
-                "openviking_tool_result_read",
-                json!({"ref": "x", "offset": "1"}),
-                "must be an integer, got string",
-            ),
-            (
-                "openviking_tool_result_read",
-                json!({"ref": "x", "offset": -4}),
-                "must be >= 0",
-            ),
-            (
-                "openviking_tool_result_search",
-                json!({"ref": "x", "query": "q", "fuzzy": true}),
-                "unknown argument \"fuzzy\"",
-            ),
-            (
-                "openviking_tool_result_list",
-                json!([1]),
-                "must be a JSON object",
-            ),
-            (
-                "openviking_tool_result_read",
-                json!({"ref": "x", "line": 2, "json_pointer": "/a"}),
-                "one read mode per call",
-            ),
-            (
-                "openviking_tool_result_search",
-                json!({"ref": "x", "query": "q", "regex": "yes"}),
-                "must be a boolean",
-            ),
-            (
-                "openviking_tool_result_search_all",
-                json!({}),
-                "missing required argument \"query\"",
-            ),
+            ("openviking_tool_result_read", json!({}), "missing required argument \"ref\""),
+            ("openviking_tool_result_read", json!({"ref": 3}), "must be a string, got number"),
+            ("openviking_tool_result_read", json!({"ref": "x", "offset": "1"}), "must be an integer, got string"),
+            ("openviking_tool_result_read", json!({"ref": "x", "offset": -4}), "must be >= 0"),
+            ("openviking_tool_result_search", json!({"ref": "x", "query": "q", "fuzzy": true}), "unknown argument \"fuzzy\""),
+            ("openviking_tool_result_list", json!([1]), "must be a JSON object"),
+            ("openviking_tool_result_read", json!({"ref": "x", "line": 2, "json_pointer": "/a"}), "one read mode per call"),
+            ("openviking_tool_result_search", json!({"ref": "x", "query": "q", "regex": "yes"}), "must be a boolean"),
+            ("openviking_tool_result_search_all", json!({}), "missing required argument \"query\""),
         ] {
             let error = validate_call(&names, name, &args, 500).expect_err("refused");
-            assert!(
-                error.message.contains(says),
-                "{} lacks {says}",
-                error.message
-            );
+            assert!(error.message.contains(says), "{} lacks {says}", error.message);
             assert!(!error.allowed.is_null());
         }
     }

@@ -91,10 +91,7 @@ mod tests {
     #[test]
     fn ids_and_digest() {
         let sha = sha256_hex("");
-        assert_eq!(
-            sha,
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        );
+        assert_eq!(sha, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
         assert_eq!(tool_result_id("", &sha), "tr_e3b0c44298fc1c149afbf4c8");
         assert_eq!(tool_result_id("call 1", &sha), "tr_call_1_e3b0c44298fc1c14");
     }

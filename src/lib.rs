@@ -1,16 +1,16 @@
 //! tool-stub core: typed synopsis stubs for oversized tool outputs, identical to the reference
 //! (OpenViking's tool-result stub). Pure Rust; the wasm binding lives in `wasm.rs`.
 
-pub mod agent;
 pub mod error;
 pub mod ids;
 pub mod kinds;
-pub mod py_word;
 pub mod pyutil;
-pub mod record;
-pub mod retention;
-pub mod retrieval;
+pub mod py_word;
 pub mod stub;
 pub mod synopsis;
+pub mod record;
+pub mod retrieval;
 pub mod turn;
 pub mod wasm;
+pub mod agent;
+pub mod retention;

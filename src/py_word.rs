@@ -9,9 +9,7 @@ pub fn is_py_word(c: char) -> bool {
     }
     let code = u32::from(c);
     let at = NON_ASCII_WORD_RANGES.partition_point(|&(_, end)| end < code);
-    NON_ASCII_WORD_RANGES
-        .get(at)
-        .is_some_and(|&(start, _)| start <= code)
+    NON_ASCII_WORD_RANGES.get(at).is_some_and(|&(start, _)| start <= code)
 }
 
 /// The non-ASCII ranges (inclusive) of `[\p{L}\p{N}]` in the Unicode version of the `regex` crate
@@ -160,17 +158,12 @@ mod tests {
             .filter(|&c| is_py_word(c) != oracle.is_match(c.encode_utf8(&mut [0; 4])))
             .take(5)
             .collect();
-        assert!(
-            mismatches.is_empty(),
-            "is_py_word disagrees with \\p{{L}}\\p{{N}}_ on {mismatches:?}"
-        );
+        assert!(mismatches.is_empty(), "is_py_word disagrees with \\p{{L}}\\p{{N}}_ on {mismatches:?}");
     }
 
     #[test]
     fn ranges_are_sorted_and_disjoint() {
-        assert!(NON_ASCII_WORD_RANGES
-            .windows(2)
-            .all(|w| w[0].0 <= w[0].1 && w[0].1 < w[1].0));
+        assert!(NON_ASCII_WORD_RANGES.windows(2).all(|w| w[0].0 <= w[0].1 && w[0].1 < w[1].0));
     }
 
     #[test]

@@ -13,20 +13,14 @@ pub fn is_py_space(c: char) -> bool {
 }
 
 /// The character class `\s` of Python's `re` on str patterns, for use inside Rust regexes.
-pub const PY_SPACE_CLASS: &str = r"\t\n\x0B\x0C\r\x1C-\x1F \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}";
+pub const PY_SPACE_CLASS: &str =
+    r"\t\n\x0B\x0C\r\x1C-\x1F \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}";
 
 /// Whether `c` starts a line break for `str.splitlines()`.
 pub fn is_py_line_break(c: char) -> bool {
     matches!(
         c,
-        '\n' | '\r'
-            | '\u{0b}'
-            | '\u{0c}'
-            | '\u{1c}'
-            | '\u{1d}'
-            | '\u{1e}'
-            | '\u{85}'
-            | '\u{2028}'
+        '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}'
             | '\u{2029}'
     )
 }
@@ -204,11 +198,7 @@ mod head_tail_len_tests {
     fn head_tail_len_matches_head_tail() {
         let s = "héllo wörld, a sample of some length";
         for n in -1..45 {
-            assert_eq!(
-                head_tail_len(char_len(s), n),
-                char_len(&head_tail(s, n)),
-                "n={n}"
-            );
+            assert_eq!(head_tail_len(char_len(s), n), char_len(&head_tail(s, n)), "n={n}");
         }
     }
 }

@@ -25,12 +25,7 @@ pub fn result_ref(session_uri: &str, tool_result_id: &str) -> String {
 /// The store key of one file of a result: `[session, "tool-results", id, file]`. The stores map
 /// keys to paths, so each segment is checked here too.
 pub fn result_key(session_id: &str, tool_result_id: &str, file: &str) -> Vec<String> {
-    vec![
-        session_id.to_string(),
-        RESULTS_DIR.to_string(),
-        tool_result_id.to_string(),
-        file.to_string(),
-    ]
+    vec![session_id.to_string(), RESULTS_DIR.to_string(), tool_result_id.to_string(), file.to_string()]
 }
 
 /// A session id names a directory: it must be a single, harmless path segment.
@@ -39,9 +34,7 @@ pub fn validate_session_id(session_id: &str) -> Result<()> {
         || session_id == "."
         || session_id == ".."
         || session_id.len() > 256
-        || session_id
-            .chars()
-            .any(|c| matches!(c, '/' | '\\' | '\0') || c.is_control());
+        || session_id.chars().any(|c| matches!(c, '/' | '\\' | '\0') || c.is_control());
     if bad {
         return Err(Error::invalid(format!(
             "invalid session id {:?}: it must be 1-256 chars, not '.' or '..', without '/', '\\' or control chars",
@@ -76,8 +69,7 @@ pub struct ToolResultRecord {
 /// Python's `json.dumps(record, indent=2, ensure_ascii=False)`: serde_json's pretty printer
 /// writes the same bytes for the strings, integers and nulls a record holds.
 pub fn to_pretty_json(value: &impl Serialize) -> Result<String> {
-    serde_json::to_string_pretty(value)
-        .map_err(|e| Error::new(crate::error::ErrorCode::Internal, e.to_string()))
+    serde_json::to_string_pretty(value).map_err(|e| Error::new(crate::error::ErrorCode::Internal, e.to_string()))
 }
 
 /// A stored metadata file, if it is a readable record: `None` for anything tampered or truncated.
@@ -85,10 +77,8 @@ pub fn parse_stored(metadata_json: &str) -> Option<Value> {
     let value: Value = serde_json::from_str(metadata_json).ok()?;
     let object = value.as_object()?;
     let has_text = |key: &str| object.get(key).is_some_and(Value::is_string);
-    (has_text("tool_result_id")
-        && has_text("sha256")
-        && object.get("synopsis").is_some_and(Value::is_object))
-    .then_some(value)
+    (has_text("tool_result_id") && has_text("sha256") && object.get("synopsis").is_some_and(Value::is_object))
+        .then_some(value)
 }
 
 /// Whether a stored metadata file already records this output (same SHA-256): then nothing is

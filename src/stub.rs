@@ -49,11 +49,7 @@ fn push_section(lines: &mut Vec<String>, title: &str, items: &[String]) {
 }
 
 pub fn render_stub(synopsis: &Synopsis, header: &StubHeader<'_>) -> String {
-    let tool_name = if header.tool_name.is_empty() {
-        "tool"
-    } else {
-        header.tool_name
-    };
+    let tool_name = if header.tool_name.is_empty() { "tool" } else { header.tool_name };
     let mut lines = vec![
         "[OpenViking tool result externalized]".to_string(),
         format!("tool_name: {tool_name}"),
@@ -65,10 +61,7 @@ pub fn render_stub(synopsis: &Synopsis, header: &StubHeader<'_>) -> String {
         lines.push(format!("ref: {}", header.reference));
     }
     if !header.sha256.is_empty() {
-        lines.push(format!(
-            "sha256: {}",
-            header.sha256.get(..16).unwrap_or(header.sha256)
-        ));
+        lines.push(format!("sha256: {}", header.sha256.get(..16).unwrap_or(header.sha256)));
     }
     if !header.reason.is_empty() {
         lines.push(format!("reason: {}", header.reason));
@@ -87,27 +80,19 @@ pub fn render_stub(synopsis: &Synopsis, header: &StubHeader<'_>) -> String {
         let reference = header.reference;
         lines.push(String::new());
         lines.push("Explore:".to_string());
-        lines.push(format!(
-            "- Use {} with ref={reference} to find relevant raw snippets.",
-            tools.search
-        ));
+        lines.push(format!("- Use {} with ref={reference} to find relevant raw snippets.", tools.search));
         lines.push(format!(
             "- Use {} with ref={reference} and offset/limit to inspect raw output.",
             tools.read
         ));
-        lines.push(format!(
-            "- Use {} to discover other externalized outputs in this session.",
-            tools.list
-        ));
+        lines.push(format!("- Use {} to discover other externalized outputs in this session.", tools.list));
     }
     lines.join("\n")
 }
 
 /// `preview_chars = min(len(output), max(p, 0))`, the value a stub header and a record carry.
 pub fn effective_preview_chars(original_chars: usize, preview_chars: i64) -> i64 {
-    preview_chars
-        .max(0)
-        .min(i64::try_from(original_chars).unwrap_or(i64::MAX))
+    preview_chars.max(0).min(i64::try_from(original_chars).unwrap_or(i64::MAX))
 }
 
 /// Everything `make_preview` needs besides the output.
@@ -128,11 +113,7 @@ pub struct PreviewRequest<'a> {
 pub fn make_preview(output: &str, request: &PreviewRequest<'_>) -> (Synopsis, String) {
     let original_chars = char_len(output);
     let preview_chars = effective_preview_chars(original_chars, request.preview_chars);
-    let mime_type = if request.mime_type.is_empty() {
-        "text/plain"
-    } else {
-        request.mime_type
-    };
+    let mime_type = if request.mime_type.is_empty() { "text/plain" } else { request.mime_type };
     let synopsis = synopsis::generate(output, mime_type, preview_chars);
     let stub = render_stub(
         &synopsis,
@@ -155,25 +136,14 @@ mod tests {
 
     #[test]
     fn header_only_names_what_is_set() {
-        let (_, stub) = make_preview(
-            "hello world",
-            &PreviewRequest {
-                preview_chars: 50,
-                ..Default::default()
-            },
-        );
+        let (_, stub) = make_preview("hello world", &PreviewRequest { preview_chars: 50, ..Default::default() });
         assert!(stub.starts_with("[OpenViking tool result externalized]\ntool_name: tool\nkind: text\noriginal_chars: 11\npreview_chars: 11\n\nSynopsis:\n- Text"));
         assert!(!stub.contains("ref:") && !stub.contains("Explore:") && !stub.ends_with('\n'));
     }
 
     #[test]
     fn explore_lines_name_the_configured_tools() {
-        let tools = ToolNames {
-            read: "r".into(),
-            search: "s".into(),
-            list: "l".into(),
-            ..ToolNames::default()
-        };
+        let tools = ToolNames { read: "r".into(), search: "s".into(), list: "l".into(), ..ToolNames::default() };
         let request = PreviewRequest {
             reference: "viking://x",
             sha256: "0123456789abcdef0123",

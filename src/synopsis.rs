@@ -16,11 +16,7 @@ pub struct Synopsis {
 impl Synopsis {
     /// A synopsis with kind and title set and everything else empty.
     pub fn new(kind: &str, title: &str) -> Self {
-        Synopsis {
-            kind: kind.to_string(),
-            title: title.to_string(),
-            ..Default::default()
-        }
+        Synopsis { kind: kind.to_string(), title: title.to_string(), ..Default::default() }
     }
 }
 
@@ -46,10 +42,7 @@ fn is_binary_like(output: &str) -> bool {
     }
     let probe = take_chars(output, BINARY_PROBE_CHARS);
     let probed = char_len(probe);
-    let controls = probe
-        .chars()
-        .filter(|&c| c < '\u{20}' && !matches!(c, '\n' | '\r' | '\t'))
-        .count();
+    let controls = probe.chars().filter(|&c| c < '\u{20}' && !matches!(c, '\n' | '\r' | '\t')).count();
     probed > 0 && controls * 20 > probed
 }
 
@@ -63,12 +56,8 @@ fn unknown(title: &str, summary: String, sample: String) -> Synopsis {
 /// The reference's `^[A-Za-z0-9_.-]+:\s*(?:#.*)?$` (Python `\s`): a key, `:`, then nothing or a
 /// comment. The key run cannot hold `:`, and the comment cannot cross a line break.
 fn is_key_line(line: &str) -> bool {
-    let key_end = line
-        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
-        .unwrap_or(line.len());
-    let Some(after_colon) = line.get(key_end..).and_then(|rest| rest.strip_prefix(':')) else {
-        return false;
-    };
+    let key_end = line.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))).unwrap_or(line.len());
+    let Some(after_colon) = line.get(key_end..).and_then(|rest| rest.strip_prefix(':')) else { return false };
     let rest = spaces(after_colon).unwrap_or(after_colon);
     key_end > 0 && (rest.is_empty() || (rest.starts_with('#') && !rest.contains('\n')))
 }
@@ -100,19 +89,12 @@ fn is_yaml_candidate(output: &str) -> bool {
 pub fn generate(output: &str, mime_type: &str, preview_chars: i64) -> Synopsis {
     let mime = mime_type.to_lowercase();
     if output.is_empty() {
-        return unknown(
-            "Empty output",
-            "Output is empty.".to_string(),
-            String::new(),
-        );
+        return unknown("Empty output", "Output is empty.".to_string(), String::new());
     }
     if is_binary_like(output) {
         return unknown(
             "Binary-like output",
-            format!(
-                "Contains {} characters and non-text control bytes.",
-                char_len(output)
-            ),
+            format!("Contains {} characters and non-text control bytes.", char_len(output)),
             head_tail(output, preview_chars),
         );
     }
@@ -166,15 +148,10 @@ mod tests {
     #[test]
     fn key_line_matcher_agrees_with_the_reference_pattern() {
         let space = crate::pyutil::PY_SPACE_CLASS;
-        let reference =
-            regex::Regex::new(&format!(r"^[A-Za-z0-9_.-]+:[{space}]*(?:#.*)?$")).unwrap();
+        let reference = regex::Regex::new(&format!(r"^[A-Za-z0-9_.-]+:[{space}]*(?:#.*)?$")).unwrap();
         let pieces = ["a", "_.-", "é", ":", " ", "\u{3000}", "\n", "#", "x", ""];
         for line in kinds::code::tests::joined_pieces(&pieces) {
-            assert_eq!(
-                is_key_line(&line),
-                reference.is_match(&line),
-                "line {line:?}"
-            );
+            assert_eq!(is_key_line(&line), reference.is_match(&line), "line {line:?}");
         }
         assert!(is_key_line("spec.x-y: \t# note") && !is_key_line(": x") && !is_key_line("a: b"));
     }
@@ -206,10 +183,7 @@ mod tests {
     fn empty_and_mime_fallbacks() {
         assert_eq!(generate("", "text/plain", 10).title, "Empty output");
         let bad = generate("{nope", "application/JSON", 4);
-        assert_eq!(
-            (bad.kind.as_str(), bad.title.as_str()),
-            ("unknown", "Unparsed JSON-like output")
-        );
+        assert_eq!((bad.kind.as_str(), bad.title.as_str()), ("unknown", "Unparsed JSON-like output"));
         assert!(bad.sample.starts_with("--- BEGIN SAMPLE HEAD ---\n{n\n"));
     }
 }

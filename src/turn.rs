@@ -12,9 +12,7 @@ use crate::record::{
     self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
     METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
 };
-use crate::stub::{
-    effective_preview_chars, make_preview, render_stub, PreviewRequest, StubHeader, ToolNames,
-};
+use crate::stub::{effective_preview_chars, make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
 use crate::synopsis::{self, Synopsis};
 
 pub const REASON_SINGLE: &str = "single_threshold";
@@ -120,12 +118,8 @@ impl TurnConfig {
         if selected == 0 {
             return self.preview_chars;
         }
-        let share = self
-            .assistant_turn_preview_budget_chars
-            .div_euclid(selected as i64);
-        self.preview_chars
-            .min(self.min_preview_chars.max(share))
-            .max(0)
+        let share = self.assistant_turn_preview_budget_chars.div_euclid(selected as i64);
+        self.preview_chars.min(self.min_preview_chars.max(share)).max(0)
     }
 }
 
@@ -162,11 +156,7 @@ impl ToolPart {
     }
 
     fn mime_or_default(&self) -> &str {
-        if self.mime_type.is_empty() {
-            DEFAULT_MIME_TYPE
-        } else {
-            &self.mime_type
-        }
+        if self.mime_type.is_empty() { DEFAULT_MIME_TYPE } else { &self.mime_type }
     }
 }
 
@@ -189,12 +179,7 @@ pub struct TurnInput {
 
 impl TurnInput {
     /// A turn of `parts` in a session, with the default session URI and no clock or user.
-    pub fn new(
-        session_id: &str,
-        message_id: &str,
-        config: TurnConfig,
-        parts: Vec<ToolPart>,
-    ) -> Self {
+    pub fn new(session_id: &str, message_id: &str, config: TurnConfig, parts: Vec<ToolPart>) -> Self {
         TurnInput {
             session_id: session_id.to_string(),
             session_uri: None,
@@ -241,11 +226,7 @@ pub struct TurnPlan {
 
 /// What happened to one planned write.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "status",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(tag = "status", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum WriteOutcome {
     /// Written now, or already stored with the same SHA-256: the record as it is in the store.
     Stored { metadata_json: String },
@@ -254,11 +235,7 @@ pub enum WriteOutcome {
 }
 
 /// A read-back part's source ref, when it points into this session's results.
-fn source_read_ref<'a>(
-    part: &'a ToolPart,
-    session_uri: &str,
-    tools: &ToolNames,
-) -> Option<&'a str> {
+fn source_read_ref<'a>(part: &'a ToolPart, session_uri: &str, tools: &ToolNames) -> Option<&'a str> {
     if part.tool_name != tools.read {
         return None;
     }
@@ -267,9 +244,7 @@ fn source_read_ref<'a>(
         .iter()
         .filter_map(|key| input.get(*key).and_then(Value::as_str))
         .find(|value| !value.is_empty())?;
-    reference
-        .starts_with(&format!("{session_uri}/tool-results/"))
-        .then_some(reference)
+    reference.starts_with(&format!("{session_uri}/tool-results/")).then_some(reference)
 }
 
 fn input_int(part: &ToolPart, key: &str) -> Option<i64> {
@@ -376,38 +351,20 @@ struct Candidate {
 
 impl Candidate {
     fn reason(&self, config: &TurnConfig) -> &'static str {
-        if self.chars as i64 > config.threshold_chars {
-            REASON_SINGLE
-        } else {
-            REASON_BUDGET
-        }
+        if self.chars as i64 > config.threshold_chars { REASON_SINGLE } else { REASON_BUDGET }
     }
 
     fn stub_chars(&self, preview: i64) -> usize {
         let shown = effective_preview_chars(self.chars, preview);
         let digits = shown.to_string().len();
-        let sample = if self.head_tail_sample {
-            head_tail_len(self.chars, shown)
-        } else {
-            0
-        };
+        let sample = if self.head_tail_sample { head_tail_len(self.chars, shown) } else { 0 };
         // `preview_chars: 0` became `preview_chars: {shown}`; a sample adds "\n\nSample:\n{sample}".
-        let sample_section = if sample > 0 {
-            "\n\nSample:\n".len() + sample
-        } else {
-            0
-        };
+        let sample_section = if sample > 0 { "\n\nSample:\n".len() + sample } else { 0 };
         self.base_stub_chars - 1 + digits + sample_section
     }
 }
 
-fn candidate(
-    part: &ToolPart,
-    index: usize,
-    session_uri: &str,
-    config: &TurnConfig,
-    known_sha256: Option<&str>,
-) -> Candidate {
+fn candidate(part: &ToolPart, index: usize, session_uri: &str, config: &TurnConfig, known_sha256: Option<&str>) -> Candidate {
     let chars = char_len(&part.output);
     let sha256 = match known_sha256 {
         Some(hex) if is_sha256_hex(hex) => hex.to_string(),
@@ -419,15 +376,8 @@ fn candidate(
     // again once the selection is known); a 1-char preview tells whether there is one at all.
     let synopsis = synopsis::generate(&part.output, part.mime_or_default(), 1);
     let head_tail_sample = synopsis.kind == "unknown" && !synopsis.sample.is_empty();
-    let bare = Synopsis {
-        sample: String::new(),
-        ..synopsis.clone()
-    };
-    let reason = if chars as i64 > config.threshold_chars {
-        REASON_SINGLE
-    } else {
-        REASON_BUDGET
-    };
+    let bare = Synopsis { sample: String::new(), ..synopsis.clone() };
+    let reason = if chars as i64 > config.threshold_chars { REASON_SINGLE } else { REASON_BUDGET };
     let base_stub_chars = char_len(&render_stub(
         &bare,
         &StubHeader {
@@ -440,16 +390,7 @@ fn candidate(
             tools: Some(&config.tool_names),
         },
     ));
-    Candidate {
-        index,
-        chars,
-        sha256,
-        tool_result_id,
-        reference,
-        synopsis,
-        base_stub_chars,
-        head_tail_sample,
-    }
+    Candidate { index, chars, sha256, tool_result_id, reference, synopsis, base_stub_chars, head_tail_sample }
 }
 
 /// Greedy selection (SPEC 7.4-7.5). `inline_chars` is the turn's size with nothing selected.
@@ -458,32 +399,23 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
     let mut selected: Vec<usize> = (0..candidates.len())
         .filter(|&c| candidates[c].chars as i64 > config.threshold_chars)
         .collect();
-    let mut remaining: Vec<usize> = (0..candidates.len())
-        .filter(|&c| candidates[c].chars as i64 <= config.threshold_chars)
-        .collect();
+    let mut remaining: Vec<usize> =
+        (0..candidates.len()).filter(|&c| candidates[c].chars as i64 <= config.threshold_chars).collect();
     remaining.sort_by_key(|&c| std::cmp::Reverse(candidates[c].chars));
     // Size of the parts that stay inline, kept up to date as parts are selected.
-    let mut inline_rest =
-        inline_chars - selected.iter().map(|&c| candidates[c].chars).sum::<usize>();
+    let mut inline_rest = inline_chars - selected.iter().map(|&c| candidates[c].chars).sum::<usize>();
     let stubs_of = |selected: &[usize], preview: i64| -> usize {
-        selected
-            .iter()
-            .map(|&c| candidates[c].stub_chars(preview))
-            .sum()
+        selected.iter().map(|&c| candidates[c].stub_chars(preview)).sum()
     };
     loop {
-        let current =
-            (stubs_of(&selected, config.effective_preview(selected.len())) + inline_rest) as i64;
+        let current = (stubs_of(&selected, config.effective_preview(selected.len())) + inline_rest) as i64;
         if current < budget || remaining.is_empty() {
             break;
         }
         // With one more part selected every stub shrinks to the new share; computed once per round.
         let preview = config.effective_preview(selected.len() + 1);
         let others = stubs_of(&selected, preview) + inline_rest;
-        let lowers = |c: usize| {
-            ((others + candidates[c].stub_chars(preview)) as i64 - candidates[c].chars as i64)
-                < current
-        };
+        let lowers = |c: usize| ((others + candidates[c].stub_chars(preview)) as i64 - candidates[c].chars as i64) < current;
         let Some(position) = remaining.iter().position(|&c| lowers(c)) else {
             break;
         };
@@ -509,9 +441,7 @@ pub fn plan_turn(input: TurnInput) -> Result<TurnPlan> {
 pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Result<TurnPlan> {
     validate_session_id(&input.session_id)?;
     let config = input.config;
-    let session_uri = input
-        .session_uri
-        .unwrap_or_else(|| default_session_uri(&input.session_id));
+    let session_uri = input.session_uri.unwrap_or_else(|| default_session_uri(&input.session_id));
     let mut parts = input.parts;
     let unchanged = |parts| TurnPlan {
         parts,
@@ -546,15 +476,10 @@ pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Resul
             if part.truncated {
                 rewritten_parts.push(index);
             }
-        } else if let Some(reference) =
-            source_read_ref(part, &session_uri, &config.tool_names).map(str::to_string)
-        {
+        } else if let Some(reference) = source_read_ref(part, &session_uri, &config.tool_names).map(str::to_string) {
             rewrite_source_read(part, &reference, &config);
             rewritten_parts.push(index);
-        } else if !part.is_externalized()
-            && !part.keep_inline
-            && !config.exempt_tool_names.contains(&part.tool_name)
-        {
+        } else if !part.is_externalized() && !part.keep_inline && !config.exempt_tool_names.contains(&part.tool_name) {
             let known = known_sha256.get(index).map(String::as_str);
             candidates.push(candidate(part, index, &session_uri, &config, known));
         }
@@ -568,10 +493,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Resul
         let part = &parts[candidate.index];
         let mut synopsis = candidate.synopsis.clone();
         if candidate.head_tail_sample {
-            synopsis.sample = head_tail(
-                &part.output,
-                effective_preview_chars(candidate.chars, preview),
-            );
+            synopsis.sample = head_tail(&part.output, effective_preview_chars(candidate.chars, preview));
         }
         let record = ToolResultRecord {
             tool_result_id: candidate.tool_result_id.clone(),
@@ -605,11 +527,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, known_sha256: &[String]) -> Resul
             original_chars: candidate.chars,
         });
     }
-    Ok(TurnPlan {
-        writes,
-        rewritten_parts,
-        ..unchanged(parts)
-    })
+    Ok(TurnPlan { writes, rewritten_parts, ..unchanged(parts) })
 }
 
 /// Applies the store outcomes, one per planned write, in order.
@@ -624,30 +542,17 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
     let mut parts = plan.parts;
     for (write, outcome) in plan.writes.iter().zip(outcomes) {
         let Some(part) = parts.get_mut(write.part_index) else {
-            return Err(Error::new(
-                ErrorCode::Internal,
-                "planned write names a missing part",
-            ));
+            return Err(Error::new(ErrorCode::Internal, "planned write names a missing part"));
         };
         let original_chars = write.original_chars;
         match outcome {
             WriteOutcome::Stored { metadata_json } => {
                 let stored = record::parse_stored(&metadata_json).ok_or_else(|| {
-                    Error::new(
-                        ErrorCode::Corrupt,
-                        format!("stored metadata of {} is unreadable", write.tool_result_id),
-                    )
+                    Error::new(ErrorCode::Corrupt, format!("stored metadata of {} is unreadable", write.tool_result_id))
                 })?;
-                let synopsis: Synopsis = serde_json::from_value(stored["synopsis"].clone())
-                    .map_err(|e| {
-                        Error::new(
-                            ErrorCode::Corrupt,
-                            format!(
-                                "stored synopsis of {} is unreadable: {e}",
-                                write.tool_result_id
-                            ),
-                        )
-                    })?;
+                let synopsis: Synopsis = serde_json::from_value(stored["synopsis"].clone()).map_err(|e| {
+                    Error::new(ErrorCode::Corrupt, format!("stored synopsis of {} is unreadable: {e}", write.tool_result_id))
+                })?;
                 let stub = render_stub(
                     &synopsis,
                     &StubHeader {
@@ -671,10 +576,7 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                     FailureMode::Reject => {
                         return Err(Error::new(
                             ErrorCode::StoreFailed,
-                            format!(
-                                "storing tool output {} failed: {error}",
-                                write.tool_result_id
-                            ),
+                            format!("storing tool output {} failed: {error}", write.tool_result_id),
                         ))
                     }
                     FailureMode::PreserveRaw => {}
@@ -716,12 +618,7 @@ mod tests {
     use super::*;
 
     fn part(id: &str, output: String) -> ToolPart {
-        ToolPart {
-            tool_id: id.into(),
-            tool_name: "t".into(),
-            output,
-            ..Default::default()
-        }
+        ToolPart { tool_id: id.into(), tool_name: "t".into(), output, ..Default::default() }
     }
 
     fn input(parts: Vec<ToolPart>, config: TurnConfig) -> TurnInput {
@@ -740,11 +637,7 @@ mod tests {
     #[test]
     fn stub_length_arithmetic_matches_rendering() {
         let config = TurnConfig::default();
-        for output in [
-            "plain words here".repeat(50),
-            "\u{1}\u{2}binary".repeat(40),
-            "{broken".repeat(30),
-        ] {
+        for output in ["plain words here".repeat(50), "\u{1}\u{2}binary".repeat(40), "{broken".repeat(30)] {
             let mut p = part("x", output.clone());
             p.mime_type = "application/json".into();
             let c = candidate(&p, 0, "viking://s", &config, None);
@@ -769,10 +662,7 @@ mod tests {
     #[test]
     fn disabled_or_empty_turns_change_nothing() {
         let parts = vec![part("a", "x".repeat(30_000))];
-        let config = TurnConfig {
-            enabled: false,
-            ..Default::default()
-        };
+        let config = TurnConfig { enabled: false, ..Default::default() };
         let plan = plan_turn(input(parts.clone(), config)).expect("plans");
         assert_eq!(plan.parts, parts);
         assert!(plan.writes.is_empty());
@@ -780,21 +670,10 @@ mod tests {
 
     #[test]
     fn budget_selects_longest_first_until_under_budget() {
-        let config = TurnConfig {
-            assistant_turn_inline_budget_chars: 12_000,
-            ..Default::default()
-        };
-        let parts = vec![
-            part("a", "a ".repeat(4_000)),
-            part("b", "b ".repeat(5_000)),
-            part("c", "c ".repeat(1_000)),
-        ];
+        let config = TurnConfig { assistant_turn_inline_budget_chars: 12_000, ..Default::default() };
+        let parts = vec![part("a", "a ".repeat(4_000)), part("b", "b ".repeat(5_000)), part("c", "c ".repeat(1_000))];
         let plan = plan_turn(input(parts, config)).expect("plans");
-        let chosen: Vec<_> = plan
-            .writes
-            .iter()
-            .map(|w| (w.part_index, w.reason.as_str()))
-            .collect();
+        let chosen: Vec<_> = plan.writes.iter().map(|w| (w.part_index, w.reason.as_str())).collect();
         assert_eq!(chosen, [(1, REASON_BUDGET)]);
     }
 
@@ -804,15 +683,8 @@ mod tests {
         kept.keep_inline = true;
         let mut exempt = part("b", "y ".repeat(30_000));
         exempt.tool_name = "shell".into();
-        let config = TurnConfig {
-            exempt_tool_names: vec!["shell".into()],
-            ..Default::default()
-        };
-        let plan = plan_turn(input(
-            vec![kept, exempt, part("c", "z ".repeat(30_000))],
-            config,
-        ))
-        .expect("plans");
+        let config = TurnConfig { exempt_tool_names: vec!["shell".into()], ..Default::default() };
+        let plan = plan_turn(input(vec![kept, exempt, part("c", "z ".repeat(30_000))], config)).expect("plans");
         let chosen: Vec<_> = plan.writes.iter().map(|w| w.part_index).collect();
         assert_eq!(chosen, [2]);
         assert_eq!(plan.parts[0].group_id, "m");
@@ -821,20 +693,13 @@ mod tests {
     #[test]
     fn failure_modes() {
         let parts = vec![part("a", "word ".repeat(5_000))];
-        let outcome = || {
-            vec![WriteOutcome::Failed {
-                error: "Error: disk full".into(),
-            }]
-        };
+        let outcome = || vec![WriteOutcome::Failed { error: "Error: disk full".into() }];
         for (mode, check) in [
             (FailureMode::PreserveRaw, "raw"),
             (FailureMode::PreviewOnly, "preview"),
             (FailureMode::Reject, "reject"),
         ] {
-            let config = TurnConfig {
-                failure_mode: mode,
-                ..Default::default()
-            };
+            let config = TurnConfig { failure_mode: mode, ..Default::default() };
             let plan = plan_turn(input(parts.clone(), config)).expect("plans");
             let result = finish_turn(plan, outcome());
             match check {
@@ -845,12 +710,8 @@ mod tests {
                 }
                 "preview" => {
                     let parts = result.expect("finishes");
-                    assert!(parts[0]
-                        .output
-                        .contains("reason: single_threshold:externalization_failed"));
-                    assert!(
-                        !parts[0].output.contains("Explore:") && parts[0].output_ref.is_empty()
-                    );
+                    assert!(parts[0].output.contains("reason: single_threshold:externalization_failed"));
+                    assert!(!parts[0].output.contains("Explore:") && parts[0].output_ref.is_empty());
                     assert!(parts[0].truncated);
                 }
                 _ => assert_eq!(result.map_err(|e| e.code), Err(ErrorCode::StoreFailed)),
@@ -860,13 +721,9 @@ mod tests {
 
     #[test]
     fn host_hashes_are_used_when_well_formed_and_a_head_tail_sample_is_cut_to_the_preview() {
-        let parts = vec![
-            part("a", "\u{1}binary".repeat(5_000)),
-            part("b", "\u{1}other".repeat(5_000)),
-        ];
+        let parts = vec![part("a", "\u{1}binary".repeat(5_000)), part("b", "\u{1}other".repeat(5_000))];
         let known = vec!["0f".repeat(32), "NOT-A-HASH".into()];
-        let plan = plan_turn_with_hashes(input(parts.clone(), TurnConfig::default()), &known)
-            .expect("plans");
+        let plan = plan_turn_with_hashes(input(parts.clone(), TurnConfig::default()), &known).expect("plans");
         assert_eq!(plan.writes[0].sha256, known[0]);
         assert_eq!(plan.writes[1].sha256, sha256_hex(&parts[1].output));
         let record: Value = serde_json::from_str(&plan.writes[1].metadata_json).expect("record");
@@ -878,9 +735,7 @@ mod tests {
 
     #[test]
     fn planning_a_thousand_parts_is_fast_enough_to_not_be_quadratic_in_stubs() {
-        let parts: Vec<_> = (0..1_000)
-            .map(|i| part(&format!("p{i}"), format!("line {i}\n").repeat(100 + i)))
-            .collect();
+        let parts: Vec<_> = (0..1_000).map(|i| part(&format!("p{i}"), format!("line {i}\n").repeat(100 + i))).collect();
         let plan = plan_turn(input(parts, TurnConfig::default())).expect("plans");
         assert!(!plan.writes.is_empty());
     }

@@ -30,9 +30,7 @@ fn int(what: &str, value: f64) -> BindingResult<i64> {
     if value.is_finite() && value.fract() == 0.0 && value.abs() <= 9_007_199_254_740_991.0 {
         Ok(value as i64)
     } else {
-        Err(to_js(Error::invalid(format!(
-            "{what} must be an integer (got {value})"
-        ))))
+        Err(to_js(Error::invalid(format!("{what} must be an integer (got {value})"))))
     }
 }
 
@@ -121,18 +119,10 @@ pub fn validate_session_id(session_id: &str) -> BindingResult<()> {
 /// Plans a turn. `input_json` is the turn with its parts' outputs left out; `outputs` and
 /// `sha256s` (hex, "" where not computed) are the outputs and their SHA-256, by part index.
 #[wasm_bindgen(js_name = planTurn)]
-pub fn plan_turn(
-    input_json: &str,
-    outputs: Vec<String>,
-    sha256s: Vec<String>,
-) -> BindingResult<String> {
+pub fn plan_turn(input_json: &str, outputs: Vec<String>, sha256s: Vec<String>) -> BindingResult<String> {
     let mut input: turn::TurnInput = parse("turn", input_json)?;
     if outputs.len() != input.parts.len() {
-        let message = format!(
-            "expected {} outputs, got {}",
-            input.parts.len(),
-            outputs.len()
-        );
+        let message = format!("expected {} outputs, got {}", input.parts.len(), outputs.len());
         return Err(to_js(Error::invalid(message)));
     }
     for (part, output) in input.parts.iter_mut().zip(outputs) {
@@ -151,11 +141,7 @@ pub fn plan_turn(
 /// and, per planned write, its output when the write failed ("" otherwise: only a failed write's
 /// preview needs the output again).
 #[wasm_bindgen(js_name = finishTurn)]
-pub fn finish_turn(
-    plan_json: &str,
-    outcomes_json: &str,
-    failed_outputs: Vec<String>,
-) -> BindingResult<String> {
+pub fn finish_turn(plan_json: &str, outcomes_json: &str, failed_outputs: Vec<String>) -> BindingResult<String> {
     let mut plan: turn::TurnPlan = parse("turn plan", plan_json)?;
     let outcomes: Vec<turn::WriteOutcome> = parse("write outcomes", outcomes_json)?;
     let mut restored = Vec::new();
@@ -188,25 +174,14 @@ pub fn parse_stored_record(metadata_json: &str) -> Option<String> {
 
 #[wasm_bindgen(js_name = readWindow)]
 pub fn read_window(content: &str, offset: f64, limit: f64) -> BindingResult<String> {
-    let window =
-        retrieval::read(content, int("offset", offset)?, int("limit", limit)?).map_err(to_js)?;
+    let window = retrieval::read(content, int("offset", offset)?, int("limit", limit)?).map_err(to_js)?;
     emit(&window)
 }
 
 #[wasm_bindgen(js_name = searchContent)]
-pub fn search_content(
-    content: &str,
-    query: &str,
-    limit: f64,
-    context_chars: f64,
-) -> BindingResult<String> {
-    let found = retrieval::search(
-        content,
-        query,
-        int("limit", limit)?,
-        int("contextChars", context_chars)?,
-    )
-    .map_err(to_js)?;
+pub fn search_content(content: &str, query: &str, limit: f64, context_chars: f64) -> BindingResult<String> {
+    let found = retrieval::search(content, query, int("limit", limit)?, int("contextChars", context_chars)?)
+        .map_err(to_js)?;
     emit(&found)
 }
 
@@ -234,16 +209,9 @@ pub fn check_list_limit(limit: f64) -> BindingResult<()> {
 
 /// The session's records from its metadata files (a JSON array of their texts, in key order).
 #[wasm_bindgen(js_name = listRecords)]
-pub fn list_records(
-    metadata_files_json: &str,
-    tool_name: Option<String>,
-    limit: f64,
-) -> BindingResult<String> {
+pub fn list_records(metadata_files_json: &str, tool_name: Option<String>, limit: f64) -> BindingResult<String> {
     let files: Vec<String> = parse("metadata files", metadata_files_json)?;
-    emit(
-        &retrieval::list_records(&files, tool_name.as_deref(), int("limit", limit)?)
-            .map_err(to_js)?,
-    )
+    emit(&retrieval::list_records(&files, tool_name.as_deref(), int("limit", limit)?).map_err(to_js)?)
 }
 
 /// The config with every default filled in (and unknown keys refused).
@@ -262,12 +230,7 @@ pub fn tool_definitions(names_json: &str, format: &str) -> BindingResult<String>
 
 /// `{"call": {...}}` for a valid call, `{"error": {code, message, allowed}}` for a bad one.
 #[wasm_bindgen(js_name = validateToolCall)]
-pub fn validate_tool_call(
-    names_json: &str,
-    name: &str,
-    args_json: &str,
-    max_result_chars: f64,
-) -> BindingResult<String> {
+pub fn validate_tool_call(names_json: &str, name: &str, args_json: &str, max_result_chars: f64) -> BindingResult<String> {
     let names: ToolNames = parse("tool names", names_json)?;
     let args: serde_json::Value = parse("tool arguments", args_json)?;
     let max = int("maxResultChars", max_result_chars)?;
@@ -287,21 +250,11 @@ pub fn bound_items(items_json: &str, max_chars: f64) -> BindingResult<String> {
 
 /// The ids to delete under the config's retention policy, oldest first.
 #[wasm_bindgen(js_name = planPrune)]
-pub fn plan_prune(
-    results_json: &str,
-    config_json: &str,
-    now_ms: f64,
-    protected_json: &str,
-) -> BindingResult<String> {
+pub fn plan_prune(results_json: &str, config_json: &str, now_ms: f64, protected_json: &str) -> BindingResult<String> {
     let results: Vec<retention::StoredResult> = parse("stored results", results_json)?;
     let config: turn::TurnConfig = parse("config", config_json)?;
     let protected: Vec<String> = parse("protected ids", protected_json)?;
-    emit(&retention::plan_prune(
-        results,
-        &config.retention(),
-        now_ms,
-        &protected,
-    ))
+    emit(&retention::plan_prune(results, &config.retention(), now_ms, &protected))
 }
 
 /// Panics on purpose: tests use it to prove that a panic in the core never poisons the module
@@ -320,14 +273,9 @@ pub fn check_read_options(kind: &str, options_json: &str) -> BindingResult<()> {
     use retrieval::{json_pointer, lines, table_rows};
     let checked = match kind {
         "lines" => lines::check_request(&parse("line read options", options_json)?),
-        "jsonPointer" => {
-            json_pointer::check_request(&parse("JSON pointer read options", options_json)?)
-        }
+        "jsonPointer" => json_pointer::check_request(&parse("JSON pointer read options", options_json)?),
         "rows" => table_rows::check_request(&parse("rows read options", options_json)?),
-        other => Err(Error::new(
-            ErrorCode::Internal,
-            format!("unknown read kind {other}"),
-        )),
+        other => Err(Error::new(ErrorCode::Internal, format!("unknown read kind {other}"))),
     };
     checked.map_err(to_js)
 }
@@ -353,9 +301,7 @@ pub fn read_table_rows(content: &str, options_json: &str) -> BindingResult<Strin
 #[wasm_bindgen(js_name = checkGrep)]
 pub fn check_grep(request_json: &str) -> BindingResult<()> {
     let request = parse("search options", request_json)?;
-    retrieval::grep::Grep::new(&request)
-        .map(|_| ())
-        .map_err(to_js)
+    retrieval::grep::Grep::new(&request).map(|_| ()).map_err(to_js)
 }
 
 #[wasm_bindgen(js_name = grepContent)]
@@ -391,14 +337,7 @@ pub fn restore_plan(parts_json: &str) -> BindingResult<String> {
 
 /// `{part, window}`; `metadata_json` is the stored metadata file, when there is one.
 #[wasm_bindgen(js_name = restorePart)]
-pub fn restore_part(
-    part_json: &str,
-    stored_output: &str,
-    metadata_json: Option<String>,
-) -> BindingResult<String> {
+pub fn restore_part(part_json: &str, stored_output: &str, metadata_json: Option<String>) -> BindingResult<String> {
     let part: turn::ToolPart = parse("part", part_json)?;
-    emit(
-        &retrieval::restore::restore_part(part, stored_output, metadata_json.as_deref())
-            .map_err(to_js)?,
-    )
+    emit(&retrieval::restore::restore_part(part, stored_output, metadata_json.as_deref()).map_err(to_js)?)
 }

@@ -47,10 +47,7 @@ fn parity_cases_match_the_reference() {
             ));
         }
         if stub != text(expected, "stub") {
-            problems.push(format!(
-                "stub differs: {}",
-                common::first_difference(text(expected, "stub"), &stub)
-            ));
+            problems.push(format!("stub differs: {}", common::first_difference(text(expected, "stub"), &stub)));
         }
         if sha != text(expected, "sha256") {
             problems.push("sha256 differs".to_string());
@@ -63,11 +60,7 @@ fn parity_cases_match_the_reference() {
         }
         checked += 1;
         if !problems.is_empty() {
-            failures.push(format!(
-                "{id} ({}):\n  {}",
-                expected["kind"],
-                problems.join("\n  ")
-            ));
+            failures.push(format!("{id} ({}):\n  {}", expected["kind"], problems.join("\n  ")));
         }
     }
     println!("parity cases: {checked} checked, {} differ", failures.len());
@@ -79,10 +72,7 @@ fn parity_cases_match_the_reference() {
     if !by_kind.is_empty() {
         println!("differing cases by expected kind: {by_kind:?}");
     }
-    for failure in failures
-        .iter()
-        .filter(|f| std::env::var("PARITY_SHOW").is_ok_and(|k| f.contains(&k)))
-    {
+    for failure in failures.iter().filter(|f| std::env::var("PARITY_SHOW").is_ok_and(|k| f.contains(&k))) {
         println!("{failure}");
     }
     assert!(checked > 0, "cases.jsonl held no case");
@@ -90,11 +80,6 @@ fn parity_cases_match_the_reference() {
         failures.is_empty(),
         "{} of {checked} parity cases differ; the first ones:\n{}",
         failures.len(),
-        failures
-            .iter()
-            .take(5)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+        failures.iter().take(5).cloned().collect::<Vec<_>>().join("\n")
     );
 }

@@ -14,9 +14,7 @@ use tool_stub::turn::{finish_turn, plan_turn, ToolPart, TurnConfig, TurnInput, W
 
 /// `tool_output_group_id` → `groupId`; `tool_output` → `output`.
 fn api_field(reference_field: &str) -> String {
-    let rest = reference_field
-        .strip_prefix("tool_output")
-        .unwrap_or(reference_field);
+    let rest = reference_field.strip_prefix("tool_output").unwrap_or(reference_field);
     let rest = rest.strip_prefix('_').unwrap_or(rest);
     match rest {
         "" => return "output".to_string(),
@@ -56,8 +54,7 @@ fn scenario_parts(scenario: &Value) -> Vec<ToolPart> {
 type Files = BTreeMap<Vec<String>, String>;
 
 fn run(scenario: &Value) -> Result<(Vec<ToolPart>, Files), String> {
-    let config: TurnConfig =
-        serde_json::from_value(scenario["config"].clone()).map_err(|e| e.to_string())?;
+    let config: TurnConfig = serde_json::from_value(scenario["config"].clone()).map_err(|e| e.to_string())?;
     let input = TurnInput {
         session_id: scenario["session_id"].as_str().unwrap_or("").to_string(),
         session_uri: None,
@@ -95,11 +92,7 @@ fn compare(scenario: &Value, expected: &Value) -> Vec<String> {
     let mut problems = Vec::new();
     let expected_parts = expected["parts"].as_array().cloned().unwrap_or_default();
     if expected_parts.len() != parts.len() {
-        problems.push(format!(
-            "{} parts, expected {}",
-            parts.len(),
-            expected_parts.len()
-        ));
+        problems.push(format!("{} parts, expected {}", parts.len(), expected_parts.len()));
     }
     for (i, (want, got)) in expected_parts.iter().zip(&parts).enumerate() {
         let got = serde_json::to_value(got).unwrap_or(Value::Null);
@@ -157,10 +150,7 @@ fn parity_turns_match_the_reference() {
         let problems = compare(&case["scenario"], &case["expected"]);
         checked += 1;
         if !problems.is_empty() {
-            let session = case["scenario"]["session_id"]
-                .as_str()
-                .unwrap_or("?")
-                .to_string();
+            let session = case["scenario"]["session_id"].as_str().unwrap_or("?").to_string();
             failures.push(format!("{session}:\n  {}", problems.join("\n  ")));
         }
     }
@@ -170,11 +160,6 @@ fn parity_turns_match_the_reference() {
         failures.is_empty(),
         "{} of {checked} parity turns differ; the first ones:\n{}",
         failures.len(),
-        failures
-            .iter()
-            .take(4)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+        failures.iter().take(4).cloned().collect::<Vec<_>>().join("\n")
     );
 }

@@ -10,8 +10,7 @@ use tool_stub::ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 use tool_stub::retrieval::read;
 use tool_stub::synopsis::generate;
 use tool_stub::turn::{
-    finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, TurnPlan, WriteOutcome,
-    REASON_BUDGET,
+    finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, TurnPlan, WriteOutcome, REASON_BUDGET,
 };
 
 fn json_value() -> impl Strategy<Value = Value> {
@@ -19,9 +18,7 @@ fn json_value() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
-        any::<f64>()
-            .prop_filter("finite", |f| f.is_finite())
-            .prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
         ".{0,12}".prop_map(Value::String),
     ];
     leaf.prop_recursive(4, 64, 6, |inner| {
@@ -34,24 +31,15 @@ fn json_value() -> impl Strategy<Value = Value> {
 }
 
 fn table(delimiter: &'static str) -> impl Strategy<Value = String> {
-    (
-        1usize..5,
-        prop::collection::vec(prop::collection::vec("[a-z0-9 \"]{0,6}", 4), 1..30),
+    (1usize..5, prop::collection::vec(prop::collection::vec("[a-z0-9 \"]{0,6}", 4), 1..30)).prop_map(
+        move |(columns, rows)| {
+            rows.iter().map(|row| row[..columns].join(delimiter)).collect::<Vec<_>>().join("\n")
+        },
     )
-        .prop_map(move |(columns, rows)| {
-            rows.iter()
-                .map(|row| row[..columns].join(delimiter))
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
 }
 
 fn yaml() -> impl Strategy<Value = String> {
-    prop::collection::vec(
-        ("[a-z]{1,6}", prop::collection::vec("[a-z0-9 ]{0,8}", 0..4)),
-        1..12,
-    )
-    .prop_map(|keys| {
+    prop::collection::vec(("[a-z]{1,6}", prop::collection::vec("[a-z0-9 ]{0,8}", 0..4)), 1..12).prop_map(|keys| {
         let mut text = String::from("---\n");
         for (key, items) in keys {
             text.push_str(&format!("{key}:\n"));
@@ -65,20 +53,14 @@ fn yaml() -> impl Strategy<Value = String> {
 
 fn xml() -> impl Strategy<Value = String> {
     prop::collection::vec(("[a-z]{1,6}", "[a-z0-9 &;<]{0,10}"), 0..20).prop_map(|children| {
-        let body: String = children
-            .iter()
-            .map(|(tag, text)| format!("<{tag}>{text}</{tag}>"))
-            .collect();
+        let body: String = children.iter().map(|(tag, text)| format!("<{tag}>{text}</{tag}>")).collect();
         format!("<?xml version=\"1.0\"?>\n<root>{body}</root>")
     })
 }
 
 fn code() -> impl Strategy<Value = String> {
     prop::collection::vec("[a-z_]{1,8}", 1..20).prop_map(|names| {
-        names
-            .iter()
-            .map(|name| format!("def {name}(x):\n    return x + 1\n"))
-            .collect()
+        names.iter().map(|name| format!("def {name}(x):\n    return x + 1\n")).collect()
     })
 }
 
@@ -132,30 +114,21 @@ fn any_config() -> impl Strategy<Value = TurnConfig> {
         -5i64..20_000,
         -5i64..5000,
         -5i64..2000,
-        prop_oneof![
-            Just(FailureMode::PreserveRaw),
-            Just(FailureMode::PreviewOnly),
-            Just(FailureMode::Reject)
-        ],
+        prop_oneof![Just(FailureMode::PreserveRaw), Just(FailureMode::PreviewOnly), Just(FailureMode::Reject)],
     )
-        .prop_map(
-            |(threshold, preview, budget, preview_budget, min_preview, failure_mode)| TurnConfig {
-                threshold_chars: threshold,
-                preview_chars: preview,
-                assistant_turn_inline_budget_chars: budget,
-                assistant_turn_preview_budget_chars: preview_budget,
-                min_preview_chars: min_preview,
-                failure_mode,
-                ..Default::default()
-            },
-        )
+        .prop_map(|(threshold, preview, budget, preview_budget, min_preview, failure_mode)| TurnConfig {
+            threshold_chars: threshold,
+            preview_chars: preview,
+            assistant_turn_inline_budget_chars: budget,
+            assistant_turn_preview_budget_chars: preview_budget,
+            min_preview_chars: min_preview,
+            failure_mode,
+            ..Default::default()
+        })
 }
 
 fn turn(parts: Vec<ToolPart>, config: TurnConfig) -> TurnInput {
-    TurnInput {
-        created_at: "2024-01-01T00:00:00Z".into(),
-        ..TurnInput::new("session-1", "msg-1", config, parts)
-    }
+    TurnInput { created_at: "2024-01-01T00:00:00Z".into(), ..TurnInput::new("session-1", "msg-1", config, parts) }
 }
 
 /// Does what the host does with a plan: writes each output and its record under their keys.
@@ -163,14 +136,9 @@ fn store_all(plan: &TurnPlan, store: &mut HashMap<Vec<String>, String>) -> Vec<W
     plan.writes
         .iter()
         .map(|write| {
-            store.insert(
-                write.output_key.clone(),
-                plan.parts[write.part_index].output.clone(),
-            );
+            store.insert(write.output_key.clone(), plan.parts[write.part_index].output.clone());
             store.insert(write.metadata_key.clone(), write.metadata_json.clone());
-            WriteOutcome::Stored {
-                metadata_json: write.metadata_json.clone(),
-            }
+            WriteOutcome::Stored { metadata_json: write.metadata_json.clone() }
         })
         .collect()
 }

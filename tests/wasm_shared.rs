@@ -14,8 +14,7 @@ fn error_code(error: JsValue) -> String {
 
 #[wasm_bindgen_test]
 fn synopsis_detects_json_in_wasm() {
-    let json = wasm::synopsis_json(r#"{"a": [1, 2.5e-7], "b": "x"}"#, "text/plain", 2000.0)
-        .expect("synopsis");
+    let json = wasm::synopsis_json(r#"{"a": [1, 2.5e-7], "b": "x"}"#, "text/plain", 2000.0).expect("synopsis");
     let synopsis: Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(synopsis["kind"], "json");
     assert_eq!(synopsis["notable_items"][0], "a[0]: 1");
@@ -24,11 +23,8 @@ fn synopsis_detects_json_in_wasm() {
 
 #[wasm_bindgen_test]
 fn make_preview_renders_the_reference_header() {
-    let json = wasm::make_preview_json(
-        "hello\nworld",
-        r#"{"ref":"viking://s/tool-results/tr_1","previewChars":3}"#,
-    )
-    .expect("preview");
+    let json = wasm::make_preview_json("hello\nworld", r#"{"ref":"viking://s/tool-results/tr_1","previewChars":3}"#)
+        .expect("preview");
     let preview: Value = serde_json::from_str(&json).expect("JSON");
     let stub = preview["stub"].as_str().unwrap_or("");
     assert!(stub.starts_with("[OpenViking tool result externalized]\ntool_name: tool\nkind: text\noriginal_chars: 11\npreview_chars: 3\nref: viking://s/tool-results/tr_1"));
@@ -38,34 +34,16 @@ fn make_preview_renders_the_reference_header() {
 #[wasm_bindgen_test]
 fn sha256_and_ids_match_native() {
     let sha = wasm::sha256_hex("abc");
-    assert_eq!(
-        sha,
-        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-    );
-    assert_eq!(
-        wasm::tool_result_id("call/1", &sha),
-        "tr_call_1_ba7816bf8f01cfea"
-    );
+    assert_eq!(sha, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assert_eq!(wasm::tool_result_id("call/1", &sha), "tr_call_1_ba7816bf8f01cfea");
 }
 
 #[wasm_bindgen_test]
 fn errors_cross_as_coded_json() {
-    assert_eq!(
-        error_code(wasm::validate_id("../etc").expect_err("rejected")),
-        "INVALID_ARGUMENT"
-    );
-    assert_eq!(
-        error_code(wasm::read_window("abc", -1.0, 5.0).expect_err("rejected")),
-        "INVALID_ARGUMENT"
-    );
-    assert_eq!(
-        error_code(wasm::read_window("abc", 0.5, 5.0).expect_err("rejected")),
-        "INVALID_ARGUMENT"
-    );
-    assert_eq!(
-        error_code(wasm::plan_turn("{not json", vec![], vec![]).expect_err("rejected")),
-        "INVALID_ARGUMENT"
-    );
+    assert_eq!(error_code(wasm::validate_id("../etc").expect_err("rejected")), "INVALID_ARGUMENT");
+    assert_eq!(error_code(wasm::read_window("abc", -1.0, 5.0).expect_err("rejected")), "INVALID_ARGUMENT");
+    assert_eq!(error_code(wasm::read_window("abc", 0.5, 5.0).expect_err("rejected")), "INVALID_ARGUMENT");
+    assert_eq!(error_code(wasm::plan_turn("{not json", vec![], vec![]).expect_err("rejected")), "INVALID_ARGUMENT");
     // After errors the module keeps working.
     assert!(wasm::read_window("abc", 1.0, 1.0).is_ok());
 }
@@ -78,26 +56,18 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
         "parts": [{"toolId": "t1", "toolName": "bash"}, {"toolId": "t2", "toolName": "bash"}]
     });
     let outputs = vec![output.clone(), "short".to_string()];
-    let plan_json =
-        wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2]).expect("plan");
+    let plan_json = wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2]).expect("plan");
     let plan: Value = serde_json::from_str(&plan_json).expect("JSON");
     assert_eq!(plan["parts"][0]["output"], "", "outputs stay with the host");
     let write = &plan["writes"][0];
     assert_eq!(write["reason"], "single_threshold");
     assert_eq!(write["sha256"], wasm::sha256_hex(&output));
     let outcomes = serde_json::json!([{"status": "stored", "metadataJson": write["metadataJson"]}]);
-    let finished =
-        wasm::finish_turn(&plan_json, &outcomes.to_string(), vec![String::new()]).expect("finish");
+    let finished = wasm::finish_turn(&plan_json, &outcomes.to_string(), vec![String::new()]).expect("finish");
     let parts: Value = serde_json::from_str(&finished).expect("JSON");
     assert_eq!(parts[0]["truncated"], true);
-    assert!(parts[0]["output"]
-        .as_str()
-        .unwrap_or("")
-        .contains("kind: text"));
-    assert_eq!(
-        parts[1]["output"], "",
-        "an unchanged output comes back empty"
-    );
+    assert!(parts[0]["output"].as_str().unwrap_or("").contains("kind: text"));
+    assert_eq!(parts[1]["output"], "", "an unchanged output comes back empty");
 }
 
 #[wasm_bindgen_test]
@@ -105,23 +75,11 @@ fn a_host_computed_sha256_is_used_and_a_failed_write_keeps_the_raw_output_with_t
     let output = "word ".repeat(5_000);
     let input = serde_json::json!({"sessionId": "s", "messageId": "m", "parts": [{"toolId": "t", "toolName": "x"}]});
     let known = "ab".repeat(32);
-    let plan_json = wasm::plan_turn(
-        &input.to_string(),
-        vec![output.clone()],
-        vec![known.clone()],
-    )
-    .expect("plan");
+    let plan_json = wasm::plan_turn(&input.to_string(), vec![output.clone()], vec![known.clone()]).expect("plan");
     let plan: Value = serde_json::from_str(&plan_json).expect("JSON");
     assert_eq!(plan["writes"][0]["sha256"], known.as_str());
     let outcomes = serde_json::json!([{"status": "failed", "error": "Error: full"}]);
-    let finished =
-        wasm::finish_turn(&plan_json, &outcomes.to_string(), vec![output]).expect("finish");
+    let finished = wasm::finish_turn(&plan_json, &outcomes.to_string(), vec![output]).expect("finish");
     let parts: Value = serde_json::from_str(&finished).expect("JSON");
-    assert_eq!(
-        (
-            parts[0]["output"].as_str(),
-            parts[0]["externalizationError"].as_str()
-        ),
-        (Some(""), Some("Error: full"))
-    );
+    assert_eq!((parts[0]["output"].as_str(), parts[0]["externalizationError"].as_str()), (Some(""), Some("Error: full")));
 }

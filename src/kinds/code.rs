@@ -39,25 +39,11 @@ fn starts_code_line(s: &str) -> bool {
     }
     // `(keyword){s}+{w}+`, where some keywords are two words joined by `{s}+`.
     const KEYWORDS: &[&[&str]] = &[
-        &["class"],
-        &["def"],
-        &["async", "def"],
-        &["function"],
-        &["export", "function"],
-        &["const"],
-        &["let"],
-        &["var"],
-        &["package"],
-        &["use"],
-        &["pub", "fn"],
-        &["fn"],
-        &["public", "class"],
+        &["class"], &["def"], &["async", "def"], &["function"], &["export", "function"], &["const"],
+        &["let"], &["var"], &["package"], &["use"], &["pub", "fn"], &["fn"], &["public", "class"],
     ];
     KEYWORDS.iter().any(|words| {
-        after_keyword(s, words)
-            .and_then(spaces)
-            .and_then(|r| r.chars().next())
-            .is_some_and(is_py_word)
+        after_keyword(s, words).and_then(spaces).and_then(|r| r.chars().next()).is_some_and(is_py_word)
     })
 }
 
@@ -90,23 +76,14 @@ fn imported_module(s: &str) -> Option<&str> {
             return Some(module);
         }
     }
-    s.strip_prefix("import")
-        .and_then(leading_module)
-        .map(|(module, _)| module)
+    s.strip_prefix("import").and_then(leading_module).map(|(module, _)| module)
 }
 
 /// The reference's `^(class|def|async\s+def|function|export\s+function|pub\s+fn|fn)\s+([A-Za-z_]\w*)`
 /// on a stripped line, as (keyword as written, name): the first alternative that matches wins.
 fn symbol_at_start(line: &str) -> Option<(&str, &str)> {
-    const KEYWORDS: &[&[&str]] = &[
-        &["class"],
-        &["def"],
-        &["async", "def"],
-        &["function"],
-        &["export", "function"],
-        &["pub", "fn"],
-        &["fn"],
-    ];
+    const KEYWORDS: &[&[&str]] =
+        &[&["class"], &["def"], &["async", "def"], &["function"], &["export", "function"], &["pub", "fn"], &["fn"]];
     KEYWORDS.iter().find_map(|words| {
         let after = after_keyword(line, words)?;
         let keyword = line.get(..line.len() - after.len())?;
@@ -136,15 +113,11 @@ pub fn synopsis(output: &str) -> Synopsis {
     }
     let lines = py_line_count(output);
     let mut synopsis = Synopsis::new("code", "Code output");
-    synopsis
-        .summary
-        .push(format!("Code-like output with {lines} lines."));
+    synopsis.summary.push(format!("Code-like output with {lines} lines."));
     synopsis.structure.push(format!("line_count: {lines}"));
     if !imports.is_empty() {
         imports.truncate(MAX_IMPORTS);
-        synopsis
-            .structure
-            .push(format!("imports: {}", imports.join(", ")));
+        synopsis.structure.push(format!("imports: {}", imports.join(", ")));
     }
     synopsis.notable_items = symbols;
     synopsis
@@ -164,20 +137,14 @@ pub(crate) mod tests {
         assert!(looks_like_code("x\n\n\n   fn main"));
         // A carriage return alone does not start a line for `^`.
         assert!(!looks_like_code("x\rdef f"));
-        assert!(
-            looks_like_code("from  a.b \u{3000}import c")
-                && !looks_like_code("from a.b  importer"[..9].as_ref())
-        );
-        assert!(
-            looks_like_code("x\n pub \t fn é") && !looks_like_code("pubfn x\nconstant y\nfn -")
-        );
+        assert!(looks_like_code("from  a.b \u{3000}import c") && !looks_like_code("from a.b  importer"[..9].as_ref()));
+        assert!(looks_like_code("x\n pub \t fn é") && !looks_like_code("pubfn x\nconstant y\nfn -"));
         assert!(looks_like_code("export function\n\u{661}") && !looks_like_code("import"));
     }
 
     #[test]
     fn imports_and_symbols() {
-        let s =
-            synopsis("from a.b import c\nimport os\n  async  def go(x):\nclass Foo:\nfn 1bad\n");
+        let s = synopsis("from a.b import c\nimport os\n  async  def go(x):\nclass Foo:\nfn 1bad\n");
         assert_eq!(s.structure, ["line_count: 5", "imports: a.b, os"]);
         assert_eq!(s.notable_items, ["async def go", "class Foo"]);
     }
@@ -187,17 +154,14 @@ pub(crate) mod tests {
     pub(crate) fn joined_pieces(pieces: &[&str]) -> Vec<String> {
         let mut all = vec![String::new()];
         for _ in 0..4 {
-            all = all
-                .iter()
-                .flat_map(|head| pieces.iter().map(move |piece| format!("{head}{piece}")))
-                .collect();
+            all = all.iter().flat_map(|head| pieces.iter().map(move |piece| format!("{head}{piece}"))).collect();
         }
         all
     }
 
     const PIECES: &[&str] = &[
-        "class", "def", "async", "function", "export", "pub", "fn", "fnord", "from", "import", " ",
-        "\t", "\u{3000}", "\u{85}", "_x", "é", "1", "٣x", "\u{301}", "-", "(", "a.b", "",
+        "class", "def", "async", "function", "export", "pub", "fn", "fnord", "from", "import", " ", "\t",
+        "\u{3000}", "\u{85}", "_x", "é", "1", "٣x", "\u{301}", "-", "(", "a.b", "",
     ];
 
     #[test]
@@ -208,9 +172,7 @@ pub(crate) mod tests {
         ))
         .unwrap();
         for line in joined_pieces(PIECES) {
-            let expected = reference
-                .captures(&line)
-                .map(|found| (found[1].to_string(), found[2].to_string()));
+            let expected = reference.captures(&line).map(|found| (found[1].to_string(), found[2].to_string()));
             let actual = symbol_at_start(&line).map(|(k, n)| (k.to_string(), n.to_string()));
             assert_eq!(actual, expected, "line {line:?}");
         }
@@ -223,14 +185,8 @@ pub(crate) mod tests {
         ))
         .unwrap();
         for line in joined_pieces(PIECES) {
-            let expected = reference
-                .captures(&line)
-                .and_then(|found| found.get(1).or_else(|| found.get(2)));
-            assert_eq!(
-                imported_module(&line),
-                expected.map(|m| m.as_str()),
-                "line {line:?}"
-            );
+            let expected = reference.captures(&line).and_then(|found| found.get(1).or_else(|| found.get(2)));
+            assert_eq!(imported_module(&line), expected.map(|m| m.as_str()), "line {line:?}");
         }
     }
 
@@ -246,10 +202,7 @@ pub(crate) mod tests {
     #[test]
     fn symbol_names_take_unicode_word_chars_but_not_marks() {
         assert_eq!(symbol_at_start("def _é٣x\u{301}y"), Some(("def", "_é٣x")));
-        assert_eq!(
-            symbol_at_start("pub\u{3000}fn\tmain()"),
-            Some(("pub\u{3000}fn", "main"))
-        );
+        assert_eq!(symbol_at_start("pub\u{3000}fn\tmain()"), Some(("pub\u{3000}fn", "main")));
         assert_eq!(symbol_at_start("fn é"), None);
         assert_eq!(symbol_at_start("function"), None);
     }

@@ -436,24 +436,14 @@ fn scan_table(output: &str, delimiter: char) -> Result<ScannedTable, NotATable> 
 pub fn table_delimiter(output: &str) -> Option<char> {
     ['\t', ','].into_iter().find(|&delimiter| {
         output.contains(delimiter)
-            && matches!(
-                scan_table(output, delimiter),
-                Ok(ScannedTable {
-                    first_data_row: Some(_),
-                    ..
-                })
-            )
+            && matches!(scan_table(output, delimiter), Ok(ScannedTable { first_data_row: Some(_), .. }))
     })
 }
 
 /// Calls `on_row` with the byte range of each non-blank record of `output`, read with the same
 /// Python `csv` rules as the synopsis (a record's range ends after its line break). `Err` is
 /// the reader's error, as Python words it.
-pub fn visit_non_blank_rows(
-    output: &str,
-    delimiter: char,
-    mut on_row: impl FnMut(Range<usize>),
-) -> Result<(), String> {
+pub fn visit_non_blank_rows(output: &str, delimiter: char, mut on_row: impl FnMut(Range<usize>)) -> Result<(), String> {
     let mut reader = CsvReader::new(delimiter, CountOnly);
     let mut record_start = 0usize;
     read_records(output, &mut reader, |_, record, record_end| {
@@ -465,9 +455,7 @@ pub fn visit_non_blank_rows(
     })
     .map_err(|error| match error {
         NotATable::FieldTooLarge => format!("field larger than field limit ({FIELD_SIZE_LIMIT})"),
-        NotATable::NewlineInUnquotedField => {
-            "new-line character seen in unquoted field".to_string()
-        }
+        NotATable::NewlineInUnquotedField => "new-line character seen in unquoted field".to_string(),
         NotATable::TooFewColumns | NotATable::RaggedRow => format!("{error:?}"),
     })
 }

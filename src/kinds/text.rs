@@ -53,11 +53,7 @@ fn excerpt(chars: &str) -> String {
 
 pub fn synopsis(output: &str) -> Synopsis {
     let headers = section_headers(output);
-    let headers = if headers.is_empty() {
-        "none detected".to_string()
-    } else {
-        headers.join(" | ")
-    };
+    let headers = if headers.is_empty() { "none detected".to_string() } else { headers.join(" | ") };
     let mut synopsis = Synopsis::new("text", "Text output");
     synopsis.summary = vec![
         "Text exploration summary:".to_string(),
@@ -65,14 +61,8 @@ pub fn synopsis(output: &str) -> Synopsis {
         format!("Words: {}.", py_words(output).count()),
         format!("Lines: {}.", py_splitlines(output).count()),
         format!("Detected section headers: {headers}."),
-        format!(
-            "Opening excerpt: {}.",
-            excerpt(take_chars(output, EXCERPT_CHARS))
-        ),
-        format!(
-            "Closing excerpt: {}.",
-            excerpt(last_chars(output, EXCERPT_CHARS))
-        ),
+        format!("Opening excerpt: {}.", excerpt(take_chars(output, EXCERPT_CHARS))),
+        format!("Closing excerpt: {}.", excerpt(last_chars(output, EXCERPT_CHARS))),
     ];
     synopsis
 }
@@ -84,10 +74,7 @@ mod tests {
     #[test]
     fn headers_markdown_and_caps_deduplicated() {
         let s = synopsis("# Title\nSYSTEM STATUS\n# Title\nShort\nAB\n#nospace\n");
-        assert_eq!(
-            s.summary[4],
-            "Detected section headers: # Title | SYSTEM STATUS."
-        );
+        assert_eq!(s.summary[4], "Detected section headers: # Title | SYSTEM STATUS.");
         for header in ["# a", "###### a", "#\u{3000}x", "ABCDEFG", "A1 B:_-\u{a0}C"] {
             assert!(is_header(header), "{header:?}");
         }
@@ -99,10 +86,7 @@ mod tests {
     #[test]
     fn counts_and_excerpts() {
         let s = synopsis("a b\r\nc");
-        assert_eq!(
-            s.summary[1..4],
-            ["Characters: 6.", "Words: 3.", "Lines: 2."]
-        );
+        assert_eq!(s.summary[1..4], ["Characters: 6.", "Words: 3.", "Lines: 2."]);
         assert_eq!(s.summary[5], "Opening excerpt: a b c.");
         assert_eq!(synopsis("   ").summary[5], "Opening excerpt: (empty).");
     }

@@ -13,9 +13,7 @@ use regex_lite::{Regex, RegexBuilder};
 use serde::{Deserialize, Serialize};
 
 use super::lines::TextCursor;
-use super::{
-    back_chars, check_search_args, forward_chars, DEFAULT_CONTEXT_CHARS, DEFAULT_SEARCH_LIMIT,
-};
+use super::{back_chars, check_search_args, forward_chars, DEFAULT_CONTEXT_CHARS, DEFAULT_SEARCH_LIMIT};
 use crate::error::{Error, Result};
 use crate::pyutil::char_len;
 use crate::record::OFFSET_UNIT;
@@ -96,18 +94,10 @@ pub struct Grep {
 }
 
 fn build_regex(request: &GrepRequest) -> Result<Regex> {
-    let body = if request.regex {
-        request.query.clone()
-    } else {
-        regex_lite::escape(&request.query)
-    };
+    let body = if request.regex { request.query.clone() } else { regex_lite::escape(&request.query) };
     // Half word boundaries: the match may start or end with a non-word char (`-x`, `a.`) and
     // still only match as a whole word, like `grep -w`.
-    let pattern = if request.whole_word {
-        format!(r"\b{{start-half}}(?:{body})\b{{end-half}}")
-    } else {
-        body
-    };
+    let pattern = if request.whole_word { format!(r"\b{{start-half}}(?:{body})\b{{end-half}}") } else { body };
     RegexBuilder::new(&pattern)
         .case_insensitive(request.ignore_case)
         .multi_line(true)
@@ -121,37 +111,24 @@ impl Grep {
         let limit = request.limit.unwrap_or(DEFAULT_SEARCH_LIMIT);
         check_search_args(&request.query, limit)?;
         if char_len(&request.query) > MAX_PATTERN_CHARS {
-            return Err(Error::invalid(format!(
-                "query must be at most {MAX_PATTERN_CHARS} chars"
-            )));
+            return Err(Error::invalid(format!("query must be at most {MAX_PATTERN_CHARS} chars")));
         }
         let context = match (request.context_chars, request.context_lines) {
-            (Some(_), Some(_)) => {
-                return Err(Error::invalid(
-                    "give contextChars or contextLines, not both",
-                ))
-            }
+            (Some(_), Some(_)) => return Err(Error::invalid("give contextChars or contextLines, not both")),
             (_, Some(lines)) if lines < 0 => {
-                return Err(Error::invalid(format!(
-                    "contextLines must be >= 0 (got {lines})"
-                )))
+                return Err(Error::invalid(format!("contextLines must be >= 0 (got {lines})")))
             }
             (_, Some(lines)) => Context::Lines(usize::try_from(lines).unwrap_or(usize::MAX)),
-            (chars, None) => Context::Chars(
-                usize::try_from(chars.unwrap_or(DEFAULT_CONTEXT_CHARS).max(0))
-                    .unwrap_or(usize::MAX),
-            ),
+            (chars, None) => {
+                Context::Chars(usize::try_from(chars.unwrap_or(DEFAULT_CONTEXT_CHARS).max(0)).unwrap_or(usize::MAX))
+            }
         };
         let matcher = if request.regex || request.ignore_case || request.whole_word {
             Matcher::Pattern(build_regex(request)?)
         } else {
             Matcher::Literal(request.query.clone())
         };
-        Ok(Grep {
-            matcher,
-            limit: usize::try_from(limit).unwrap_or(usize::MAX),
-            context,
-        })
+        Ok(Grep { matcher, limit: usize::try_from(limit).unwrap_or(usize::MAX), context })
     }
 
     /// The first `limit` matches of `text`, left to right, non-overlapping, and the count of all.
@@ -175,36 +152,24 @@ impl Grep {
                 });
             }
             // An empty match moves on by one char so the scan always advances.
-            from = if end > start {
-                end
-            } else {
-                end + text[end..].chars().next().map_or(1, char::len_utf8)
-            };
+            from = if end > start { end } else { end + text[end..].chars().next().map_or(1, char::len_utf8) };
             if from > text.len() {
                 break;
             }
         }
-        GrepResult {
-            matches,
-            total_matches,
-        }
+        GrepResult { matches, total_matches }
     }
 
     fn snippet_range(&self, text: &str, start: usize, end: usize) -> (usize, usize) {
         match self.context {
-            Context::Chars(context) => (
-                back_chars(text, start, context),
-                forward_chars(text, end, context),
-            ),
+            Context::Chars(context) => (back_chars(text, start, context), forward_chars(text, end, context)),
             Context::Lines(lines) => {
                 let low = back_chars(text, start, MAX_CONTEXT_LINE_CHARS);
                 let high = forward_chars(text, end, MAX_CONTEXT_LINE_CHARS);
                 // The start of the line `lines` above the match's, within the bound.
                 let (mut snippet_start, mut pos) = (low, start);
                 for step in 0..=lines {
-                    let Some(at) = text[low..pos].rfind('\n') else {
-                        break;
-                    };
+                    let Some(at) = text[low..pos].rfind('\n') else { break };
                     if step == lines {
                         snippet_start = low + at + 1;
                         break;
@@ -214,9 +179,7 @@ impl Grep {
                 // The end of the line `lines` below the match's, within the bound.
                 let (mut snippet_end, mut pos) = (high, end);
                 for step in 0..=lines {
-                    let Some(at) = text[pos..high].find('\n') else {
-                        break;
-                    };
+                    let Some(at) = text[pos..high].find('\n') else { break };
                     if step == lines {
                         snippet_end = pos + at;
                         break;
@@ -239,10 +202,7 @@ mod tests {
     use super::*;
 
     fn request(query: &str) -> GrepRequest {
-        GrepRequest {
-            query: query.into(),
-            ..Default::default()
-        }
+        GrepRequest { query: query.into(), ..Default::default() }
     }
 
     #[test]
@@ -250,24 +210,10 @@ mod tests {
         let text = "aaaa😀aa\nxx aa\n".repeat(30);
         for (limit, context) in [(20, 300), (5, 1), (100, 0)] {
             let reference = super::super::search(&text, "aa", limit, context).expect("valid");
-            let ours = grep(
-                &text,
-                &GrepRequest {
-                    limit: Some(limit),
-                    context_chars: Some(context),
-                    ..request("aa")
-                },
-            )
-            .expect("valid");
-            let projected: Vec<_> = ours
-                .matches
-                .iter()
-                .map(|m| (m.offset, m.snippet.clone()))
-                .collect();
-            let expected: Vec<_> = reference
-                .iter()
-                .map(|m| (m.offset, m.snippet.clone()))
-                .collect();
+            let ours = grep(&text, &GrepRequest { limit: Some(limit), context_chars: Some(context), ..request("aa") })
+                .expect("valid");
+            let projected: Vec<_> = ours.matches.iter().map(|m| (m.offset, m.snippet.clone())).collect();
+            let expected: Vec<_> = reference.iter().map(|m| (m.offset, m.snippet.clone())).collect();
             assert_eq!(projected, expected);
             assert_eq!(ours.total_matches, 30 * 4);
         }
@@ -276,197 +222,71 @@ mod tests {
     #[test]
     fn astral_chars_count_once_in_offsets_and_columns() {
         let found = grep("😀😀x\n😀y x", &request("x")).expect("valid");
-        let where_: Vec<_> = found
-            .matches
-            .iter()
-            .map(|m| (m.offset, m.line, m.column))
-            .collect();
+        let where_: Vec<_> = found.matches.iter().map(|m| (m.offset, m.line, m.column)).collect();
         assert_eq!(where_, [(2, 1, 3), (7, 2, 4)]);
     }
 
     #[test]
     fn regex_ignore_case_and_whole_word() {
         let text = "Error: x\nerror-code\nterrors\nERROR";
-        let regex = GrepRequest {
-            regex: true,
-            ignore_case: true,
-            ..request(r"^error\b")
-        };
+        let regex = GrepRequest { regex: true, ignore_case: true, ..request(r"^error\b") };
         let found = grep(text, &regex).expect("valid");
-        assert_eq!(
-            found.matches.iter().map(|m| m.line).collect::<Vec<_>>(),
-            [1, 2, 4]
-        );
+        assert_eq!(found.matches.iter().map(|m| m.line).collect::<Vec<_>>(), [1, 2, 4]);
         assert_eq!(found.matches[0].length, 5);
-        let words = GrepRequest {
-            whole_word: true,
-            ignore_case: true,
-            ..request("error")
-        };
+        let words = GrepRequest { whole_word: true, ignore_case: true, ..request("error") };
         assert_eq!(grep(text, &words).expect("valid").total_matches, 3);
-        let dashed = GrepRequest {
-            whole_word: true,
-            ..request("-code")
-        };
+        let dashed = GrepRequest { whole_word: true, ..request("-code") };
         assert_eq!(grep(text, &dashed).expect("valid").total_matches, 0);
-        assert_eq!(
-            grep("see -code here", &dashed)
-                .expect("valid")
-                .total_matches,
-            1
-        );
+        assert_eq!(grep("see -code here", &dashed).expect("valid").total_matches, 1);
     }
 
     #[test]
     fn total_counts_beyond_the_limit() {
-        let found = grep(
-            &"x ".repeat(1_000),
-            &GrepRequest {
-                limit: Some(3),
-                ..request("x")
-            },
-        )
-        .expect("valid");
+        let found = grep(&"x ".repeat(1_000), &GrepRequest { limit: Some(3), ..request("x") }).expect("valid");
         assert_eq!((found.matches.len(), found.total_matches), (3, 1_000));
     }
 
     #[test]
     fn context_lines_give_whole_lines_around_the_match() {
         let text = "l1\nl2\nl3 hit\nl4\nl5";
-        let found = grep(
-            text,
-            &GrepRequest {
-                context_lines: Some(1),
-                ..request("hit")
-            },
-        )
-        .expect("valid");
+        let found = grep(text, &GrepRequest { context_lines: Some(1), ..request("hit") }).expect("valid");
         assert_eq!(found.matches[0].snippet, "l2\nl3 hit\nl4");
-        let none = grep(
-            text,
-            &GrepRequest {
-                context_lines: Some(0),
-                ..request("hit")
-            },
-        )
-        .expect("valid");
+        let none = grep(text, &GrepRequest { context_lines: Some(0), ..request("hit") }).expect("valid");
         assert_eq!(none.matches[0].snippet, "l3 hit");
-        let first = grep(
-            text,
-            &GrepRequest {
-                context_lines: Some(5),
-                ..request("l1")
-            },
-        )
-        .expect("valid");
+        let first = grep(text, &GrepRequest { context_lines: Some(5), ..request("l1") }).expect("valid");
         assert_eq!(first.matches[0].snippet, text);
     }
 
     /// The documented regex-lite semantics: case folding and word chars are ASCII-only.
     #[test]
     fn ignore_case_and_whole_word_are_ascii_only() {
-        let count =
-            |text: &str, request: GrepRequest| grep(text, &request).expect("valid").total_matches;
-        assert_eq!(
-            count(
-                "ERROR error",
-                GrepRequest {
-                    ignore_case: true,
-                    ..request("Error")
-                }
-            ),
-            2
-        );
-        assert_eq!(
-            count(
-                "É é",
-                GrepRequest {
-                    ignore_case: true,
-                    ..request("é")
-                }
-            ),
-            1
-        );
+        let count = |text: &str, request: GrepRequest| grep(text, &request).expect("valid").total_matches;
+        assert_eq!(count("ERROR error", GrepRequest { ignore_case: true, ..request("Error") }), 2);
+        assert_eq!(count("É é", GrepRequest { ignore_case: true, ..request("é") }), 1);
         // `é` is not a word char, so `caf` is a whole word in both.
-        assert_eq!(
-            count(
-                "caféx café",
-                GrepRequest {
-                    whole_word: true,
-                    ..request("caf")
-                }
-            ),
-            2
-        );
-        assert!(grep(
-            "cafe",
-            &GrepRequest {
-                regex: true,
-                ..request(r"\p{L}")
-            }
-        )
-        .is_err());
+        assert_eq!(count("caféx café", GrepRequest { whole_word: true, ..request("caf") }), 2);
+        assert!(grep("cafe", &GrepRequest { regex: true, ..request(r"\p{L}") }).is_err());
     }
 
     #[test]
     fn empty_regex_matches_advance() {
-        let found = grep(
-            "ab",
-            &GrepRequest {
-                regex: true,
-                ..request("x*")
-            },
-        )
-        .expect("valid");
+        let found = grep("ab", &GrepRequest { regex: true, ..request("x*") }).expect("valid");
         assert_eq!(found.total_matches, 3);
     }
 
     #[test]
     fn bad_input_is_invalid_argument() {
-        let bad = grep(
-            "x",
-            &GrepRequest {
-                regex: true,
-                ..request("(a")
-            },
-        )
-        .expect_err("bad regex");
-        assert!(
-            bad.message.contains("invalid regex") && bad.message.contains("open group"),
-            "{}",
-            bad.message
-        );
-        assert!(grep(
-            "x",
-            &GrepRequest {
-                context_chars: Some(1),
-                context_lines: Some(1),
-                ..request("x")
-            }
-        )
-        .is_err());
-        assert!(grep(
-            "x",
-            &GrepRequest {
-                regex: true,
-                ..request(&"a{1000}{1000}".repeat(3))
-            }
-        )
-        .is_err());
+        let bad = grep("x", &GrepRequest { regex: true, ..request("(a") }).expect_err("bad regex");
+        assert!(bad.message.contains("invalid regex") && bad.message.contains("open group"), "{}", bad.message);
+        assert!(grep("x", &GrepRequest { context_chars: Some(1), context_lines: Some(1), ..request("x") }).is_err());
+        assert!(grep("x", &GrepRequest { regex: true, ..request(&"a{1000}{1000}".repeat(3)) }).is_err());
         assert!(grep("x", &request("")).is_err());
     }
 
     #[test]
     fn hostile_regex_stays_linear() {
         let text = "a".repeat(100_000);
-        let found = grep(
-            &text,
-            &GrepRequest {
-                regex: true,
-                ..request("(a+)+$")
-            },
-        )
-        .expect("valid");
+        let found = grep(&text, &GrepRequest { regex: true, ..request("(a+)+$") }).expect("valid");
         assert_eq!((found.total_matches, found.matches[0].offset), (1, 0));
     }
 }

@@ -73,10 +73,7 @@ fn type_name_of(first: u8) -> &'static str {
 
 impl<'a> Scanner<'a> {
     fn new(text: &'a str) -> Self {
-        Scanner {
-            text,
-            bytes: text.as_bytes(),
-        }
+        Scanner { text, bytes: text.as_bytes() }
     }
 
     fn at(&self, pos: usize) -> Option<u8> {
@@ -188,11 +185,7 @@ impl<'a> Scanner<'a> {
                         pos = inner + 1;
                     } else {
                         open.push(bracket);
-                        pos = if bracket == b'{' {
-                            self.key_and_colon(inner)?.2
-                        } else {
-                            inner
-                        };
+                        pos = if bracket == b'{' { self.key_and_colon(inner)?.2 } else { inner };
                         continue;
                     }
                 }
@@ -200,18 +193,12 @@ impl<'a> Scanner<'a> {
             }
             // After a value: close what ends here, then expect the next member or item.
             loop {
-                let Some(&top) = open.last() else {
-                    return Ok(pos);
-                };
+                let Some(&top) = open.last() else { return Ok(pos) };
                 pos = self.ws(pos);
                 match (top, self.at(pos)) {
                     (_, Some(b',')) => {
                         let next = self.ws(pos + 1);
-                        pos = if top == b'{' {
-                            self.key_and_colon(next)?.2
-                        } else {
-                            next
-                        };
+                        pos = if top == b'{' { self.key_and_colon(next)?.2 } else { next };
                         break;
                     }
                     (b'{', Some(b'}')) | (b'[', Some(b']')) => {
@@ -315,8 +302,7 @@ fn decode_string(body: &str) -> String {
             Some('t') => out.push('\t'),
             Some('u') => {
                 let high = hex4(&mut chars);
-                let code = if (0xd800..0xdc00).contains(&high) && chars.as_str().starts_with("\\u")
-                {
+                let code = if (0xd800..0xdc00).contains(&high) && chars.as_str().starts_with("\\u") {
                     let mut lookahead = chars.clone();
                     lookahead.nth(1);
                     let low = hex4(&mut lookahead);
@@ -344,9 +330,7 @@ fn parse_pointer(pointer: &str) -> Result<Vec<String>> {
         return Ok(Vec::new());
     }
     let Some(rest) = pointer.strip_prefix('/') else {
-        return Err(Error::invalid(format!(
-            "JSON pointer {pointer:?} must be empty or start with '/'"
-        )));
+        return Err(Error::invalid(format!("JSON pointer {pointer:?} must be empty or start with '/'")));
     };
     rest.split('/')
         .map(|token| {
@@ -379,9 +363,7 @@ fn escape_token(token: &str) -> String {
 /// The array index a token names, if it is one (RFC 6901: no sign, no leading zero).
 fn array_index(token: &str) -> Option<usize> {
     let canonical = token == "0" || (!token.starts_with('0') && !token.is_empty());
-    (canonical && token.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| token.parse().ok())
-        .flatten()
+    (canonical && token.bytes().all(|b| b.is_ascii_digit())).then(|| token.parse().ok()).flatten()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Deserialize)]
@@ -414,39 +396,22 @@ pub fn read_pointer(text: &str, request: &PointerRequest) -> Result<PointerRead>
     let tokens = parse_pointer(&request.json_pointer)?;
     let max_chars = checked_max_chars(request.max_chars)?;
     let scanner = Scanner::new(text);
-    let root_start = text
-        .char_indices()
-        .find(|&(_, c)| !is_py_space(c))
-        .map_or(text.len(), |(at, _)| at);
+    let root_start = text.char_indices().find(|&(_, c)| !is_py_space(c)).map_or(text.len(), |(at, _)| at);
     let mut range = (root_start, scanner.value_end(root_start)?);
     let mut path = String::new();
     for token in &tokens {
         let next = match scanner.at(range.0) {
-            Some(b'{') => scanner
-                .members(range.0)?
-                .into_iter()
-                .find(|(key, _)| key == token)
-                .map(|(_, r)| r),
-            Some(b'[') => {
-                array_index(token).and_then(|i| scanner.items(range.0).ok()?.get(i).copied())
-            }
+            Some(b'{') => scanner.members(range.0)?.into_iter().find(|(key, _)| key == token).map(|(_, r)| r),
+            Some(b'[') => array_index(token).and_then(|i| scanner.items(range.0).ok()?.get(i).copied()),
             _ => None,
         };
         let Some(next) = next else {
-            let shown = if path.is_empty() {
-                "the root".to_string()
-            } else {
-                format!("{path:?}")
-            };
+            let shown = if path.is_empty() { "the root".to_string() } else { format!("{path:?}") };
             return Err(Error::invalid(format!(
                 "JSON pointer {:?} does not resolve: {shown} is {} without {} {token:?}",
                 request.json_pointer,
                 scanner.describe(range)?,
-                if scanner.at(range.0) == Some(b'[') {
-                    "index"
-                } else {
-                    "key"
-                },
+                if scanner.at(range.0) == Some(b'[') { "index" } else { "key" },
             )));
         };
         path.push('/');
@@ -500,12 +465,7 @@ impl Printer<'_, '_> {
     fn cut(&mut self, pointer: &str, type_name: &'static str, size: usize, shown: usize) {
         self.total_cuts += 1;
         if self.cuts.len() < LISTED_CUTS {
-            self.cuts.push(Cut {
-                pointer: pointer.to_string(),
-                type_name,
-                size,
-                shown,
-            });
+            self.cuts.push(Cut { pointer: pointer.to_string(), type_name, size, shown });
         }
     }
 
@@ -536,9 +496,7 @@ impl Printer<'_, '_> {
                 let type_name = type_name_of(scanner.at(start).unwrap_or(b'0'));
                 let shown = self.room().saturating_sub(48);
                 self.push(&raw[..byte_offset(raw, shown)]);
-                self.push(&format!(
-                    "... [cut: {type_name} of {raw_chars} chars as written]"
-                ));
+                self.push(&format!("... [cut: {type_name} of {raw_chars} chars as written]"));
                 self.cut(path, type_name, scanner.size(range)?, shown);
                 Ok(())
             }
@@ -566,19 +524,11 @@ impl Printer<'_, '_> {
         let total = entries.len();
         let mut shown = 0usize;
         for (index, (quoted_key, range)) in entries.into_iter().enumerate() {
-            let head = if quoted_key.is_empty() {
-                String::new()
-            } else {
-                format!("{quoted_key}: ")
-            };
+            let head = if quoted_key.is_empty() { String::new() } else { format!("{quoted_key}: ") };
             // A member needs its line start and some room for its value; a container child
             // needs room for its own first member too, else it would print as a bare marker.
             let is_container = matches!(self.scanner.at(range.0), Some(b'{' | b'['));
-            let value_room = if is_container {
-                PER_LEVEL_RESERVE + 2 * indent.len() + 24
-            } else {
-                8
-            };
+            let value_room = if is_container { PER_LEVEL_RESERVE + 2 * indent.len() + 24 } else { 8 };
             if indent.len() + char_len(&head) + value_room > self.room() {
                 break;
             }
@@ -601,10 +551,7 @@ impl Printer<'_, '_> {
         if shown < total {
             self.push(if shown == 0 { "\n" } else { ",\n" });
             self.push(&indent);
-            self.push(&format!(
-                "... {} more {unit} cut ({type_name} of {total} {unit})",
-                total - shown
-            ));
+            self.push(&format!("... {} more {unit} cut ({type_name} of {total} {unit})", total - shown));
             self.cut(path, type_name, total, shown);
         }
         self.push("\n");
@@ -619,32 +566,17 @@ mod tests {
     use super::*;
 
     fn read(text: &str, pointer: &str, max_chars: i64) -> Result<PointerRead> {
-        read_pointer(
-            text,
-            &PointerRequest {
-                json_pointer: pointer.into(),
-                max_chars: Some(max_chars),
-            },
-        )
+        read_pointer(text, &PointerRequest { json_pointer: pointer.into(), max_chars: Some(max_chars) })
     }
 
     #[test]
     fn resolves_rfc6901_pointers_and_pretty_prints() {
         let text = r#" {"a/b": {"m~n": [10, {"x": 1.50, "big": 123456789012345678901234567890}]}, "s": "\u00e9"} "#;
         let found = read(text, "/a~1b/m~0n/1", 20_000).expect("resolves");
-        assert_eq!(
-            found.content,
-            "{\n  \"x\": 1.50,\n  \"big\": 123456789012345678901234567890\n}"
-        );
-        assert_eq!(
-            (found.type_name, found.size, found.truncated),
-            ("object", 2, false)
-        );
+        assert_eq!(found.content, "{\n  \"x\": 1.50,\n  \"big\": 123456789012345678901234567890\n}");
+        assert_eq!((found.type_name, found.size, found.truncated), ("object", 2, false));
         assert_eq!(found.pointer, "/a~1b/m~0n/1");
-        assert_eq!(
-            read(text, "/s", 20_000).expect("resolves").content,
-            "\"\\u00e9\""
-        );
+        assert_eq!(read(text, "/s", 20_000).expect("resolves").content, "\"\\u00e9\"");
         assert_eq!(read(text, "/s", 20_000).expect("resolves").size, 1);
         assert_eq!(read("[]", "", 20_000).expect("root").content, "[]");
     }
@@ -653,10 +585,7 @@ mod tests {
     fn python_semantics_duplicates_and_non_finite_numbers() {
         let text = r#"{"k": 1, "j": NaN, "k": [Infinity, -Infinity]}"#;
         let root = read(text, "", 20_000).expect("valid for Python");
-        assert_eq!(
-            root.content,
-            "{\n  \"k\": [\n    Infinity,\n    -Infinity\n  ],\n  \"j\": NaN\n}"
-        );
+        assert_eq!(root.content, "{\n  \"k\": [\n    Infinity,\n    -Infinity\n  ],\n  \"j\": NaN\n}");
         assert!(read("{\"a\": \"x\ny\"}", "", 20_000).is_err());
         assert!(read("{\"a\": 1,}", "", 20_000).is_err());
     }
@@ -665,21 +594,9 @@ mod tests {
     fn unresolved_pointers_name_the_nearest_path() {
         let text = r#"{"items": [1, 2, 3]}"#;
         let error = read(text, "/items/7", 20_000).expect_err("no item 7");
-        assert!(
-            error
-                .message
-                .contains("\"/items\" is an array of 3 items without index \"7\""),
-            "{}",
-            error.message
-        );
+        assert!(error.message.contains("\"/items\" is an array of 3 items without index \"7\""), "{}", error.message);
         let error = read(text, "/nope/x", 20_000).expect_err("no key");
-        assert!(
-            error
-                .message
-                .contains("the root is an object with 1 keys without key \"nope\""),
-            "{}",
-            error.message
-        );
+        assert!(error.message.contains("the root is an object with 1 keys without key \"nope\""), "{}", error.message);
         assert!(read(text, "/items/01", 20_000).is_err());
         assert!(read(text, "items", 20_000).is_err());
         assert!(read(text, "/~2", 20_000).is_err());
@@ -688,46 +605,21 @@ mod tests {
 
     #[test]
     fn big_subtrees_are_cut_within_max_chars_with_type_and_size() {
-        let items: Vec<String> = (0..5_000)
-            .map(|i| format!(r#"{{"id": {i}, "name": "item {i}"}}"#))
-            .collect();
-        let text = format!(
-            r#"{{"items": [{}], "long": "{}"}}"#,
-            items.join(", "),
-            "x".repeat(50_000)
-        );
+        let items: Vec<String> = (0..5_000).map(|i| format!(r#"{{"id": {i}, "name": "item {i}"}}"#)).collect();
+        let text = format!(r#"{{"items": [{}], "long": "{}"}}"#, items.join(", "), "x".repeat(50_000));
         for max_chars in [200, 1_000, 20_000] {
             let found = read(&text, "", max_chars).expect("valid");
-            assert!(
-                char_len(&found.content) <= max_chars as usize,
-                "{max_chars}: {}",
-                char_len(&found.content)
-            );
+            assert!(char_len(&found.content) <= max_chars as usize, "{max_chars}: {}", char_len(&found.content));
             assert!(found.truncated && found.total_cuts >= 1);
         }
         let found = read(&text, "/items", 2_000).expect("valid");
-        assert!(
-            found
-                .content
-                .contains("more items cut (array of 5000 items)"),
-            "{}",
-            found.content
-        );
-        let outer = found
-            .cuts
-            .iter()
-            .find(|cut| cut.pointer == "/items")
-            .expect("the array is cut");
+        assert!(found.content.contains("more items cut (array of 5000 items)"), "{}", found.content);
+        let outer = found.cuts.iter().find(|cut| cut.pointer == "/items").expect("the array is cut");
         assert_eq!((outer.type_name, outer.size), ("array", 5_000));
         assert!(outer.shown > 0 && outer.shown < 5_000);
         let long = read(&text, "/long", 1_000).expect("valid");
-        assert!(long
-            .content
-            .contains("[cut: string of 50002 chars as written]"));
-        assert_eq!(
-            (long.cuts[0].type_name, long.cuts[0].size),
-            ("string", 50_000)
-        );
+        assert!(long.content.contains("[cut: string of 50002 chars as written]"));
+        assert_eq!((long.cuts[0].type_name, long.cuts[0].size), ("string", 50_000));
     }
 
     #[test]
@@ -736,11 +628,6 @@ mod tests {
         let text = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
         let found = read(&text, "/0/0", 1_000).expect("valid");
         assert!(found.truncated && char_len(&found.content) <= 1_000);
-        assert!(read(
-            &format!("{}1{}", "[".repeat(2_000), "]".repeat(2_000)),
-            "",
-            1_000
-        )
-        .is_err());
+        assert!(read(&format!("{}1{}", "[".repeat(2_000), "]".repeat(2_000)), "", 1_000).is_err());
     }
 }

@@ -39,13 +39,7 @@ pub struct Position {
 
 impl<'a> TextCursor<'a> {
     pub fn new(text: &'a str) -> Self {
-        TextCursor {
-            text,
-            byte: 0,
-            chars: 0,
-            line: 1,
-            line_start_chars: 0,
-        }
+        TextCursor { text, byte: 0, chars: 0, line: 1, line_start_chars: 0 }
     }
 
     /// The position of byte index `at` (a char boundary); `at` must not go backwards.
@@ -62,11 +56,7 @@ impl<'a> TextCursor<'a> {
             None => self.chars += char_len(span),
         }
         self.byte = at;
-        Position {
-            offset: self.chars,
-            line: self.line,
-            column: self.chars - self.line_start_chars + 1,
-        }
+        Position { offset: self.chars, line: self.line, column: self.chars - self.line_start_chars + 1 }
     }
 }
 
@@ -140,9 +130,7 @@ fn check(request: &LineWindowRequest) -> Result<Checked> {
     let positive = |value: Option<i64>, default: i64, name: &str, min: i64| -> Result<usize> {
         let value = value.unwrap_or(default);
         if value < min {
-            return Err(Error::invalid(format!(
-                "{name} must be >= {min} (got {value})"
-            )));
+            return Err(Error::invalid(format!("{name} must be >= {min} (got {value})")));
         }
         Ok(usize::try_from(value).unwrap_or(usize::MAX))
     };
@@ -150,12 +138,7 @@ fn check(request: &LineWindowRequest) -> Result<Checked> {
         line: positive(request.line, 1, "line", 1)?,
         lines: positive(request.lines, DEFAULT_WINDOW_LINES, "lines", 1)?,
         column: positive(request.column, 1, "column", 1)?,
-        max_chars: positive(
-            request.max_chars,
-            DEFAULT_WINDOW_MAX_CHARS,
-            "maxChars",
-            MIN_WINDOW_MAX_CHARS,
-        )?,
+        max_chars: positive(request.max_chars, DEFAULT_WINDOW_MAX_CHARS, "maxChars", MIN_WINDOW_MAX_CHARS)?,
         numbered: request.numbered,
     })
 }
@@ -192,11 +175,8 @@ pub fn read_lines(text: &str, request: &LineWindowRequest) -> Result<LineWindow>
     };
     let mut cursor = TextCursor::new(text);
     // The column skips chars of the first line, never past its end.
-    let first_line_end = text[first_line_start..]
-        .find('\n')
-        .map_or(text.len(), |i| first_line_start + i);
-    let start =
-        first_line_start + byte_offset(&text[first_line_start..first_line_end], request.column - 1);
+    let first_line_end = text[first_line_start..].find('\n').map_or(text.len(), |i| first_line_start + i);
+    let start = first_line_start + byte_offset(&text[first_line_start..first_line_end], request.column - 1);
     let start_position = cursor.advance_to(start);
     let budget = request.max_chars.saturating_sub(CUT_MARKER_RESERVE);
 
@@ -209,11 +189,7 @@ pub fn read_lines(text: &str, request: &LineWindowRequest) -> Result<LineWindow>
     while shown_lines < request.lines && at < text.len() {
         let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
         let line_text = &text[at..line_end];
-        let prefix = if request.numbered {
-            number_prefix(line_number)
-        } else {
-            String::new()
-        };
+        let prefix = if request.numbered { number_prefix(line_number) } else { String::new() };
         let separator = usize::from(shown_lines > 0);
         let needed = separator + char_len(&prefix) + char_len(line_text);
         if used + needed > budget {
@@ -246,18 +222,10 @@ pub fn read_lines(text: &str, request: &LineWindowRequest) -> Result<LineWindow>
     let has_more = end_position.offset < total_chars && (cut || end_line < total_lines);
     let next = has_more.then(|| {
         if cut {
-            Continuation {
-                line: end_line,
-                column: end_position.column,
-                offset: end_position.offset,
-            }
+            Continuation { line: end_line, column: end_position.column, offset: end_position.offset }
         } else {
             // The next line starts just after the `\n` that ends this window.
-            Continuation {
-                line: end_line + 1,
-                column: 1,
-                offset: end_position.offset + 1,
-            }
+            Continuation { line: end_line + 1, column: 1, offset: end_position.offset + 1 }
         }
     });
     if cut {
@@ -288,15 +256,8 @@ mod tests {
     use super::*;
 
     fn window(text: &str, line: i64, lines: i64) -> LineWindow {
-        read_lines(
-            text,
-            &LineWindowRequest {
-                line: Some(line),
-                lines: Some(lines),
-                ..Default::default()
-            },
-        )
-        .expect("valid request")
+        read_lines(text, &LineWindowRequest { line: Some(line), lines: Some(lines), ..Default::default() })
+            .expect("valid request")
     }
 
     #[test]
@@ -315,41 +276,18 @@ mod tests {
         assert_eq!((w.start_line, w.end_line, w.total_lines), (2, 3, 4));
         assert_eq!((w.start_offset, w.end_offset, w.total_chars), (4, 14, 19));
         assert!(w.has_more && !w.cut);
-        assert_eq!(
-            w.next,
-            Some(Continuation {
-                line: 4,
-                column: 1,
-                offset: 15
-            })
-        );
+        assert_eq!(w.next, Some(Continuation { line: 4, column: 1, offset: 15 }));
         let chars: Vec<char> = text.chars().collect();
-        assert_eq!(
-            chars[w.start_offset..w.end_offset]
-                .iter()
-                .collect::<String>(),
-            w.content
-        );
+        assert_eq!(chars[w.start_offset..w.end_offset].iter().collect::<String>(), w.content);
         let last = window(text, 4, 10);
-        assert_eq!(
-            (last.content.as_str(), last.has_more, last.next.clone()),
-            ("four", false, None)
-        );
+        assert_eq!((last.content.as_str(), last.has_more, last.next.clone()), ("four", false, None));
         let past = window(text, 9, 1);
-        assert_eq!(
-            (past.content.as_str(), past.end_line, past.has_more),
-            ("", 8, false)
-        );
+        assert_eq!((past.content.as_str(), past.end_line, past.has_more), ("", 8, false));
     }
 
     #[test]
     fn numbered_lines_look_like_cat_n() {
-        let request = LineWindowRequest {
-            line: Some(9),
-            lines: Some(2),
-            numbered: true,
-            ..Default::default()
-        };
+        let request = LineWindowRequest { line: Some(9), lines: Some(2), numbered: true, ..Default::default() };
         let text: String = (1..=12).map(|i| format!("l{i}\n")).collect();
         let w = read_lines(&text, &request).expect("valid");
         assert_eq!(w.content, "     9\tl9\n    10\tl10");
@@ -358,32 +296,14 @@ mod tests {
     #[test]
     fn an_enormous_line_is_cut_and_continues_by_column() {
         let text = format!("head\n{}\ntail", "x😀".repeat(5_000));
-        let request = LineWindowRequest {
-            line: Some(2),
-            max_chars: Some(1_000),
-            ..Default::default()
-        };
+        let request = LineWindowRequest { line: Some(2), max_chars: Some(1_000), ..Default::default() };
         let w = read_lines(&text, &request).expect("valid");
         assert!(char_len(&w.content) <= 1_000, "{}", char_len(&w.content));
         assert!(w.cut && w.has_more);
-        assert!(w.content.contains(
-            "line 2 cut: 9160 more chars; continue with line=2 column=841 (char offset 845)"
-        ));
+        assert!(w.content.contains("line 2 cut: 9160 more chars; continue with line=2 column=841 (char offset 845)"));
         let next = w.next.clone().expect("continues");
-        assert_eq!(
-            next,
-            Continuation {
-                line: 2,
-                column: 841,
-                offset: 845
-            }
-        );
-        let again = LineWindowRequest {
-            line: Some(2),
-            column: Some(841),
-            max_chars: Some(1_000),
-            ..Default::default()
-        };
+        assert_eq!(next, Continuation { line: 2, column: 841, offset: 845 });
+        let again = LineWindowRequest { line: Some(2), column: Some(841), max_chars: Some(1_000), ..Default::default() };
         let w2 = read_lines(&text, &again).expect("valid");
         assert_eq!(w2.start_offset, 845);
         assert!(w2.content.starts_with("x😀"));
@@ -392,41 +312,19 @@ mod tests {
     #[test]
     fn a_line_that_does_not_fit_after_others_starts_the_next_window() {
         let text = format!("a\nb\n{}\n", "y".repeat(500));
-        let request = LineWindowRequest {
-            max_chars: Some(300),
-            ..Default::default()
-        };
+        let request = LineWindowRequest { max_chars: Some(300), ..Default::default() };
         let w = read_lines(&text, &request).expect("valid");
         assert_eq!((w.content.as_str(), w.end_line, w.cut), ("a\nb", 2, false));
-        assert_eq!(
-            w.next,
-            Some(Continuation {
-                line: 3,
-                column: 1,
-                offset: 4
-            })
-        );
+        assert_eq!(w.next, Some(Continuation { line: 3, column: 1, offset: 4 }));
     }
 
     #[test]
     fn bad_requests_are_invalid_arguments() {
         for request in [
-            LineWindowRequest {
-                line: Some(0),
-                ..Default::default()
-            },
-            LineWindowRequest {
-                lines: Some(0),
-                ..Default::default()
-            },
-            LineWindowRequest {
-                column: Some(0),
-                ..Default::default()
-            },
-            LineWindowRequest {
-                max_chars: Some(10),
-                ..Default::default()
-            },
+            LineWindowRequest { line: Some(0), ..Default::default() },
+            LineWindowRequest { lines: Some(0), ..Default::default() },
+            LineWindowRequest { column: Some(0), ..Default::default() },
+            LineWindowRequest { max_chars: Some(10), ..Default::default() },
         ] {
             assert!(read_lines("x", &request).is_err());
         }

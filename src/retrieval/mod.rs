@@ -34,14 +34,10 @@ pub struct ReadWindow {
 
 pub fn check_read_args(offset: i64, limit: i64) -> Result<()> {
     if offset < 0 {
-        return Err(Error::invalid(format!(
-            "offset must be >= 0 (got {offset})"
-        )));
+        return Err(Error::invalid(format!("offset must be >= 0 (got {offset})")));
     }
     if limit < -1 {
-        return Err(Error::invalid(format!(
-            "limit must be -1 (to the end) or >= 0 (got {limit})"
-        )));
+        return Err(Error::invalid(format!("limit must be -1 (to the end) or >= 0 (got {limit})")));
     }
     Ok(())
 }
@@ -88,12 +84,7 @@ pub fn check_search_args(query: &str, limit: i64) -> Result<()> {
 
 /// Byte index `context` chars before `at` (or 0).
 pub(crate) fn back_chars(content: &str, at: usize, context: usize) -> usize {
-    content[..at]
-        .char_indices()
-        .rev()
-        .take(context)
-        .last()
-        .map_or(at, |(i, _)| i)
+    content[..at].char_indices().rev().take(context).last().map_or(at, |(i, _)| i)
 }
 
 /// Byte index `context` chars after `at` (or the end).
@@ -103,12 +94,7 @@ pub(crate) fn forward_chars(content: &str, at: usize, context: usize) -> usize {
 
 /// Case-sensitive, non-overlapping literal matches, left to right, at most `limit`; each with
 /// `context_chars` of context on both sides.
-pub fn search(
-    content: &str,
-    query: &str,
-    limit: i64,
-    context_chars: i64,
-) -> Result<Vec<SearchMatch>> {
+pub fn search(content: &str, query: &str, limit: i64, context_chars: i64) -> Result<Vec<SearchMatch>> {
     check_search_args(query, limit)?;
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     let context = usize::try_from(context_chars.max(0)).unwrap_or(usize::MAX);
@@ -117,9 +103,7 @@ pub fn search(
     let (mut counted_to, mut char_offset) = (0usize, 0usize);
     let mut from = 0usize;
     while matches.len() < limit {
-        let Some(found) = content[from..].find(query).map(|i| from + i) else {
-            break;
-        };
+        let Some(found) = content[from..].find(query).map(|i| from + i) else { break };
         char_offset += crate::pyutil::char_len(&content[counted_to..found]);
         counted_to = found;
         let end = found + query.len();
@@ -144,11 +128,7 @@ pub fn check_list_limit(limit: i64) -> Result<()> {
 
 /// The session's readable records (metadata files in key order), filtered by tool name, then
 /// cut to `limit`; unreadable ones are skipped.
-pub fn list_records(
-    metadata_files: &[String],
-    tool_name: Option<&str>,
-    limit: i64,
-) -> Result<Vec<serde_json::Value>> {
+pub fn list_records(metadata_files: &[String], tool_name: Option<&str>, limit: i64) -> Result<Vec<serde_json::Value>> {
     check_list_limit(limit)?;
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     Ok(metadata_files
@@ -168,12 +148,7 @@ mod tests {
         let record = |id: &str, tool: &str| {
             serde_json::json!({"tool_result_id": id, "sha256": "x", "tool_name": tool, "synopsis": {}}).to_string()
         };
-        let files = [
-            record("a", "bash"),
-            "{broken".to_string(),
-            record("b", "grep"),
-            record("c", "grep"),
-        ];
+        let files = [record("a", "bash"), "{broken".to_string(), record("b", "grep"), record("c", "grep")];
         let listed = list_records(&files, Some("grep"), 1).expect("valid");
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0]["tool_result_id"], "b");
@@ -185,17 +160,11 @@ mod tests {
     fn read_windows_in_code_points() {
         let text = "a😀bcd";
         let window = read(text, 1, 2).expect("valid");
-        assert_eq!(
-            (window.content.as_str(), window.total_chars, window.has_more),
-            ("😀b", 5, true)
-        );
+        assert_eq!((window.content.as_str(), window.total_chars, window.has_more), ("😀b", 5, true));
         let all = read(text, 2, -1).expect("valid");
         assert_eq!((all.content.as_str(), all.has_more), ("bcd", false));
         let past = read(text, 99, 5).expect("valid");
-        assert_eq!(
-            (past.content.as_str(), past.total_chars, past.has_more),
-            ("", 5, false)
-        );
+        assert_eq!((past.content.as_str(), past.total_chars, past.has_more), ("", 5, false));
         assert!(read(text, 3, 2).is_ok_and(|w| !w.has_more));
         assert!(read(text, -1, 1).is_err() && read(text, 0, -2).is_err());
     }

@@ -54,15 +54,7 @@ pub fn output_index(text: &str, well_formed: bool) -> OutputIndex {
     if checkpoints.is_empty() {
         checkpoints.push([0; 4]);
     }
-    OutputIndex {
-        version: INDEX_VERSION,
-        step: CHECKPOINT_STEP,
-        chars,
-        utf16,
-        bytes: bytes.len(),
-        well_formed,
-        checkpoints,
-    }
+    OutputIndex { version: INDEX_VERSION, step: CHECKPOINT_STEP, chars, utf16, bytes: bytes.len(), well_formed, checkpoints }
 }
 
 #[cfg(test)]
@@ -79,11 +71,7 @@ mod tests {
 
     #[test]
     fn checkpoints_fall_every_step_code_points() {
-        let text = format!(
-            "{}\n{}",
-            "😀".repeat(CHECKPOINT_STEP),
-            "a".repeat(CHECKPOINT_STEP + 5)
-        );
+        let text = format!("{}\n{}", "😀".repeat(CHECKPOINT_STEP), "a".repeat(CHECKPOINT_STEP + 5));
         let index = output_index(&text, true);
         assert_eq!(index.chars, 2 * CHECKPOINT_STEP + 6);
         assert_eq!(
@@ -91,12 +79,7 @@ mod tests {
             vec![
                 [0, 0, 0, 0],
                 [2 * CHECKPOINT_STEP, 4 * CHECKPOINT_STEP, 0, CHECKPOINT_STEP],
-                [
-                    2 * CHECKPOINT_STEP + CHECKPOINT_STEP,
-                    4 * CHECKPOINT_STEP + CHECKPOINT_STEP,
-                    1,
-                    CHECKPOINT_STEP - 1
-                ],
+                [2 * CHECKPOINT_STEP + CHECKPOINT_STEP, 4 * CHECKPOINT_STEP + CHECKPOINT_STEP, 1, CHECKPOINT_STEP - 1],
             ]
         );
     }

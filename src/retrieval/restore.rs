@@ -41,10 +41,7 @@ pub fn restore_plan(parts: &[ToolPart]) -> Vec<RestoreNeed> {
         .iter()
         .enumerate()
         .filter_map(|(part_index, part)| {
-            source_of(part).map(|reference| RestoreNeed {
-                part_index,
-                reference: reference.to_string(),
-            })
+            source_of(part).map(|reference| RestoreNeed { part_index, reference: reference.to_string() })
         })
         .collect()
 }
@@ -64,11 +61,7 @@ fn corrupt(message: String) -> Error {
 
 /// Puts the original output back into `part` from `stored_output` (and its metadata file, when
 /// there is one), verifying the SHA-256 of what comes back.
-pub fn restore_part(
-    mut part: ToolPart,
-    stored_output: &str,
-    metadata_json: Option<&str>,
-) -> Result<Restored> {
+pub fn restore_part(mut part: ToolPart, stored_output: &str, metadata_json: Option<&str>) -> Result<Restored> {
     let Some(reference) = source_of(&part).map(str::to_string) else {
         return Ok(Restored { part, window: None });
     };
@@ -86,29 +79,17 @@ pub fn restore_part(
     let (output, window) = if is_source_read(&part) {
         let offset = part.source_offset.unwrap_or(0);
         let limit = part.source_limit.unwrap_or(DEFAULT_READ_LIMIT);
-        (
-            read(stored_output, offset, limit)?.content,
-            Some((offset, limit)),
-        )
+        (read(stored_output, offset, limit)?.content, Some((offset, limit)))
     } else {
         (stored_output.to_string(), None)
     };
-    let restored_sha = if window.is_some() {
-        sha256_hex(&output)
-    } else {
-        stored_sha
-    };
+    let restored_sha = if window.is_some() { sha256_hex(&output) } else { stored_sha };
     if !part.sha256.is_empty() && part.sha256 != restored_sha {
         let what = match window {
-            Some((offset, limit)) => {
-                format!("the window offset={offset} limit={limit} of {reference}")
-            }
+            Some((offset, limit)) => format!("the window offset={offset} limit={limit} of {reference}"),
             None => format!("the stored output of {reference}"),
         };
-        return Err(corrupt(format!(
-            "{what} has SHA-256 {restored_sha}, the part records {}",
-            part.sha256
-        )));
+        return Err(corrupt(format!("{what} has SHA-256 {restored_sha}, the part records {}", part.sha256)));
     }
     part.output = output;
     part.truncated = false;
@@ -138,40 +119,21 @@ mod tests {
         };
         let parts = [ToolPart::default(), externalized("x"), read_back];
         let plan = restore_plan(&parts);
-        let refs: Vec<_> = plan
-            .iter()
-            .map(|need| (need.part_index, need.reference.as_str()))
-            .collect();
-        assert_eq!(
-            refs,
-            [(1, "s/tool-results/tr_x"), (2, "s/tool-results/tr_y")]
-        );
+        let refs: Vec<_> = plan.iter().map(|need| (need.part_index, need.reference.as_str())).collect();
+        assert_eq!(refs, [(1, "s/tool-results/tr_x"), (2, "s/tool-results/tr_y")]);
     }
 
     #[test]
     fn restores_and_verifies_the_sha256() {
         let original = "the original 😀 output";
         let restored = restore_part(externalized(original), original, None).expect("matches");
-        assert_eq!(
-            (restored.part.output.as_str(), restored.part.truncated),
-            (original, false)
-        );
+        assert_eq!((restored.part.output.as_str(), restored.part.truncated), (original, false));
         let error = restore_part(externalized(original), "tampered", None).expect_err("mismatch");
         assert_eq!(error.code, ErrorCode::Corrupt);
         let metadata = serde_json::json!({"tool_result_id": "tr_x", "sha256": sha256_hex("other"), "synopsis": {}});
-        let error = restore_part(
-            externalized(original),
-            original,
-            Some(&metadata.to_string()),
-        )
-        .expect_err("record");
+        let error = restore_part(externalized(original), original, Some(&metadata.to_string())).expect_err("record");
         assert_eq!(error.code, ErrorCode::Corrupt);
-        assert_eq!(
-            restore_part(externalized(original), original, Some("{"))
-                .expect_err("unreadable")
-                .code,
-            ErrorCode::Corrupt
-        );
+        assert_eq!(restore_part(externalized(original), original, Some("{")).expect_err("unreadable").code, ErrorCode::Corrupt);
     }
 
     #[test]
@@ -187,33 +149,14 @@ mod tests {
             ..Default::default()
         };
         let restored = restore_part(part.clone(), stored, None).expect("matches");
-        assert_eq!(
-            (restored.part.output.as_str(), restored.window),
-            ("234", Some((2, 3)))
-        );
-        let error = restore_part(
-            ToolPart {
-                sha256: sha256_hex("235"),
-                ..part
-            },
-            stored,
-            None,
-        )
-        .expect_err("bad");
+        assert_eq!((restored.part.output.as_str(), restored.window), ("234", Some((2, 3))));
+        let error = restore_part(ToolPart { sha256: sha256_hex("235"), ..part }, stored, None).expect_err("bad");
         assert_eq!(error.code, ErrorCode::Corrupt);
     }
 
     #[test]
     fn parts_without_a_source_come_back_unchanged() {
-        let part = ToolPart {
-            output: "inline".into(),
-            ..Default::default()
-        };
-        assert_eq!(
-            restore_part(part.clone(), "ignored", None)
-                .expect("unchanged")
-                .part,
-            part
-        );
+        let part = ToolPart { output: "inline".into(), ..Default::default() };
+        assert_eq!(restore_part(part.clone(), "ignored", None).expect("unchanged").part, part);
     }
 }

@@ -41,9 +41,7 @@ pub fn grep_request(request: &SearchAllRequest) -> Result<GrepRequest> {
     }
     let per_result = request.per_result.unwrap_or(DEFAULT_PER_RESULT);
     if per_result <= 0 {
-        return Err(Error::invalid(format!(
-            "perResult must be > 0 (got {per_result})"
-        )));
+        return Err(Error::invalid(format!("perResult must be > 0 (got {per_result})")));
     }
     let grep = GrepRequest {
         query: request.query.clone(),
@@ -116,10 +114,7 @@ pub fn rank(hits: Vec<Hit>, limit: i64) -> Result<Ranked> {
     if limit <= 0 {
         return Err(Error::invalid(format!("limit must be > 0 (got {limit})")));
     }
-    let mut results: Vec<Hit> = hits
-        .into_iter()
-        .filter(|hit| hit.total_matches > 0)
-        .collect();
+    let mut results: Vec<Hit> = hits.into_iter().filter(|hit| hit.total_matches > 0).collect();
     results.sort_by(|a, b| {
         b.total_matches
             .cmp(&a.total_matches)
@@ -129,11 +124,7 @@ pub fn rank(hits: Vec<Hit>, limit: i64) -> Result<Ranked> {
     let total_results = results.len();
     let total_matches = results.iter().map(|hit| hit.total_matches).sum();
     results.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    Ok(Ranked {
-        results,
-        total_results,
-        total_matches,
-    })
+    Ok(Ranked { results, total_results, total_matches })
 }
 
 #[cfg(test)]
@@ -153,19 +144,9 @@ mod tests {
 
     #[test]
     fn ranks_by_matches_then_recency_then_id() {
-        let hits = vec![
-            hit("a", "2024-01-01", 2),
-            hit("b", "2024-01-03", 2),
-            hit("c", "2024-01-02", 5),
-            hit("d", "2024-01-09", 0),
-            hit("e", "2024-01-03", 2),
-        ];
+        let hits = vec![hit("a", "2024-01-01", 2), hit("b", "2024-01-03", 2), hit("c", "2024-01-02", 5), hit("d", "2024-01-09", 0), hit("e", "2024-01-03", 2)];
         let ranked = rank(hits, 3).expect("valid");
-        let order: Vec<_> = ranked
-            .results
-            .iter()
-            .map(|h| h.tool_result_id.as_str())
-            .collect();
+        let order: Vec<_> = ranked.results.iter().map(|h| h.tool_result_id.as_str()).collect();
         assert_eq!(order, ["c", "b", "e"]);
         assert_eq!((ranked.total_results, ranked.total_matches), (4, 11));
         assert!(rank(Vec::new(), 0).is_err());
@@ -173,32 +154,13 @@ mod tests {
 
     #[test]
     fn requests_are_checked_before_any_io() {
-        let bad = SearchAllRequest {
-            query: "(".into(),
-            regex: true,
-            ..Default::default()
-        };
+        let bad = SearchAllRequest { query: "(".into(), regex: true, ..Default::default() };
         assert!(grep_request(&bad).is_err());
-        let ok = SearchAllRequest {
-            query: "x".into(),
-            per_result: Some(2),
-            ..Default::default()
-        };
+        let ok = SearchAllRequest { query: "x".into(), per_result: Some(2), ..Default::default() };
         let grep = grep_request(&ok).expect("valid");
-        assert_eq!(
-            (grep.limit, grep.context_chars),
-            (Some(2), Some(DEFAULT_HIT_CONTEXT_CHARS))
-        );
-        assert!(grep_request(&SearchAllRequest {
-            per_result: Some(0),
-            ..ok.clone()
-        })
-        .is_err());
-        assert!(grep_request(&SearchAllRequest {
-            limit: Some(0),
-            ..ok
-        })
-        .is_err());
+        assert_eq!((grep.limit, grep.context_chars), (Some(2), Some(DEFAULT_HIT_CONTEXT_CHARS)));
+        assert!(grep_request(&SearchAllRequest { per_result: Some(0), ..ok.clone() }).is_err());
+        assert!(grep_request(&SearchAllRequest { limit: Some(0), ..ok }).is_err());
     }
 
     #[test]
@@ -211,10 +173,7 @@ mod tests {
         let files = [record("a", "bash"), "{".to_string(), record("b", "grep")];
         let found = candidates(&files, Some("grep"));
         assert_eq!(found.len(), 1);
-        assert_eq!(
-            (found[0].reference.as_str(), found[0].tool_name.as_str()),
-            ("u/b", "grep")
-        );
+        assert_eq!((found[0].reference.as_str(), found[0].tool_name.as_str()), ("u/b", "grep"));
         assert_eq!(candidates(&files, None).len(), 2);
     }
 }

@@ -56,9 +56,7 @@ fn check(request: &RowsRequest) -> Result<Checked> {
     let start = request.rows.start.unwrap_or(1);
     let count = request.rows.count.unwrap_or(DEFAULT_ROW_COUNT);
     if start < 1 || count < 1 {
-        return Err(Error::invalid(format!(
-            "rows.start and rows.count must be >= 1 (got {start}, {count})"
-        )));
+        return Err(Error::invalid(format!("rows.start and rows.count must be >= 1 (got {start}, {count})")));
     }
     Ok(Checked {
         start: usize::try_from(start).unwrap_or(usize::MAX),
@@ -80,9 +78,8 @@ fn record_text(text: &str) -> &str {
 
 pub fn read_rows(text: &str, request: &RowsRequest) -> Result<RowsRead> {
     let request = check(request)?;
-    let delimiter = table_delimiter(text).ok_or_else(|| {
-        Error::invalid("the output is not a CSV or TSV table (rows reads need one)")
-    })?;
+    let delimiter = table_delimiter(text)
+        .ok_or_else(|| Error::invalid("the output is not a CSV or TSV table (rows reads need one)"))?;
     let last_wanted = request.start.saturating_add(request.count - 1);
     // Only the header and the wanted rows are kept, whatever the table's size.
     let mut header = None;
@@ -98,19 +95,13 @@ pub fn read_rows(text: &str, request: &RowsRequest) -> Result<RowsRead> {
     })
     .map_err(|error| Error::invalid(format!("the table cannot be read: {error}")))?;
     let total_rows = non_blank.saturating_sub(1);
-    let header = header
-        .and_then(|range| text.get(range))
-        .map(record_text)
-        .unwrap_or("");
+    let header = header.and_then(|range| text.get(range)).map(record_text).unwrap_or("");
     let budget = request.max_chars.saturating_sub(CUT_MARKER_RESERVE);
     let mut content = String::new();
     let mut used = 0usize;
     let mut cut = false;
     let mut shown = 0usize;
-    for (index, range) in std::iter::once(None)
-        .chain(wanted.into_iter().map(Some))
-        .enumerate()
-    {
+    for (index, range) in std::iter::once(None).chain(wanted.into_iter().map(Some)).enumerate() {
         let row = match range {
             None => header,
             Some(range) => text.get(range).map(record_text).unwrap_or(""),
@@ -126,11 +117,7 @@ pub fn read_rows(text: &str, request: &RowsRequest) -> Result<RowsRead> {
                 content.push('\n');
             }
             content.push_str(&row[..byte_offset(row, room)]);
-            let row_label = if index == 0 {
-                "the header".to_string()
-            } else {
-                format!("row {}", request.start)
-            };
+            let row_label = if index == 0 { "the header".to_string() } else { format!("row {}", request.start) };
             content.push_str(&format!(
                 "\n[... {row_label} cut: {} of {} chars shown; read it with a line window or offset/limit]",
                 char_len(&row[..byte_offset(row, room)]),
@@ -165,10 +152,7 @@ mod tests {
 
     fn rows(text: &str, start: i64, count: i64, max_chars: i64) -> Result<RowsRead> {
         let request = RowsRequest {
-            rows: RowRange {
-                start: Some(start),
-                count: Some(count),
-            },
+            rows: RowRange { start: Some(start), count: Some(count) },
             max_chars: Some(max_chars),
         };
         read_rows(text, &request)
@@ -178,19 +162,10 @@ mod tests {
     fn header_plus_rows_with_quoted_fields_intact() {
         let text = "id,note\r\n1,\"a, \"\"quoted\"\"\nline\"\r\n\r\n2,plain\r\n3,last\r\n";
         let read = rows(text, 1, 2, 20_000).expect("a table");
-        assert_eq!(
-            read.content,
-            "id,note\n1,\"a, \"\"quoted\"\"\nline\"\n2,plain"
-        );
-        assert_eq!(
-            (read.start_row, read.end_row, read.total_rows, read.has_more),
-            (1, 2, 3, true)
-        );
+        assert_eq!(read.content, "id,note\n1,\"a, \"\"quoted\"\"\nline\"\n2,plain");
+        assert_eq!((read.start_row, read.end_row, read.total_rows, read.has_more), (1, 2, 3, true));
         let last = rows(text, 3, 10, 20_000).expect("a table");
-        assert_eq!(
-            (last.content.as_str(), last.has_more),
-            ("id,note\n3,last", false)
-        );
+        assert_eq!((last.content.as_str(), last.has_more), ("id,note\n3,last", false));
         let past = rows(text, 9, 1, 20_000).expect("a table");
         assert_eq!((past.content.as_str(), past.end_row), ("id,note", 8));
     }
@@ -198,21 +173,14 @@ mod tests {
     #[test]
     fn tsv_is_read_with_tabs() {
         let read = rows("a\tb\n1\t2,3\n", 1, 1, 20_000).expect("a table");
-        assert_eq!(
-            (read.delimiter.as_str(), read.content.as_str()),
-            ("\t", "a\tb\n1\t2,3")
-        );
+        assert_eq!((read.delimiter.as_str(), read.content.as_str()), ("\t", "a\tb\n1\t2,3"));
     }
 
     #[test]
     fn rows_stay_within_max_chars() {
         let text = format!("a,b\n1,{}\n2,x\n", "y".repeat(1_000));
         let read = rows(&text, 1, 2, 300).expect("a table");
-        assert!(
-            read.cut && read.has_more && char_len(&read.content) <= 300,
-            "{}",
-            read.content
-        );
+        assert!(read.cut && read.has_more && char_len(&read.content) <= 300, "{}", read.content);
         assert!(read.content.contains("row 1 cut"));
         let second = rows(&text, 2, 5, 300).expect("a table");
         assert_eq!((second.content.as_str(), second.cut), ("a,b\n2,x", false));

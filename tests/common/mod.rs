@@ -14,24 +14,13 @@ pub fn parity_dir() -> Option<PathBuf> {
 
 /// Says loudly that a corpus check did not run, in the form the test command counts as skipped.
 pub fn report_skipped(what: &str) {
-    println!(
-        "PARITY-SKIPPED: {what}: ../shared/parity is absent, these checks were skipped, not passed"
-    );
+    println!("PARITY-SKIPPED: {what}: ../shared/parity is absent, these checks were skipped, not passed");
 }
 
 /// A short, readable account of where two strings first differ.
 pub fn first_difference(expected: &str, actual: &str) -> String {
-    let at = expected
-        .chars()
-        .zip(actual.chars())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let window = |s: &str| {
-        s.chars()
-            .skip(at.saturating_sub(60))
-            .take(160)
-            .collect::<String>()
-    };
+    let at = expected.chars().zip(actual.chars()).take_while(|(a, b)| a == b).count();
+    let window = |s: &str| s.chars().skip(at.saturating_sub(60)).take(160).collect::<String>();
     format!(
         "first difference at char {at}\n    expected: {:?}\n    actual:   {:?}",
         window(expected),

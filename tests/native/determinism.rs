@@ -27,20 +27,7 @@ impl Sequence {
     }
 }
 
-const WORDS: [&str; 12] = [
-    "alpha",
-    "beta",
-    "γάμμα",
-    "δ",
-    "日本",
-    "😀",
-    "naïve",
-    "x",
-    "",
-    "tab\there",
-    "quote\"d",
-    "a,b",
-];
+const WORDS: [&str; 12] = ["alpha", "beta", "γάμμα", "δ", "日本", "😀", "naïve", "x", "", "tab\there", "quote\"d", "a,b"];
 
 fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
     let rows = 1 + seq.below(400);
@@ -56,84 +43,42 @@ fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
             let delimiter = if seq.below(2) == 0 { "," } else { "\t" };
             let mut text = ["id", "name", "value"].join(delimiter);
             for i in 0..rows {
-                text.push_str(&format!(
-                    "\n{i}{delimiter}{}{delimiter}{}",
-                    word(seq).replace([',', '\t', '"'], " "),
-                    seq.next() % 100
-                ));
+                text.push_str(&format!("\n{i}{delimiter}{}{delimiter}{}", word(seq).replace([',', '\t', '"'], " "), seq.next() % 100));
             }
             (text, "text/plain")
         }
         3 => {
             let mut text = String::from("---\nitems:\n");
             for i in 0..rows {
-                text.push_str(&format!(
-                    "  - id: {i}\n    name: \"{}\"\n",
-                    word(seq).replace('"', "'")
-                ));
+                text.push_str(&format!("  - id: {i}\n    name: \"{}\"\n", word(seq).replace('"', "'")));
             }
             (text, "application/yaml")
         }
         4 => {
-            let body: String = (0..rows)
-                .map(|i| format!("<item n=\"{i}\">{}</item>", word(seq).replace('"', "")))
-                .collect();
-            (
-                format!("<?xml version=\"1.0\"?>\n<root>{body}</root>"),
-                "application/xml",
-            )
+            let body: String = (0..rows).map(|i| format!("<item n=\"{i}\">{}</item>", word(seq).replace('"', ""))).collect();
+            (format!("<?xml version=\"1.0\"?>\n<root>{body}</root>"), "application/xml")
         }
-        5 => (
-            (0..rows)
-                .map(|i| format!("def f{i}(x):\n    return x * {i}\n\n"))
-                .collect(),
-            "text/x-python",
-        ),
+        5 => ((0..rows).map(|i| format!("def f{i}(x):\n    return x * {i}\n\n")).collect(), "text/x-python"),
         6 => {
             let text: Vec<String> = (0..rows * 5).map(|_| word(seq)).collect();
             (text.join(" "), "text/plain")
         }
-        7 => (
-            (0..rows * 3)
-                .map(|i| {
-                    char::from_u32((seq.next() % 0x30) as u32)
-                        .map_or('?', |c| c)
-                        .to_string()
-                        + &i.to_string()
-                })
-                .collect(),
-            "application/octet-stream",
-        ),
+        7 => ((0..rows * 3).map(|i| char::from_u32((seq.next() % 0x30) as u32).map_or('?', |c| c).to_string() + &i.to_string()).collect(), "application/octet-stream"),
         _ => {
-            let text: String = (0..rows * 4)
-                .map(|_| char::from_u32((seq.next() % 0x2FFFF) as u32).unwrap_or('\u{FFFD}'))
-                .collect();
-            (
-                text,
-                seq.pick(&["", "text/plain", "application/json", "text/csv"]),
-            )
+            let text: String = (0..rows * 4).map(|_| char::from_u32((seq.next() % 0x2FFFF) as u32).unwrap_or('\u{FFFD}')).collect();
+            (text, seq.pick(&["", "text/plain", "application/json", "text/csv"]))
         }
     }
 }
 
 fn main() {
-    let count: usize = std::env::args()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(150);
+    let count: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(150);
     let mut seq = Sequence(0x9E37_79B9_7F4A_7C15);
     let mut previews = Vec::new();
     for _ in 0..count {
         let (output, mime_type) = generated_output(&mut seq);
         let preview_chars = [0, 1, 200, 2000, 100_000][seq.below(5)];
-        let (synopsis, stub) = make_preview(
-            &output,
-            &PreviewRequest {
-                mime_type,
-                preview_chars,
-                ..Default::default()
-            },
-        );
+        let (synopsis, stub) = make_preview(&output, &PreviewRequest { mime_type, preview_chars, ..Default::default() });
         previews.push(json!({
             "output": output, "mimeType": mime_type, "previewChars": preview_chars,
             "expected": {"synopsis": synopsis, "stub": stub},
@@ -144,13 +89,7 @@ fn main() {
         let parts: Vec<ToolPart> = (0..1 + seq.below(6))
             .map(|p| {
                 let (output, mime_type) = generated_output(&mut seq);
-                ToolPart {
-                    tool_id: format!("call {t}/{p}"),
-                    tool_name: "bash".into(),
-                    output,
-                    mime_type: mime_type.into(),
-                    ..Default::default()
-                }
+                ToolPart { tool_id: format!("call {t}/{p}"), tool_name: "bash".into(), output, mime_type: mime_type.into(), ..Default::default() }
             })
             .collect();
         let config = TurnConfig {
