@@ -11,9 +11,12 @@
 //! by the number of distinct keys; nothing recurses with the input's nesting except merge flattening,
 //! whose depth is capped (PyYAML itself dies with `RecursionError` well before that).
 
+mod simple;
+
 use crate::pyutil::py_strip;
 use crate::synopsis::Synopsis;
 use regex_lite::Regex;
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
@@ -68,6 +71,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
 }
 
 /// What the summary needs from a loaded document.
+#[derive(Debug, PartialEq)]
 enum TopLevel {
     /// Python dict entries in insertion order: the key as first spelled, and the last value's type name.
     Mapping(Vec<(PyScalar, &'static str)>),
@@ -77,7 +81,16 @@ enum TopLevel {
 
 /// `yaml.safe_load(text)` reduced to what the synopsis needs.
 fn load(text: &str) -> Res<TopLevel> {
+    // The fast path checks printability itself as it reads each line.
+    if let Some(top_level) = simple::load(text) {
+        return Ok(top_level);
+    }
     check_printable(text)?;
+    load_with_port(text)
+}
+
+/// The full PyYAML port: scanner, parser, composer and constructor.
+fn load_with_port(text: &str) -> Res<TopLevel> {
     let mut composer = Composer::new(text);
     let Some(root) = composer.compose_single_document()? else {
         return Err(Rejected); // empty stream: None is not a mapping or a sequence
@@ -99,15 +112,51 @@ fn check_printable(text: &str) -> Res<()> {
         matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}'
             | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
     };
-    if text.chars().all(printable) {
-        Ok(())
-    } else {
-        Err(Rejected)
+    // Mostly ASCII: blocks of printable ASCII bytes are checked without decoding chars; elsewhere
+    // one char at a time (`at` stays on a char boundary either way).
+    const BLOCK: usize = 32;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let block_end = (at + BLOCK).min(bytes.len());
+        if bytes.get(at..block_end).is_some_and(all_printable_ascii) {
+            at = block_end;
+            continue;
+        }
+        // Decode the chars that start in this block, so no byte is looked at twice.
+        let rest = text.get(at..).ok_or(Rejected)?;
+        for ch in rest.chars() {
+            if !printable(ch) {
+                return Err(Rejected);
+            }
+            at += ch.len_utf8();
+            if at >= block_end {
+                break;
+            }
+        }
     }
+    Ok(())
+}
+
+/// Whether every byte is printable ASCII (`\t`, `\n`, `\r`, `' '..='~'`). Written as a fold of
+/// bitwise flags without an early exit so that it vectorizes.
+fn all_printable_ascii(block: &[u8]) -> bool {
+    let bad = block.iter().fold(0u8, |bad, &byte| {
+        let control = u8::from(byte < b' ')
+            & u8::from(byte != b'\t')
+            & u8::from(byte != b'\n')
+            & u8::from(byte != b'\r');
+        bad | control | u8::from(byte > b'~')
+    });
+    bad == 0
 }
 
 // ---------------------------------------------------------------------------------------------
 // Scanner (port of PyYAML's scanner.py)
+//
+// The scanner walks the UTF-8 bytes of the input and decodes a char only where a non-ASCII byte
+// is met, and scalars that are one run of the input borrow it instead of copying: PyYAML's
+// per-char Python loop ported over a `Vec<char>` with a `String` per token cost most of the time.
 
 /// PyYAML's `'\0\r\n\x85\u2028\u2029'`: end of stream or a line break.
 fn is_break_or_end(c: char) -> bool {
@@ -135,7 +184,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Token {
+enum Token<'a> {
     StreamStart,
     StreamEnd,
     Directive(Directive),
@@ -152,12 +201,12 @@ enum Token {
     Value,
     BlockEntry,
     FlowEntry,
-    Alias(String),
-    Anchor(String),
+    Alias(&'a str),
+    Anchor(&'a str),
     /// `(handle, suffix)`; the handle is `None` for verbatim `!<...>` tags and a lone `!`.
-    Tag(Option<String>, String),
+    Tag(Option<&'a str>, Cow<'a, str>),
     Scalar {
-        value: String,
+        value: Cow<'a, str>,
         plain: bool,
     },
 }
@@ -200,7 +249,7 @@ enum Kind {
     Scalar,
 }
 
-impl Token {
+impl Token<'_> {
     fn kind(&self) -> Kind {
         match self {
             Token::StreamStart => Kind::StreamStart,
@@ -227,6 +276,75 @@ impl Token {
     }
 }
 
+/// A scalar value being built: while it is one contiguous run of the input it stays a byte range
+/// (no copy); anything else (a folded break, an escape) turns it into owned text.
+#[derive(Debug, Default)]
+struct Chunks {
+    /// The run `text[start..end]`, while `owned` is `None`.
+    start: usize,
+    end: usize,
+    owned: Option<String>,
+}
+
+impl Chunks {
+    fn is_empty(&self) -> bool {
+        match &self.owned {
+            Some(owned) => owned.is_empty(),
+            None => self.start == self.end,
+        }
+    }
+
+    /// Appends `text[start..end]`, extending the run when it continues it.
+    fn push_source(&mut self, text: &str, start: usize, end: usize) {
+        if start >= end {
+            return;
+        }
+        if self.owned.is_none() {
+            if self.start == self.end {
+                (self.start, self.end) = (start, end);
+                return;
+            }
+            if self.end == start {
+                self.end = end;
+                return;
+            }
+        }
+        self.owned(text)
+            .push_str(text.get(start..end).unwrap_or(""));
+    }
+
+    fn push_str(&mut self, text: &str, piece: &str) {
+        if !piece.is_empty() {
+            self.owned(text).push_str(piece);
+        }
+    }
+
+    fn push_char(&mut self, text: &str, ch: char) {
+        self.owned(text).push(ch);
+    }
+
+    /// Appends another builder's content.
+    fn append(&mut self, text: &str, other: Chunks) {
+        match other.owned {
+            Some(piece) => self.push_str(text, &piece),
+            None => self.push_source(text, other.start, other.end),
+        }
+    }
+
+    fn owned(&mut self, text: &str) -> &mut String {
+        let (start, end) = (self.start, self.end);
+        self.owned
+            .get_or_insert_with(|| text.get(start..end).unwrap_or("").to_string())
+    }
+
+    fn finish(self, text: &str) -> Cow<'_, str> {
+        match self.owned {
+            Some(owned) => Cow::Owned(owned),
+            None => Cow::Borrowed(text.get(self.start..self.end).unwrap_or("")),
+        }
+    }
+}
+
 /// A place where a simple (implicit) key may start, pending the `:` that would confirm it.
 struct SimpleKey {
     flow_level: usize,
@@ -237,17 +355,19 @@ struct SimpleKey {
     column: usize,
 }
 
-struct Scanner {
-    /// The stream plus PyYAML's terminating `\0`.
-    chars: Vec<char>,
-    /// Chars consumed (PyYAML's `index` and `pointer`, equal for str input).
-    pointer: usize,
+struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    /// Byte offset of the next char; one past the end once the virtual final `\0` is consumed.
+    pos: usize,
+    /// Chars consumed (PyYAML's `index`, which the 1024-char simple-key limit counts).
+    index: usize,
     line: usize,
     /// PyYAML does not count BOM chars in the column, wherever they are.
     column: usize,
     done: bool,
     flow_level: usize,
-    tokens: VecDeque<Token>,
+    tokens: VecDeque<Token<'a>>,
     tokens_taken: usize,
     indent: isize,
     indents: Vec<isize>,
@@ -256,14 +376,23 @@ struct Scanner {
     possible_simple_keys: Vec<SimpleKey>,
 }
 
-impl Scanner {
-    fn new(text: &str) -> Self {
-        let mut chars: Vec<char> = Vec::with_capacity(text.len() + 1);
-        chars.extend(text.chars());
-        chars.push('\0');
+/// The byte length of the UTF-8 char whose first byte is `byte`.
+fn utf8_len(byte: u8) -> usize {
+    match byte {
+        0..=0xBF => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    }
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str) -> Self {
         Scanner {
-            chars,
-            pointer: 0,
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            index: 0,
             line: 0,
             column: 0,
             done: false,
@@ -277,45 +406,116 @@ impl Scanner {
         }
     }
 
-    // Reader primitives. Past the end everything reads as `\0`, where PyYAML stops anyway.
+    // Reader primitives. Past the end everything reads as `\0`, where PyYAML stops anyway (the
+    // reader check has refused any `\0` inside the text).
 
-    fn peek(&self, offset: usize) -> char {
-        self.chars
-            .get(self.pointer + offset)
-            .copied()
-            .unwrap_or('\0')
+    /// The char starting at byte `at`.
+    fn char_at(&self, at: usize) -> char {
+        match self.bytes.get(at) {
+            Some(&byte) if byte < 0x80 => char::from(byte),
+            Some(_) => self
+                .text
+                .get(at..)
+                .and_then(|rest| rest.chars().next())
+                .unwrap_or('\0'),
+            None => '\0',
+        }
     }
 
+    /// The next char (PyYAML's `peek()`).
+    fn peek(&self) -> char {
+        self.char_at(self.pos)
+    }
+
+    /// The char `offset` chars after the next one (PyYAML's `peek(offset)`).
+    fn peek_at(&self, offset: usize) -> char {
+        let mut at = self.pos;
+        for _ in 0..offset {
+            at += self.bytes.get(at).map_or(1, |&byte| utf8_len(byte));
+        }
+        self.char_at(at)
+    }
+
+    /// Whether the next chars are `expected` (ASCII).
     fn prefix_is(&self, expected: &str) -> bool {
-        expected
-            .chars()
-            .enumerate()
-            .all(|(offset, c)| self.peek(offset) == c)
+        self.bytes
+            .get(self.pos..)
+            .is_some_and(|rest| rest.starts_with(expected.as_bytes()))
     }
 
-    fn prefix(&self, length: usize) -> String {
-        let end = (self.pointer + length).min(self.chars.len());
-        self.chars
-            .get(self.pointer..end)
-            .map(|slice| slice.iter().collect())
-            .unwrap_or_default()
+    /// The byte offset just after the run of chars from `start` that satisfy `in_run`.
+    fn run_end(&self, start: usize, in_run: impl Fn(char) -> bool) -> usize {
+        let mut end = start;
+        loop {
+            let ch = self.char_at(end);
+            if ch == '\0' || !in_run(ch) {
+                return end;
+            }
+            end += ch.len_utf8();
+        }
     }
 
-    fn forward(&mut self, length: usize) {
-        for _ in 0..length {
-            let Some(&ch) = self.chars.get(self.pointer) else {
-                return;
-            };
-            self.pointer += 1;
-            if matches!(ch, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
-                || (ch == '\r' && self.peek(0) != '\n')
-            {
-                self.line += 1;
-                self.column = 0;
-            } else if ch != '\u{FEFF}' {
+    fn slice(&self, start: usize, end: usize) -> &'a str {
+        self.text.get(start..end).unwrap_or("")
+    }
+
+    /// Consumes one char (PyYAML's `forward()`).
+    fn forward_char(&mut self) {
+        let Some(&byte) = self.bytes.get(self.pos) else {
+            // Consuming the virtual final `\0` once, as PyYAML may.
+            if self.pos == self.bytes.len() {
+                self.pos += 1;
+                self.index += 1;
                 self.column += 1;
             }
+            return;
+        };
+        self.index += 1;
+        if byte < 0x80 {
+            self.pos += 1;
+            if byte == b'\n' || (byte == b'\r' && self.bytes.get(self.pos) != Some(&b'\n')) {
+                self.line += 1;
+                self.column = 0;
+            } else {
+                self.column += 1;
+            }
+            return;
         }
+        let ch = self.char_at(self.pos);
+        self.pos += ch.len_utf8();
+        match ch {
+            '\u{85}' | '\u{2028}' | '\u{2029}' => {
+                self.line += 1;
+                self.column = 0;
+            }
+            '\u{FEFF}' => {}
+            _ => self.column += 1,
+        }
+    }
+
+    fn forward(&mut self, count: usize) {
+        for _ in 0..count {
+            self.forward_char();
+        }
+    }
+
+    /// Consumes up to byte `end`, a run that holds no line break (what every scanning loop stops at).
+    fn forward_within_line(&mut self, end: usize) {
+        let Some(run) = self.bytes.get(self.pos..end) else {
+            return;
+        };
+        if run.is_ascii() {
+            self.index += run.len();
+            self.column += run.len();
+        } else {
+            for ch in self.slice(self.pos, end).chars() {
+                self.index += 1;
+                if ch != '\u{FEFF}' {
+                    self.column += 1;
+                }
+            }
+        }
+        self.pos = end;
     }
 
     fn column_isize(&self) -> isize {
@@ -333,14 +533,24 @@ impl Scanner {
         Ok(self.peek_kind()?.is_some_and(|kind| kinds.contains(&kind)))
     }
 
-    fn next_token(&mut self) -> Res<Token> {
+    fn next_token(&mut self) -> Res<Token<'a>> {
         self.fill()?;
         let token = self.tokens.pop_front().ok_or(Rejected)?;
         self.tokens_taken += 1;
         Ok(token)
     }
 
+    /// Runs once per parser check: the common case (a token queued, no pending simple key) must
+    /// not pay for the scanning machinery.
+    #[inline]
     fn fill(&mut self) -> Res<()> {
+        if self.done || (!self.tokens.is_empty() && self.possible_simple_keys.is_empty()) {
+            return Ok(());
+        }
+        self.fill_slow()
+    }
+
+    fn fill_slow(&mut self) -> Res<()> {
         while self.need_more_tokens()? {
             self.fetch_more_tokens()?;
         }
@@ -363,7 +573,7 @@ impl Scanner {
         self.scan_to_next_token();
         self.stale_possible_simple_keys()?;
         self.unwind_indent(self.column_isize());
-        let ch = self.peek(0);
+        let ch = self.peek();
         match ch {
             '\0' => return self.fetch_stream_end(),
             '%' if self.column == 0 => return self.fetch_directive(),
@@ -380,7 +590,7 @@ impl Scanner {
             ',' => return self.fetch_flow_entry(),
             _ => {}
         }
-        let next_is_blank = is_blank_or_break_or_end(self.peek(1));
+        let next_is_blank = is_blank_or_break_or_end(self.peek_at(1));
         match ch {
             '-' if next_is_blank => return self.fetch_block_entry(),
             '?' if self.flow_level > 0 || next_is_blank => return self.fetch_key(),
@@ -394,7 +604,7 @@ impl Scanner {
             '"' => return self.fetch_flow_scalar(true),
             _ => {}
         }
-        if self.check_plain() {
+        if self.check_plain(ch, next_is_blank) {
             return self.fetch_plain();
         }
         Err(Rejected) // "found character that cannot start any token" (a tab, `@`, `` ` ``, ...)
@@ -411,7 +621,7 @@ impl Scanner {
         if self.possible_simple_keys.is_empty() {
             return Ok(());
         }
-        let (line, index) = (self.line, self.pointer);
+        let (line, index) = (self.line, self.index);
         let mut required_went_stale = false;
         self.possible_simple_keys.retain(|key| {
             let stale = key.line != line || index - key.index > 1024;
@@ -432,7 +642,7 @@ impl Scanner {
                 flow_level: self.flow_level,
                 token_number: self.tokens_taken + self.tokens.len(),
                 required,
-                index: self.pointer,
+                index: self.index,
                 line: self.line,
                 column: self.column,
             };
@@ -497,10 +707,10 @@ impl Scanner {
     }
 
     fn check_document_indicator(&self, indicator: &str) -> bool {
-        self.column == 0 && self.prefix_is(indicator) && is_blank_or_break_or_end(self.peek(3))
+        self.column == 0 && self.prefix_is(indicator) && is_blank_or_break_or_end(self.peek_at(3))
     }
 
-    fn fetch_document_indicator(&mut self, token: Token) -> Res<()> {
+    fn fetch_document_indicator(&mut self, token: Token<'a>) -> Res<()> {
         self.unwind_indent(-1);
         self.remove_possible_simple_key()?;
         self.allow_simple_key = false;
@@ -509,7 +719,7 @@ impl Scanner {
         Ok(())
     }
 
-    fn fetch_flow_collection_start(&mut self, token: Token) -> Res<()> {
+    fn fetch_flow_collection_start(&mut self, token: Token<'a>) -> Res<()> {
         self.save_possible_simple_key()?;
         self.flow_level += 1;
         // Deeper flow nesting means deeper node nesting, which PyYAML's composer cannot handle
@@ -518,17 +728,17 @@ impl Scanner {
             return Err(Rejected);
         }
         self.allow_simple_key = true;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(token);
         Ok(())
     }
 
-    fn fetch_flow_collection_end(&mut self, token: Token) -> Res<()> {
+    fn fetch_flow_collection_end(&mut self, token: Token<'a>) -> Res<()> {
         self.remove_possible_simple_key()?;
         // PyYAML lets the level go negative on a stray closer; the parser then rejects the token.
         self.flow_level = self.flow_level.saturating_sub(1);
         self.allow_simple_key = false;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(token);
         Ok(())
     }
@@ -536,7 +746,7 @@ impl Scanner {
     fn fetch_flow_entry(&mut self) -> Res<()> {
         self.allow_simple_key = true;
         self.remove_possible_simple_key()?;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(Token::FlowEntry);
         Ok(())
     }
@@ -552,7 +762,7 @@ impl Scanner {
         }
         self.allow_simple_key = true;
         self.remove_possible_simple_key()?;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(Token::BlockEntry);
         Ok(())
     }
@@ -568,7 +778,7 @@ impl Scanner {
         }
         self.allow_simple_key = self.flow_level == 0;
         self.remove_possible_simple_key()?;
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(Token::Key);
         Ok(())
     }
@@ -602,7 +812,7 @@ impl Scanner {
             self.allow_simple_key = self.flow_level == 0;
             self.remove_possible_simple_key()?;
         }
-        self.forward(1);
+        self.forward_char();
         self.tokens.push_back(Token::Value);
         Ok(())
     }
@@ -610,18 +820,18 @@ impl Scanner {
     fn fetch_anchor_or_alias(&mut self, alias: bool) -> Res<()> {
         self.save_possible_simple_key()?;
         self.allow_simple_key = false;
-        self.forward(1);
-        let mut length = 0;
-        while is_name_char(self.peek(length)) {
-            length += 1;
-        }
-        if length == 0 {
+        self.forward_char();
+        let start = self.pos;
+        let end = self.run_end(start, is_name_char);
+        if end == start {
             return Err(Rejected);
         }
-        let name = self.prefix(length);
-        self.forward(length);
-        let ch = self.peek(0);
-        if !(is_blank_or_break_or_end(ch) || "?:,]}%@`".contains(ch)) {
+        let name = self.slice(start, end);
+        self.forward_within_line(end);
+        let ch = self.peek();
+        if !(is_blank_or_break_or_end(ch)
+            || matches!(ch, '?' | ':' | ',' | ']' | '}' | '%' | '@' | '`'))
+        {
             return Err(Rejected);
         }
         self.tokens.push_back(if alias {
@@ -664,27 +874,45 @@ impl Scanner {
         Ok(())
     }
 
-    fn check_plain(&self) -> bool {
-        let ch = self.peek(0);
-        let indicator = is_blank_or_break_or_end(ch) || "-?:,[]{}#&*!|>'\"%@`".contains(ch);
+    /// `ch` is the next char, `next_is_blank` whether the one after it is blank, a break or the end.
+    fn check_plain(&self, ch: char, next_is_blank: bool) -> bool {
+        let indicator = is_blank_or_break_or_end(ch)
+            || matches!(
+                ch,
+                '-' | '?'
+                    | ':'
+                    | ','
+                    | '['
+                    | ']'
+                    | '{'
+                    | '}'
+                    | '#'
+                    | '&'
+                    | '*'
+                    | '!'
+                    | '|'
+                    | '>'
+                    | '\''
+                    | '"'
+                    | '%'
+                    | '@'
+                    | '`'
+            );
         !indicator
-            || (!is_blank_or_break_or_end(self.peek(1))
-                && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
+            || (!next_is_blank && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':'))))
     }
 
     /// Skips spaces (not tabs), comments and line breaks.
     fn scan_to_next_token(&mut self) {
-        if self.pointer == 0 && self.peek(0) == '\u{FEFF}' {
-            self.forward(1);
+        if self.pos == 0 && self.peek() == '\u{FEFF}' {
+            self.forward_char();
         }
         loop {
-            while self.peek(0) == ' ' {
-                self.forward(1);
-            }
-            if self.peek(0) == '#' {
-                while !is_break_or_end(self.peek(0)) {
-                    self.forward(1);
-                }
+            let end = self.run_end(self.pos, |c| c == ' ');
+            self.forward_within_line(end);
+            if self.peek() == '#' {
+                let end = self.run_end(self.pos, |c| !is_break_or_end(c));
+                self.forward_within_line(end);
             }
             if self.scan_line_break().is_some() {
                 if self.flow_level == 0 {
@@ -696,30 +924,28 @@ impl Scanner {
         }
     }
 
-    fn scan_directive(&mut self) -> Res<Token> {
-        self.forward(1);
-        let mut length = 0;
-        while is_name_char(self.peek(length)) {
-            length += 1;
-        }
-        if length == 0 {
+    fn scan_directive(&mut self) -> Res<Token<'a>> {
+        self.forward_char();
+        let start = self.pos;
+        let end = self.run_end(start, is_name_char);
+        if end == start {
             return Err(Rejected);
         }
-        let name = self.prefix(length);
-        self.forward(length);
-        if !is_space_or_break_or_end(self.peek(0)) {
+        let name = self.slice(start, end);
+        self.forward_within_line(end);
+        if !is_space_or_break_or_end(self.peek()) {
             return Err(Rejected);
         }
-        let directive = match name.as_str() {
+        let directive = match name {
             "YAML" => {
                 self.skip_spaces();
                 let major = self.scan_yaml_directive_number()?;
-                if self.peek(0) != '.' {
+                if self.peek() != '.' {
                     return Err(Rejected);
                 }
-                self.forward(1);
+                self.forward_char();
                 self.scan_yaml_directive_number()?;
-                if !is_space_or_break_or_end(self.peek(0)) {
+                if !is_space_or_break_or_end(self.peek()) {
                     return Err(Rejected);
                 }
                 // Python's int() of the digits: leading zeros allowed.
@@ -729,32 +955,30 @@ impl Scanner {
             }
             "TAG" => {
                 self.skip_spaces();
-                let handle = self.scan_tag_handle()?;
-                if self.peek(0) != ' ' {
+                let handle = self.scan_tag_handle()?.to_string();
+                if self.peek() != ' ' {
                     return Err(Rejected);
                 }
                 self.skip_spaces();
-                let prefix = self.scan_tag_uri()?;
-                if !is_space_or_break_or_end(self.peek(0)) {
+                let prefix = self.scan_tag_uri()?.into_owned();
+                if !is_space_or_break_or_end(self.peek()) {
                     return Err(Rejected);
                 }
                 Directive::Tag { handle, prefix }
             }
             _ => {
-                while !is_break_or_end(self.peek(0)) {
-                    self.forward(1);
-                }
+                let end = self.run_end(self.pos, |c| !is_break_or_end(c));
+                self.forward_within_line(end);
                 Directive::Other
             }
         };
         // The rest of the line: spaces and a comment only.
         self.skip_spaces();
-        if self.peek(0) == '#' {
-            while !is_break_or_end(self.peek(0)) {
-                self.forward(1);
-            }
+        if self.peek() == '#' {
+            let end = self.run_end(self.pos, |c| !is_break_or_end(c));
+            self.forward_within_line(end);
         }
-        if !is_break_or_end(self.peek(0)) {
+        if !is_break_or_end(self.peek()) {
             return Err(Rejected);
         }
         self.scan_line_break();
@@ -762,102 +986,89 @@ impl Scanner {
     }
 
     fn skip_spaces(&mut self) {
-        while self.peek(0) == ' ' {
-            self.forward(1);
-        }
+        let end = self.run_end(self.pos, |c| c == ' ');
+        self.forward_within_line(end);
     }
 
-    fn scan_yaml_directive_number(&mut self) -> Res<String> {
-        let mut length = 0;
-        while self.peek(length).is_ascii_digit() {
-            length += 1;
-        }
-        if length == 0 {
+    fn scan_yaml_directive_number(&mut self) -> Res<&'a str> {
+        let start = self.pos;
+        let end = self.run_end(start, |c| c.is_ascii_digit());
+        if end == start {
             return Err(Rejected);
         }
-        let digits = self.prefix(length);
-        self.forward(length);
-        Ok(digits)
+        self.forward_within_line(end);
+        Ok(self.slice(start, end))
     }
 
-    fn scan_tag(&mut self) -> Res<Token> {
-        let ch = self.peek(1);
+    fn scan_tag(&mut self) -> Res<Token<'a>> {
+        let ch = self.peek_at(1);
         let (handle, suffix) = if ch == '<' {
             self.forward(2);
             let suffix = self.scan_tag_uri()?;
-            if self.peek(0) != '>' {
+            if self.peek() != '>' {
                 return Err(Rejected);
             }
-            self.forward(1);
+            self.forward_char();
             (None, suffix)
         } else if is_blank_or_break_or_end(ch) {
-            self.forward(1);
-            (None, "!".to_string())
+            self.forward_char();
+            (None, Cow::Borrowed("!"))
         } else {
             // `!handle!suffix` when a second `!` comes before a space, else `!suffix`.
-            let mut length = 1;
-            let mut use_handle = false;
-            let mut probe = ch;
-            while !is_space_or_break_or_end(probe) {
-                if probe == '!' {
-                    use_handle = true;
-                    break;
-                }
-                length += 1;
-                probe = self.peek(length);
-            }
+            let after_bang = self.pos + 1;
+            let probe_end = self.run_end(after_bang, |c| !is_space_or_break_or_end(c) && c != '!');
+            let use_handle = self.char_at(probe_end) == '!';
             let handle = if use_handle {
                 self.scan_tag_handle()?
             } else {
-                self.forward(1);
-                "!".to_string()
+                self.forward_char();
+                "!"
             };
             (Some(handle), self.scan_tag_uri()?)
         };
-        if !is_space_or_break_or_end(self.peek(0)) {
+        if !is_space_or_break_or_end(self.peek()) {
             return Err(Rejected);
         }
         Ok(Token::Tag(handle, suffix))
     }
 
-    fn scan_block_scalar(&mut self, folded: bool) -> Res<Token> {
-        self.forward(1);
+    fn scan_block_scalar(&mut self, folded: bool) -> Res<Token<'a>> {
+        self.forward_char();
         // Header: chomping (`+` keep, `-` strip) and indentation indicator, either order.
         let mut chomping: Option<bool> = None;
         let mut increment: Option<isize> = None;
-        let ch = self.peek(0);
+        let ch = self.peek();
         if ch == '+' || ch == '-' {
             chomping = Some(ch == '+');
-            self.forward(1);
-            if let Some(digit) = self.peek(0).to_digit(10) {
+            self.forward_char();
+            if let Some(digit) = self.peek().to_digit(10) {
                 if digit == 0 {
                     return Err(Rejected);
                 }
                 increment = Some(digit as isize);
-                self.forward(1);
+                self.forward_char();
             }
         } else if let Some(digit) = ch.to_digit(10) {
             if digit == 0 {
                 return Err(Rejected);
             }
             increment = Some(digit as isize);
-            self.forward(1);
-            let ch = self.peek(0);
+            self.forward_char();
+            let ch = self.peek();
             if ch == '+' || ch == '-' {
                 chomping = Some(ch == '+');
-                self.forward(1);
+                self.forward_char();
             }
         }
-        if !is_space_or_break_or_end(self.peek(0)) {
+        if !is_space_or_break_or_end(self.peek()) {
             return Err(Rejected);
         }
         self.skip_spaces();
-        if self.peek(0) == '#' {
-            while !is_break_or_end(self.peek(0)) {
-                self.forward(1);
-            }
+        if self.peek() == '#' {
+            let end = self.run_end(self.pos, |c| !is_break_or_end(c));
+            self.forward_within_line(end);
         }
-        if !is_break_or_end(self.peek(0)) {
+        if !is_break_or_end(self.peek()) {
             return Err(Rejected);
         }
         self.scan_line_break();
@@ -875,19 +1086,17 @@ impl Scanner {
         };
         let mut chunks = String::new();
         let mut line_break: Option<char> = None;
-        while self.column_isize() == indent && self.peek(0) != '\0' {
+        while self.column_isize() == indent && self.peek() != '\0' {
             chunks.push_str(&breaks);
-            let leading_non_space = self.peek(0) != ' ' && self.peek(0) != '\t';
-            let mut length = 0;
-            while !is_break_or_end(self.peek(length)) {
-                length += 1;
-            }
-            chunks.push_str(&self.prefix(length));
-            self.forward(length);
+            let leading_non_space = self.peek() != ' ' && self.peek() != '\t';
+            let start = self.pos;
+            let end = self.run_end(start, |c| !is_break_or_end(c));
+            chunks.push_str(self.slice(start, end));
+            self.forward_within_line(end);
             line_break = self.scan_line_break();
             breaks = self.scan_block_scalar_breaks(indent);
-            if self.column_isize() == indent && self.peek(0) != '\0' {
-                let next_is_space = self.peek(0) == ' ' || self.peek(0) == '\t';
+            if self.column_isize() == indent && self.peek() != '\0' {
+                let next_is_space = self.peek() == ' ' || self.peek() == '\t';
                 if folded && line_break == Some('\n') && leading_non_space && !next_is_space {
                     if breaks.is_empty() {
                         chunks.push(' ');
@@ -908,7 +1117,7 @@ impl Scanner {
             chunks.push_str(&breaks);
         }
         Ok(Token::Scalar {
-            value: chunks,
+            value: Cow::Owned(chunks),
             plain: false,
         })
     }
@@ -918,9 +1127,9 @@ impl Scanner {
         let mut chunks = String::new();
         let mut max_indent = 0;
         loop {
-            let ch = self.peek(0);
+            let ch = self.peek();
             if ch == ' ' {
-                self.forward(1);
+                self.forward_char();
                 max_indent = max_indent.max(self.column_isize());
             } else if is_line_break(ch) {
                 if let Some(line_break) = self.scan_line_break() {
@@ -935,66 +1144,65 @@ impl Scanner {
 
     fn scan_block_scalar_breaks(&mut self, indent: isize) -> String {
         let mut chunks = String::new();
-        while self.column_isize() < indent && self.peek(0) == ' ' {
-            self.forward(1);
+        while self.column_isize() < indent && self.peek() == ' ' {
+            self.forward_char();
         }
-        while is_line_break(self.peek(0)) {
+        while is_line_break(self.peek()) {
             if let Some(line_break) = self.scan_line_break() {
                 chunks.push(line_break);
             }
-            while self.column_isize() < indent && self.peek(0) == ' ' {
-                self.forward(1);
+            while self.column_isize() < indent && self.peek() == ' ' {
+                self.forward_char();
             }
         }
         chunks
     }
 
-    fn scan_flow_scalar(&mut self, double: bool) -> Res<Token> {
-        let quote = self.peek(0);
-        self.forward(1);
-        let mut chunks = String::new();
+    fn scan_flow_scalar(&mut self, double: bool) -> Res<Token<'a>> {
+        let quote = self.peek();
+        self.forward_char();
+        let mut chunks = Chunks::default();
         self.scan_flow_scalar_non_spaces(double, &mut chunks)?;
-        while self.peek(0) != quote {
+        while self.peek() != quote {
             self.scan_flow_scalar_spaces(&mut chunks)?;
             self.scan_flow_scalar_non_spaces(double, &mut chunks)?;
         }
-        self.forward(1);
+        self.forward_char();
         Ok(Token::Scalar {
-            value: chunks,
+            value: chunks.finish(self.text),
             plain: false,
         })
     }
 
-    fn scan_flow_scalar_non_spaces(&mut self, double: bool, chunks: &mut String) -> Res<()> {
+    fn scan_flow_scalar_non_spaces(&mut self, double: bool, chunks: &mut Chunks) -> Res<()> {
+        let text = self.text;
         loop {
-            let mut length = 0;
-            while !(is_blank_or_break_or_end(self.peek(length))
-                || matches!(self.peek(length), '\'' | '"' | '\\'))
-            {
-                length += 1;
+            let start = self.pos;
+            let end = self.run_end(start, |c| {
+                !(is_blank_or_break_or_end(c) || matches!(c, '\'' | '"' | '\\'))
+            });
+            if end > start {
+                chunks.push_source(text, start, end);
+                self.forward_within_line(end);
             }
-            if length > 0 {
-                chunks.push_str(&self.prefix(length));
-                self.forward(length);
-            }
-            let ch = self.peek(0);
-            if !double && ch == '\'' && self.peek(1) == '\'' {
-                chunks.push('\'');
+            let ch = self.peek();
+            if !double && ch == '\'' && self.peek_at(1) == '\'' {
+                chunks.push_char(text, '\'');
                 self.forward(2);
             } else if (double && ch == '\'') || (!double && (ch == '"' || ch == '\\')) {
-                chunks.push(ch);
-                self.forward(1);
+                chunks.push_source(text, self.pos, self.pos + 1);
+                self.forward_char();
             } else if double && ch == '\\' {
-                self.forward(1);
-                let ch = self.peek(0);
+                self.forward_char();
+                let ch = self.peek();
                 if let Some(replacement) = escape_replacement(ch) {
-                    chunks.push(replacement);
-                    self.forward(1);
+                    chunks.push_char(text, replacement);
+                    self.forward_char();
                 } else if let Some(length) = escape_code_length(ch) {
-                    self.forward(1);
+                    self.forward_char();
                     let mut code: u32 = 0;
                     for offset in 0..length {
-                        let digit = self.peek(offset).to_digit(16).ok_or(Rejected)?;
+                        let digit = self.peek_at(offset).to_digit(16).ok_or(Rejected)?;
                         code = code * 16 + digit;
                     }
                     // Python's chr(): above U+10FFFF is an error; a lone surrogate is a valid str
@@ -1002,7 +1210,7 @@ impl Scanner {
                     if code > 0x10FFFF {
                         return Err(Rejected);
                     }
-                    chunks.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                    chunks.push_char(text, char::from_u32(code).unwrap_or('\u{FFFD}'));
                     self.forward(length);
                 } else if is_line_break(ch) {
                     self.scan_line_break();
@@ -1016,48 +1224,42 @@ impl Scanner {
         }
     }
 
-    fn scan_flow_scalar_spaces(&mut self, chunks: &mut String) -> Res<()> {
-        let mut length = 0;
-        while matches!(self.peek(length), ' ' | '\t') {
-            length += 1;
-        }
-        let whitespaces = self.prefix(length);
-        self.forward(length);
-        let ch = self.peek(0);
+    fn scan_flow_scalar_spaces(&mut self, chunks: &mut Chunks) -> Res<()> {
+        let start = self.pos;
+        let end = self.run_end(start, |c| c == ' ' || c == '\t');
+        self.forward_within_line(end);
+        let ch = self.peek();
         if ch == '\0' {
             return Err(Rejected); // unexpected end of stream
         }
         if is_line_break(ch) {
             let line_break = self.scan_line_break();
-            let mut breaks = String::new();
+            let mut breaks = Chunks::default();
             self.scan_flow_scalar_breaks(&mut breaks)?;
             if line_break != Some('\n') {
                 if let Some(line_break) = line_break {
-                    chunks.push(line_break);
+                    chunks.push_char(self.text, line_break);
                 }
             } else if breaks.is_empty() {
-                chunks.push(' ');
+                chunks.push_char(self.text, ' ');
             }
-            chunks.push_str(&breaks);
+            chunks.append(self.text, breaks);
         } else {
-            chunks.push_str(&whitespaces);
+            chunks.push_source(self.text, start, end);
         }
         Ok(())
     }
 
-    fn scan_flow_scalar_breaks(&mut self, chunks: &mut String) -> Res<()> {
+    fn scan_flow_scalar_breaks(&mut self, chunks: &mut Chunks) -> Res<()> {
         loop {
-            if (self.prefix_is("---") || self.prefix_is("..."))
-                && is_blank_or_break_or_end(self.peek(3))
-            {
+            if self.at_document_marker() {
                 return Err(Rejected); // document separator inside a quoted scalar
             }
-            while matches!(self.peek(0), ' ' | '\t') {
-                self.forward(1);
-            }
-            if is_line_break(self.peek(0)) {
+            let end = self.run_end(self.pos, |c| c == ' ' || c == '\t');
+            self.forward_within_line(end);
+            if is_line_break(self.peek()) {
                 if let Some(line_break) = self.scan_line_break() {
-                    chunks.push(line_break);
+                    chunks.push_char(self.text, line_break);
                 }
             } else {
                 return Ok(());
@@ -1065,79 +1267,102 @@ impl Scanner {
         }
     }
 
-    fn scan_plain(&mut self) -> Token {
-        let mut chunks = String::new();
-        let indent = self.indent + 1;
-        let mut spaces = String::new();
+    /// `---` or `...` followed by a blank, a break or the end (at any column: the callers are at
+    /// the start of a line).
+    fn at_document_marker(&self) -> bool {
+        (self.prefix_is("---") || self.prefix_is("..."))
+            && is_blank_or_break_or_end(self.peek_at(3))
+    }
+
+    /// The end (byte offset) of the plain-scalar chunk starting at `start`.
+    fn plain_chunk_end(&self, start: usize) -> usize {
+        let in_flow = self.flow_level > 0;
+        let mut end = start;
         loop {
-            if self.peek(0) == '#' {
+            let Some(&byte) = self.bytes.get(end) else {
+                return end;
+            };
+            if byte >= 0x80 {
+                let ch = self.char_at(end);
+                if is_break_or_end(ch) {
+                    return end;
+                }
+                end += ch.len_utf8();
+                continue;
+            }
+            match byte {
+                b'\0' | b' ' | b'\t' | b'\r' | b'\n' => return end,
+                b':' => {
+                    let after = self.char_at(end + 1);
+                    if is_blank_or_break_or_end(after)
+                        || (in_flow && matches!(after, ',' | '[' | ']' | '{' | '}'))
+                    {
+                        return end;
+                    }
+                }
+                b',' | b'?' | b'[' | b']' | b'{' | b'}' if in_flow => return end,
+                _ => {}
+            }
+            end += 1;
+        }
+    }
+
+    fn scan_plain(&mut self) -> Token<'a> {
+        let text = self.text;
+        let mut chunks = Chunks::default();
+        let indent = self.indent + 1;
+        let mut spaces = Chunks::default();
+        loop {
+            if self.peek() == '#' {
                 break;
             }
-            let mut length = 0;
-            loop {
-                let ch = self.peek(length);
-                let after = self.peek(length + 1);
-                let ends = is_blank_or_break_or_end(ch)
-                    || (ch == ':'
-                        && (is_blank_or_break_or_end(after)
-                            || (self.flow_level > 0 && ",[]{}".contains(after))))
-                    || (self.flow_level > 0 && ",?[]{}".contains(ch));
-                if ends {
-                    break;
-                }
-                length += 1;
-            }
-            if length == 0 {
+            let start = self.pos;
+            let end = self.plain_chunk_end(start);
+            if end == start {
                 break;
             }
             self.allow_simple_key = false;
-            chunks.push_str(&spaces);
-            chunks.push_str(&self.prefix(length));
-            self.forward(length);
+            chunks.append(text, std::mem::take(&mut spaces));
+            chunks.push_source(text, start, end);
+            self.forward_within_line(end);
             match self.scan_plain_spaces() {
                 Some(found) if !found.is_empty() => spaces = found,
                 _ => break,
             }
-            if self.peek(0) == '#' || (self.flow_level == 0 && self.column_isize() < indent) {
+            if self.peek() == '#' || (self.flow_level == 0 && self.column_isize() < indent) {
                 break;
             }
         }
         Token::Scalar {
-            value: chunks,
+            value: chunks.finish(text),
             plain: true,
         }
     }
 
     /// The separation after a plain chunk, as it folds into the value; `None` at a document marker.
-    fn scan_plain_spaces(&mut self) -> Option<String> {
-        let mut chunks = String::new();
-        let mut length = 0;
-        while self.peek(length) == ' ' {
-            length += 1;
-        }
-        let whitespaces = self.prefix(length);
-        self.forward(length);
-        let ch = self.peek(0);
+    fn scan_plain_spaces(&mut self) -> Option<Chunks> {
+        let text = self.text;
+        let mut chunks = Chunks::default();
+        let start = self.pos;
+        let end = self.run_end(start, |c| c == ' ');
+        self.forward_within_line(end);
+        let ch = self.peek();
         if is_line_break(ch) {
             let line_break = self.scan_line_break();
             self.allow_simple_key = true;
-            let at_document_marker = |scanner: &Self| {
-                (scanner.prefix_is("---") || scanner.prefix_is("..."))
-                    && is_blank_or_break_or_end(scanner.peek(3))
-            };
-            if at_document_marker(self) {
+            if self.at_document_marker() {
                 return None;
             }
-            let mut breaks = String::new();
+            let mut breaks = Chunks::default();
             loop {
-                let ch = self.peek(0);
+                let ch = self.peek();
                 if ch == ' ' {
-                    self.forward(1);
+                    self.forward_char();
                 } else if is_line_break(ch) {
                     if let Some(line_break) = self.scan_line_break() {
-                        breaks.push(line_break);
+                        breaks.push_char(text, line_break);
                     }
-                    if at_document_marker(self) {
+                    if self.at_document_marker() {
                         return None;
                     }
                 } else {
@@ -1146,72 +1371,63 @@ impl Scanner {
             }
             if line_break != Some('\n') {
                 if let Some(line_break) = line_break {
-                    chunks.push(line_break);
+                    chunks.push_char(text, line_break);
                 }
             } else if breaks.is_empty() {
-                chunks.push(' ');
+                chunks.push_char(text, ' ');
             }
-            chunks.push_str(&breaks);
-        } else if !whitespaces.is_empty() {
-            chunks.push_str(&whitespaces);
+            chunks.append(text, breaks);
+        } else {
+            chunks.push_source(text, start, end);
         }
         Some(chunks)
     }
 
-    fn scan_tag_handle(&mut self) -> Res<String> {
-        if self.peek(0) != '!' {
+    fn scan_tag_handle(&mut self) -> Res<&'a str> {
+        if self.peek() != '!' {
             return Err(Rejected);
         }
-        let mut length = 1;
-        let mut ch = self.peek(length);
-        if ch != ' ' {
-            while is_name_char(ch) {
-                length += 1;
-                ch = self.peek(length);
-            }
-            if ch != '!' {
+        let start = self.pos;
+        let mut end = start + 1;
+        if self.char_at(end) != ' ' {
+            end = self.run_end(end, is_name_char);
+            if self.char_at(end) != '!' {
                 return Err(Rejected);
             }
-            length += 1;
+            end += 1;
         }
-        let handle = self.prefix(length);
-        self.forward(length);
-        Ok(handle)
+        self.forward_within_line(end);
+        Ok(self.slice(start, end))
     }
 
-    fn scan_tag_uri(&mut self) -> Res<String> {
-        let mut chunks = String::new();
-        let mut length = 0;
+    fn scan_tag_uri(&mut self) -> Res<Cow<'a, str>> {
+        let text = self.text;
+        let mut chunks = Chunks::default();
         loop {
-            let ch = self.peek(length);
-            if !(ch.is_ascii_alphanumeric() || "-;/?:@&=+$,_.!~*'()[]%".contains(ch)) {
+            let start = self.pos;
+            let end = self.run_end(start, |c| {
+                c != '%' && (c.is_ascii_alphanumeric() || "-;/?:@&=+$,_.!~*'()[]".contains(c))
+            });
+            chunks.push_source(text, start, end);
+            self.forward_within_line(end);
+            if self.peek() != '%' {
                 break;
             }
-            if ch == '%' {
-                chunks.push_str(&self.prefix(length));
-                self.forward(length);
-                length = 0;
-                chunks.push_str(&self.scan_uri_escapes()?);
-            } else {
-                length += 1;
-            }
-        }
-        if length > 0 {
-            chunks.push_str(&self.prefix(length));
-            self.forward(length);
+            let decoded = self.scan_uri_escapes()?;
+            chunks.push_str(text, &decoded);
         }
         if chunks.is_empty() {
             return Err(Rejected);
         }
-        Ok(chunks)
+        Ok(chunks.finish(text))
     }
 
     fn scan_uri_escapes(&mut self) -> Res<String> {
         let mut bytes = Vec::new();
-        while self.peek(0) == '%' {
-            self.forward(1);
-            let high = self.peek(0).to_digit(16).ok_or(Rejected)?;
-            let low = self.peek(1).to_digit(16).ok_or(Rejected)?;
+        while self.peek() == '%' {
+            self.forward_char();
+            let high = self.peek().to_digit(16).ok_or(Rejected)?;
+            let low = self.peek_at(1).to_digit(16).ok_or(Rejected)?;
             bytes.push(u8::try_from(high * 16 + low).map_err(|_| Rejected)?);
             self.forward(2);
         }
@@ -1220,18 +1436,18 @@ impl Scanner {
 
     /// Consumes one line break; `\r\n`, `\r`, `\n` and NEL read as `\n`, LS and PS as themselves.
     fn scan_line_break(&mut self) -> Option<char> {
-        let ch = self.peek(0);
+        let ch = self.peek();
         match ch {
             '\r' | '\n' | '\u{85}' => {
-                if ch == '\r' && self.peek(1) == '\n' {
+                if ch == '\r' && self.peek_at(1) == '\n' {
                     self.forward(2);
                 } else {
-                    self.forward(1);
+                    self.forward_char();
                 }
                 Some('\n')
             }
             '\u{2028}' | '\u{2029}' => {
-                self.forward(1);
+                self.forward_char();
                 Some(ch)
             }
             _ => None,
@@ -1275,28 +1491,28 @@ fn escape_code_length(ch: char) -> Option<usize> {
 // Parser (port of PyYAML's parser.py: a state machine, no recursion)
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Event {
+enum Event<'a> {
     StreamStart,
     StreamEnd,
     DocumentStart,
     DocumentEnd,
-    Alias(String),
+    Alias(&'a str),
     /// `resolve_implicitly` is PyYAML's `implicit[0]`: plain (or `!`-tagged) scalars get the
     /// implicit resolvers, quoted and block scalars are strings.
     Scalar {
-        anchor: Option<String>,
-        tag: Option<String>,
+        anchor: Option<&'a str>,
+        tag: Option<Cow<'a, str>>,
         resolve_implicitly: bool,
-        value: String,
+        value: Cow<'a, str>,
     },
     SequenceStart {
-        anchor: Option<String>,
-        tag: Option<String>,
+        anchor: Option<&'a str>,
+        tag: Option<Cow<'a, str>>,
     },
     SequenceEnd,
     MappingStart {
-        anchor: Option<String>,
-        tag: Option<String>,
+        anchor: Option<&'a str>,
+        tag: Option<Cow<'a, str>>,
     },
     MappingEnd,
 }
@@ -1327,12 +1543,12 @@ enum State {
     Finished,
 }
 
-struct Parser {
-    scanner: Scanner,
+struct Parser<'a> {
+    scanner: Scanner<'a>,
     state: State,
     states: Vec<State>,
     tag_handles: HashMap<String, String>,
-    peeked: Option<Event>,
+    peeked: Option<Event<'a>>,
 }
 
 fn default_tag_handles() -> HashMap<String, String> {
@@ -1342,8 +1558,8 @@ fn default_tag_handles() -> HashMap<String, String> {
     ])
 }
 
-impl Parser {
-    fn new(text: &str) -> Self {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Self {
         Parser {
             scanner: Scanner::new(text),
             state: State::StreamStart,
@@ -1353,7 +1569,7 @@ impl Parser {
         }
     }
 
-    fn peek_event(&mut self) -> Res<&Event> {
+    fn peek_event(&mut self) -> Res<&Event<'a>> {
         if self.peeked.is_none() {
             let event = self.produce()?;
             self.peeked = Some(event);
@@ -1361,7 +1577,7 @@ impl Parser {
         self.peeked.as_ref().ok_or(Rejected)
     }
 
-    fn next_event(&mut self) -> Res<Event> {
+    fn next_event(&mut self) -> Res<Event<'a>> {
         match self.peeked.take() {
             Some(event) => Ok(event),
             None => self.produce(),
@@ -1380,7 +1596,7 @@ impl Parser {
         self.scanner.next_token().map(|_| ())
     }
 
-    fn produce(&mut self) -> Res<Event> {
+    fn produce(&mut self) -> Res<Event<'a>> {
         match self.state {
             State::StreamStart => {
                 self.skip_token()?;
@@ -1506,7 +1722,7 @@ impl Parser {
         }
     }
 
-    fn parse_document_start(&mut self) -> Res<Event> {
+    fn parse_document_start(&mut self) -> Res<Event<'a>> {
         while self.check(&[Kind::DocumentEnd])? {
             self.skip_token()?;
         }
@@ -1551,7 +1767,7 @@ impl Parser {
         Ok(())
     }
 
-    fn parse_node(&mut self, block: bool, indentless_sequence: bool) -> Res<Event> {
+    fn parse_node(&mut self, block: bool, indentless_sequence: bool) -> Res<Event<'a>> {
         if self.check(&[Kind::Alias])? {
             let Token::Alias(name) = self.scanner.next_token()? else {
                 return Err(Rejected);
@@ -1574,8 +1790,8 @@ impl Parser {
         }
         let tag = match tag_token {
             Some((Some(handle), suffix)) => {
-                let prefix = self.tag_handles.get(&handle).ok_or(Rejected)?; // undefined tag handle
-                Some(format!("{prefix}{suffix}"))
+                let prefix = self.tag_handles.get(handle).ok_or(Rejected)?; // undefined tag handle
+                Some(Cow::Owned(format!("{prefix}{suffix}")))
             }
             Some((None, suffix)) => Some(suffix),
             None => None,
@@ -1622,28 +1838,28 @@ impl Parser {
                     anchor,
                     tag,
                     resolve_implicitly: non_specific,
-                    value: String::new(),
+                    value: Cow::Borrowed(""),
                 })
             }
             _ => Err(Rejected), // "expected the node content"
         }
     }
 
-    fn take_anchor(&mut self) -> Res<Option<String>> {
+    fn take_anchor(&mut self) -> Res<Option<&'a str>> {
         match self.scanner.next_token()? {
             Token::Anchor(name) => Ok(Some(name)),
             _ => Err(Rejected),
         }
     }
 
-    fn take_tag(&mut self) -> Res<Option<(Option<String>, String)>> {
+    fn take_tag(&mut self) -> Res<Option<(Option<&'a str>, Cow<'a, str>)>> {
         match self.scanner.next_token()? {
             Token::Tag(handle, suffix) => Ok(Some((handle, suffix))),
             _ => Err(Rejected),
         }
     }
 
-    fn parse_block_sequence_entry(&mut self) -> Res<Event> {
+    fn parse_block_sequence_entry(&mut self) -> Res<Event<'a>> {
         if self.check(&[Kind::BlockEntry])? {
             self.skip_token()?;
             if !self.check(&[Kind::BlockEntry, Kind::BlockEnd])? {
@@ -1661,7 +1877,7 @@ impl Parser {
         Ok(Event::SequenceEnd)
     }
 
-    fn parse_block_mapping_key(&mut self) -> Res<Event> {
+    fn parse_block_mapping_key(&mut self) -> Res<Event<'a>> {
         if self.check(&[Kind::Key])? {
             self.skip_token()?;
             if !self.check(&[Kind::Key, Kind::Value, Kind::BlockEnd])? {
@@ -1679,7 +1895,7 @@ impl Parser {
         Ok(Event::MappingEnd)
     }
 
-    fn parse_flow_sequence_entry(&mut self, first: bool) -> Res<Event> {
+    fn parse_flow_sequence_entry(&mut self, first: bool) -> Res<Event<'a>> {
         if !self.check(&[Kind::FlowSequenceEnd])? {
             if !first {
                 if self.check(&[Kind::FlowEntry])? {
@@ -1706,7 +1922,7 @@ impl Parser {
         Ok(Event::SequenceEnd)
     }
 
-    fn parse_flow_mapping_key(&mut self, first: bool) -> Res<Event> {
+    fn parse_flow_mapping_key(&mut self, first: bool) -> Res<Event<'a>> {
         if !self.check(&[Kind::FlowMappingEnd])? {
             if !first {
                 if self.check(&[Kind::FlowEntry])? {
@@ -1735,12 +1951,12 @@ impl Parser {
     }
 }
 
-fn empty_scalar() -> Event {
+fn empty_scalar<'a>() -> Event<'a> {
     Event::Scalar {
         anchor: None,
         tag: None,
         resolve_implicitly: true,
-        value: String::new(),
+        value: Cow::Borrowed(""),
     }
 }
 
@@ -1788,22 +2004,22 @@ fn tag_from_uri(uri: &str) -> Tag {
 }
 
 #[derive(Debug, Clone)]
-enum Body {
-    Scalar(String),
+enum Body<'a> {
+    Scalar(Cow<'a, str>),
     Sequence(Vec<usize>),
     Mapping(Vec<(usize, usize)>),
 }
 
 #[derive(Debug, Clone)]
-struct Node {
+struct Node<'a> {
     tag: Tag,
-    body: Body,
+    body: Body<'a>,
 }
 
-struct Composer {
-    parser: Parser,
-    nodes: Vec<Node>,
-    anchors: HashMap<String, usize>,
+struct Composer<'a> {
+    parser: Parser<'a>,
+    nodes: Vec<Node<'a>>,
+    anchors: HashMap<&'a str, usize>,
 }
 
 /// A collection being composed, with the key waiting for its value when it is a mapping.
@@ -1812,8 +2028,8 @@ struct OpenCollection {
     pending_key: Option<usize>,
 }
 
-impl Composer {
-    fn new(text: &str) -> Self {
+impl<'a> Composer<'a> {
+    fn new(text: &'a str) -> Self {
         Composer {
             parser: Parser::new(text),
             nodes: Vec::new(),
@@ -1840,7 +2056,7 @@ impl Composer {
         Ok(root)
     }
 
-    fn register_anchor(&mut self, anchor: Option<String>, node: usize) -> Res<()> {
+    fn register_anchor(&mut self, anchor: Option<&'a str>, node: usize) -> Res<()> {
         if let Some(anchor) = anchor {
             if self.anchors.insert(anchor, node).is_some() {
                 return Err(Rejected); // duplicate anchor
@@ -1849,7 +2065,7 @@ impl Composer {
         Ok(())
     }
 
-    fn add_node(&mut self, tag: Tag, body: Body) -> usize {
+    fn add_node(&mut self, tag: Tag, body: Body<'a>) -> usize {
         self.nodes.push(Node { tag, body });
         self.nodes.len() - 1
     }
@@ -1859,7 +2075,7 @@ impl Composer {
         let mut open: Vec<OpenCollection> = Vec::new();
         loop {
             let finished = match self.parser.next_event()? {
-                Event::Alias(name) => Some(*self.anchors.get(&name).ok_or(Rejected)?),
+                Event::Alias(name) => Some(*self.anchors.get(name).ok_or(Rejected)?),
                 Event::Scalar {
                     anchor,
                     tag,
@@ -1920,9 +2136,9 @@ impl Composer {
     fn open_collection(
         &mut self,
         open: &mut Vec<OpenCollection>,
-        anchor: Option<String>,
+        anchor: Option<&'a str>,
         tag: Tag,
-        body: Body,
+        body: Body<'a>,
     ) -> Res<()> {
         if anchor
             .as_ref()
@@ -2270,12 +2486,12 @@ fn type_name(tag: Tag) -> &'static str {
     }
 }
 
-struct Constructor {
-    nodes: Vec<Node>,
+struct Constructor<'a> {
+    nodes: Vec<Node<'a>>,
 }
 
-impl Constructor {
-    fn node(&self, id: usize) -> Res<&Node> {
+impl<'a> Constructor<'a> {
+    fn node(&self, id: usize) -> Res<&Node<'a>> {
         self.nodes.get(id).ok_or(Rejected)
     }
 
@@ -2321,7 +2537,7 @@ impl Constructor {
                 }
                 (Tag::Map | Tag::Set, Body::Mapping(_)) => {
                     self.flatten_mapping(id, 0, &mut pending)?;
-                    for (key, value) in self.pairs(id)?.clone() {
+                    for &(key, value) in self.pairs(id)? {
                         self.check_key(key)?;
                         if let Some(done) = constructed.get_mut(key) {
                             *done = true;
@@ -2332,6 +2548,7 @@ impl Constructor {
                 (Tag::Str | Tag::Null, _) => {
                     self.scalar_text(id)?;
                 }
+                (Tag::Int, Body::Scalar(text)) if is_plain_small_decimal(text) => {}
                 (Tag::Bool | Tag::Int | Tag::Float | Tag::Timestamp | Tag::Binary, _) => {
                     self.construct_scalar(id)?;
                 }
@@ -2467,11 +2684,22 @@ impl Constructor {
         match node.tag {
             Tag::Str => Ok(PyScalar::Str(text.to_string())),
             Tag::Null => Ok(PyScalar::None),
-            Tag::Bool => match text.to_lowercase().as_str() {
-                "yes" | "true" | "on" => Ok(PyScalar::Bool(true)),
-                "no" | "false" | "off" => Ok(PyScalar::Bool(false)),
-                _ => Err(Rejected),
-            },
+            Tag::Bool => {
+                let is_any = |words: [&str; 3]| {
+                    if text.is_ascii() {
+                        words.iter().any(|word| text.eq_ignore_ascii_case(word))
+                    } else {
+                        words.contains(&text.to_lowercase().as_str())
+                    }
+                };
+                if is_any(["yes", "true", "on"]) {
+                    Ok(PyScalar::Bool(true))
+                } else if is_any(["no", "false", "off"]) {
+                    Ok(PyScalar::Bool(false))
+                } else {
+                    Err(Rejected)
+                }
+            }
             Tag::Int => construct_yaml_int(text).map(PyScalar::Int),
             Tag::Float => construct_yaml_float(text, id),
             Tag::Binary => decode_base64(text).map(PyScalar::Bytes),
@@ -2492,9 +2720,29 @@ impl Constructor {
                 // one of them (its value then replaces theirs): no map over every key is needed.
                 let mut entries: Vec<(PyScalar, &'static str)> = Vec::new();
                 let mut identities: Vec<KeyIdentity> = Vec::new();
+                // The listed string keys again, borrowed: most keys are strings, and comparing
+                // them needs no constructed value.
+                let mut listed_texts: Vec<(&str, usize)> = Vec::new();
                 for &(key, value) in pairs {
-                    let key = self.construct_key(key)?;
                     let value_type = type_name(self.node(value)?.tag);
+                    if self.node(key)?.tag == Tag::Str {
+                        let text = self.scalar_text(key)?;
+                        match listed_texts.iter().find(|(listed, _)| *listed == text) {
+                            Some(&(_, position)) => {
+                                if let Some(entry) = entries.get_mut(position) {
+                                    entry.1 = value_type;
+                                }
+                            }
+                            None if entries.len() < MAX_LISTED_KEYS => {
+                                listed_texts.push((text, entries.len()));
+                                identities.push(KeyIdentity::Text(text.to_string()));
+                                entries.push((PyScalar::Str(text.to_string()), value_type));
+                            }
+                            None => {}
+                        }
+                        continue;
+                    }
+                    let key = self.construct_key(key)?;
                     let identity = key.clone().into_identity();
                     match identities.iter().position(|known| *known == identity) {
                         Some(position) => {
@@ -2517,6 +2765,17 @@ impl Constructor {
             _ => Err(Rejected), // a scalar, a set, or a `=` mapping read as a scalar
         }
     }
+}
+
+/// A decimal int `construct_yaml_int` always accepts (`0`, or an optional sign and at most 18
+/// digits without a leading zero or `_`): validating it needs no big-int arithmetic.
+fn is_plain_small_decimal(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    text == "0"
+        || (!digits.is_empty()
+            && digits.len() <= 18
+            && !digits.starts_with('0')
+            && digits.bytes().all(|byte| byte.is_ascii_digit()))
 }
 
 /// SafeConstructor's `construct_yaml_int`.
@@ -3324,6 +3583,113 @@ mod tests {
         assert_eq!(synopsis("!!omap [a: 1, {b: 2, c: 3}]"), None);
         assert_eq!(keys("!!binary aGk=: x\n").unwrap(), vec!["b'hi': string"]);
         assert_eq!(synopsis("a: !!binary aGk\n"), None);
+    }
+
+    #[test]
+    fn simple_path_agrees_with_the_port() {
+        let pieces = [
+            "a: 1",
+            "b:",
+            "  - x",
+            "- y",
+            "  c: yes",
+            "    d: 2024-01-02",
+            "# c",
+            "",
+            "- - z",
+            "-",
+            "  -",
+            "e: f # g",
+            "---",
+            "k:  v  ",
+            " x: 1",
+            "a: 0x1F",
+            "  b: 2023-02-29",
+            "- k: v",
+            "  k2: ~",
+            "q: 'it''s: #'",
+            "- \"x\"",
+        ];
+        let mut answered = 0;
+        for lines in crate::kinds::code::tests::joined_pieces(
+            &pieces
+                .map(|piece| format!("{piece}\n"))
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        ) {
+            if let Some(fast) = simple::load(&lines) {
+                answered += 1;
+                assert_eq!(Ok(fast), load_with_port(&lines), "{lines:?}");
+            }
+        }
+        assert!(answered > 5_000, "{answered}");
+        // The benchmark's shape is answered by the simple path.
+        let bench = "---\nitem_0:\n  name: café über\n  count: 12\n  enabled: true\n  tags:\n    - alpha\n    - 日本語\n";
+        assert!(simple::load(bench).is_some());
+        // Its own printable check agrees with the reader's.
+        let printable = |c: char| {
+            matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}'
+                | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+        };
+        let probes = (0..0x300)
+            .chain(0x2000..0x2100)
+            .chain(0xD700..0xE100)
+            .chain(0xFEF0..0x10010);
+        for ch in probes.filter_map(char::from_u32) {
+            let text = format!("a: b{ch}c\n");
+            let answered = simple::load(&text).is_some();
+            let special = matches!(
+                ch,
+                '\t' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\n' | '#' | ':'
+            );
+            if !special {
+                assert_eq!(answered, printable(ch), "{ch:?}");
+            } else if !printable(ch) {
+                assert!(!answered, "{ch:?}");
+            }
+        }
+        // What it leaves to the port.
+        for text in [
+            "a: \"q\\n\"\n",
+            "a: 'q' x\n",
+            "a: [1]\n",
+            "a: &x 1\n",
+            "a: b\r\n",
+            "a:\tb\n",
+            "1: x\n",
+            "a: <<\n",
+            "a: b\n  c\n",
+        ] {
+            assert_eq!(simple::load(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn printable_check_agrees_with_the_char_rule() {
+        let printable = |c: char| {
+            matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}'
+                | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+        };
+        let pieces = [
+            "a", "\t", "\n", "\r", "\u{7}", "\u{7F}", "\u{85}", "\u{9F}", "é", "\u{FFFE}", "😀",
+            "\0",
+        ];
+        let long = "x".repeat(40);
+        for joined in crate::kinds::code::tests::joined_pieces(&pieces) {
+            for text in [
+                joined.clone(),
+                format!("{long}{joined}"),
+                format!("{joined}{long}"),
+                format!("{}{joined}", &long[..31]),
+            ] {
+                assert_eq!(
+                    check_printable(&text).is_ok(),
+                    text.chars().all(printable),
+                    "{text:?}"
+                );
+            }
+        }
     }
 
     #[test]
