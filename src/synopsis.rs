@@ -87,7 +87,9 @@ fn is_yaml_candidate(output: &str) -> bool {
 /// Detects the kind of `output` and builds its synopsis (SPEC 2 and 3). `preview_chars` only sizes
 /// the head/tail sample of `unknown` outputs.
 pub fn generate(output: &str, mime_type: &str, preview_chars: i64) -> Synopsis {
-    let mime = mime_type.to_lowercase();
+    // Only tested for "json"/"xml": Python's `lower()` maps no non-ASCII char into those letters,
+    // so ASCII lowering matches it without the Unicode case tables in the wasm.
+    let mime = mime_type.to_ascii_lowercase();
     if output.is_empty() {
         return unknown("Empty output", "Output is empty.".to_string(), String::new());
     }
