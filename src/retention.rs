@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::pyutil::stable_sort_by;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct RetentionPolicy {
@@ -29,7 +31,7 @@ pub struct StoredResult {
 
 /// The ids to delete, oldest first.
 pub fn plan_prune(mut results: Vec<StoredResult>, policy: &RetentionPolicy, now_ms: f64, protected: &[String]) -> Vec<String> {
-    results.sort_by(|a, b| {
+    stable_sort_by(&mut results, |a, b| {
         let age = |r: &StoredResult| r.created_at_ms.unwrap_or(f64::NEG_INFINITY);
         age(a).total_cmp(&age(b)).then_with(|| a.tool_result_id.cmp(&b.tool_result_id))
     });

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
-use crate::pyutil::{char_len, head_tail, head_tail_len};
+use crate::pyutil::{char_len, head_tail, head_tail_len, stable_sort_by};
 use crate::record::{
     self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
     METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
@@ -401,7 +401,7 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
         .collect();
     let mut remaining: Vec<usize> =
         (0..candidates.len()).filter(|&c| candidates[c].chars as i64 <= config.threshold_chars).collect();
-    remaining.sort_by_key(|&c| std::cmp::Reverse(candidates[c].chars));
+    stable_sort_by(&mut remaining, |&a, &b| candidates[b].chars.cmp(&candidates[a].chars));
     // Size of the parts that stay inline, kept up to date as parts are selected.
     let mut inline_rest = inline_chars - selected.iter().map(|&c| candidates[c].chars).sum::<usize>();
     let stubs_of = |selected: &[usize], preview: i64| -> usize {
@@ -423,7 +423,7 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
         inline_rest -= candidates[chosen].chars;
         selected.push(chosen);
     }
-    selected.sort_unstable();
+    stable_sort_by(&mut selected, usize::cmp);
     selected
 }
 

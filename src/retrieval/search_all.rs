@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::grep::{Grep, GrepRequest};
 use crate::error::{Error, Result};
+use crate::pyutil::stable_sort_by;
 
 pub const DEFAULT_RESULT_LIMIT: i64 = 10;
 pub const DEFAULT_PER_RESULT: i64 = 3;
@@ -115,7 +116,7 @@ pub fn rank(hits: Vec<Hit>, limit: i64) -> Result<Ranked> {
         return Err(Error::invalid(format!("limit must be > 0 (got {limit})")));
     }
     let mut results: Vec<Hit> = hits.into_iter().filter(|hit| hit.total_matches > 0).collect();
-    results.sort_by(|a, b| {
+    stable_sort_by(&mut results, |a, b| {
         b.total_matches
             .cmp(&a.total_matches)
             .then_with(|| b.created_at.cmp(&a.created_at))
