@@ -3,6 +3,7 @@
 
 pub mod error;
 pub mod ids;
+pub mod json_fields;
 pub mod kinds;
 pub mod pyutil;
 pub mod py_word;

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
+use crate::json_fields::{self, required, take};
 use crate::pyutil::{char_len, head_tail, head_tail_len, stable_sort_by};
 use crate::record::{
     self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
@@ -124,8 +125,8 @@ impl TurnConfig {
 }
 
 /// One tool part of a turn, with the reference's `tool_output*` fields under the JS API's names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolPart {
     pub tool_id: String,
     pub tool_name: String,
@@ -150,7 +151,40 @@ pub struct ToolPart {
     pub keep_inline: bool,
 }
 
+json_fields::deserialize_from_json!(ToolPart);
+
 impl ToolPart {
+    /// Every field optional (its default when absent); unknown fields ignored.
+    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
+        let mut part = ToolPart::default();
+        for (key, value) in json_fields::object(value, "struct ToolPart")? {
+            match key.as_str() {
+                "toolId" => part.tool_id = take(value)?,
+                "toolName" => part.tool_name = take(value)?,
+                "toolInput" => part.tool_input = take(value)?,
+                "output" => part.output = take(value)?,
+                "mimeType" => part.mime_type = take(value)?,
+                "outputRef" => part.output_ref = take(value)?,
+                "truncated" => part.truncated = take(value)?,
+                "originalChars" => part.original_chars = take(value)?,
+                "previewChars" => part.preview_chars = take(value)?,
+                "sha256" => part.sha256 = take(value)?,
+                "storageUri" => part.storage_uri = take(value)?,
+                "groupId" => part.group_id = take(value)?,
+                "externalizedReason" => part.externalized_reason = take(value)?,
+                "groupOriginalChars" => part.group_original_chars = take(value)?,
+                "groupBudgetChars" => part.group_budget_chars = take(value)?,
+                "externalizationError" => part.externalization_error = take(value)?,
+                "sourceRef" => part.source_ref = take(value)?,
+                "sourceOffset" => part.source_offset = take(value)?,
+                "sourceLimit" => part.source_limit = take(value)?,
+                "keepInline" => part.keep_inline = take(value)?,
+                _ => {}
+            }
+        }
+        Ok(part)
+    }
+
     fn is_externalized(&self) -> bool {
         !self.output_ref.is_empty() && self.truncated
     }
@@ -160,24 +194,43 @@ impl ToolPart {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct TurnInput {
     pub session_id: String,
-    #[serde(default)]
     pub session_uri: Option<String>,
     pub message_id: String,
-    #[serde(default)]
     pub config: TurnConfig,
     pub parts: Vec<ToolPart>,
     /// Written into each record as `created_at` (the host's clock: the core has none).
-    #[serde(default)]
     pub created_at: String,
-    #[serde(default)]
     pub user_id: Option<String>,
 }
 
+json_fields::deserialize_from_json!(TurnInput);
+
 impl TurnInput {
+    /// `sessionId`, `messageId` and `parts` required, the rest optional; unknown fields ignored.
+    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
+        let (mut session_id, mut message_id, mut parts) = (None, None, None);
+        let mut input = TurnInput::new("", "", TurnConfig::default(), Vec::new());
+        for (key, value) in json_fields::object(value, "struct TurnInput")? {
+            match key.as_str() {
+                "sessionId" => session_id = Some(take(value)?),
+                "sessionUri" => input.session_uri = take(value)?,
+                "messageId" => message_id = Some(take(value)?),
+                "config" => input.config = take(value)?,
+                "parts" => parts = Some(take_parts(value)?),
+                "createdAt" => input.created_at = take(value)?,
+                "userId" => input.user_id = take(value)?,
+                _ => {}
+            }
+        }
+        input.session_id = required(session_id, "sessionId")?;
+        input.message_id = required(message_id, "messageId")?;
+        input.parts = required(parts, "parts")?;
+        Ok(input)
+    }
+
     /// A turn of `parts` in a session, with the default session URI and no clock or user.
     pub fn new(session_id: &str, message_id: &str, config: TurnConfig, parts: Vec<ToolPart>) -> Self {
         TurnInput {
@@ -194,7 +247,7 @@ impl TurnInput {
 
 /// One output to store: the host writes `output` at `output_key`, then `metadata_json` at
 /// `metadata_key`, unless the metadata already there records the same SHA-256.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedWrite {
     pub part_index: usize,
@@ -210,7 +263,46 @@ pub struct PlannedWrite {
     pub original_chars: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+json_fields::deserialize_from_json!(PlannedWrite);
+
+impl PlannedWrite {
+    /// Every field required; unknown fields ignored.
+    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
+        let (mut part_index, mut tool_result_id, mut reference, mut reason, mut preview_chars) =
+            (None, None, None, None, None);
+        let (mut sha256, mut output_key, mut metadata_key, mut metadata_json, mut original_chars) =
+            (None, None, None, None, None);
+        for (key, value) in json_fields::object(value, "struct PlannedWrite")? {
+            match key.as_str() {
+                "partIndex" => part_index = Some(take(value)?),
+                "toolResultId" => tool_result_id = Some(take(value)?),
+                "reference" => reference = Some(take(value)?),
+                "reason" => reason = Some(take(value)?),
+                "previewChars" => preview_chars = Some(take(value)?),
+                "sha256" => sha256 = Some(take(value)?),
+                "outputKey" => output_key = Some(take(value)?),
+                "metadataKey" => metadata_key = Some(take(value)?),
+                "metadataJson" => metadata_json = Some(take(value)?),
+                "originalChars" => original_chars = Some(take(value)?),
+                _ => {}
+            }
+        }
+        Ok(PlannedWrite {
+            part_index: required(part_index, "partIndex")?,
+            tool_result_id: required(tool_result_id, "toolResultId")?,
+            reference: required(reference, "reference")?,
+            reason: required(reason, "reason")?,
+            preview_chars: required(preview_chars, "previewChars")?,
+            sha256: required(sha256, "sha256")?,
+            output_key: required(output_key, "outputKey")?,
+            metadata_key: required(metadata_key, "metadataKey")?,
+            metadata_json: required(metadata_json, "metadataJson")?,
+            original_chars: required(original_chars, "originalChars")?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnPlan {
     /// The parts with group fields set and read-back parts rewritten; selected parts still raw.
@@ -218,20 +310,73 @@ pub struct TurnPlan {
     pub writes: Vec<PlannedWrite>,
     /// The parts whose output planning replaced (read-back previews); every other part still
     /// holds the caller's output, so a host may leave those outputs out of the plan it keeps.
-    #[serde(default)]
     pub rewritten_parts: Vec<usize>,
     pub failure_mode: FailureMode,
     pub tool_names: ToolNames,
 }
 
+json_fields::deserialize_from_json!(TurnPlan);
+
+impl TurnPlan {
+    /// `rewrittenParts` optional, the rest required; unknown fields ignored.
+    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
+        let (mut parts, mut writes, mut rewritten_parts, mut failure_mode, mut tool_names) =
+            (None, None, Vec::new(), None, None);
+        for (key, value) in json_fields::object(value, "struct TurnPlan")? {
+            match key.as_str() {
+                "parts" => parts = Some(take_parts(value)?),
+                "writes" => {
+                    let items: Vec<Value> = take(value)?;
+                    writes = Some(items.into_iter().map(PlannedWrite::from_json).collect::<std::result::Result<_, _>>()?);
+                }
+                "rewrittenParts" => rewritten_parts = take(value)?,
+                "failureMode" => failure_mode = Some(take(value)?),
+                "toolNames" => tool_names = Some(take(value)?),
+                _ => {}
+            }
+        }
+        Ok(TurnPlan {
+            parts: required(parts, "parts")?,
+            writes: required(writes, "writes")?,
+            rewritten_parts,
+            failure_mode: required(failure_mode, "failureMode")?,
+            tool_names: required(tool_names, "toolNames")?,
+        })
+    }
+}
+
+/// An array of parts, each read by `ToolPart::from_json`.
+fn take_parts(value: Value) -> std::result::Result<Vec<ToolPart>, serde_json::Error> {
+    let items: Vec<Value> = take(value)?;
+    items.into_iter().map(ToolPart::from_json).collect()
+}
+
 /// What happened to one planned write.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "status", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum WriteOutcome {
     /// Written now, or already stored with the same SHA-256: the record as it is in the store.
     Stored { metadata_json: String },
     /// The store failed: `{ErrorType}: {message}`.
     Failed { error: String },
+}
+
+json_fields::deserialize_from_json!(WriteOutcome);
+
+impl WriteOutcome {
+    /// Tagged by `status`: `stored` with `metadataJson`, or `failed` with `error`.
+    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
+        use serde::de::Error as _;
+        let mut fields = json_fields::object(value, "internally tagged enum WriteOutcome")?;
+        let status: String = take(fields.remove("status").ok_or_else(|| serde_json::Error::missing_field("status"))?)?;
+        match status.as_str() {
+            "stored" => Ok(WriteOutcome::Stored {
+                metadata_json: take(required(fields.remove("metadataJson"), "metadataJson")?)?,
+            }),
+            "failed" => Ok(WriteOutcome::Failed { error: take(required(fields.remove("error"), "error")?)? }),
+            other => Err(serde_json::Error::unknown_variant(other, &["stored", "failed"])),
+        }
+    }
 }
 
 /// A read-back part's source ref, when it points into this session's results.
