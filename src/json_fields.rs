@@ -52,9 +52,79 @@ macro_rules! deserialize_from_json {
 }
 pub(crate) use deserialize_from_json;
 
+/// `from_json` and `Deserialize` for a struct whose every field defaults to the struct's
+/// `Default` when absent, each read under the listed JSON keys (a name and its aliases). With
+/// `deny_unknown_fields` an unknown key is refused as serde does it, listing every key allowed;
+/// otherwise it is ignored.
+macro_rules! defaulted_struct {
+    ($type:ident, deny_unknown_fields, { $($field:ident: $($key:literal)|+),* $(,)? }) => {
+        $crate::json_fields::defaulted_struct!(@impl $type, true, { $($field: $($key)|+),* });
+    };
+    ($type:ident, { $($field:ident: $($key:literal)|+),* $(,)? }) => {
+        $crate::json_fields::defaulted_struct!(@impl $type, false, { $($field: $($key)|+),* });
+    };
+    (@impl $type:ident, $deny:literal, { $($field:ident: $($key:literal)|+),* }) => {
+        impl $type {
+            pub fn from_json(value: serde_json::Value) -> std::result::Result<Self, serde_json::Error> {
+                const KEYS: &[&str] = &[$($($key),+),*];
+                let mut read = <$type>::default();
+                for (key, value) in $crate::json_fields::object(value, concat!("struct ", stringify!($type)))? {
+                    match key.as_str() {
+                        $($($key)|+ => read.$field = $crate::json_fields::take(value)?,)*
+                        _ => $crate::json_fields::unknown_key(&key, KEYS, $deny)?,
+                    }
+                }
+                Ok(read)
+            }
+        }
+        $crate::json_fields::deserialize_from_json!($type);
+    };
+}
+pub(crate) use defaulted_struct;
+
+/// `from_json` and `Deserialize` for a struct without defaults: every field must be present
+/// (an absent `Option` is `None`, as with serde); unknown keys are ignored.
+macro_rules! required_struct {
+    ($type:ident, { $($field:ident: $key:literal),* $(,)? }) => {
+        impl $type {
+            pub fn from_json(value: serde_json::Value) -> std::result::Result<Self, serde_json::Error> {
+                $(let mut $field = None;)*
+                for (key, value) in $crate::json_fields::object(value, concat!("struct ", stringify!($type)))? {
+                    match key.as_str() {
+                        $($key => $field = Some(value),)*
+                        _ => {}
+                    }
+                }
+                Ok($type { $($field: $crate::json_fields::field($field, $key)?),* })
+            }
+        }
+        $crate::json_fields::deserialize_from_json!($type);
+    };
+}
+pub(crate) use required_struct;
+
+/// A field without a default: its value read as serde reads it when present; when absent, `None`
+/// for an `Option` (what reading `null` gives) and serde's "missing field" error for the rest.
+pub fn field<T: DeserializeOwned>(value: Option<Value>, name: &'static str) -> Result<T, Error> {
+    match value {
+        Some(value) => T::deserialize(value),
+        None => T::deserialize(Value::Null).map_err(|_| Error::missing_field(name)),
+    }
+}
+
+/// An unknown key: serde's "unknown field" error when `deny`, else ignored.
+pub fn unknown_key(key: &str, allowed: &'static [&'static str], deny: bool) -> Result<(), Error> {
+    if deny {
+        Err(Error::unknown_field(key, allowed))
+    } else {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::turn::{ToolPart, TurnPlan, WriteOutcome};
+    use crate::retention::StoredResult;
+    use crate::turn::{ToolPart, TurnConfig, TurnPlan, WriteOutcome};
     use serde_json::json;
 
     fn error<T: serde::de::DeserializeOwned + std::fmt::Debug>(value: serde_json::Value) -> String {
@@ -73,5 +143,17 @@ mod tests {
         assert_eq!(error::<WriteOutcome>(json!({"status": "stored"})), "missing field `metadataJson`");
         let part: ToolPart = serde_json::from_value(json!({"toolId": "t", "other": 1})).expect("unknown keys ignored");
         assert_eq!((part.tool_id.as_str(), part.original_chars), ("t", None));
+    }
+
+    #[test]
+    fn aliases_defaults_and_absent_options() {
+        let config: TurnConfig = serde_json::from_value(json!({"threshold_chars": 5, "previewChars": 7})).expect("config");
+        assert_eq!((config.threshold_chars, config.preview_chars, config.enabled), (5, 7, true));
+        let refused = error::<TurnConfig>(json!({"enabled": true, "treshold": 1}));
+        assert!(refused.starts_with("unknown field `treshold`, expected one of `enabled`, `thresholdChars`, `threshold_chars`"));
+        let result: StoredResult = serde_json::from_value(json!({"toolResultId": "tr_1", "bytes": 3})).expect("result");
+        assert_eq!(result.created_at_ms, None);
+        assert_eq!(error::<StoredResult>(json!({"toolResultId": "tr_1"})), "missing field `bytes`");
+        assert_eq!(error::<StoredResult>(json!({"toolResultId": "tr_1", "bytes": -1})), "invalid value: integer `-1`, expected u64");
     }
 }

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::json_fields;
 use crate::pyutil::stable_sort_by;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -20,14 +21,19 @@ impl RetentionPolicy {
 }
 
 /// One stored result as retention sees it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StoredResult {
     pub tool_result_id: String,
     /// Milliseconds since the epoch; results without a readable date count as oldest.
     pub created_at_ms: Option<f64>,
     pub bytes: u64,
 }
+
+json_fields::required_struct!(StoredResult, {
+    tool_result_id: "toolResultId",
+    created_at_ms: "createdAtMs",
+    bytes: "bytes",
+});
 
 /// The ids to delete, oldest first.
 pub fn plan_prune(mut results: Vec<StoredResult>, policy: &RetentionPolicy, now_ms: f64, protected: &[String]) -> Vec<String> {

@@ -1,9 +1,11 @@
 //! The typed synopsis of one tool output, and kind detection (SPEC sections 2 and 3).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+use crate::json_fields;
 
 /// What the stub says about an output: `{kind, title, summary[], structure[], notable_items[], sample}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct Synopsis {
     pub kind: String,
     pub title: String,
@@ -12,6 +14,15 @@ pub struct Synopsis {
     pub notable_items: Vec<String>,
     pub sample: String,
 }
+
+json_fields::required_struct!(Synopsis, {
+    kind: "kind",
+    title: "title",
+    summary: "summary",
+    structure: "structure",
+    notable_items: "notable_items",
+    sample: "sample",
+});
 
 impl Synopsis {
     /// A synopsis with kind and title set and everything else empty.

@@ -39,49 +39,53 @@ pub enum FailureMode {
 }
 
 /// The reference config: camelCase keys (the JS API's), the reference's snake_case ones as aliases.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TurnConfig {
     pub enabled: bool,
-    #[serde(alias = "threshold_chars")]
     pub threshold_chars: i64,
-    #[serde(alias = "preview_chars")]
     pub preview_chars: i64,
-    #[serde(alias = "assistant_turn_inline_budget_chars")]
     pub assistant_turn_inline_budget_chars: i64,
-    #[serde(alias = "assistant_turn_preview_budget_chars")]
     pub assistant_turn_preview_budget_chars: i64,
-    #[serde(alias = "min_preview_chars")]
     pub min_preview_chars: i64,
-    #[serde(alias = "failure_mode")]
     pub failure_mode: FailureMode,
     /// The retrieval tool names the stubs point at (and that mark read-back parts).
-    #[serde(alias = "tool_names")]
     pub tool_names: ToolNames,
     /// Outputs of these tools always stay inline.
-    #[serde(alias = "exempt_tool_names")]
     pub exempt_tool_names: Vec<String>,
     /// Retention: the most results a session keeps (oldest go first).
-    #[serde(alias = "max_results")]
     pub max_results: Option<u64>,
     /// Retention: the most bytes (outputs and records, UTF-8) a session keeps.
-    #[serde(alias = "max_bytes")]
     pub max_bytes: Option<u64>,
     /// Retention: results older than this are deleted.
-    #[serde(alias = "max_age_ms")]
     pub max_age_ms: Option<u64>,
     /// The cap on what one retrieval tool call returns to the model.
-    #[serde(alias = "max_result_chars")]
     pub max_result_chars: i64,
     /// How long the host waits for one store call before counting it failed (the host enforces it).
-    #[serde(alias = "store_timeout_ms")]
     pub store_timeout_ms: Option<u64>,
     /// Outputs longer than this many UTF-8 bytes are never synopsized or stored (TOO_LARGE):
     /// they stay raw with an error (`preserve_raw`), get a bounded head/tail stub
     /// (`preview_only`), or fail the turn (`reject`).
-    #[serde(alias = "max_output_bytes")]
     pub max_output_bytes: u64,
 }
+
+json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
+    enabled: "enabled",
+    threshold_chars: "thresholdChars" | "threshold_chars",
+    preview_chars: "previewChars" | "preview_chars",
+    assistant_turn_inline_budget_chars: "assistantTurnInlineBudgetChars" | "assistant_turn_inline_budget_chars",
+    assistant_turn_preview_budget_chars: "assistantTurnPreviewBudgetChars" | "assistant_turn_preview_budget_chars",
+    min_preview_chars: "minPreviewChars" | "min_preview_chars",
+    failure_mode: "failureMode" | "failure_mode",
+    tool_names: "toolNames" | "tool_names",
+    exempt_tool_names: "exemptToolNames" | "exempt_tool_names",
+    max_results: "maxResults" | "max_results",
+    max_bytes: "maxBytes" | "max_bytes",
+    max_age_ms: "maxAgeMs" | "max_age_ms",
+    max_result_chars: "maxResultChars" | "max_result_chars",
+    store_timeout_ms: "storeTimeoutMs" | "store_timeout_ms",
+    max_output_bytes: "maxOutputBytes" | "max_output_bytes",
+});
 
 impl Default for TurnConfig {
     fn default() -> Self {
@@ -151,40 +155,30 @@ pub struct ToolPart {
     pub keep_inline: bool,
 }
 
-json_fields::deserialize_from_json!(ToolPart);
+json_fields::defaulted_struct!(ToolPart, {
+    tool_id: "toolId",
+    tool_name: "toolName",
+    tool_input: "toolInput",
+    output: "output",
+    mime_type: "mimeType",
+    output_ref: "outputRef",
+    truncated: "truncated",
+    original_chars: "originalChars",
+    preview_chars: "previewChars",
+    sha256: "sha256",
+    storage_uri: "storageUri",
+    group_id: "groupId",
+    externalized_reason: "externalizedReason",
+    group_original_chars: "groupOriginalChars",
+    group_budget_chars: "groupBudgetChars",
+    externalization_error: "externalizationError",
+    source_ref: "sourceRef",
+    source_offset: "sourceOffset",
+    source_limit: "sourceLimit",
+    keep_inline: "keepInline",
+});
 
 impl ToolPart {
-    /// Every field optional (its default when absent); unknown fields ignored.
-    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
-        let mut part = ToolPart::default();
-        for (key, value) in json_fields::object(value, "struct ToolPart")? {
-            match key.as_str() {
-                "toolId" => part.tool_id = take(value)?,
-                "toolName" => part.tool_name = take(value)?,
-                "toolInput" => part.tool_input = take(value)?,
-                "output" => part.output = take(value)?,
-                "mimeType" => part.mime_type = take(value)?,
-                "outputRef" => part.output_ref = take(value)?,
-                "truncated" => part.truncated = take(value)?,
-                "originalChars" => part.original_chars = take(value)?,
-                "previewChars" => part.preview_chars = take(value)?,
-                "sha256" => part.sha256 = take(value)?,
-                "storageUri" => part.storage_uri = take(value)?,
-                "groupId" => part.group_id = take(value)?,
-                "externalizedReason" => part.externalized_reason = take(value)?,
-                "groupOriginalChars" => part.group_original_chars = take(value)?,
-                "groupBudgetChars" => part.group_budget_chars = take(value)?,
-                "externalizationError" => part.externalization_error = take(value)?,
-                "sourceRef" => part.source_ref = take(value)?,
-                "sourceOffset" => part.source_offset = take(value)?,
-                "sourceLimit" => part.source_limit = take(value)?,
-                "keepInline" => part.keep_inline = take(value)?,
-                _ => {}
-            }
-        }
-        Ok(part)
-    }
-
     fn is_externalized(&self) -> bool {
         !self.output_ref.is_empty() && self.truncated
     }
@@ -263,44 +257,18 @@ pub struct PlannedWrite {
     pub original_chars: usize,
 }
 
-json_fields::deserialize_from_json!(PlannedWrite);
-
-impl PlannedWrite {
-    /// Every field required; unknown fields ignored.
-    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
-        let (mut part_index, mut tool_result_id, mut reference, mut reason, mut preview_chars) =
-            (None, None, None, None, None);
-        let (mut sha256, mut output_key, mut metadata_key, mut metadata_json, mut original_chars) =
-            (None, None, None, None, None);
-        for (key, value) in json_fields::object(value, "struct PlannedWrite")? {
-            match key.as_str() {
-                "partIndex" => part_index = Some(take(value)?),
-                "toolResultId" => tool_result_id = Some(take(value)?),
-                "reference" => reference = Some(take(value)?),
-                "reason" => reason = Some(take(value)?),
-                "previewChars" => preview_chars = Some(take(value)?),
-                "sha256" => sha256 = Some(take(value)?),
-                "outputKey" => output_key = Some(take(value)?),
-                "metadataKey" => metadata_key = Some(take(value)?),
-                "metadataJson" => metadata_json = Some(take(value)?),
-                "originalChars" => original_chars = Some(take(value)?),
-                _ => {}
-            }
-        }
-        Ok(PlannedWrite {
-            part_index: required(part_index, "partIndex")?,
-            tool_result_id: required(tool_result_id, "toolResultId")?,
-            reference: required(reference, "reference")?,
-            reason: required(reason, "reason")?,
-            preview_chars: required(preview_chars, "previewChars")?,
-            sha256: required(sha256, "sha256")?,
-            output_key: required(output_key, "outputKey")?,
-            metadata_key: required(metadata_key, "metadataKey")?,
-            metadata_json: required(metadata_json, "metadataJson")?,
-            original_chars: required(original_chars, "originalChars")?,
-        })
-    }
-}
+json_fields::required_struct!(PlannedWrite, {
+    part_index: "partIndex",
+    tool_result_id: "toolResultId",
+    reference: "reference",
+    reason: "reason",
+    preview_chars: "previewChars",
+    sha256: "sha256",
+    output_key: "outputKey",
+    metadata_key: "metadataKey",
+    metadata_json: "metadataJson",
+    original_chars: "originalChars",
+});
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

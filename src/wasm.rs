@@ -6,6 +6,7 @@ use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::error::{Error, ErrorCode};
+use crate::json_fields;
 use crate::record::{parse_stored, stored_matches};
 use crate::stub::{make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
 use crate::synopsis::Synopsis;
@@ -44,10 +45,8 @@ pub fn synopsis_json(output: &str, mime_type: &str, preview_chars: f64) -> Bindi
     emit(&synopsis::generate(output, mime_type, preview_chars))
 }
 
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Default)]
 struct StubOptions {
-    #[serde(rename = "ref")]
     reference: String,
     tool_name: String,
     sha256: String,
@@ -57,6 +56,17 @@ struct StubOptions {
     mime_type: String,
     tool_names: Option<ToolNames>,
 }
+
+json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
+    reference: "ref",
+    tool_name: "toolName",
+    sha256: "sha256",
+    reason: "reason",
+    original_chars: "originalChars",
+    preview_chars: "previewChars",
+    mime_type: "mimeType",
+    tool_names: "toolNames",
+});
 
 #[wasm_bindgen(js_name = renderStub)]
 pub fn render_stub_json(synopsis_json: &str, options_json: &str) -> BindingResult<String> {
