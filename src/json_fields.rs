@@ -88,14 +88,8 @@ macro_rules! required_struct {
     ($type:ident, { $($field:ident: $key:literal),* $(,)? }) => {
         impl $type {
             pub fn from_json(value: serde_json::Value) -> std::result::Result<Self, serde_json::Error> {
-                $(let mut $field = None;)*
-                for (key, value) in $crate::json_fields::object(value, concat!("struct ", stringify!($type)))? {
-                    match key.as_str() {
-                        $($key => $field = Some(value),)*
-                        _ => {}
-                    }
-                }
-                Ok($type { $($field: $crate::json_fields::field($field, $key)?),* })
+                let mut fields = $crate::json_fields::object(value, concat!("struct ", stringify!($type)))?;
+                Ok($type { $($field: $crate::json_fields::field(fields.remove($key), $key)?),* })
             }
         }
         $crate::json_fields::deserialize_from_json!($type);
