@@ -55,7 +55,8 @@ pub(crate) use deserialize_from_json;
 /// `from_json` and `Deserialize` for a struct whose every field defaults to the struct's
 /// `Default` when absent, each read under the listed JSON keys (a name and its aliases). With
 /// `deny_unknown_fields` an unknown key is refused as serde does it, listing every key allowed;
-/// otherwise it is ignored.
+/// otherwise it is ignored. Unlike serde, a field given under both its name and an alias takes
+/// the later value instead of failing as a duplicate.
 macro_rules! defaulted_struct {
     ($type:ident, deny_unknown_fields, { $($field:ident: $($key:literal)|+),* $(,)? }) => {
         $crate::json_fields::defaulted_struct!(@impl $type, true, { $($field: $($key)|+),* });
