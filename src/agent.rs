@@ -458,7 +458,11 @@ pub fn bound_items(items: Vec<Value>, max_chars: i64) -> (Vec<Value>, usize) {
     let mut used = 0usize;
     let mut kept = Vec::new();
     for item in items {
-        let size = item.to_string().chars().count();
+        // `to_string` rather than `Value`'s `Display`, whose second JSON writer costs wasm size.
+        let size = serde_json::to_string(&item)
+            .unwrap_or_default()
+            .chars()
+            .count();
         if used + size > budget {
             break;
         }

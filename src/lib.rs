@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod error;
 pub mod ids;
+pub mod json_fields;
 pub mod kinds;
 pub mod py_word;
 pub mod pyutil;

@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::json_fields;
+use crate::pyutil::stable_sort_by;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct RetentionPolicy {
@@ -18,14 +21,19 @@ impl RetentionPolicy {
 }
 
 /// One stored result as retention sees it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StoredResult {
     pub tool_result_id: String,
     /// Milliseconds since the epoch; results without a readable date count as oldest.
     pub created_at_ms: Option<f64>,
     pub bytes: u64,
 }
+
+json_fields::required_struct!(StoredResult, {
+    tool_result_id: "toolResultId",
+    created_at_ms: "createdAtMs",
+    bytes: "bytes",
+});
 
 /// The ids to delete, oldest first.
 pub fn plan_prune(
@@ -34,7 +42,7 @@ pub fn plan_prune(
     now_ms: f64,
     protected: &[String],
 ) -> Vec<String> {
-    results.sort_by(|a, b| {
+    stable_sort_by(&mut results, |a, b| {
         let age = |r: &StoredResult| r.created_at_ms.unwrap_or(f64::NEG_INFINITY);
         age(a)
             .total_cmp(&age(b))

@@ -1,13 +1,14 @@
 //! The stub text the model sees in place of an externalized output (SPEC 4).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::json_fields;
 use crate::pyutil::char_len;
 use crate::synopsis::{self, Synopsis};
 
 /// The retrieval tools the Explore lines name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolNames {
     pub read: String,
     pub search: String,
@@ -15,6 +16,13 @@ pub struct ToolNames {
     /// Session-wide search: a tool beyond the reference, so the stubs never name it.
     pub search_all: String,
 }
+
+json_fields::defaulted_struct!(ToolNames, {
+    read: "read",
+    search: "search",
+    list: "list",
+    search_all: "searchAll",
+});
 
 impl Default for ToolNames {
     fn default() -> Self {

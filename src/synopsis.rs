@@ -1,9 +1,11 @@
 //! The typed synopsis of one tool output, and kind detection (SPEC sections 2 and 3).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+use crate::json_fields;
 
 /// What the stub says about an output: `{kind, title, summary[], structure[], notable_items[], sample}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct Synopsis {
     pub kind: String,
     pub title: String,
@@ -12,6 +14,15 @@ pub struct Synopsis {
     pub notable_items: Vec<String>,
     pub sample: String,
 }
+
+json_fields::required_struct!(Synopsis, {
+    kind: "kind",
+    title: "title",
+    summary: "summary",
+    structure: "structure",
+    notable_items: "notable_items",
+    sample: "sample",
+});
 
 impl Synopsis {
     /// A synopsis with kind and title set and everything else empty.
@@ -100,7 +111,9 @@ fn is_yaml_candidate(output: &str, looks_like_code: &dyn Fn() -> bool) -> bool {
 /// Detects the kind of `output` and builds its synopsis (SPEC 2 and 3). `preview_chars` only sizes
 /// the head/tail sample of `unknown` outputs.
 pub fn generate(output: &str, mime_type: &str, preview_chars: i64) -> Synopsis {
-    let mime = mime_type.to_lowercase();
+    // Only tested for "json"/"xml": Python's `lower()` maps no non-ASCII char into those letters,
+    // so ASCII lowering matches it without the Unicode case tables in the wasm.
+    let mime = mime_type.to_ascii_lowercase();
     if output.is_empty() {
         return unknown(
             "Empty output",

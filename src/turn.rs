@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
-use crate::pyutil::{char_len, head_tail, head_tail_len};
+use crate::json_fields::{self, required, take};
+use crate::pyutil::{char_len, head_tail, head_tail_len, stable_sort_by};
 use crate::record::{
     self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
     INDEX_FILE, METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
@@ -41,49 +42,53 @@ pub enum FailureMode {
 }
 
 /// The reference config: camelCase keys (the JS API's), the reference's snake_case ones as aliases.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TurnConfig {
     pub enabled: bool,
-    #[serde(alias = "threshold_chars")]
     pub threshold_chars: i64,
-    #[serde(alias = "preview_chars")]
     pub preview_chars: i64,
-    #[serde(alias = "assistant_turn_inline_budget_chars")]
     pub assistant_turn_inline_budget_chars: i64,
-    #[serde(alias = "assistant_turn_preview_budget_chars")]
     pub assistant_turn_preview_budget_chars: i64,
-    #[serde(alias = "min_preview_chars")]
     pub min_preview_chars: i64,
-    #[serde(alias = "failure_mode")]
     pub failure_mode: FailureMode,
     /// The retrieval tool names the stubs point at (and that mark read-back parts).
-    #[serde(alias = "tool_names")]
     pub tool_names: ToolNames,
     /// Outputs of these tools always stay inline.
-    #[serde(alias = "exempt_tool_names")]
     pub exempt_tool_names: Vec<String>,
     /// Retention: the most results a session keeps (oldest go first).
-    #[serde(alias = "max_results")]
     pub max_results: Option<u64>,
     /// Retention: the most bytes (outputs and records, UTF-8) a session keeps.
-    #[serde(alias = "max_bytes")]
     pub max_bytes: Option<u64>,
     /// Retention: results older than this are deleted.
-    #[serde(alias = "max_age_ms")]
     pub max_age_ms: Option<u64>,
     /// The cap on what one retrieval tool call returns to the model.
-    #[serde(alias = "max_result_chars")]
     pub max_result_chars: i64,
     /// How long the host waits for one store call before counting it failed (the host enforces it).
-    #[serde(alias = "store_timeout_ms")]
     pub store_timeout_ms: Option<u64>,
     /// Outputs longer than this many UTF-8 bytes are never synopsized or stored (TOO_LARGE):
     /// they stay raw with an error (`preserve_raw`), get a bounded head/tail stub
     /// (`preview_only`), or fail the turn (`reject`).
-    #[serde(alias = "max_output_bytes")]
     pub max_output_bytes: u64,
 }
+
+json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
+    enabled: "enabled",
+    threshold_chars: "thresholdChars" | "threshold_chars",
+    preview_chars: "previewChars" | "preview_chars",
+    assistant_turn_inline_budget_chars: "assistantTurnInlineBudgetChars" | "assistant_turn_inline_budget_chars",
+    assistant_turn_preview_budget_chars: "assistantTurnPreviewBudgetChars" | "assistant_turn_preview_budget_chars",
+    min_preview_chars: "minPreviewChars" | "min_preview_chars",
+    failure_mode: "failureMode" | "failure_mode",
+    tool_names: "toolNames" | "tool_names",
+    exempt_tool_names: "exemptToolNames" | "exempt_tool_names",
+    max_results: "maxResults" | "max_results",
+    max_bytes: "maxBytes" | "max_bytes",
+    max_age_ms: "maxAgeMs" | "max_age_ms",
+    max_result_chars: "maxResultChars" | "max_result_chars",
+    store_timeout_ms: "storeTimeoutMs" | "store_timeout_ms",
+    max_output_bytes: "maxOutputBytes" | "max_output_bytes",
+});
 
 impl Default for TurnConfig {
     fn default() -> Self {
@@ -131,8 +136,8 @@ impl TurnConfig {
 }
 
 /// One tool part of a turn, with the reference's `tool_output*` fields under the JS API's names.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolPart {
     pub tool_id: String,
     pub tool_name: String,
@@ -157,6 +162,29 @@ pub struct ToolPart {
     pub keep_inline: bool,
 }
 
+json_fields::defaulted_struct!(ToolPart, {
+    tool_id: "toolId",
+    tool_name: "toolName",
+    tool_input: "toolInput",
+    output: "output",
+    mime_type: "mimeType",
+    output_ref: "outputRef",
+    truncated: "truncated",
+    original_chars: "originalChars",
+    preview_chars: "previewChars",
+    sha256: "sha256",
+    storage_uri: "storageUri",
+    group_id: "groupId",
+    externalized_reason: "externalizedReason",
+    group_original_chars: "groupOriginalChars",
+    group_budget_chars: "groupBudgetChars",
+    externalization_error: "externalizationError",
+    source_ref: "sourceRef",
+    source_offset: "sourceOffset",
+    source_limit: "sourceLimit",
+    keep_inline: "keepInline",
+});
+
 impl ToolPart {
     fn is_externalized(&self) -> bool {
         !self.output_ref.is_empty() && self.truncated
@@ -171,24 +199,43 @@ impl ToolPart {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct TurnInput {
     pub session_id: String,
-    #[serde(default)]
     pub session_uri: Option<String>,
     pub message_id: String,
-    #[serde(default)]
     pub config: TurnConfig,
     pub parts: Vec<ToolPart>,
     /// Written into each record as `created_at` (the host's clock: the core has none).
-    #[serde(default)]
     pub created_at: String,
-    #[serde(default)]
     pub user_id: Option<String>,
 }
 
+json_fields::deserialize_from_json!(TurnInput);
+
 impl TurnInput {
+    /// `sessionId`, `messageId` and `parts` required, the rest optional; unknown fields ignored.
+    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
+        let (mut session_id, mut message_id, mut parts) = (None, None, None);
+        let mut input = TurnInput::new("", "", TurnConfig::default(), Vec::new());
+        for (key, value) in json_fields::object(value, "struct TurnInput")? {
+            match key.as_str() {
+                "sessionId" => session_id = Some(take(value)?),
+                "sessionUri" => input.session_uri = take(value)?,
+                "messageId" => message_id = Some(take(value)?),
+                "config" => input.config = take(value)?,
+                "parts" => parts = Some(take_parts(value)?),
+                "createdAt" => input.created_at = take(value)?,
+                "userId" => input.user_id = take(value)?,
+                _ => {}
+            }
+        }
+        input.session_id = required(session_id, "sessionId")?;
+        input.message_id = required(message_id, "messageId")?;
+        input.parts = required(parts, "parts")?;
+        Ok(input)
+    }
+
     /// A turn of `parts` in a session, with the default session URI and no clock or user.
     pub fn new(
         session_id: &str,
@@ -210,7 +257,7 @@ impl TurnInput {
 
 /// One output to store: the host writes `output` at `output_key`, then `metadata_json` at
 /// `metadata_key`, unless the metadata already there records the same SHA-256.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedWrite {
     pub part_index: usize,
@@ -229,7 +276,22 @@ pub struct PlannedWrite {
     pub original_chars: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+json_fields::required_struct!(PlannedWrite, {
+    part_index: "partIndex",
+    tool_result_id: "toolResultId",
+    reference: "reference",
+    reason: "reason",
+    preview_chars: "previewChars",
+    sha256: "sha256",
+    output_key: "outputKey",
+    index_key: "indexKey",
+    index_json: "indexJson",
+    metadata_key: "metadataKey",
+    metadata_json: "metadataJson",
+    original_chars: "originalChars",
+});
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnPlan {
     /// The parts with group fields set and read-back parts rewritten; selected parts still raw.
@@ -237,14 +299,54 @@ pub struct TurnPlan {
     pub writes: Vec<PlannedWrite>,
     /// The parts whose output planning replaced (read-back previews); every other part still
     /// holds the caller's output, so a host may leave those outputs out of the plan it keeps.
-    #[serde(default)]
     pub rewritten_parts: Vec<usize>,
     pub failure_mode: FailureMode,
     pub tool_names: ToolNames,
 }
 
+json_fields::deserialize_from_json!(TurnPlan);
+
+impl TurnPlan {
+    /// `rewrittenParts` optional, the rest required; unknown fields ignored.
+    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
+        let (mut parts, mut writes, mut rewritten_parts, mut failure_mode, mut tool_names) =
+            (None, None, Vec::new(), None, None);
+        for (key, value) in json_fields::object(value, "struct TurnPlan")? {
+            match key.as_str() {
+                "parts" => parts = Some(take_parts(value)?),
+                "writes" => {
+                    let items: Vec<Value> = take(value)?;
+                    writes = Some(
+                        items
+                            .into_iter()
+                            .map(PlannedWrite::from_json)
+                            .collect::<std::result::Result<_, _>>()?,
+                    );
+                }
+                "rewrittenParts" => rewritten_parts = take(value)?,
+                "failureMode" => failure_mode = Some(take(value)?),
+                "toolNames" => tool_names = Some(take(value)?),
+                _ => {}
+            }
+        }
+        Ok(TurnPlan {
+            parts: required(parts, "parts")?,
+            writes: required(writes, "writes")?,
+            rewritten_parts,
+            failure_mode: required(failure_mode, "failureMode")?,
+            tool_names: required(tool_names, "toolNames")?,
+        })
+    }
+}
+
+/// An array of parts, each read by `ToolPart::from_json`.
+fn take_parts(value: Value) -> std::result::Result<Vec<ToolPart>, serde_json::Error> {
+    let items: Vec<Value> = take(value)?;
+    items.into_iter().map(ToolPart::from_json).collect()
+}
+
 /// What happened to one planned write.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     tag = "status",
     rename_all = "camelCase",
@@ -255,6 +357,33 @@ pub enum WriteOutcome {
     Stored { metadata_json: String },
     /// The store failed: `{ErrorType}: {message}`.
     Failed { error: String },
+}
+
+json_fields::deserialize_from_json!(WriteOutcome);
+
+impl WriteOutcome {
+    /// Tagged by `status`: `stored` with `metadataJson`, or `failed` with `error`.
+    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
+        use serde::de::Error as _;
+        let mut fields = json_fields::object(value, "internally tagged enum WriteOutcome")?;
+        let status: String = take(
+            fields
+                .remove("status")
+                .ok_or_else(|| serde_json::Error::missing_field("status"))?,
+        )?;
+        match status.as_str() {
+            "stored" => Ok(WriteOutcome::Stored {
+                metadata_json: take(required(fields.remove("metadataJson"), "metadataJson")?)?,
+            }),
+            "failed" => Ok(WriteOutcome::Failed {
+                error: take(required(fields.remove("error"), "error")?)?,
+            }),
+            other => Err(serde_json::Error::unknown_variant(
+                other,
+                &["stored", "failed"],
+            )),
+        }
+    }
 }
 
 /// A read-back part's source ref, when it points into this session's results.
@@ -466,7 +595,9 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
     let mut remaining: Vec<usize> = (0..candidates.len())
         .filter(|&c| candidates[c].chars as i64 <= config.threshold_chars)
         .collect();
-    remaining.sort_by_key(|&c| std::cmp::Reverse(candidates[c].chars));
+    stable_sort_by(&mut remaining, |&a, &b| {
+        candidates[b].chars.cmp(&candidates[a].chars)
+    });
     // Size of the parts that stay inline, kept up to date as parts are selected.
     let mut inline_rest =
         inline_chars - selected.iter().map(|&c| candidates[c].chars).sum::<usize>();
@@ -496,7 +627,7 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
         inline_rest -= candidates[chosen].chars;
         selected.push(chosen);
     }
-    selected.sort_unstable();
+    stable_sort_by(&mut selected, usize::cmp);
     selected
 }
 

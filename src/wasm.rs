@@ -6,6 +6,7 @@ use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::error::{Error, ErrorCode};
+use crate::json_fields;
 use crate::record::{parse_stored, stored_matches};
 use crate::stub::{make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
 use crate::synopsis::Synopsis;
@@ -15,11 +16,21 @@ type BindingResult<T> = Result<T, JsValue>;
 
 fn to_js(error: Error) -> JsValue {
     let body = serde_json::json!({ "code": error.code.as_str(), "message": error.message });
-    JsValue::from_str(&body.to_string())
+    JsValue::from_str(&json_text(&body))
 }
 
+/// `serde_json::to_string`, not `Value`'s `Display`: that one brings a second (and pretty)
+/// JSON writer into the wasm. Writing a `Value` cannot fail (its keys are strings).
+fn json_text(value: &serde_json::Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Parses through `serde_json::Value`: one JSON parser for every argument type, instead of one
+/// inlined into each type's derived deserializer (that cost ~8 KB of the shipped wasm).
 fn parse<T: DeserializeOwned>(what: &str, json: &str) -> BindingResult<T> {
-    serde_json::from_str(json).map_err(|e| to_js(Error::invalid(format!("invalid {what}: {e}"))))
+    let invalid = |e: serde_json::Error| to_js(Error::invalid(format!("invalid {what}: {e}")));
+    let value: serde_json::Value = serde_json::from_str(json).map_err(invalid)?;
+    serde_json::from_value(value).map_err(invalid)
 }
 
 fn emit(value: &impl Serialize) -> BindingResult<String> {
@@ -42,10 +53,8 @@ pub fn synopsis_json(output: &str, mime_type: &str, preview_chars: f64) -> Bindi
     emit(&synopsis::generate(output, mime_type, preview_chars))
 }
 
-#[derive(serde::Deserialize, Default)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Default)]
 struct StubOptions {
-    #[serde(rename = "ref")]
     reference: String,
     tool_name: String,
     sha256: String,
@@ -55,6 +64,17 @@ struct StubOptions {
     mime_type: String,
     tool_names: Option<ToolNames>,
 }
+
+json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
+    reference: "ref",
+    tool_name: "toolName",
+    sha256: "sha256",
+    reason: "reason",
+    original_chars: "originalChars",
+    preview_chars: "previewChars",
+    mime_type: "mimeType",
+    tool_names: "toolNames",
+});
 
 #[wasm_bindgen(js_name = renderStub)]
 pub fn render_stub_json(synopsis_json: &str, options_json: &str) -> BindingResult<String> {
@@ -74,6 +94,15 @@ pub fn render_stub_json(synopsis_json: &str, options_json: &str) -> BindingResul
     ))
 }
 
+// The results below are small structs, not `json!` objects: `json!` converts a struct through
+// `serde_json::to_value`, a second serializer for each type in the wasm.
+
+#[derive(Serialize)]
+struct Preview<'a> {
+    synopsis: &'a Synopsis,
+    stub: &'a str,
+}
+
 /// `{synopsis, stub}` for one output.
 #[wasm_bindgen(js_name = makePreviewJson)]
 pub fn make_preview_json(output: &str, options_json: &str) -> BindingResult<String> {
@@ -91,7 +120,10 @@ pub fn make_preview_json(output: &str, options_json: &str) -> BindingResult<Stri
             tools: options.tool_names.as_ref(),
         },
     );
-    emit(&serde_json::json!({ "synopsis": synopsis, "stub": stub }))
+    emit(&Preview {
+        synopsis: &synopsis,
+        stub: &stub,
+    })
 }
 
 #[wasm_bindgen(js_name = toolResultId)]
@@ -199,7 +231,7 @@ pub fn stored_matches_js(metadata_json: &str, sha256: &str) -> bool {
 /// The stored record as JSON text, or `undefined` when the file is unreadable.
 #[wasm_bindgen(js_name = parseStoredRecord)]
 pub fn parse_stored_record(metadata_json: &str) -> Option<String> {
-    parse_stored(metadata_json).map(|value| value.to_string())
+    parse_stored(metadata_json).map(|value| json_text(&value))
 }
 
 #[wasm_bindgen(js_name = readWindow)]
@@ -276,6 +308,13 @@ pub fn tool_definitions(names_json: &str, format: &str) -> BindingResult<String>
     emit(&agent::tool_definitions(&names, format))
 }
 
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+enum CheckedCall {
+    Call(agent::ToolCall),
+    Error(agent::CallError),
+}
+
 /// `{"call": {...}}` for a valid call, `{"error": {code, message, allowed}}` for a bad one.
 #[wasm_bindgen(js_name = validateToolCall)]
 pub fn validate_tool_call(
@@ -288,9 +327,16 @@ pub fn validate_tool_call(
     let args: serde_json::Value = parse("tool arguments", args_json)?;
     let max = int("maxResultChars", max_result_chars)?;
     match agent::validate_call(&names, name, &args, max) {
-        Ok(call) => emit(&serde_json::json!({ "call": call })),
-        Err(error) => emit(&serde_json::json!({ "error": error })),
+        Ok(call) => emit(&CheckedCall::Call(call)),
+        Err(error) => emit(&CheckedCall::Error(error)),
     }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BoundItems {
+    items: Vec<serde_json::Value>,
+    left_out: usize,
 }
 
 /// `{"items": [...], "leftOut": n}`: the items that fit in `max_chars` of JSON.
@@ -298,7 +344,7 @@ pub fn validate_tool_call(
 pub fn bound_items(items_json: &str, max_chars: f64) -> BindingResult<String> {
     let items: Vec<serde_json::Value> = parse("items", items_json)?;
     let (items, left_out) = agent::bound_items(items, int("maxChars", max_chars)?);
-    emit(&serde_json::json!({ "items": items, "leftOut": left_out }))
+    emit(&BoundItems { items, left_out })
 }
 
 /// The ids to delete under the config's retention policy, oldest first.
@@ -380,6 +426,13 @@ pub fn grep_content(content: &str, request_json: &str) -> BindingResult<String> 
     emit(&retrieval::grep::grep(content, &request).map_err(to_js)?)
 }
 
+#[derive(Serialize)]
+struct SearchAllPlan {
+    grep: retrieval::grep::GrepRequest,
+    candidates: Vec<retrieval::search_all::Candidate>,
+    limit: i64,
+}
+
 /// `{grep, candidates}`: how to grep each stored result, and which ones (from the session's
 /// metadata files, a JSON array of their texts).
 #[wasm_bindgen(js_name = searchAllPlan)]
@@ -390,7 +443,11 @@ pub fn search_all_plan(request_json: &str, metadata_files_json: &str) -> Binding
     let files: Vec<String> = parse("metadata files", metadata_files_json)?;
     let candidates = search_all::candidates(&files, request.tool_name.as_deref());
     let limit = request.limit.unwrap_or(search_all::DEFAULT_RESULT_LIMIT);
-    emit(&serde_json::json!({ "grep": grep, "candidates": candidates, "limit": limit }))
+    emit(&SearchAllPlan {
+        grep,
+        candidates,
+        limit,
+    })
 }
 
 #[wasm_bindgen(js_name = rankSearchAll)]

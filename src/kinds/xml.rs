@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+use crate::pyutil::stable_sort_by;
 use crate::synopsis::Synopsis;
 
 /// Most child-tag lines listed in the structure.
@@ -37,7 +38,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         .push(format!("attributes: {}", summary.root_attributes));
     let mut children = summary.children;
     // Stable sort keeps first-seen order among equal counts (Python's Counter.most_common).
-    children.sort_by_key(|entry| std::cmp::Reverse(entry.1));
+    stable_sort_by(&mut children, |a, b| b.1.cmp(&a.1));
     for (tag, count) in children.into_iter().take(MAX_CHILD_TAGS) {
         syn.structure.push(format!("{tag}: {count}"));
     }

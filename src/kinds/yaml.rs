@@ -2684,22 +2684,12 @@ impl<'a> Constructor<'a> {
         match node.tag {
             Tag::Str => Ok(PyScalar::Str(text.to_string())),
             Tag::Null => Ok(PyScalar::None),
-            Tag::Bool => {
-                let is_any = |words: [&str; 3]| {
-                    if text.is_ascii() {
-                        words.iter().any(|word| text.eq_ignore_ascii_case(word))
-                    } else {
-                        words.contains(&text.to_lowercase().as_str())
-                    }
-                };
-                if is_any(["yes", "true", "on"]) {
-                    Ok(PyScalar::Bool(true))
-                } else if is_any(["no", "false", "off"]) {
-                    Ok(PyScalar::Bool(false))
-                } else {
-                    Err(Rejected)
-                }
-            }
+            // ASCII lowering is Python's `lower()` here: no non-ASCII char lowers into these words.
+            Tag::Bool => match text.to_ascii_lowercase().as_str() {
+                "yes" | "true" | "on" => Ok(PyScalar::Bool(true)),
+                "no" | "false" | "off" => Ok(PyScalar::Bool(false)),
+                _ => Err(Rejected),
+            },
             Tag::Int => construct_yaml_int(text).map(PyScalar::Int),
             Tag::Float => construct_yaml_float(text, id),
             Tag::Binary => decode_base64(text).map(PyScalar::Bytes),
@@ -2863,7 +2853,9 @@ fn python_int(text: &str, base: u32) -> Res<BigInt> {
 
 /// SafeConstructor's `construct_yaml_float`.
 fn construct_yaml_float(text: &str, node: usize) -> Res<PyScalar> {
-    let value = text.replace('_', "").to_lowercase();
+    // ASCII lowering suffices: a non-ASCII char fails `python_float` either way, lowered or not
+    // (Python's `lower()` of U+0130 and U+212A gives ASCII letters no float accepts).
+    let value = text.replace('_', "").to_ascii_lowercase();
     let (negative, value) = split_sign(&value)?;
     let sign = if negative { -1.0 } else { 1.0 };
     if value == ".inf" {

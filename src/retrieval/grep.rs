@@ -10,13 +10,14 @@
 //! (multi-line mode), as in grep.
 
 use regex_lite::{Regex, RegexBuilder};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::lines::TextCursor;
 use super::{
     back_chars, check_search_args, forward_chars, DEFAULT_CONTEXT_CHARS, DEFAULT_SEARCH_LIMIT,
 };
 use crate::error::{Error, Result};
+use crate::json_fields;
 use crate::pyutil::char_len;
 use crate::record::OFFSET_UNIT;
 
@@ -27,8 +28,8 @@ pub const REGEX_SIZE_LIMIT: usize = 8 << 20;
 /// With `context_lines`, a snippet reaches at most this many chars to either side of the match.
 pub const MAX_CONTEXT_LINE_CHARS: usize = 1_000;
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct GrepRequest {
     pub query: String,
     /// `query` is a regular expression (`regex-lite` syntax) rather than literal text.
@@ -41,6 +42,16 @@ pub struct GrepRequest {
     /// Whole lines of context around the match's lines instead of `context_chars`.
     pub context_lines: Option<i64>,
 }
+
+json_fields::defaulted_struct!(GrepRequest, deny_unknown_fields, {
+    query: "query",
+    regex: "regex",
+    ignore_case: "ignoreCase",
+    whole_word: "wholeWord",
+    limit: "limit",
+    context_chars: "contextChars",
+    context_lines: "contextLines",
+});
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

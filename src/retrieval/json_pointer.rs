@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::json_fields;
 use crate::pyutil::{byte_offset, char_len, is_py_space};
 
 /// Open containers allowed while scanning (the JSON synopsis's bound, see `kinds::json`).
@@ -384,12 +385,16 @@ fn array_index(token: &str) -> Option<usize> {
         .flatten()
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PointerRequest {
     pub json_pointer: String,
     pub max_chars: Option<i64>,
 }
+
+json_fields::defaulted_struct!(PointerRequest, deny_unknown_fields, {
+    json_pointer: "jsonPointer",
+    max_chars: "maxChars",
+});
 
 /// The `max_chars` of structured reads: at least room for a marker and some text.
 pub fn checked_max_chars(max_chars: Option<i64>) -> Result<usize> {

@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::json_fields;
 use crate::pyutil::{byte_offset, char_len};
 use crate::record::OFFSET_UNIT;
 
@@ -85,8 +86,7 @@ fn line_start(text: &str, line: usize) -> Option<usize> {
     (start < text.len()).then_some(start)
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LineWindowRequest {
     /// 1-based first line (default 1).
     pub line: Option<i64>,
@@ -98,6 +98,14 @@ pub struct LineWindowRequest {
     /// Prefix each line with its number, `cat -n` style.
     pub numbered: bool,
 }
+
+json_fields::defaulted_struct!(LineWindowRequest, deny_unknown_fields, {
+    line: "line",
+    lines: "lines",
+    column: "column",
+    max_chars: "maxChars",
+    numbered: "numbered",
+});
 
 /// Where to go on reading after a window.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -6,19 +6,20 @@
 //! The host does the I/O: [`candidates`] says which stored results to load, [`grep_request`]
 //! how to grep each, [`rank`] orders what matched.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::grep::{Grep, GrepRequest};
 use crate::error::{Error, Result};
+use crate::json_fields;
+use crate::pyutil::stable_sort_by;
 
 pub const DEFAULT_RESULT_LIMIT: i64 = 10;
 pub const DEFAULT_PER_RESULT: i64 = 3;
 /// Context around each hit: shorter than `search`'s, since hits of many results add up.
 pub const DEFAULT_HIT_CONTEXT_CHARS: i64 = 120;
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SearchAllRequest {
     pub query: String,
     pub regex: bool,
@@ -32,6 +33,18 @@ pub struct SearchAllRequest {
     pub context_chars: Option<i64>,
     pub context_lines: Option<i64>,
 }
+
+json_fields::defaulted_struct!(SearchAllRequest, deny_unknown_fields, {
+    query: "query",
+    regex: "regex",
+    ignore_case: "ignoreCase",
+    whole_word: "wholeWord",
+    tool_name: "toolName",
+    limit: "limit",
+    per_result: "perResult",
+    context_chars: "contextChars",
+    context_lines: "contextLines",
+});
 
 /// The grep each stored output gets, checked (a bad regex fails here, before any I/O).
 pub fn grep_request(request: &SearchAllRequest) -> Result<GrepRequest> {
@@ -89,7 +102,7 @@ pub fn candidates(metadata_files: &[String], tool_name: Option<&str>) -> Vec<Can
 }
 
 /// One result that matched, as the host reports it (its grep result added to the candidate).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Hit {
     pub tool_result_id: String,
@@ -100,6 +113,15 @@ pub struct Hit {
     pub total_matches: usize,
     pub matches: Vec<Value>,
 }
+
+json_fields::required_struct!(Hit, {
+    tool_result_id: "toolResultId",
+    reference: "ref",
+    tool_name: "toolName",
+    created_at: "createdAt",
+    total_matches: "totalMatches",
+    matches: "matches",
+});
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -120,7 +142,7 @@ pub fn rank(hits: Vec<Hit>, limit: i64) -> Result<Ranked> {
         .into_iter()
         .filter(|hit| hit.total_matches > 0)
         .collect();
-    results.sort_by(|a, b| {
+    stable_sort_by(&mut results, |a, b| {
         b.total_matches
             .cmp(&a.total_matches)
             .then_with(|| b.created_at.cmp(&a.created_at))

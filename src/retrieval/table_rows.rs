@@ -4,10 +4,11 @@
 //! stay intact. Rows are the records Python's `csv` module reads, blank ones dropped, so the
 //! numbering agrees with the synopsis's `rows: N`.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::json_pointer::checked_max_chars;
 use crate::error::{Error, Result};
+use crate::json_fields;
 use crate::kinds::table::{table_delimiter, visit_non_blank_rows};
 use crate::pyutil::{byte_offset, char_len};
 
@@ -15,19 +16,27 @@ pub const DEFAULT_ROW_COUNT: i64 = 50;
 /// Chars kept free for the cut marker.
 const CUT_MARKER_RESERVE: usize = 160;
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RowRange {
     pub start: Option<i64>,
     pub count: Option<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+json_fields::defaulted_struct!(RowRange, deny_unknown_fields, {
+    start: "start",
+    count: "count",
+});
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RowsRequest {
     pub rows: RowRange,
     pub max_chars: Option<i64>,
 }
+
+json_fields::defaulted_struct!(RowsRequest, deny_unknown_fields, {
+    rows: "rows",
+    max_chars: "maxChars",
+});
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
