@@ -132,14 +132,13 @@ export class ToolStub {
       createdAt: this.#now(),
       userId: this.#userId,
     };
-    const planJson = callCore(core.planTurn, JSON.stringify(input), outputs, sha256s, hasherInCore);
-    const plan = JSON.parse(planJson);
+    const { plan, files } = JSON.parse(callCore(core.planTurn, JSON.stringify(input), outputs, sha256s, hasherInCore));
     const outcomes = [];
-    for (const write of plan.writes) {
-      outcomes.push(await this.#store_output(write, outputs[write.partIndex]));
+    for (const [i, write] of plan.writes.entries()) {
+      outcomes.push(await this.#store_output(write, files[i], outputs[write.partIndex]));
     }
     const failedOutputs = plan.writes.map((write, i) => (outcomes[i].status === "failed" ? outputs[write.partIndex] : ""));
-    const finished = JSON.parse(callCore(core.finishTurn, planJson, JSON.stringify(outcomes), failedOutputs));
+    const finished = JSON.parse(callCore(core.finishTurn, JSON.stringify(plan), JSON.stringify(outcomes), failedOutputs));
     // An output the core left as it was comes back as "": the caller's own is kept.
     const result = finished.map((part, i) => ({ ...parts[i], ...part, output: part.output || (parts[i].output ?? "") }));
     if (this.#hasRetention()) {
@@ -149,8 +148,11 @@ export class ToolStub {
     return result;
   }
 
-  /** Stores one planned output unless an identical one is stored; never throws. */
-  async #store_output(write, output) {
+  /**
+   * Stores one planned output and its files unless an identical one is stored; never throws. The
+   * outcome names the record found, or "" for the planned one.
+   */
+  async #store_output(write, files, output) {
     try {
       const existing = await this.#store.load(write.metadataKey);
       if (existing !== undefined && callCore(core.storedMatches, existing, write.sha256)) {
@@ -159,9 +161,9 @@ export class ToolStub {
       // Output first: a record is only ever written for an output that is fully stored.
       await this.#store.save(write.outputKey, output);
       // The index before the record, so a recorded result never has a stale one (see output-index.js).
-      await this.#store.save(write.indexKey, write.indexJson);
-      await this.#store.save(write.metadataKey, write.metadataJson);
-      return { status: "stored", metadataJson: write.metadataJson };
+      await this.#store.save(write.indexKey, files.indexJson);
+      await this.#store.save(write.metadataKey, files.metadataJson);
+      return { status: "stored", metadataJson: "" };
     } catch (error) {
       const name = error?.cause?.name ?? error?.name ?? "Error";
       return { status: "failed", error: `${name}: ${error?.message ?? String(error)}` };

@@ -272,6 +272,9 @@ pub struct PlannedWrite {
     pub index_json: String,
     pub metadata_key: Vec<String>,
     pub metadata_json: String,
+    /// The stub the part becomes when the planned record is the one stored, rendered now so
+    /// finishing need not read the record back.
+    pub stub: String,
     /// The output's length in code points, so finishing needs no second pass over it.
     pub original_chars: usize,
 }
@@ -288,6 +291,7 @@ json_fields::required_struct!(PlannedWrite, {
     index_json: "indexJson",
     metadata_key: "metadataKey",
     metadata_json: "metadataJson",
+    stub: "stub",
     original_chars: "originalChars",
 });
 
@@ -353,7 +357,8 @@ fn take_parts(value: Value) -> std::result::Result<Vec<ToolPart>, serde_json::Er
     rename_all_fields = "camelCase"
 )]
 pub enum WriteOutcome {
-    /// Written now, or already stored with the same SHA-256: the record as it is in the store.
+    /// Written now, or already stored with the same SHA-256: the record as it is in the store,
+    /// or "" for the planned record (written now).
     Stored { metadata_json: String },
     /// The store failed: `{ErrorType}: {message}`.
     Failed { error: String },
@@ -752,7 +757,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
             sha256: candidate.sha256.clone(),
             mime_type: part.mime_or_default().to_string(),
             synopsis_kind: synopsis.kind.clone(),
-            synopsis,
+            synopsis: synopsis.clone(),
             storage_uri: candidate.reference.clone(),
             output_uri: format!("{}/{OUTPUT_FILE}", candidate.reference),
             offset_unit: OFFSET_UNIT.to_string(),
@@ -769,6 +774,18 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
             index_json: index_json(&part.output)?,
             metadata_key: result_key(&input.session_id, &candidate.tool_result_id, METADATA_FILE),
             metadata_json: record::to_pretty_json(&record)?,
+            stub: render_stub(
+                &synopsis,
+                &stub_header(
+                    &candidate.reference,
+                    &part.tool_name,
+                    &candidate.sha256,
+                    candidate.reason(&config),
+                    candidate.chars,
+                    preview,
+                    &config.tool_names,
+                ),
+            ),
             original_chars: candidate.chars,
         });
     }
@@ -784,6 +801,62 @@ fn index_json(output: &str) -> Result<String> {
     let index = index_of_received_output(output);
     serde_json::to_string(&index)
         .map_err(|error| Error::new(ErrorCode::Internal, error.to_string()))
+}
+
+/// The header of a planned write's stub.
+fn stub_header<'a>(
+    reference: &'a str,
+    tool_name: &'a str,
+    sha256: &'a str,
+    reason: &'a str,
+    original_chars: usize,
+    preview_chars: i64,
+    tools: &'a ToolNames,
+) -> StubHeader<'a> {
+    StubHeader {
+        reference,
+        tool_name,
+        sha256,
+        reason,
+        original_chars,
+        preview_chars: effective_preview_chars(original_chars, preview_chars),
+        tools: Some(tools),
+    }
+}
+
+/// The stub of a write whose store already held a record of the same output: from that
+/// record's synopsis, as the reference does.
+fn stub_of_stored_record(
+    metadata_json: &str,
+    write: &PlannedWrite,
+    tool_name: &str,
+    tools: &ToolNames,
+) -> Result<String> {
+    let stored = record::parse_stored(metadata_json).ok_or_else(|| {
+        Error::new(
+            ErrorCode::Corrupt,
+            format!("stored metadata of {} is unreadable", write.tool_result_id),
+        )
+    })?;
+    let synopsis: Synopsis = serde_json::from_value(stored["synopsis"].clone()).map_err(|e| {
+        Error::new(
+            ErrorCode::Corrupt,
+            format!(
+                "stored synopsis of {} is unreadable: {e}",
+                write.tool_result_id
+            ),
+        )
+    })?;
+    let header = stub_header(
+        &write.reference,
+        tool_name,
+        &write.sha256,
+        &write.reason,
+        write.original_chars,
+        write.preview_chars,
+        tools,
+    );
+    Ok(render_stub(&synopsis, &header))
 }
 
 /// Applies the store outcomes, one per planned write, in order.
@@ -806,34 +879,11 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
         let original_chars = write.original_chars;
         match outcome {
             WriteOutcome::Stored { metadata_json } => {
-                let stored = record::parse_stored(&metadata_json).ok_or_else(|| {
-                    Error::new(
-                        ErrorCode::Corrupt,
-                        format!("stored metadata of {} is unreadable", write.tool_result_id),
-                    )
-                })?;
-                let synopsis: Synopsis = serde_json::from_value(stored["synopsis"].clone())
-                    .map_err(|e| {
-                        Error::new(
-                            ErrorCode::Corrupt,
-                            format!(
-                                "stored synopsis of {} is unreadable: {e}",
-                                write.tool_result_id
-                            ),
-                        )
-                    })?;
-                let stub = render_stub(
-                    &synopsis,
-                    &StubHeader {
-                        reference: &write.reference,
-                        tool_name: &part.tool_name,
-                        sha256: &write.sha256,
-                        reason: &write.reason,
-                        original_chars,
-                        preview_chars: effective_preview_chars(original_chars, write.preview_chars),
-                        tools: Some(&plan.tool_names),
-                    },
-                );
+                let stub = if metadata_json.is_empty() || metadata_json == write.metadata_json {
+                    write.stub.clone()
+                } else {
+                    stub_of_stored_record(&metadata_json, write, &part.tool_name, &plan.tool_names)?
+                };
                 part.output_ref = write.reference.clone();
                 part.storage_uri = write.reference.clone();
                 part.externalized_reason = write.reason.clone();
@@ -1037,6 +1087,33 @@ mod tests {
                 _ => assert_eq!(result.map_err(|e| e.code), Err(ErrorCode::StoreFailed)),
             }
         }
+    }
+
+    #[test]
+    fn finishing_with_the_planned_record_or_a_stored_one() {
+        let parts = vec![part("a", "some words here\n".repeat(3_000))];
+        let plan = plan_turn(input(parts, TurnConfig::default())).expect("plans");
+        let write = &plan.writes[0];
+        let finish = |metadata_json: String| {
+            finish_turn(plan.clone(), vec![WriteOutcome::Stored { metadata_json }])
+                .expect("finishes")
+        };
+        // "" and an echo of the planned record both mean the planned stub.
+        let planned = finish(String::new());
+        assert_eq!(planned, finish(write.metadata_json.clone()));
+        assert_eq!(planned[0].output, write.stub);
+        // A record already stored is rendered from its own synopsis, as the reference does.
+        let mut stored: Value = serde_json::from_str(&write.metadata_json).expect("record");
+        stored["synopsis"]["summary"] = serde_json::json!(["Summarised when stored earlier."]);
+        let from_store = finish(stored.to_string());
+        assert!(
+            from_store[0]
+                .output
+                .contains("Summarised when stored earlier."),
+            "{}",
+            from_store[0].output
+        );
+        assert_ne!(from_store[0].output, write.stub);
     }
 
     #[test]

@@ -192,10 +192,33 @@ pub fn plan_turn(
             part.output = String::new();
         }
     }
-    emit(&plan)
+    let files = plan
+        .writes
+        .iter_mut()
+        .map(|write| WriteFiles {
+            index_json: std::mem::take(&mut write.index_json),
+            metadata_json: std::mem::take(&mut write.metadata_json),
+        })
+        .collect();
+    emit(&PlanForHost { plan, files })
 }
 
-/// The turn's new parts from a plan (as `planTurn` returned it), one outcome per planned write,
+/// `planTurn`'s answer: the plan the host hands back to `finishTurn`, and beside it (so they
+/// never travel back) the file contents of each planned write, by write.
+#[derive(Serialize)]
+struct PlanForHost {
+    plan: turn::TurnPlan,
+    files: Vec<WriteFiles>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WriteFiles {
+    index_json: String,
+    metadata_json: String,
+}
+
+/// The turn's new parts from a plan (the `plan` `planTurn` returned), one outcome per planned write,
 /// and, per planned write, its output when the write failed ("" otherwise: only a failed write's
 /// preview needs the output again).
 #[wasm_bindgen(js_name = finishTurn)]

@@ -80,14 +80,28 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
     let outputs = vec![output.clone(), "short".to_string()];
     let plan_json =
         wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2], None).expect("plan");
-    let plan: Value = serde_json::from_str(&plan_json).expect("JSON");
+    let answer: Value = serde_json::from_str(&plan_json).expect("JSON");
+    let plan = &answer["plan"];
     assert_eq!(plan["parts"][0]["output"], "", "outputs stay with the host");
     let write = &plan["writes"][0];
     assert_eq!(write["reason"], "single_threshold");
     assert_eq!(write["sha256"], wasm::sha256_hex(&output));
-    let outcomes = serde_json::json!([{"status": "stored", "metadataJson": write["metadataJson"]}]);
-    let finished =
-        wasm::finish_turn(&plan_json, &outcomes.to_string(), vec![String::new()]).expect("finish");
+    assert_eq!(
+        write["metadataJson"], "",
+        "file contents travel beside the plan"
+    );
+    let record: Value =
+        serde_json::from_str(answer["files"][0]["metadataJson"].as_str().unwrap_or(""))
+            .expect("record");
+    assert_eq!(record["sha256"], wasm::sha256_hex(&output));
+    // "" stands for the planned record.
+    let outcomes = serde_json::json!([{"status": "stored", "metadataJson": ""}]);
+    let finished = wasm::finish_turn(
+        &plan.to_string(),
+        &outcomes.to_string(),
+        vec![String::new()],
+    )
+    .expect("finish");
     let parts: Value = serde_json::from_str(&finished).expect("JSON");
     assert_eq!(parts[0]["truncated"], true);
     assert!(parts[0]["output"]
@@ -112,11 +126,12 @@ fn a_host_computed_sha256_is_used_and_a_failed_write_keeps_the_raw_output_with_t
         None,
     )
     .expect("plan");
-    let plan: Value = serde_json::from_str(&plan_json).expect("JSON");
+    let answer: Value = serde_json::from_str(&plan_json).expect("JSON");
+    let plan = &answer["plan"];
     assert_eq!(plan["writes"][0]["sha256"], known.as_str());
     let outcomes = serde_json::json!([{"status": "failed", "error": "Error: full"}]);
     let finished =
-        wasm::finish_turn(&plan_json, &outcomes.to_string(), vec![output]).expect("finish");
+        wasm::finish_turn(&plan.to_string(), &outcomes.to_string(), vec![output]).expect("finish");
     let parts: Value = serde_json::from_str(&finished).expect("JSON");
     assert_eq!(
         (

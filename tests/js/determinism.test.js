@@ -32,7 +32,10 @@ describe("native and wasm give the same bytes", () => {
         // The binding takes the outputs beside the turn and hands back only the ones it rewrote.
         const outputs = input.parts.map((part) => part.output ?? "");
         const parts = input.parts.map((part) => ({ ...part, output: "" }));
-        actual = JSON.parse(planTurn(JSON.stringify({ ...input, parts }), outputs, []));
+        const { plan, files } = JSON.parse(planTurn(JSON.stringify({ ...input, parts }), outputs, []));
+        // The binding hands each write's file contents beside the plan: put them back to compare.
+        plan.writes.forEach((write, i) => Object.assign(write, files[i]));
+        actual = plan;
       } catch (thrown) {
         actual = { error: String(thrown) };
       }
