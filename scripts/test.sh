@@ -60,6 +60,13 @@ count_plain() {
   awk '{print $1+0, $3+0, $5+0}' <<<"${line:-0 passed, 0 failed}"
 }
 
+# A compile check of the fuzz targets: each target (a [[bin]] of tests/fuzz) counts as one check.
+count_fuzz_build() {
+  local targets
+  targets=$(grep -c '^\[\[bin\]\]' tests/fuzz/Cargo.toml)
+  if grep -aq '^error' "$1"; then echo "0 $targets 0"; else echo "$targets 0 0"; fi
+}
+
 # run_suite SUITE COUNTER COMMAND...: runs a suite into its log and records what COUNTER reads.
 run_suite() {
   local suite=$1 counter=$2
@@ -84,6 +91,15 @@ run_suite js count_node_test node --test --test-reporter=tap tests/js/
 for runner in tests/browser/*-runner.mjs; do
   run_suite "browser-$(basename "$runner" -runner.mjs)" count_plain node "$runner"
 done
+
+# The fuzz targets (tests/fuzz, scripts/fuzz.sh) are not run here, but they must keep compiling
+# against the core's API; they need the nightly toolchain.
+if cargo +nightly --version >/dev/null 2>&1; then
+  run_suite fuzz-build count_fuzz_build cargo +nightly check --manifest-path tests/fuzz/Cargo.toml
+else
+  say "no nightly toolchain: the fuzz targets were not compiled (1 check skipped)"
+  total_skipped=$((total_skipped + 1))
+fi
 
 say "logs in test-output/logs/"
 if [ "${#broken[@]}" -ne 0 ]; then

@@ -19,7 +19,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         notable_items: strings(u)?,
         sample: u.arbitrary()?,
     };
-    let tools = ToolNames { read: u.arbitrary()?, search: u.arbitrary()?, list: u.arbitrary()? };
+    let tools = ToolNames { read: u.arbitrary()?, search: u.arbitrary()?, list: u.arbitrary()?, search_all: u.arbitrary()? };
     let reference: String = u.arbitrary()?;
     let tool_name: String = u.arbitrary()?;
     let sha256: String = u.arbitrary()?;
