@@ -275,7 +275,7 @@ export class ToolStub {
     const id = this.#resolveId(refOrId);
     const content = await this.#loadOutput(id);
     const record = await this.#loadMetadata(id);
-    const sha256 = callCore(core.sha256Hex, wellFormed(content));
+    const sha256 = callCore(core.sha256Hex, content);
     const totalChars = countCodePoints(content);
     if (sha256 !== record.sha256 || totalChars !== record.original_chars) {
       throw new ToolStubError(
@@ -292,7 +292,7 @@ export class ToolStub {
     const request = JSON.stringify(definedOptions(opts, [...READ_MODES[mode], "maxChars"]));
     callCore(core.checkReadOptions, mode, request);
     const content = await this.#loadOutput(id);
-    const result = { toolResultId: id, mode, ...JSON.parse(callCore(core[CORE_READS[mode]], wellFormed(content), request)) };
+    const result = { toolResultId: id, mode, ...JSON.parse(callCore(core[CORE_READS[mode]], content, request)) };
     if (opts.includeMetadata !== false) result.metadata = await this.#loadMetadata(id);
     return result;
   }
@@ -310,7 +310,7 @@ export class ToolStub {
     const request = JSON.stringify(definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]));
     callCore(core.checkGrep, request);
     const content = await this.#loadOutput(id);
-    const found = (await this.#literalSearch(id, content, opts)) ?? JSON.parse(callCore(core.grepContent, wellFormed(content), request));
+    const found = (await this.#literalSearch(id, content, opts)) ?? JSON.parse(callCore(core.grepContent, content, request));
     return { toolResultId: id, matches: found.matches, totalMatches: found.totalMatches };
   }
 
@@ -349,7 +349,7 @@ export class ToolStub {
       const content = outputs.get(candidate.toolResultId);
       // A record without its output (a write cut short) has nothing to search.
       if (content === undefined) continue;
-      const found = JSON.parse(callCore(core.grepContent, wellFormed(content), grep));
+      const found = JSON.parse(callCore(core.grepContent, content, grep));
       hits.push({ ...candidate, totalMatches: found.totalMatches, matches: found.matches });
     }
     return JSON.parse(callCore(core.rankSearchAll, JSON.stringify(hits), plan.limit));
@@ -363,6 +363,7 @@ export class ToolStub {
     if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
     const coreParts = parts.map((part, i) => {
       requireOptions(part, `parts[${i}]`);
+      // Through JSON, not a string argument: a lone surrogate would reach the core as a \uD800 escape.
       return { ...part, output: wellFormed(optionalString(part.output, `parts[${i}].output`)) };
     });
     const restored = parts.map((part) => ({ ...part }));
@@ -371,7 +372,7 @@ export class ToolStub {
       const content = await this.#loadOutput(id);
       const metadata = await this.#store.load(this.#key(id, "metadata.json"));
       const { part, window } = JSON.parse(
-        callCore(core.restorePart, JSON.stringify(coreParts[need.partIndex]), wellFormed(content), metadata),
+        callCore(core.restorePart, JSON.stringify(coreParts[need.partIndex]), content, metadata),
       );
       const exact = content.isWellFormed?.() === false;
       const output = !exact ? part.output : window ? exactWindow(content, window[0], window[1]) : content;

@@ -88,8 +88,9 @@ export function callCore(fn, ...args) {
 }
 
 /**
- * The core sees text as UTF-8, which cannot hold a lone surrogate: such strings reach it with each
- * lone surrogate as U+FFFD (what TextEncoder does anyway), while stores keep the exact string.
+ * The core sees text as UTF-8, which cannot hold a lone surrogate: a string argument reaches it
+ * with each lone surrogate as U+FFFD (TextEncoder does that on the way in), while stores keep the
+ * exact string. Text that travels inside JSON needs this made explicit.
  */
 export function wellFormed(text) {
   return isWellFormed(text) ? text : text.toWellFormed();
