@@ -279,22 +279,6 @@ pub struct PlannedWrite {
     pub original_chars: usize,
 }
 
-json_fields::required_struct!(PlannedWrite, {
-    part_index: "partIndex",
-    tool_result_id: "toolResultId",
-    reference: "reference",
-    reason: "reason",
-    preview_chars: "previewChars",
-    sha256: "sha256",
-    output_key: "outputKey",
-    index_key: "indexKey",
-    index_json: "indexJson",
-    metadata_key: "metadataKey",
-    metadata_json: "metadataJson",
-    stub: "stub",
-    original_chars: "originalChars",
-});
-
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnPlan {
@@ -306,41 +290,6 @@ pub struct TurnPlan {
     pub rewritten_parts: Vec<usize>,
     pub failure_mode: FailureMode,
     pub tool_names: ToolNames,
-}
-
-json_fields::deserialize_from_json!(TurnPlan);
-
-impl TurnPlan {
-    /// `rewrittenParts` optional, the rest required; unknown fields ignored.
-    pub fn from_json(value: Value) -> std::result::Result<Self, serde_json::Error> {
-        let (mut parts, mut writes, mut rewritten_parts, mut failure_mode, mut tool_names) =
-            (None, None, Vec::new(), None, None);
-        for (key, value) in json_fields::object(value, "struct TurnPlan")? {
-            match key.as_str() {
-                "parts" => parts = Some(take_parts(value)?),
-                "writes" => {
-                    let items: Vec<Value> = take(value)?;
-                    writes = Some(
-                        items
-                            .into_iter()
-                            .map(PlannedWrite::from_json)
-                            .collect::<std::result::Result<_, _>>()?,
-                    );
-                }
-                "rewrittenParts" => rewritten_parts = take(value)?,
-                "failureMode" => failure_mode = Some(take(value)?),
-                "toolNames" => tool_names = Some(take(value)?),
-                _ => {}
-            }
-        }
-        Ok(TurnPlan {
-            parts: required(parts, "parts")?,
-            writes: required(writes, "writes")?,
-            rewritten_parts,
-            failure_mode: required(failure_mode, "failureMode")?,
-            tool_names: required(tool_names, "toolNames")?,
-        })
-    }
 }
 
 /// An array of parts, each read by `ToolPart::from_json`.

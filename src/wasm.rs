@@ -2,6 +2,8 @@
 //! values or JSON text, calls the core, and returns a value or JSON text; every error leaves as
 //! one thrown JSON string `{"code", "message"}` that the JS layer turns into a `ToolStubError`.
 
+use std::cell::RefCell;
+
 use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -160,16 +162,44 @@ extern "C" {
     fn sha256(this: &HostHasher, utf8: &[u8]) -> Result<String, JsValue>;
 }
 
+/// Turns planned and not yet finished, by number. A plan stays in the core while the host
+/// stores its outputs: sending it out as JSON and reading it back cost a sixth of a 1,000-part
+/// turn. `finishTurn` takes a plan out; `dropTurn` discards one the host will not finish.
+#[derive(Default)]
+struct PendingTurns {
+    last: u32,
+    plans: Vec<(u32, turn::TurnPlan)>,
+}
+
+thread_local! {
+    static PENDING_TURNS: RefCell<PendingTurns> = RefCell::default();
+}
+
+fn take_pending_turn(turn: u32) -> Option<turn::TurnPlan> {
+    PENDING_TURNS.with_borrow_mut(|pending| {
+        let at = pending
+            .plans
+            .iter()
+            .position(|(number, _)| *number == turn)?;
+        Some(pending.plans.swap_remove(at).1)
+    })
+}
+
 /// Plans a turn. `input_json` is the turn with its parts' outputs left out; `outputs` are the
 /// outputs by part index; `sha256s` their SHA-256 where the host has them (hex, "" where not
 /// computed), and `hasher` (optional) hashes the others. The core hashes what neither gives.
+///
+/// The answer is a list of strings: first `{"turn", "writes": [{partIndex, sha256, outputKey,
+/// indexKey, metadataKey}]}` (`turn` names the plan for `finishTurn`), then, for each write in
+/// order, the contents of its index file and of its record file. Beside the JSON, not inside it:
+/// the record files are most of the answer and would only be escaped and unescaped.
 #[wasm_bindgen(js_name = planTurn)]
 pub fn plan_turn(
     input_json: &str,
     outputs: Vec<String>,
     sha256s: Vec<String>,
     hasher: Option<HostHasher>,
-) -> BindingResult<String> {
+) -> BindingResult<Vec<String>> {
     let mut input: turn::TurnInput = parse("turn", input_json)?;
     if outputs.len() != input.parts.len() {
         let message = format!(
@@ -187,48 +217,73 @@ pub fn plan_turn(
         known.or_else(|| hasher.as_ref()?.sha256(output.as_bytes()).ok())
     };
     let mut plan = turn::plan_turn_with_hashes(input, &host_sha256).map_err(to_js)?;
+    // The host keeps its outputs: the plan keeps only those planning rewrote.
     for (index, part) in plan.parts.iter_mut().enumerate() {
         if !plan.rewritten_parts.contains(&index) {
             part.output = String::new();
         }
     }
-    let files = plan
-        .writes
-        .iter_mut()
-        .map(|write| WriteFiles {
-            index_json: std::mem::take(&mut write.index_json),
-            metadata_json: std::mem::take(&mut write.metadata_json),
-        })
-        .collect();
-    emit(&PlanForHost { plan, files })
+    let mut answer = vec![String::new()];
+    for write in &mut plan.writes {
+        answer.push(std::mem::take(&mut write.index_json));
+        answer.push(std::mem::take(&mut write.metadata_json));
+    }
+    let turn = PENDING_TURNS.with_borrow_mut(|pending| {
+        pending.last = pending.last.wrapping_add(1);
+        pending.last
+    });
+    answer[0] = emit(&TurnForHost {
+        turn,
+        writes: plan.writes.iter().map(WriteForHost::from).collect(),
+    })?;
+    PENDING_TURNS.with_borrow_mut(|pending| pending.plans.push((turn, plan)));
+    Ok(answer)
 }
 
-/// `planTurn`'s answer: the plan the host hands back to `finishTurn`, and beside it (so they
-/// never travel back) the file contents of each planned write, by write.
+/// What the host needs of a planned turn to store it.
 #[derive(Serialize)]
-struct PlanForHost {
-    plan: turn::TurnPlan,
-    files: Vec<WriteFiles>,
+struct TurnForHost<'a> {
+    turn: u32,
+    writes: Vec<WriteForHost<'a>>,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct WriteFiles {
-    index_json: String,
-    metadata_json: String,
+struct WriteForHost<'a> {
+    part_index: usize,
+    sha256: &'a str,
+    output_key: &'a [String],
+    index_key: &'a [String],
+    metadata_key: &'a [String],
 }
 
-/// The turn's new parts from a plan (the `plan` `planTurn` returned), one outcome per planned write,
-/// and, per planned write, its output when the write failed ("" otherwise: only a failed write's
-/// preview needs the output again).
+impl<'a> From<&'a turn::PlannedWrite> for WriteForHost<'a> {
+    fn from(write: &'a turn::PlannedWrite) -> Self {
+        WriteForHost {
+            part_index: write.part_index,
+            sha256: &write.sha256,
+            output_key: &write.output_key,
+            index_key: &write.index_key,
+            metadata_key: &write.metadata_key,
+        }
+    }
+}
+
+/// The new parts of a planned turn (`turn` from `planTurn`, which it takes out: a turn finishes
+/// once), from one outcome per planned write and, per planned write, its output when the write
+/// failed ("" otherwise: only a failed write's preview needs the output again).
 #[wasm_bindgen(js_name = finishTurn)]
 pub fn finish_turn(
-    plan_json: &str,
+    turn: u32,
     outcomes_json: &str,
     failed_outputs: Vec<String>,
 ) -> BindingResult<String> {
-    let mut plan: turn::TurnPlan = parse("turn plan", plan_json)?;
     let outcomes: Vec<turn::WriteOutcome> = parse("write outcomes", outcomes_json)?;
+    let mut plan = take_pending_turn(turn).ok_or_else(|| {
+        to_js(Error::invalid(format!(
+            "turn {turn} is not a planned turn waiting to finish"
+        )))
+    })?;
     let mut restored = Vec::new();
     for (write, output) in plan.writes.iter().zip(failed_outputs) {
         if let (false, Some(part)) = (output.is_empty(), plan.parts.get_mut(write.part_index)) {
@@ -244,6 +299,12 @@ pub fn finish_turn(
         }
     }
     emit(&parts)
+}
+
+/// Discards a planned turn the host will not finish (nothing when it is not pending).
+#[wasm_bindgen(js_name = dropTurn)]
+pub fn drop_turn(turn: u32) {
+    take_pending_turn(turn);
 }
 
 #[wasm_bindgen(js_name = storedMatches)]

@@ -78,30 +78,22 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
         "parts": [{"toolId": "t1", "toolName": "bash"}, {"toolId": "t2", "toolName": "bash"}]
     });
     let outputs = vec![output.clone(), "short".to_string()];
-    let plan_json =
+    let answer =
         wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2], None).expect("plan");
-    let answer: Value = serde_json::from_str(&plan_json).expect("JSON");
-    let plan = &answer["plan"];
-    assert_eq!(plan["parts"][0]["output"], "", "outputs stay with the host");
-    let write = &plan["writes"][0];
-    assert_eq!(write["reason"], "single_threshold");
+    assert_eq!(answer.len(), 3, "the plan, then two files per write");
+    let planned: Value = serde_json::from_str(&answer[0]).expect("JSON");
+    let write = &planned["writes"][0];
+    assert_eq!(write["partIndex"], 0);
     assert_eq!(write["sha256"], wasm::sha256_hex(&output));
-    assert_eq!(
-        write["metadataJson"], "",
-        "file contents travel beside the plan"
-    );
-    let record: Value =
-        serde_json::from_str(answer["files"][0]["metadataJson"].as_str().unwrap_or(""))
-            .expect("record");
+    let turn = planned["turn"].as_u64().expect("turn number") as u32;
+    let index: Value = serde_json::from_str(&answer[1]).expect("index");
+    assert_eq!(index["chars"], output.len());
+    let record: Value = serde_json::from_str(&answer[2]).expect("record");
     assert_eq!(record["sha256"], wasm::sha256_hex(&output));
+    assert_eq!(record["synopsis_kind"], "text");
     // "" stands for the planned record.
-    let outcomes = serde_json::json!([{"status": "stored", "metadataJson": ""}]);
-    let finished = wasm::finish_turn(
-        &plan.to_string(),
-        &outcomes.to_string(),
-        vec![String::new()],
-    )
-    .expect("finish");
+    let outcomes = serde_json::json!([{"status": "stored", "metadataJson": ""}]).to_string();
+    let finished = wasm::finish_turn(turn, &outcomes, vec![String::new()]).expect("finish");
     let parts: Value = serde_json::from_str(&finished).expect("JSON");
     assert_eq!(parts[0]["truncated"], true);
     assert!(parts[0]["output"]
@@ -112,6 +104,37 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
         parts[1]["output"], "",
         "an unchanged output comes back empty"
     );
+    // A turn finishes once.
+    let again = wasm::finish_turn(turn, &outcomes, vec![String::new()]).expect_err("finished");
+    assert_eq!(error_code(again), "INVALID_ARGUMENT");
+}
+
+#[wasm_bindgen_test]
+fn a_dropped_turn_cannot_finish_and_bad_outcomes_leave_it_pending() {
+    let input = serde_json::json!({"sessionId": "s", "messageId": "m", "parts": [{"toolId": "t", "toolName": "x"}]});
+    let plan = || {
+        let answer = wasm::plan_turn(
+            &input.to_string(),
+            vec!["z".repeat(50_000)],
+            vec![String::new()],
+            None,
+        )
+        .expect("plan");
+        let planned: Value = serde_json::from_str(&answer[0]).expect("JSON");
+        planned["turn"].as_u64().expect("turn number") as u32
+    };
+    let stored = serde_json::json!([{"status": "stored", "metadataJson": ""}]).to_string();
+    let dropped = plan();
+    wasm::drop_turn(dropped);
+    wasm::drop_turn(dropped);
+    let error = wasm::finish_turn(dropped, &stored, vec![String::new()]).expect_err("dropped");
+    assert_eq!(error_code(error), "INVALID_ARGUMENT");
+    let pending = plan();
+    assert_ne!(pending, dropped, "every plan gets its own number");
+    let error = wasm::finish_turn(pending, "[{\"status\": \"lost\"}]", vec![String::new()])
+        .expect_err("bad outcome");
+    assert_eq!(error_code(error), "INVALID_ARGUMENT");
+    assert!(wasm::finish_turn(pending, &stored, vec![String::new()]).is_ok());
 }
 
 #[wasm_bindgen_test]
@@ -119,19 +142,18 @@ fn a_host_computed_sha256_is_used_and_a_failed_write_keeps_the_raw_output_with_t
     let output = "word ".repeat(5_000);
     let input = serde_json::json!({"sessionId": "s", "messageId": "m", "parts": [{"toolId": "t", "toolName": "x"}]});
     let known = "ab".repeat(32);
-    let plan_json = wasm::plan_turn(
+    let answer = wasm::plan_turn(
         &input.to_string(),
         vec![output.clone()],
         vec![known.clone()],
         None,
     )
     .expect("plan");
-    let answer: Value = serde_json::from_str(&plan_json).expect("JSON");
-    let plan = &answer["plan"];
-    assert_eq!(plan["writes"][0]["sha256"], known.as_str());
+    let planned: Value = serde_json::from_str(&answer[0]).expect("JSON");
+    assert_eq!(planned["writes"][0]["sha256"], known.as_str());
+    let turn = planned["turn"].as_u64().expect("turn number") as u32;
     let outcomes = serde_json::json!([{"status": "failed", "error": "Error: full"}]);
-    let finished =
-        wasm::finish_turn(&plan.to_string(), &outcomes.to_string(), vec![output]).expect("finish");
+    let finished = wasm::finish_turn(turn, &outcomes.to_string(), vec![output]).expect("finish");
     let parts: Value = serde_json::from_str(&finished).expect("JSON");
     assert_eq!(
         (

@@ -146,6 +146,21 @@ describe("ToolStub round trips", () => {
     assert.equal(first[0].output, second[0].output);
   });
 
+  it("returns new parts that keep the caller's own keys, a '__proto__' key as a plain key", async () => {
+    const ts = new ToolStub({ sessionId: "s3b" });
+    const parsed = JSON.parse(`{"toolId": "p", "toolName": "fetch", "output": "short", "mine": 1, "__proto__": {"polluted": true}}`);
+    const given = [part("a", bigJson, { mine: 2 }), parsed];
+    const [big, small] = await ts.externalize(given, { messageId: "m" });
+    assert.equal(big.mine, 2);
+    assert.ok(big.outputRef && big.output !== bigJson);
+    assert.equal(small.output, "short");
+    assert.equal(small.mine, 1);
+    assert.equal(Object.getPrototypeOf(small), Object.prototype);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(small, "__proto__")?.value, { polluted: true });
+    assert.equal(small.polluted, undefined);
+    assert.equal(given[0].output, bigJson, "the inputs are not touched");
+  });
+
   it("reports NOT_FOUND, bad ids and bad arguments as typed errors", async () => {
     const ts = new ToolStub({ sessionId: "s4" });
     await rejectsWith(ts.read("tr_missing_0123456789abcdef"), "NOT_FOUND");

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
-import { makePreviewJson, planTurn } from "../../pkg/wasm/tool_stub.js";
+import { dropTurn, finishTurn, makePreviewJson, planTurn } from "../../pkg/wasm/tool_stub.js";
 
 const native = JSON.parse(
   execFileSync("cargo", ["run", "--quiet", "--profile", "test", "--example", "determinism", "--", "150"], {
@@ -28,19 +28,32 @@ describe("native and wasm give the same bytes", () => {
     assert.ok(native.turns.some((turn) => turn.expected.writes?.length > 0));
     for (const { input, expected } of native.turns) {
       let actual;
+      let turn;
       try {
-        // The binding takes the outputs beside the turn and hands back only the ones it rewrote.
+        // The binding takes the outputs beside the turn, keeps the plan, and hands out what storing
+        // needs: each write's keys, then its two files.
         const outputs = input.parts.map((part) => part.output ?? "");
         const parts = input.parts.map((part) => ({ ...part, output: "" }));
-        const { plan, files } = JSON.parse(planTurn(JSON.stringify({ ...input, parts }), outputs, []));
-        // The binding hands each write's file contents beside the plan: put them back to compare.
-        plan.writes.forEach((write, i) => Object.assign(write, files[i]));
-        actual = plan;
+        const [planned, ...files] = planTurn(JSON.stringify({ ...input, parts }), outputs, []);
+        const plan = JSON.parse(planned);
+        turn = plan.turn;
+        const writes = plan.writes.map((write, i) => ({ ...write, indexJson: files[2 * i], metadataJson: files[2 * i + 1] }));
+        const stored = JSON.stringify(writes.map(() => ({ status: "stored", metadataJson: "" })));
+        actual = { writes, parts: JSON.parse(finishTurn(turn, stored, writes.map(() => ""))) };
       } catch (thrown) {
+        dropTurn(turn);
         actual = { error: String(thrown) };
       }
+      // From the native plan: what the binding hands out of each write, and the finished parts,
+      // where an output the core left as it was comes back "" (the host keeps it).
+      const pick = ({ partIndex, sha256, outputKey, indexKey, metadataKey, indexJson, metadataJson }) =>
+        ({ partIndex, sha256, outputKey, indexKey, metadataKey, indexJson, metadataJson });
+      const changed = (i) => expected.rewrittenParts.includes(i) || expected.writes.some((write) => write.partIndex === i);
       const wanted = expected.parts
-        ? { ...expected, parts: expected.parts.map((part, i) => (expected.rewrittenParts.includes(i) ? part : { ...part, output: "" })) }
+        ? {
+            writes: expected.writes.map(pick),
+            parts: expected.parts.map((part, i) => (changed(i) ? part : { ...part, output: "" })),
+          }
         : expected;
       assert.deepEqual(actual, wanted, `turn ${input.sessionId}`);
     }

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 use tool_stub::stub::{make_preview, PreviewRequest};
-use tool_stub::turn::{plan_turn, ToolPart, TurnConfig, TurnInput};
+use tool_stub::turn::{finish_turn, plan_turn, ToolPart, TurnConfig, TurnInput, WriteOutcome};
 
 /// xorshift64*: a fixed, dependency-free sequence (the inputs only need to be varied and stable).
 struct Sequence(u64);
@@ -166,8 +166,21 @@ fn main() {
             "sessionId": input.session_id, "messageId": input.message_id, "config": input.config,
             "parts": input.parts, "createdAt": input.created_at,
         });
+        // The plan's writes, and the parts the turn finishes with when every write is stored.
         let expected = match plan_turn(input) {
-            Ok(plan) => serde_json::to_value(plan).unwrap_or(Value::Null),
+            Ok(plan) => {
+                let writes = serde_json::to_value(&plan.writes).unwrap_or(Value::Null);
+                let rewritten_parts = plan.rewritten_parts.clone();
+                let stored = WriteOutcome::Stored {
+                    metadata_json: String::new(),
+                };
+                match finish_turn(plan.clone(), vec![stored; plan.writes.len()]) {
+                    Ok(parts) => json!({
+                        "writes": writes, "rewrittenParts": rewritten_parts, "parts": parts,
+                    }),
+                    Err(error) => json!({"error": error.to_string()}),
+                }
+            }
             Err(error) => json!({"error": error.to_string()}),
         };
         turns.push(json!({"input": input_json, "expected": expected}));
