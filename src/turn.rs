@@ -13,7 +13,7 @@ use crate::record::{
     self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
     INDEX_FILE, METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
 };
-use crate::retrieval::output_index::index_of_received_output;
+use crate::retrieval::output_index::{index_of_received_output, OutputIndex};
 use crate::stub::{
     effective_preview_chars, make_preview, render_stub, PreviewRequest, StubHeader, ToolNames,
 };
@@ -617,9 +617,14 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
     if !config.enabled || parts.iter().all(|part| part.output.is_empty()) {
         return Ok(unchanged(parts));
     }
-    // Each output's length, counted once: the group size, the candidates and the inline total
-    // all need it (a full pass over every output each time otherwise).
-    let output_chars: Vec<usize> = parts.iter().map(|part| char_len(&part.output)).collect();
+    // Each output's position index, built once: its length is what the group size, the
+    // candidates and the inline total need, and a stored output's index file is written from it
+    // (a full pass over every output each time otherwise).
+    let output_indexes: Vec<OutputIndex> = parts
+        .iter()
+        .map(|part| index_of_received_output(&part.output))
+        .collect();
+    let output_chars: Vec<usize> = output_indexes.iter().map(|index| index.chars).collect();
     let group_original_chars: u64 = parts
         .iter()
         .zip(&output_chars)
@@ -720,7 +725,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
             sha256: candidate.sha256.clone(),
             output_key: result_key(&input.session_id, &candidate.tool_result_id, OUTPUT_FILE),
             index_key: result_key(&input.session_id, &candidate.tool_result_id, INDEX_FILE),
-            index_json: index_json(&part.output)?,
+            index_json: index_json(&output_indexes[candidate.index])?,
             metadata_key: result_key(&input.session_id, &candidate.tool_result_id, METADATA_FILE),
             metadata_json: record::to_pretty_json(&record)?,
             stub: render_stub(
@@ -746,10 +751,8 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
 }
 
 /// The position index of an output about to be stored.
-fn index_json(output: &str) -> Result<String> {
-    let index = index_of_received_output(output);
-    serde_json::to_string(&index)
-        .map_err(|error| Error::new(ErrorCode::Internal, error.to_string()))
+fn index_json(index: &OutputIndex) -> Result<String> {
+    serde_json::to_string(index).map_err(|error| Error::new(ErrorCode::Internal, error.to_string()))
 }
 
 /// The header of a planned write's stub.
