@@ -14,6 +14,7 @@ rm -rf pkg
 mkdir -p pkg/wasm
 wasm-bindgen --target web --experimental-reset-state-function --out-dir pkg/wasm \
   target/wasm32-unknown-unknown/release/tool_stub.wasm
+node scripts/patch-glue.mjs pkg/wasm/tool_stub.js
 if command -v wasm-opt >/dev/null; then
   say "optimizing the module with wasm-opt"
   # -O3 --converge: ~1 KB gzipped smaller than -O3 at the same speed; -Os/-Oz save 1-3 KB more

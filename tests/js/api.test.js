@@ -6,6 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   synopsis,
   renderStub,
@@ -53,6 +54,21 @@ describe("synopsis, renderStub, makePreview, toolResultId", () => {
     const sha = sha256Hex("abc");
     assert.equal(toolResultId("call 1", sha), "tr_call_1_ba7816bf8f01cfea");
     assert.equal(toolResultId("", sha), "tr_ba7816bf8f01cfea414140de");
+  });
+
+  it("passes strings of every length and shape into the core intact", () => {
+    // The glue copies a short ASCII head itself and encodes the rest (scripts/patch-glue.mjs):
+    // heads around that length, every UTF-8 width and lone surrogates after it.
+    for (const head of [0, 1, 63, 64, 65, 200, 100_000]) {
+      for (const tail of ["", "é", "日本", "😀", "\uD800", "\uDC00x", "a".repeat(70)]) {
+        const text = "a".repeat(head) + tail + "z";
+        const expected = createHash("sha256").update(text.toWellFormed(), "utf8").digest("hex");
+        assert.equal(sha256Hex(text), expected, `head ${head}, tail ${JSON.stringify(tail.slice(0, 8))}`);
+      }
+    }
+    // A one-byte string V8 reads from a buffer, as tool outputs usually are.
+    const ascii = Buffer.from("x,y\n".repeat(300_000), "latin1").toString("latin1");
+    assert.equal(sha256Hex(ascii), createHash("sha256").update(ascii).digest("hex"));
   });
 
   it("rejects bad arguments with INVALID_ARGUMENT", async () => {
