@@ -52,7 +52,14 @@ fn build_index(text: &str, well_formed: impl FnOnce(bool) -> bool) -> OutputInde
     let (mut chars, mut utf16, mut newlines, mut column) = (0, 0, 0, 0);
     loop {
         let block_start = at;
-        let block = advance(bytes.get(at..).unwrap_or_default(), CHECKPOINT_STEP);
+        let rest = bytes.get(at..).unwrap_or_default();
+        // Fewer bytes than a step left: this block is the last, and no checkpoint follows it to
+        // record its line feeds (most outputs are one block and skip counting them).
+        let block = if rest.len() < CHECKPOINT_STEP {
+            advance::<false>(rest, CHECKPOINT_STEP)
+        } else {
+            advance::<true>(rest, CHECKPOINT_STEP)
+        };
         at += block.bytes;
         chars += block.chars;
         utf16 += block.chars + block.astral;
@@ -130,12 +137,12 @@ fn count_high_bits(a: u64, b: u64, c: u64, d: u64) -> usize {
 const GROUP_BYTES: usize = 32;
 
 /// Walks `bytes` from the start of a code point over `max_chars` code points (or to the end):
-/// the span ends at the start of the next code point. Hot (every output of a turn goes through
+/// the span ends at the start of the next code point; its line feeds are counted if asked. Hot (every output of a turn goes through
 /// it once), so it reads 32 bytes at a time as four words and counts their high-bit masks with
 /// one multiplication; astral code points and 0xEF bytes are looked for only where a 3- or
 /// 4-byte sequence starts. Written out word by word: the wasm build (opt-level "s") does not
 /// unroll array maps, which made this 4x slower.
-fn advance(bytes: &[u8], max_chars: usize) -> Span {
+fn advance<const COUNT_LINES: bool>(bytes: &[u8], max_chars: usize) -> Span {
     let mut span = Span::default();
     let mut groups = bytes.chunks_exact(GROUP_BYTES);
     let word = |group: &[u8], at: usize| {
@@ -155,8 +162,10 @@ fn advance(bytes: &[u8], max_chars: usize) -> Span {
             word(group, 16),
             word(group, 24),
         );
-        let newline = |w| bytes_equal(w, b'\n');
-        span.newlines += count_high_bits(newline(a), newline(b), newline(c), newline(d));
+        if COUNT_LINES {
+            let newline = |w| bytes_equal(w, b'\n');
+            span.newlines += count_high_bits(newline(a), newline(b), newline(c), newline(d));
+        }
         span.bytes += GROUP_BYTES;
         if (a | b | c | d) & HIGH_BITS == 0 {
             span.chars += GROUP_BYTES;
@@ -188,7 +197,7 @@ fn advance(bytes: &[u8], max_chars: usize) -> Span {
             }
             span.chars += 1;
             span.astral += usize::from(byte >= 0xF0);
-            span.newlines += usize::from(byte == b'\n');
+            span.newlines += usize::from(COUNT_LINES && byte == b'\n');
             span.saw_ef |= byte == 0xEF;
         }
         span.bytes += 1;
