@@ -35,12 +35,24 @@ pub fn is_py_line_break(c: char) -> bool {
 
 /// Python's `str.strip()` with no argument.
 pub fn py_strip(s: &str) -> &str {
-    s.trim_matches(is_py_space)
+    match s.as_bytes() {
+        // Most lines begin and end with a visible ASCII char: nothing to decode or strip.
+        [first, .., last] if is_ascii_non_space(*first) && is_ascii_non_space(*last) => s,
+        _ => s.trim_matches(is_py_space),
+    }
 }
 
 /// Python's `str.lstrip()` with no argument.
 pub fn py_lstrip(s: &str) -> &str {
-    s.trim_start_matches(is_py_space)
+    match s.as_bytes() {
+        [first, ..] if is_ascii_non_space(*first) => s,
+        _ => s.trim_start_matches(is_py_space),
+    }
+}
+
+/// Whether a byte is a whole ASCII char that is not Python whitespace.
+const fn is_ascii_non_space(byte: u8) -> bool {
+    byte.is_ascii() && !is_py_space(byte as char)
 }
 
 /// Python's `str.splitlines()` (without `keepends`): a final break does not start an empty line.
@@ -302,6 +314,12 @@ mod tests {
                 "{text:?}"
             );
             assert_eq!(py_word_count(text), py_words(text).count(), "{text:?}");
+            assert_eq!(py_strip(text), text.trim_matches(is_py_space), "{text:?}");
+            assert_eq!(
+                py_lstrip(text),
+                text.trim_start_matches(is_py_space),
+                "{text:?}"
+            );
             let chars: Vec<char> = text.chars().collect();
             for n in 0..5 {
                 let tail: String = chars[chars.len().saturating_sub(n)..].iter().collect();

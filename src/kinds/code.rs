@@ -2,7 +2,7 @@
 //! light regexes (no parsing: the reference does not parse code either).
 
 pub(crate) use crate::py_word::is_py_word;
-use crate::pyutil::{is_py_space, one_line, py_splitlines, py_strip};
+use crate::pyutil::{is_py_space, one_line, py_lstrip, py_splitlines, py_strip};
 use crate::synopsis::Synopsis;
 
 const MAX_IMPORTS: usize = 12;
@@ -22,7 +22,7 @@ pub fn looks_like_code(output: &str) -> bool {
             continue;
         }
         let rest = output.get(start..).unwrap_or("");
-        let at = rest.len() - rest.trim_start_matches(is_py_space).len();
+        let at = rest.len() - py_lstrip(rest).len();
         tested_up_to = start + at + 1;
         if starts_code_line(&rest[at..]) {
             return true;
@@ -82,13 +82,17 @@ fn after_keyword<'a>(s: &'a str, words: &[&str]) -> Option<&'a str> {
 
 /// What follows one or more Python `\s` chars at the start of `s`, if there is one.
 pub(crate) fn spaces(s: &str) -> Option<&str> {
-    let rest = s.trim_start_matches(is_py_space);
+    let rest = py_lstrip(s);
     (rest.len() < s.len()).then_some(rest)
 }
 
 /// The module of the reference's `^(?:from\s+(\S+)\s+import|import\s+(\S+))` at the start of `s`.
 /// The `\S+` runs are maximal: a shorter one would leave a non-space where `\s+` must follow.
 fn imported_module(s: &str) -> Option<&str> {
+    // Every line of code is tried: most fail here, before two prefix comparisons.
+    if !matches!(s.as_bytes().first(), Some(b'f' | b'i')) {
+        return None;
+    }
     fn leading_module(rest: &str) -> Option<(&str, &str)> {
         let rest = spaces(rest)?;
         let end = rest.find(is_py_space).unwrap_or(rest.len());
@@ -107,6 +111,13 @@ fn imported_module(s: &str) -> Option<&str> {
 /// The reference's `^(class|def|async\s+def|function|export\s+function|pub\s+fn|fn)\s+([A-Za-z_]\w*)`
 /// on a stripped line, as (keyword as written, name): the first alternative that matches wins.
 fn symbol_at_start(line: &str) -> Option<(&str, &str)> {
+    // The first letters of the keywords below: most lines fail here, before seven comparisons.
+    if !matches!(
+        line.as_bytes().first(),
+        Some(b'c' | b'd' | b'a' | b'f' | b'e' | b'p')
+    ) {
+        return None;
+    }
     const KEYWORDS: &[&[&str]] = &[
         &["class"],
         &["def"],
