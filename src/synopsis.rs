@@ -91,7 +91,8 @@ fn is_yaml_candidate(output: &str, looks_like_code: &dyn Fn() -> bool) -> bool {
     if py_lstrip(output).starts_with("---") {
         return true;
     }
-    if looks_like_code() {
+    // A key line holds a ':': without one, no line needs splitting off.
+    if looks_like_code() || !output.contains(':') {
         return false;
     }
     let mut non_blank = py_splitlines(output).filter(|line| !py_strip(line).is_empty());

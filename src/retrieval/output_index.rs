@@ -9,6 +9,8 @@
 
 use serde::Serialize;
 
+use crate::pyutil::swar::{bytes_equal, HIGH_BITS, LOW_BITS};
+
 pub const INDEX_VERSION: u32 = 1;
 /// Code points between two checkpoints: a ranged read fetches at most about two blocks extra.
 pub const CHECKPOINT_STEP: usize = 65_536;
@@ -102,9 +104,6 @@ struct Span {
     saw_ef: bool,
 }
 
-const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
 /// The high bit of each byte of `word` that is a UTF-8 continuation byte (`10xxxxxx`).
 fn continuation_bytes(word: u64) -> u64 {
     word & !(word << 1) & HIGH_BITS
@@ -113,12 +112,6 @@ fn continuation_bytes(word: u64) -> u64 {
 /// The high bit of each byte of `word` that leads a 4-byte sequence (`11110xxx`).
 fn astral_leads(word: u64) -> u64 {
     word & (word << 1) & (word << 2) & (word << 3) & HIGH_BITS
-}
-
-/// The high bit of each byte of `word` equal to `byte` (exact, no false positives).
-fn bytes_equal(word: u64, byte: u8) -> u64 {
-    let x = word ^ (LOW_BITS * u64::from(byte));
-    !(((x & !HIGH_BITS) + !HIGH_BITS) | x | !HIGH_BITS)
 }
 
 /// The high bit of each byte of `word` that leads a sequence of 3 or 4 bytes (`111xxxxx`).
