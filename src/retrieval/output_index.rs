@@ -130,11 +130,11 @@ fn count_high_bits(a: u64, b: u64, c: u64, d: u64) -> usize {
 const GROUP_BYTES: usize = 32;
 
 /// Walks `bytes` from the start of a code point over `max_chars` code points (or to the end):
-/// the span ends at the start of the next code point; its line feeds are counted if asked. Hot (every output of a turn goes through
-/// it once), so it reads 32 bytes at a time as four words and counts their high-bit masks with
-/// one multiplication; astral code points and 0xEF bytes are looked for only where a 3- or
-/// 4-byte sequence starts. Written out word by word: the wasm build (opt-level "s") does not
-/// unroll array maps, which made this 4x slower.
+/// the span ends at the start of the next code point; its line feeds are counted if asked.
+/// Hot (every output of a turn goes through it once), so it reads 32 bytes at a time as four
+/// words and counts their high-bit masks with one multiplication; astral code points and 0xEF
+/// bytes are looked for only where a 3- or 4-byte sequence starts. Written out word by word: the
+/// wasm build (opt-level "s") does not unroll array maps, which made this 4x slower.
 fn advance<const COUNT_LINES: bool>(bytes: &[u8], max_chars: usize) -> Span {
     let mut span = Span::default();
     let mut groups = bytes.chunks_exact(GROUP_BYTES);
