@@ -4,4 +4,4 @@
 source "$(dirname "$0")/lib.sh"
 bash scripts/setup.sh
 bash scripts/build.sh
-node --max-old-space-size=4096 tests/bench/bench.mjs "$@"
+node --max-old-space-size=4096 --expose-gc tests/bench/bench.mjs "$@"

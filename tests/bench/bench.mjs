@@ -27,11 +27,16 @@ if (child) {
 const api = await import(path.join(PKG, "js/node.js"));
 const quick = process.argv.includes("--quick");
 
-/** Median wall time of `runs` calls of `fn` (after one warm-up call), in ms. */
+/**
+ * Median wall time of `runs` calls of `fn` (after one warm-up call), in ms. Each call starts from
+ * a collected heap (`scripts/bench.sh` runs node with --expose-gc): garbage left by the rows
+ * before it (the 100 MB ones) is not charged to it; the collections a call causes still are.
+ */
 async function timeIt(fn, runs = 3) {
   await fn();
   const times = [];
   for (let i = 0; i < runs; i++) {
+    globalThis.gc?.();
     const start = performance.now();
     await fn();
     times.push(performance.now() - start);
@@ -143,7 +148,7 @@ if (!quick) {
     });
   };
   const timeTurn = (parts) =>
-    timeIt(() => new api.ToolStub({ sessionId: `turn-${session++}` }).externalize(parts, { messageId: "m" }), 3);
+    timeIt(() => new api.ToolStub({ sessionId: `turn-${session++}` }).externalize(parts, { messageId: "m" }), 5);
   const turnRow = (parts, label, time, note) => {
     const total = parts.reduce((n, p) => n + utf8Bytes(p.output), 0);
     row("4", `externalize a turn of ${parts.length} ${label}(${(total / MB).toFixed(0)} MB)`, ms(time), note);
