@@ -35,7 +35,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::pyutil::{char_len, clip, py_strip};
+use crate::pyutil::{char_len, clip, py_strip, swar};
 use crate::synopsis::Synopsis;
 
 /// Key lists (top-level keys, child keys, shapes) show at most this many keys.
@@ -1004,8 +1004,19 @@ impl<'a> Decoder<'a> {
         Ok(is_float)
     }
 
-    /// Index just past the plain run (no `"`, `\`, control char) starting at `at`.
+    /// Index just past the plain run (no `"`, `\`, control char) starting at `at`: 8 bytes at a
+    /// time, then byte by byte (every string of the document goes through here).
     fn plain_run_end(&self, mut at: usize) -> usize {
+        while let Some(word) = self.bytes.get(at..at + 8) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            let ends = swar::bytes_equal(word, b'"')
+                | swar::bytes_equal(word, b'\\')
+                | swar::bytes_below(word, 0x20);
+            if ends != 0 {
+                return at + (ends.trailing_zeros() / 8) as usize;
+            }
+            at += 8;
+        }
         while let Some(&byte) = self.bytes.get(at) {
             if ENDS_STRING_RUN[usize::from(byte)] {
                 break;
@@ -1813,6 +1824,46 @@ const PRINTABLE_NON_ASCII: [(u32, u32); 699] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_runs_end_at_the_first_quote_backslash_or_control_char() {
+        let pieces = [
+            "a",
+            "é",
+            "日",
+            "\"",
+            "\\",
+            "\u{1f}",
+            "\u{0}",
+            " ",
+            "\u{7f}",
+            "abcdefghij",
+        ];
+        let mut seed = 5u64;
+        for case in 0..4000 {
+            let mut text = String::new();
+            for _ in 0..case % 30 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // Mostly plain pieces, so runs longer than 8 bytes occur.
+                let piece = (seed >> 60) as usize % 16;
+                text.push_str(pieces[if piece < 10 { piece } else { 9 }]);
+            }
+            let decoder = Decoder::new(&text, Mode::Fast);
+            for start in 0..=text.len() {
+                let expected = text.as_bytes()[start..]
+                    .iter()
+                    .position(|&b| ENDS_STRING_RUN[usize::from(b)])
+                    .map_or(text.len(), |at| start + at);
+                assert_eq!(
+                    decoder.plain_run_end(start),
+                    expected,
+                    "{text:?} from {start}"
+                );
+            }
+        }
+    }
 
     fn lines(output: &str) -> Option<(Vec<String>, Vec<String>, Vec<String>)> {
         synopsis(output).map(|s| (s.summary, s.structure, s.notable_items))
