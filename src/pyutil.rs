@@ -98,12 +98,7 @@ const LINE_BREAK_LEAD: [bool; 256] = {
 fn find_line_break(s: &str) -> Option<(usize, usize)> {
     let bytes = s.as_bytes();
     let mut from = 0;
-    while let Some(offset) = bytes
-        .get(from..)?
-        .iter()
-        .position(|&b| LINE_BREAK_LEAD[usize::from(b)])
-    {
-        let at = from + offset;
+    while let Some(at) = next_line_break_lead(bytes, from) {
         let width = match bytes.get(at..).unwrap_or_default() {
             [b'\r', b'\n', ..] => 2,
             [0xc2, 0x85, ..] => 2,
@@ -117,6 +112,30 @@ fn find_line_break(s: &str) -> Option<(usize, usize)> {
         from = at + 1;
     }
     None
+}
+
+/// The first byte at or after `from` that may lead a line break: 8 bytes at a time while none
+/// is below 0x1F, 0xC2 or 0xE2 (a superset of the leads, then checked one by one).
+fn next_line_break_lead(bytes: &[u8], mut from: usize) -> Option<usize> {
+    while let Some(word) = bytes.get(from..from + 8) {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        let mut maybe = swar::bytes_below(word, 0x1F)
+            | swar::bytes_equal(word, 0xC2)
+            | swar::bytes_equal(word, 0xE2);
+        while maybe != 0 {
+            let at = from + (maybe.trailing_zeros() / 8) as usize;
+            if LINE_BREAK_LEAD[usize::from(bytes[at])] {
+                return Some(at);
+            }
+            maybe &= maybe - 1;
+        }
+        from += 8;
+    }
+    let offset = bytes
+        .get(from..)?
+        .iter()
+        .position(|&b| LINE_BREAK_LEAD[usize::from(b)])?;
+    Some(from + offset)
 }
 
 /// Number of lines `str.splitlines()` gives.
@@ -317,11 +336,33 @@ mod tests {
 
     /// Every pairing of break, space and word pieces: the byte scans agree with the char-level
     /// definitions they replace.
+    /// `str.splitlines()` by chars: the definition the byte scan must equal.
+    fn char_splitlines(text: &str) -> Vec<&str> {
+        let mut lines = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            match rest.char_indices().find(|&(_, c)| is_py_line_break(c)) {
+                None => {
+                    lines.push(rest);
+                    rest = "";
+                }
+                Some((at, c)) => {
+                    lines.push(&rest[..at]);
+                    let after = at + c.len_utf8();
+                    let crlf = c == '\r' && rest[after..].starts_with('\n');
+                    rest = &rest[after + usize::from(crlf)..];
+                }
+            }
+        }
+        lines
+    }
+
     #[test]
-    fn word_count_by_words_of_bytes_agrees_with_split() {
+    fn word_count_and_lines_by_words_of_bytes_agree_with_split() {
         let pieces = [
             "word", " ", "\n", "\t", "\r\n", "x", "é", "日本", "\u{a0}", "\u{85}", "\u{3000}",
             "\u{2028}", "\u{200b}", "\u{e0}", "\u{1c}", "\0", "\u{1680}", "🙂", "  ", "abcdefgh",
+            "\r", "\u{b}", "\u{1e}", "\u{1f}", "\u{2029}", "\u{2027}",
         ];
         let mut seed = 11u64;
         for case in 0..3000 {
@@ -339,6 +380,11 @@ mod tests {
                 text.push_str(piece);
             }
             assert_eq!(py_word_count(&text), py_words(&text).count(), "{text:?}");
+            assert_eq!(
+                py_splitlines(&text).collect::<Vec<_>>(),
+                char_splitlines(&text),
+                "{text:?}"
+            );
         }
     }
 
@@ -359,25 +405,9 @@ mod tests {
             }
         }
         for text in &texts {
-            let mut expected = Vec::new();
-            let mut rest = text.as_str();
-            while !rest.is_empty() {
-                match rest.char_indices().find(|&(_, c)| is_py_line_break(c)) {
-                    None => {
-                        expected.push(rest);
-                        rest = "";
-                    }
-                    Some((at, c)) => {
-                        expected.push(&rest[..at]);
-                        let after = at + c.len_utf8();
-                        let crlf = c == '\r' && rest[after..].starts_with('\n');
-                        rest = &rest[after + usize::from(crlf)..];
-                    }
-                }
-            }
             assert_eq!(
                 py_splitlines(text).collect::<Vec<_>>(),
-                expected,
+                char_splitlines(text),
                 "{text:?}"
             );
             assert_eq!(py_word_count(text), py_words(text).count(), "{text:?}");
