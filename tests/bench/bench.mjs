@@ -28,15 +28,16 @@ const api = await import(path.join(PKG, "js/node.js"));
 const quick = process.argv.includes("--quick");
 
 /**
- * Median wall time of `runs` calls of `fn` (after one warm-up call), in ms. Each call starts from
- * a collected heap (`scripts/bench.sh` runs node with --expose-gc): garbage left by the rows
- * before it (the 100 MB ones) is not charged to it; the collections a call causes still are.
+ * Median wall time of `runs` calls of `fn` (after one warm-up call), in ms. With `collect`, each
+ * call starts from a collected heap (`scripts/bench.sh` runs node with --expose-gc): garbage left
+ * by the rows before it (the 100 MB ones) is not charged to it; the collections a call causes
+ * still are. Not for calls of a few ms: the collector's background sweeping would overlap them.
  */
-async function timeIt(fn, runs = 3) {
+async function timeIt(fn, runs = 3, { collect = false } = {}) {
   await fn();
   const times = [];
   for (let i = 0; i < runs; i++) {
-    globalThis.gc?.();
+    if (collect) globalThis.gc?.();
     const start = performance.now();
     await fn();
     times.push(performance.now() - start);
@@ -125,7 +126,8 @@ if (!quick) {
           const window = await stub.read(part.outputRef, { offset, limit: 2000, includeMetadata: false });
           if (window.content !== output.slice(-window.content.length) || window.hasMore) throw new Error("wrong window");
         };
-        times[size] = await timeIt(readEnd, 5);
+        // A read takes ~1 ms: a median of many keeps one collector pause from deciding the row.
+        times[size] = await timeIt(readEnd, 25);
         row("3", `${name} read 2,000 chars at the end of ${size / MB} MB`, ms(times[size]));
       }
       const ratio = times[100 * MB] / times[10 * MB];
@@ -148,7 +150,7 @@ if (!quick) {
     });
   };
   const timeTurn = (parts) =>
-    timeIt(() => new api.ToolStub({ sessionId: `turn-${session++}` }).externalize(parts, { messageId: "m" }), 5);
+    timeIt(() => new api.ToolStub({ sessionId: `turn-${session++}` }).externalize(parts, { messageId: "m" }), 5, { collect: true });
   const turnRow = (parts, label, time, note) => {
     const total = parts.reduce((n, p) => n + utf8Bytes(p.output), 0);
     row("4", `externalize a turn of ${parts.length} ${label}(${(total / MB).toFixed(0)} MB)`, ms(time), note);
