@@ -188,6 +188,7 @@ pub fn py_word_count(s: &str) -> usize {
         if let Some(word) = word {
             let spaces = swar::bytes_equal(word, b' ') | swar::bytes_equal(word, b'\n');
             let other_ascii_space_or_control = swar::bytes_below(word, 0x21) & !spaces;
+            // C2, E1, E2, E3 (and E0, which only costs a detour through the byte path).
             let maybe_space_lead = swar::bytes_equal(word, 0xC2)
                 | swar::bytes_below(word ^ (swar::LOW_BITS * 0xE0), 4);
             if other_ascii_space_or_control | maybe_space_lead == 0 {
@@ -334,8 +335,6 @@ mod tests {
         assert_eq!(py_line_count("a\n\nb"), 3);
     }
 
-    /// Every pairing of break, space and word pieces: the byte scans agree with the char-level
-    /// definitions they replace.
     /// `str.splitlines()` by chars: the definition the byte scan must equal.
     fn char_splitlines(text: &str) -> Vec<&str> {
         let mut lines = Vec::new();
@@ -388,6 +387,8 @@ mod tests {
         }
     }
 
+    /// Every pairing of break, space and word pieces: the byte scans agree with the char-level
+    /// definitions they replace.
     #[test]
     fn byte_scans_agree_with_char_definitions() {
         let pieces = [

@@ -286,7 +286,7 @@ pub struct TurnPlan {
     pub parts: Vec<ToolPart>,
     pub writes: Vec<PlannedWrite>,
     /// The parts whose output planning replaced (read-back previews); every other part still
-    /// holds the caller's output, so a host may leave those outputs out of the plan it keeps.
+    /// holds the caller's output, so the binding drops those outputs from the plan it keeps.
     pub rewritten_parts: Vec<usize>,
     pub failure_mode: FailureMode,
     pub tool_names: ToolNames,
