@@ -19,9 +19,13 @@ fn is_header(line: &str) -> bool {
     }
     let mut chars = line.chars();
     let caps = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit();
+    // The class test before the count: log lines start with a digit and fail it within a few
+    // chars, where counting would read each whole.
     chars.next().is_some_and(caps)
-        && chars.clone().count() >= 6
-        && chars.all(|c| caps(c) || is_py_space(c) || matches!(c, ':' | '_' | '-'))
+        && chars
+            .clone()
+            .all(|c| caps(c) || is_py_space(c) || matches!(c, ':' | '_' | '-'))
+        && chars.count() >= 6
 }
 
 /// The section headers (at most 18, in order, duplicates dropped) and the number of lines, in
@@ -98,6 +102,30 @@ mod tests {
         }
         for plain in ["####### a", "#a", "ABCDEF", "ABCDEFg", "aBCDEFG", "ÀBCDEFG"] {
             assert!(!is_header(plain), "{plain:?}");
+        }
+    }
+
+    #[test]
+    fn header_matcher_agrees_with_the_reference_pattern() {
+        let space = crate::pyutil::PY_SPACE_CLASS;
+        let reference = regex::Regex::new(&format!(
+            r"^#{{1,6}}[{space}]+|^[A-Z0-9][A-Z0-9{space}:_-]{{6,}}$"
+        ))
+        .unwrap();
+        let pieces = [
+            "#",
+            "A",
+            "7",
+            " ",
+            ":_-",
+            "a",
+            "\u{3000}",
+            "é",
+            "ABC",
+            "2026-11-30T05",
+        ];
+        for line in crate::kinds::code::tests::joined_pieces(&pieces) {
+            assert_eq!(is_header(&line), reference.is_match(&line), "{line:?}");
         }
     }
 
