@@ -6,7 +6,7 @@
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
-import { hashOutput, inCoreSha256, callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+import { hashOutput, inCoreSha256, stagedSha256, callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 import { withStoreTimeout } from "./stores/timeout.js";
 import { INDEX_FILE, countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { literalSearch } from "./literal-search.js";
@@ -57,6 +57,34 @@ const LIST_OPTIONS = ["toolName", "limit"];
 
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
 export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
+
+/**
+ * Plans a turn in the core with the outputs' SHA-256 from the fastest hasher the host has: one
+ * the core calls on the bytes it holds (Node), an asynchronous one on the bytes staged in the core
+ * (browsers: each output is encoded once), or a hasher of text (one installed by `useSha256`).
+ * The core hashes what none of them gives.
+ */
+async function planTurn(inputJson, outputs) {
+  const inCore = inCoreSha256();
+  if (inCore) return callCore(core.planTurn, inputJson, outputs, [], inCore);
+  const sha256OfBytes = stagedSha256();
+  if (!sha256OfBytes) {
+    const sha256s = await Promise.all(outputs.map((output) => (output === "" ? "" : hashOutput(output))));
+    return callCore(core.planTurn, inputJson, outputs, sha256s, undefined);
+  }
+  const digests = [];
+  const start = (index, utf8) => {
+    digests[index] = sha256OfBytes(utf8);
+  };
+  const staged = callCore(core.stageOutputs, outputs, { start });
+  try {
+    // A digest that fails leaves that output to the core's SHA-256.
+    const sha256s = await Promise.all(outputs.map((_, i) => Promise.resolve(digests[i] ?? "").catch(() => "")));
+    return callCore(core.planStagedTurn, inputJson, staged, sha256s);
+  } finally {
+    core.dropStagedOutputs(staged);
+  }
+}
 
 export class ToolStub {
   #store;
@@ -121,8 +149,6 @@ export class ToolStub {
     // go as they are: crossing into wasm (TextEncoder) turns a lone surrogate into U+FFFD, as the
     // host's SHA-256 does, so the core and the digest see the same well-formed text.
     const outputs = parts.map((part) => part.output ?? "");
-    const hasherInCore = inCoreSha256();
-    const sha256s = hasherInCore ? [] : await Promise.all(outputs.map((output) => (output === "" ? "" : hashOutput(output))));
     const input = {
       sessionId: this.#sessionId,
       sessionUri: this.#sessionUri,
@@ -134,7 +160,7 @@ export class ToolStub {
     };
     // The plan stays in the core (`turn` names it); what comes out is what storing needs: each
     // write's keys, then its index and record files, two strings per write.
-    const [planned, ...files] = callCore(core.planTurn, JSON.stringify(input), outputs, sha256s, hasherInCore);
+    const [planned, ...files] = await planTurn(JSON.stringify(input), outputs);
     const { turn, writes } = JSON.parse(planned);
     let finished;
     try {

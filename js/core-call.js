@@ -34,12 +34,30 @@ export function useInCoreSha256(sha256OfBytes) {
 }
 
 /**
+ * An asynchronous SHA-256 of bytes (`(utf8: Uint8Array) => Promise<hex>`) that copies its input
+ * before it returns, as WebCrypto's `digest` does, or undefined. Browsers have one: `externalize`
+ * stages the outputs in the core and hashes the bytes there (HostDigests in src/wasm.rs) instead
+ * of encoding every output a second time for `hasher`.
+ */
+let stagedHasher;
+
+export function stagedSha256() {
+  return stagedHasher;
+}
+
+/** Called by the browser entry with WebCrypto's SHA-256 of bytes. */
+export function useStagedSha256(sha256OfBytes) {
+  stagedHasher = sha256OfBytes;
+}
+
+/**
  * Called by an entry module with the host's SHA-256 (`(text) => hex | Promise<hex>`); a hasher
- * installed from outside replaces the in-core one too, so it is the one used.
+ * installed from outside replaces the ones of bytes too, so it is the one used.
  */
 export function useSha256(host) {
   hasher = host;
   inCoreHasher = undefined;
+  stagedHasher = undefined;
 }
 
 /**

@@ -162,27 +162,52 @@ extern "C" {
     fn sha256(this: &HostHasher, utf8: &[u8]) -> Result<String, JsValue>;
 }
 
-/// Turns planned and not yet finished, by number. A plan stays in the core while the host
-/// stores its outputs: sending it out as JSON and reading it back cost a sixth of a 1,000-part
-/// turn. `finishTurn` takes a plan out; `dropTurn` discards one the host will not finish.
-#[derive(Default)]
-struct PendingTurns {
+#[wasm_bindgen]
+extern "C" {
+    /// A host object whose `start(index, utf8)` starts an asynchronous SHA-256 of output `index`
+    /// from a `Uint8Array` view of the core's memory, valid only during the call (WebCrypto's
+    /// `digest` copies its input before it returns): browsers hash the bytes the core already
+    /// has instead of encoding every output a second time.
+    pub type HostDigests;
+    #[wasm_bindgen(method, catch)]
+    fn start(this: &HostDigests, index: usize, utf8: &[u8]) -> Result<(), JsValue>;
+}
+
+/// Values the core keeps between two calls of the host, by number: `put` hands out a number
+/// once, `take` gives the value back once.
+struct Pending<T> {
     last: u32,
-    plans: Vec<(u32, turn::TurnPlan)>,
+    items: Vec<(u32, T)>,
+}
+
+impl<T> Pending<T> {
+    const fn new() -> Self {
+        Pending {
+            last: 0,
+            items: Vec::new(),
+        }
+    }
+
+    fn put(&mut self, item: T) -> u32 {
+        self.last = self.last.wrapping_add(1);
+        self.items.push((self.last, item));
+        self.last
+    }
+
+    fn take(&mut self, number: u32) -> Option<T> {
+        let at = self.items.iter().position(|(n, _)| *n == number)?;
+        Some(self.items.swap_remove(at).1)
+    }
 }
 
 thread_local! {
-    static PENDING_TURNS: RefCell<PendingTurns> = RefCell::default();
-}
-
-fn take_pending_turn(turn: u32) -> Option<turn::TurnPlan> {
-    PENDING_TURNS.with_borrow_mut(|pending| {
-        let at = pending
-            .plans
-            .iter()
-            .position(|(number, _)| *number == turn)?;
-        Some(pending.plans.swap_remove(at).1)
-    })
+    /// Turns planned and not yet finished. A plan stays in the core while the host stores its
+    /// outputs: sending it out as JSON and reading it back cost a sixth of a 1,000-part turn.
+    /// `finishTurn` takes a plan out; `dropTurn` discards one the host will not finish.
+    static PENDING_TURNS: RefCell<Pending<turn::TurnPlan>> = const { RefCell::new(Pending::new()) };
+    /// Outputs staged by `stageOutputs` while the host hashes them; `planStagedTurn` takes them
+    /// out, `dropStagedOutputs` discards them.
+    static STAGED_OUTPUTS: RefCell<Pending<Vec<String>>> = const { RefCell::new(Pending::new()) };
 }
 
 /// Plans a turn. `input_json` is the turn with its parts' outputs left out; `outputs` are the
@@ -200,6 +225,61 @@ pub fn plan_turn(
     sha256s: Vec<String>,
     hasher: Option<HostHasher>,
 ) -> BindingResult<Vec<String>> {
+    plan_with_outputs(input_json, outputs, &|index: usize, output: &str| {
+        known_sha256(&sha256s, index).or_else(|| hasher.as_ref()?.sha256(output.as_bytes()).ok())
+    })
+}
+
+/// Stages a turn's outputs in the core (`planStagedTurn` plans with them) and calls
+/// `digests.start(index, utf8)` with the bytes of each non-empty one; answers the staging's
+/// number. For hosts whose SHA-256 is asynchronous: each output is encoded once. A digest that
+/// fails to start only leaves that output to the core's own SHA-256.
+#[wasm_bindgen(js_name = stageOutputs)]
+pub fn stage_outputs(outputs: Vec<String>, digests: HostDigests) -> u32 {
+    for (index, output) in outputs.iter().enumerate() {
+        if !output.is_empty() {
+            let _ = digests.start(index, output.as_bytes());
+        }
+    }
+    STAGED_OUTPUTS.with_borrow_mut(|staged| staged.put(outputs))
+}
+
+/// `planTurn` with the outputs `stageOutputs` staged (taken out: a staging plans once) and the
+/// host's SHA-256 of them ("" where the host has none: the core hashes those).
+#[wasm_bindgen(js_name = planStagedTurn)]
+pub fn plan_staged_turn(
+    input_json: &str,
+    staged: u32,
+    sha256s: Vec<String>,
+) -> BindingResult<Vec<String>> {
+    let outputs = STAGED_OUTPUTS
+        .with_borrow_mut(|pending| pending.take(staged))
+        .ok_or_else(|| {
+            to_js(Error::invalid(format!(
+                "outputs {staged} are not staged outputs waiting to be planned"
+            )))
+        })?;
+    plan_with_outputs(input_json, outputs, &|index: usize, _: &str| {
+        known_sha256(&sha256s, index)
+    })
+}
+
+/// Discards staged outputs the host will not plan (nothing when they are not staged).
+#[wasm_bindgen(js_name = dropStagedOutputs)]
+pub fn drop_staged_outputs(staged: u32) {
+    STAGED_OUTPUTS.with_borrow_mut(|pending| pending.take(staged));
+}
+
+/// The host's SHA-256 of output `index`, when it gave one.
+fn known_sha256(sha256s: &[String], index: usize) -> Option<String> {
+    sha256s.get(index).filter(|hex| !hex.is_empty()).cloned()
+}
+
+fn plan_with_outputs(
+    input_json: &str,
+    outputs: Vec<String>,
+    host_sha256: turn::HostSha256<'_>,
+) -> BindingResult<Vec<String>> {
     let mut input: turn::TurnInput = parse("turn", input_json)?;
     if outputs.len() != input.parts.len() {
         let message = format!(
@@ -212,11 +292,7 @@ pub fn plan_turn(
     for (part, output) in input.parts.iter_mut().zip(outputs) {
         part.output = output;
     }
-    let host_sha256 = |index: usize, output: &str| {
-        let known = sha256s.get(index).filter(|hex| !hex.is_empty()).cloned();
-        known.or_else(|| hasher.as_ref()?.sha256(output.as_bytes()).ok())
-    };
-    let mut plan = turn::plan_turn_with_hashes(input, &host_sha256).map_err(to_js)?;
+    let mut plan = turn::plan_turn_with_hashes(input, host_sha256).map_err(to_js)?;
     // The host keeps its outputs: the plan keeps only those planning rewrote.
     for (index, part) in plan.parts.iter_mut().enumerate() {
         if !plan.rewritten_parts.contains(&index) {
@@ -228,25 +304,19 @@ pub fn plan_turn(
         answer.push(std::mem::take(&mut write.index_json));
         answer.push(std::mem::take(&mut write.metadata_json));
     }
-    let turn = PENDING_TURNS.with_borrow_mut(|pending| {
-        pending.last = pending.last.wrapping_add(1);
-        pending.last
-    });
-    answer[0] = emit(&TurnForHost {
-        turn,
-        writes: plan.writes.iter().map(WriteForHost::from).collect(),
-    })?;
-    PENDING_TURNS.with_borrow_mut(|pending| pending.plans.push((turn, plan)));
+    let writes = emit(
+        &plan
+            .writes
+            .iter()
+            .map(WriteForHost::from)
+            .collect::<Vec<_>>(),
+    )?;
+    let turn = PENDING_TURNS.with_borrow_mut(|pending| pending.put(plan));
+    answer[0] = format!(r#"{{"turn":{turn},"writes":{writes}}}"#);
     Ok(answer)
 }
 
-/// What the host needs of a planned turn to store it.
-#[derive(Serialize)]
-struct TurnForHost<'a> {
-    turn: u32,
-    writes: Vec<WriteForHost<'a>>,
-}
-
+/// What the host needs of a planned write to store it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct WriteForHost<'a> {
@@ -279,11 +349,13 @@ pub fn finish_turn(
     failed_outputs: Vec<String>,
 ) -> BindingResult<String> {
     let outcomes: Vec<turn::WriteOutcome> = parse("write outcomes", outcomes_json)?;
-    let mut plan = take_pending_turn(turn).ok_or_else(|| {
-        to_js(Error::invalid(format!(
-            "turn {turn} is not a planned turn waiting to finish"
-        )))
-    })?;
+    let mut plan = PENDING_TURNS
+        .with_borrow_mut(|pending| pending.take(turn))
+        .ok_or_else(|| {
+            to_js(Error::invalid(format!(
+                "turn {turn} is not a planned turn waiting to finish"
+            )))
+        })?;
     let mut restored = Vec::new();
     for (write, output) in plan.writes.iter().zip(failed_outputs) {
         if let (false, Some(part)) = (output.is_empty(), plan.parts.get_mut(write.part_index)) {
@@ -304,7 +376,7 @@ pub fn finish_turn(
 /// Discards a planned turn the host will not finish (nothing when it is not pending).
 #[wasm_bindgen(js_name = dropTurn)]
 pub fn drop_turn(turn: u32) {
-    take_pending_turn(turn);
+    PENDING_TURNS.with_borrow_mut(|pending| pending.take(turn));
 }
 
 #[wasm_bindgen(js_name = storedMatches)]

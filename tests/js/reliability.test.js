@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createHash } from "node:crypto";
-import { useInCoreSha256 } from "../../pkg/js/core-call.js";
+import { createHash, webcrypto } from "node:crypto";
+import { useInCoreSha256, useStagedSha256 } from "../../pkg/js/core-call.js";
+import { dropStagedOutputs, dropTurn, planStagedTurn, stageOutputs } from "../../pkg/wasm/tool_stub.js";
 import {
   synopsis,
   sha256Hex,
@@ -265,6 +266,53 @@ describe("the SHA-256 of externalized outputs", () => {
     } finally {
       useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
     }
+  });
+
+  it("in browsers, is an async hasher's of the bytes staged in the core, and the core's where it fails", async () => {
+    // The browser entry's path, driven in Node: the outputs are staged in the core and each
+    // one's UTF-8 is handed to an asynchronous hasher (WebCrypto's digest copies it at once).
+    const restore = () => {
+      useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
+      useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+    };
+    const expected = sha256Hex(output.toWellFormed());
+    try {
+      const given = [];
+      useSha256(() => {
+        throw new Error("the text hasher is not the one used");
+      });
+      useStagedSha256(async (utf8) => {
+        given.push(new TextDecoder().decode(utf8));
+        const digest = new Uint8Array(await webcrypto.subtle.digest("SHA-256", utf8));
+        return Buffer.from(digest).toString("hex");
+      });
+      assert.equal(await externalizedSha(), expected);
+      assert.deepEqual(given, [output.toWellFormed()], "it is given the staged output's UTF-8");
+      for (const broken of [() => Promise.reject(new Error("no hash today")), () => { throw new Error("sync"); }, async () => "not a digest"]) {
+        useStagedSha256(broken);
+        assert.equal(await externalizedSha(), expected);
+      }
+    } finally {
+      restore();
+    }
+  });
+
+  it("staged outputs are planned once, and a staging that is not pending is refused", () => {
+    const input = JSON.stringify({ sessionId: "staged", messageId: "m", parts: [{ toolId: "a", toolName: "x" }, { toolId: "b", toolName: "x" }, { toolId: "c", toolName: "x" }] });
+    const outputs = [output, "", "short"];
+    const started = [];
+    const staged = stageOutputs(outputs, { start: (index, utf8) => started.push([index, new TextDecoder().decode(utf8)]) });
+    assert.deepEqual(started, [[0, output.toWellFormed()], [2, "short"]], "every non-empty output, as UTF-8");
+    // "" for the first: the core hashes it.
+    const [planned] = planStagedTurn(input, staged, ["", "", ""]);
+    const { turn, writes } = JSON.parse(planned);
+    dropTurn(turn);
+    assert.deepEqual(writes.map((write) => [write.partIndex, write.sha256]), [[0, sha256Hex(output.toWellFormed())]]);
+    assert.throws(() => planStagedTurn(input, staged, []), (error) => JSON.parse(error).code === "INVALID_ARGUMENT");
+    const dropped = stageOutputs(outputs, { start: () => {} });
+    dropStagedOutputs(dropped);
+    dropStagedOutputs(dropped);
+    assert.throws(() => planStagedTurn(input, dropped, []), (error) => JSON.parse(error).code === "INVALID_ARGUMENT");
   });
 
   it("is the one installed with useSha256, which replaces the in-core one", async () => {
