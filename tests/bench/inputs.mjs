@@ -115,3 +115,16 @@ export const KINDS = Object.keys(GENERATORS);
 export function makeInput(kind, bytes, seed = 42) {
   return GENERATORS[kind](bytes, lcg(seed));
 }
+
+/**
+ * The parts of a turn of `count` outputs of about `totalBytes` in all (target 4), six kinds in
+ * turn. Sizes run from 0.2x to 1.8x the mean, so some parts fall under the single-part threshold
+ * and the turn budget's greedy selection has work to do.
+ */
+export function turnParts(count, totalBytes) {
+  const mixed = ["json", "csv", "text", "code", "xml", "tsv"];
+  return Array.from({ length: count }, (_, i) => {
+    const bytes = Math.round((totalBytes / count) * (0.2 + 1.6 * ((i * 37) % count) / count));
+    return { toolId: `call_${i}`, toolName: "bench", output: makeInput(mixed[i % mixed.length], bytes, i) };
+  });
+}
