@@ -10,6 +10,55 @@ const MAX_IMPORT_CHARS: i64 = 180;
 const MAX_SYMBOLS: usize = 24;
 const MAX_SYMBOL_CHARS: i64 = 200;
 
+/// The keywords of the code-line pattern `(keyword){s}+{w}+`, some two words joined by `{s}+`.
+const CODE_LINE_KEYWORDS: &[&[&str]] = &[
+    &["class"],
+    &["def"],
+    &["async", "def"],
+    &["function"],
+    &["export", "function"],
+    &["const"],
+    &["let"],
+    &["var"],
+    &["package"],
+    &["use"],
+    &["pub", "fn"],
+    &["fn"],
+    &["public", "class"],
+];
+
+/// The keywords of the symbol pattern, in the reference's order (the first match wins).
+const SYMBOL_KEYWORDS: &[&[&str]] = &[
+    &["class"],
+    &["def"],
+    &["async", "def"],
+    &["function"],
+    &["export", "function"],
+    &["pub", "fn"],
+    &["fn"],
+];
+
+/// The bytes a code line can start with: the keywords' first letters, and `from`'s and `import`'s.
+const CODE_LINE_FIRST_BYTES: [bool; 256] = first_bytes(CODE_LINE_KEYWORDS, b"fi");
+const SYMBOL_FIRST_BYTES: [bool; 256] = first_bytes(SYMBOL_KEYWORDS, b"");
+
+/// A table of the first bytes of `keywords` and of `more`, built from the lists at compile time so
+/// the first-byte tests cannot fall out of step with them.
+const fn first_bytes(keywords: &[&[&str]], more: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < keywords.len() {
+        table[keywords[i][0].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < more.len() {
+        table[more[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
 /// SPEC step 8: does any line of the output look like code? The reference's three patterns all
 /// read `(?m)^\s*(keyword...)`; `\s*` may cross lines, so from every line start the test runs at
 /// the next non-space char. Hand-written because it runs on every text-like output: the regexes
@@ -33,12 +82,11 @@ pub fn looks_like_code(output: &str) -> bool {
 
 /// The alternatives of the three detection patterns, anchored at `s`.
 fn starts_code_line(s: &str) -> bool {
-    // Every alternative starts with one of these letters: most lines are rejected at their first
-    // byte, before a dozen prefix comparisons.
+    // Most lines are rejected at their first byte, before a dozen prefix comparisons.
     if !s
         .as_bytes()
         .first()
-        .is_some_and(|b| b"acdefilpuv".contains(b))
+        .is_some_and(|&b| CODE_LINE_FIRST_BYTES[usize::from(b)])
     {
         return false;
     }
@@ -46,23 +94,7 @@ fn starts_code_line(s: &str) -> bool {
     if imported_module(s).is_some() {
         return true;
     }
-    // `(keyword){s}+{w}+`, where some keywords are two words joined by `{s}+`.
-    const KEYWORDS: &[&[&str]] = &[
-        &["class"],
-        &["def"],
-        &["async", "def"],
-        &["function"],
-        &["export", "function"],
-        &["const"],
-        &["let"],
-        &["var"],
-        &["package"],
-        &["use"],
-        &["pub", "fn"],
-        &["fn"],
-        &["public", "class"],
-    ];
-    KEYWORDS.iter().any(|words| {
+    CODE_LINE_KEYWORDS.iter().any(|words| {
         after_keyword(s, words)
             .and_then(spaces)
             .and_then(|r| r.chars().next())
@@ -111,23 +143,15 @@ fn imported_module(s: &str) -> Option<&str> {
 /// The reference's `^(class|def|async\s+def|function|export\s+function|pub\s+fn|fn)\s+([A-Za-z_]\w*)`
 /// on a stripped line, as (keyword as written, name): the first alternative that matches wins.
 fn symbol_at_start(line: &str) -> Option<(&str, &str)> {
-    // The first letters of the keywords below: most lines fail here, before seven comparisons.
-    if !matches!(
-        line.as_bytes().first(),
-        Some(b'c' | b'd' | b'a' | b'f' | b'e' | b'p')
-    ) {
+    // Most lines fail at their first byte, before seven comparisons.
+    if !line
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| SYMBOL_FIRST_BYTES[usize::from(b)])
+    {
         return None;
     }
-    const KEYWORDS: &[&[&str]] = &[
-        &["class"],
-        &["def"],
-        &["async", "def"],
-        &["function"],
-        &["export", "function"],
-        &["pub", "fn"],
-        &["fn"],
-    ];
-    KEYWORDS.iter().find_map(|words| {
+    SYMBOL_KEYWORDS.iter().find_map(|words| {
         let after = after_keyword(line, words)?;
         let keyword = line.get(..line.len() - after.len())?;
         let name = spaces(after)?;
