@@ -65,7 +65,7 @@ pub fn validate_id(id: &str) -> Result<()> {
     if !id.chars().all(is_id_char) {
         return Err(Error::invalid(format!(
             "invalid tool_result_id {:?}: only A-Z, a-z, 0-9, '_', '.' and '-' are allowed",
-            crate::pyutil::take_chars(id, 80)
+            crate::python::take_chars(id, 80)
         )));
     }
     if id == "." || id == ".." || id.len() > MAX_ID_CHARS {

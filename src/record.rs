@@ -48,7 +48,7 @@ pub fn validate_session_id(session_id: &str) -> Result<()> {
     if bad {
         return Err(Error::invalid(format!(
             "invalid session id {:?}: it must be 1-256 chars, not '.' or '..', without '/', '\\' or control chars",
-            crate::pyutil::take_chars(session_id, 80)
+            crate::python::take_chars(session_id, 80)
         )));
     }
     Ok(())

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::json_fields;
-use crate::pyutil::stable_sort_by;
+use crate::python::stable_sort_by;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]

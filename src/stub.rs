@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::json_fields;
-use crate::pyutil::char_len;
+use crate::python::char_len;
 use crate::synopsis::{self, Synopsis};
 
 /// The retrieval tools the Explore lines name.

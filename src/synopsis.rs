@@ -36,7 +36,7 @@ impl Synopsis {
 }
 
 use crate::kinds::{self, code::spaces};
-use crate::pyutil::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, take_chars};
+use crate::python::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, take_chars};
 use std::cell::OnceCell;
 
 /// Outputs larger than this are not tried as YAML: the PyYAML-compatible loader needs up to ~20x
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn key_line_matcher_agrees_with_the_reference_pattern() {
-        let space = crate::pyutil::PY_SPACE_CLASS;
+        let space = crate::python::PY_SPACE_CLASS;
         let reference =
             regex::Regex::new(&format!(r"^[A-Za-z0-9_.-]+:[{space}]*(?:#.*)?$")).unwrap();
         let pieces = ["a", "_.-", "é", ":", " ", "\u{3000}", "\n", "#", "x", ""];

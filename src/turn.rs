@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
 use crate::json_fields::{self, required, take};
-use crate::pyutil::{char_len, head_tail, head_tail_len, stable_sort_by};
+use crate::python::{char_len, head_tail, head_tail_len, stable_sort_by};
 use crate::record::{
     self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
     INDEX_FILE, METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
@@ -404,7 +404,7 @@ fn too_large_error(index: usize, part: &ToolPart, config: &TurnConfig) -> Error 
         ErrorCode::TooLarge,
         format!(
             "tool output {index} (tool_id {:?}) is {} bytes of UTF-8, over max_output_bytes ({}); it was not stored",
-            crate::pyutil::take_chars(&part.tool_id, 80),
+            crate::python::take_chars(&part.tool_id, 80),
             part.output.len(),
             config.max_output_bytes
         ),
@@ -426,7 +426,7 @@ fn handle_oversized(part: &mut ToolPart, error: Error, config: &TurnConfig) -> R
                 part.output.len(),
                 config.max_output_bytes
             ));
-            synopsis.sample = crate::pyutil::head_tail(&part.output, sample_chars);
+            synopsis.sample = crate::python::head_tail(&part.output, sample_chars);
             let original_chars = char_len(&part.output);
             let stub = render_stub(
                 &synopsis,

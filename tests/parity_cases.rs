@@ -5,7 +5,7 @@ mod common;
 
 use serde_json::Value;
 use tool_stub::ids::{sha256_hex, tool_result_id};
-use tool_stub::pyutil::char_len;
+use tool_stub::python::char_len;
 use tool_stub::stub::{make_preview, PreviewRequest};
 
 fn text<'a>(case: &'a Value, key: &str) -> &'a str {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 use tool_stub::ids::sha256_hex;
-use tool_stub::pyutil::char_len;
+use tool_stub::python::char_len;
 use tool_stub::record::stored_matches;
 use tool_stub::turn::{finish_turn, plan_turn, ToolPart, TurnConfig, TurnInput, WriteOutcome};
 

@@ -1,8 +1,7 @@
 //! `code` kind (SPEC 3.4): line count, imports and top-level-looking symbols, found per line by
 //! light regexes (no parsing: the reference does not parse code either).
 
-pub(crate) use crate::py_word::is_py_word;
-use crate::pyutil::{is_py_space, one_line, py_lstrip, py_splitlines, py_strip};
+use crate::python::{is_py_space, is_py_word, one_line, py_lstrip, py_splitlines, py_strip};
 use crate::synopsis::Synopsis;
 
 const MAX_IMPORTS: usize = 12;
@@ -198,7 +197,7 @@ pub fn synopsis(output: &str) -> Synopsis {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::pyutil::PY_SPACE_CLASS;
+    use crate::python::PY_SPACE_CLASS;
 
     #[test]
     fn detection_uses_python_whitespace_and_crosses_lines() {

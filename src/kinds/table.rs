@@ -20,7 +20,10 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use crate::pyutil::{is_py_space, one_line, py_strip};
+use crate::python::swar::{
+    continuation_bytes, count_flagged, zero_bytes_up_to_first, LOW_BITS, WORD_BYTES,
+};
+use crate::python::{is_py_space, one_line, py_strip};
 use crate::synopsis::Synopsis;
 
 /// CPython's default `csv.field_size_limit()`.
@@ -494,11 +497,6 @@ struct Run {
     chars: usize,
 }
 
-/// Bytes per word of the word-at-a-time scan.
-const WORD_BYTES: usize = 8;
-const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
 /// The bytes that end a run, for the word-at-a-time scan: up to three (repeat one to use
 /// fewer), each also repeated in every byte of a word.
 #[derive(Clone, Copy)]
@@ -526,21 +524,10 @@ impl RunStops {
     #[inline(always)]
     fn in_word(&self, word: u64) -> u64 {
         let [a, b, c] = self.words;
-        zero_bytes(word ^ a) | zero_bytes(word ^ b) | zero_bytes(word ^ c)
+        zero_bytes_up_to_first(word ^ a)
+            | zero_bytes_up_to_first(word ^ b)
+            | zero_bytes_up_to_first(word ^ c)
     }
-}
-
-/// The high bit of each zero byte of `word` (exact up to the lowest one).
-#[inline(always)]
-fn zero_bytes(word: u64) -> u64 {
-    word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS
-}
-
-/// How many bytes of `bits` have their high bit set (and no other bit): their sum lands in the
-/// top byte of the product (a multiply is cheaper than a popcount where that is not native).
-#[inline(always)]
-fn flagged_bytes(bits: u64) -> usize {
-    ((bits >> 7).wrapping_mul(LOW_BITS) >> 56) as usize
 }
 
 /// The run from `from` up to the first of the `stops` bytes (or the end of `bytes`), read a
@@ -553,20 +540,19 @@ fn scan_run(bytes: &[u8], from: usize, stops: RunStops) -> Run {
     let mut continuations = 0usize;
     for chunk in &mut words {
         let word = u64::from_le_bytes(<[u8; WORD_BYTES]>::try_from(chunk).unwrap_or_default());
-        // Bit 7 set and bit 6 clear: a UTF-8 continuation byte.
-        let continuation_bits = word & !(word << 1) & HIGH_BITS;
+        let continuation_bits = continuation_bytes(word);
         let stop_bits = stops.in_word(word);
         if stop_bits != 0 {
             let offset = (stop_bits.trailing_zeros() / 8) as usize;
             let before_stop = (1u64 << (offset * 8)) - 1;
-            continuations += flagged_bytes(continuation_bits & before_stop);
+            continuations += count_flagged(continuation_bits & before_stop);
             scanned += offset;
             return Run {
                 end: from + scanned,
                 chars: scanned - continuations,
             };
         }
-        continuations += flagged_bytes(continuation_bits);
+        continuations += count_flagged(continuation_bits);
         scanned += WORD_BYTES;
     }
     for &byte in words.remainder() {

@@ -1,7 +1,7 @@
 //! `text` kind (SPEC 3.6), the final fallback: counts, section headers and fixed 500-char
 //! opening and closing excerpts (never the whole text).
 
-use crate::pyutil::{
+use crate::python::{
     char_len, is_py_space, last_chars, one_line, py_splitlines, py_strip, py_word_count, take_chars,
 };
 use crate::synopsis::Synopsis;
@@ -107,7 +107,7 @@ mod tests {
 
     #[test]
     fn header_matcher_agrees_with_the_reference_pattern() {
-        let space = crate::pyutil::PY_SPACE_CLASS;
+        let space = crate::python::PY_SPACE_CLASS;
         let reference = regex::Regex::new(&format!(
             r"^#{{1,6}}[{space}]+|^[A-Z0-9][A-Z0-9{space}:_-]{{6,}}$"
         ))

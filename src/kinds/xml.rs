@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use crate::pyutil::stable_sort_by;
+use crate::python::{stable_sort_by, utf8_len};
 use crate::synopsis::Synopsis;
 
 /// Most child-tag lines listed in the structure.
@@ -1364,16 +1364,6 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(())
-    }
-}
-
-/// Length of the UTF-8 sequence that starts with `lead`.
-fn utf8_len(lead: u8) -> usize {
-    match lead {
-        0xF0..=0xFF => 4,
-        0xE0..=0xEF => 3,
-        0xC0..=0xDF => 2,
-        _ => 1,
     }
 }
 

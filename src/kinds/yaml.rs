@@ -13,7 +13,7 @@
 
 mod simple;
 
-use crate::pyutil::py_strip;
+use crate::python::{py_bytes_repr, py_repr_float, py_strip, utf8_len, INT_MAX_STR_DIGITS};
 use crate::synopsis::Synopsis;
 use regex_lite::Regex;
 use std::borrow::Cow;
@@ -31,10 +31,6 @@ const MAX_NESTING_DEPTH: usize = 490;
 
 /// Merge flattening recurses per nested `<<`; Python would hit its recursion limit near here.
 const MAX_FLATTEN_DEPTH: usize = 900;
-
-/// CPython refuses to convert decimal strings longer than this to int, and ints that long to str
-/// (`sys.get_int_max_str_digits()` default).
-const PY_INT_MAX_STR_DIGITS: usize = 4300;
 
 /// Any reason the document does not load (PyYAML would raise).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -374,16 +370,6 @@ struct Scanner<'a> {
     allow_simple_key: bool,
     /// At most one per flow level; usually zero or one in all, so a small list beats a map.
     possible_simple_keys: Vec<SimpleKey>,
-}
-
-/// The byte length of the UTF-8 char whose first byte is `byte`.
-fn utf8_len(byte: u8) -> usize {
-    match byte {
-        0..=0xBF => 1,
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    }
 }
 
 impl<'a> Scanner<'a> {
@@ -2464,7 +2450,7 @@ impl PyScalar {
             PyScalar::Bool(true) => "True".to_string(),
             PyScalar::Bool(false) => "False".to_string(),
             PyScalar::Int(value) => value.to_decimal().ok_or(Rejected)?,
-            PyScalar::Float(value, _) => py_float_repr(*value),
+            PyScalar::Float(value, _) => py_repr_float(*value),
             PyScalar::Str(text) => text.clone(),
             PyScalar::Bytes(bytes) => py_bytes_repr(bytes),
             PyScalar::Date(date) => format_date(date),
@@ -2837,7 +2823,7 @@ fn python_int(text: &str, base: u32) -> Res<BigInt> {
     }
     let magnitude = match base {
         10 => {
-            if digits.len() > PY_INT_MAX_STR_DIGITS {
+            if digits.len() > INT_MAX_STR_DIGITS {
                 return Err(Rejected);
             }
             BigInt::from_decimal_digits(digits)
@@ -3065,81 +3051,6 @@ fn decode_base64(text: &str) -> Res<Vec<u8>> {
     }
 }
 
-/// Python's `repr(bytes)`.
-fn py_bytes_repr(bytes: &[u8]) -> String {
-    let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut text = String::from("b");
-    text.push(quote);
-    for &byte in bytes {
-        match byte {
-            b'\\' => text.push_str("\\\\"),
-            b'\t' => text.push_str("\\t"),
-            b'\n' => text.push_str("\\n"),
-            b'\r' => text.push_str("\\r"),
-            _ if char::from(byte) == quote => {
-                text.push('\\');
-                text.push(quote);
-            }
-            0x20..=0x7e => text.push(char::from(byte)),
-            _ => text.push_str(&format!("\\x{byte:02x}")),
-        }
-    }
-    text.push(quote);
-    text
-}
-
-/// Python's `repr(float)`: shortest round-trip digits, positional for exponents -4..16, else
-/// `d.ddde+XX`.
-fn py_float_repr(value: f64) -> String {
-    if value.is_nan() {
-        return "nan".to_string();
-    }
-    if value.is_infinite() {
-        return if value > 0.0 { "inf" } else { "-inf" }.to_string();
-    }
-    let scientific = format!("{value:e}"); // shortest digits, e.g. "-1.2345e-7"
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let exponent: i64 = exponent.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
-    let digit_count = i64::try_from(digits.len()).unwrap_or(i64::MAX);
-    if (-4..16).contains(&exponent) {
-        if exponent >= 0 {
-            let integer_length = exponent + 1;
-            if digit_count <= integer_length {
-                let zeros = "0".repeat(usize::try_from(integer_length - digit_count).unwrap_or(0));
-                format!("{sign}{digits}{zeros}.0")
-            } else {
-                let split = usize::try_from(integer_length).unwrap_or(0);
-                let (integer, fraction) = digits.split_at(split.min(digits.len()));
-                format!("{sign}{integer}.{fraction}")
-            }
-        } else {
-            let zeros = "0".repeat(usize::try_from(-exponent - 1).unwrap_or(0));
-            format!("{sign}0.{zeros}{digits}")
-        }
-    } else {
-        let (first, rest) = digits.split_at(1.min(digits.len()));
-        let fraction = if rest.is_empty() {
-            String::new()
-        } else {
-            format!(".{rest}")
-        };
-        let exponent_sign = if exponent < 0 { '-' } else { '+' };
-        format!(
-            "{sign}{first}{fraction}e{exponent_sign}{:02}",
-            exponent.abs()
-        )
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Arbitrary-precision integers, only as far as keys need them (equality and decimal printing).
 
@@ -3218,7 +3129,7 @@ impl BigInt {
         }
     }
 
-    /// Decimal digits, at most `PY_INT_MAX_STR_DIGITS` of them, so quadratic work stays small.
+    /// Decimal digits, at most `INT_MAX_STR_DIGITS` of them, so quadratic work stays small.
     fn from_decimal_digits(digits: &str) -> Self {
         let mut value = BigInt::zero();
         let bytes = digits.as_bytes();
@@ -3317,7 +3228,7 @@ impl BigInt {
             }
         }
         let digit_count = text.trim_start_matches('-').len();
-        (digit_count <= PY_INT_MAX_STR_DIGITS).then_some(text)
+        (digit_count <= INT_MAX_STR_DIGITS).then_some(text)
     }
 }
 
@@ -3526,20 +3437,18 @@ mod tests {
     }
 
     #[test]
-    fn float_repr_matches_python() {
-        for (value, expected) in [
-            (1.5, "1.5"),
-            (100.0, "100.0"),
-            (1e16, "1e+16"),
-            (1e-7, "1e-07"),
-            (0.0001, "0.0001"),
-            (-0.0, "-0.0"),
-            (123456789012345680.0, "1.2345678901234568e+17"),
-            (1.2345e-5, "1.2345e-05"),
-            (9999999999999998.0, "9999999999999998.0"),
-        ] {
-            assert_eq!(py_float_repr(value), expected);
-        }
+    fn float_keys_print_with_pythons_repr() {
+        // An exact tie between two shortest digit strings: Python keeps the even one (a copy
+        // of the float repr without that rule gave `934877530335423.3`, issue 17).
+        assert_eq!(
+            keys("934877530335423.25: c\n934877530335423.75: d\n1.2345e-5: e\n100.0: f\n"),
+            Some(vec![
+                "934877530335423.2: string".to_string(),
+                "934877530335423.8: string".to_string(),
+                "1.2345e-05: string".to_string(),
+                "100.0: string".to_string(),
+            ])
+        );
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::json_fields;
-use crate::pyutil::char_len;
+use crate::python::char_len;
 use crate::record::OFFSET_UNIT;
 
 /// Longest pattern accepted, in chars.

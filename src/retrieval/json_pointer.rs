@@ -16,10 +16,8 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::json_fields;
-use crate::pyutil::{byte_offset, char_len, is_py_space};
+use crate::python::{byte_offset, char_len, is_py_space, JSON_MAX_NESTING as MAX_NESTING};
 
-/// Open containers allowed while scanning (the JSON synopsis's bound, see `kinds::json`).
-const MAX_NESTING: usize = 990;
 /// Chars kept free for the closing brackets and the cut marker of each open container.
 const PER_LEVEL_RESERVE: usize = 72;
 /// Chars kept free for the outermost marker.

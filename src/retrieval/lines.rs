@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::json_fields;
-use crate::pyutil::{byte_offset, char_len};
+use crate::python::{byte_offset, char_len};
 use crate::record::OFFSET_UNIT;
 
 pub const DEFAULT_WINDOW_LINES: i64 = 200;

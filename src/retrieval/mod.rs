@@ -14,7 +14,7 @@ pub mod table_rows;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::pyutil::byte_offset;
+use crate::python::byte_offset;
 use crate::record::OFFSET_UNIT;
 
 pub const DEFAULT_READ_LIMIT: i64 = 20_000;
@@ -58,7 +58,7 @@ pub fn read(content: &str, offset: i64, limit: i64) -> Result<ReadWindow> {
         let end = byte_offset(rest, usize::try_from(limit).unwrap_or(usize::MAX));
         (&rest[..end], end < rest.len())
     };
-    let total_chars = crate::pyutil::char_len(content);
+    let total_chars = crate::python::char_len(content);
     Ok(ReadWindow {
         content: window.to_string(),
         offset,
@@ -120,7 +120,7 @@ pub fn search(
         let Some(found) = content[from..].find(query).map(|i| from + i) else {
             break;
         };
-        char_offset += crate::pyutil::char_len(&content[counted_to..found]);
+        char_offset += crate::python::char_len(&content[counted_to..found]);
         counted_to = found;
         let end = found + query.len();
         let snippet_start = back_chars(content, found, context);

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::pyutil::swar::{bytes_equal, HIGH_BITS, LOW_BITS};
+use crate::python::swar::{bytes_equal, continuation_bytes, HIGH_BITS, LOW_BITS};
 
 pub const INDEX_VERSION: u32 = 1;
 /// Code points between two checkpoints: a ranged read fetches at most about two blocks extra.
@@ -102,11 +102,6 @@ struct Span {
     newlines: usize,
     /// Whether any byte was 0xEF, the lead byte of U+FFFD (and of U+F000..U+FFFF).
     saw_ef: bool,
-}
-
-/// The high bit of each byte of `word` that is a UTF-8 continuation byte (`10xxxxxx`).
-fn continuation_bytes(word: u64) -> u64 {
-    word & !(word << 1) & HIGH_BITS
 }
 
 /// The high bit of each byte of `word` that leads a 4-byte sequence (`11110xxx`).

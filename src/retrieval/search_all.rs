@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::grep::{Grep, GrepRequest};
 use crate::error::{Error, Result};
 use crate::json_fields;
-use crate::pyutil::stable_sort_by;
+use crate::python::stable_sort_by;
 
 pub const DEFAULT_RESULT_LIMIT: i64 = 10;
 pub const DEFAULT_PER_RESULT: i64 = 3;

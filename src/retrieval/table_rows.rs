@@ -10,7 +10,7 @@ use super::json_pointer::checked_max_chars;
 use crate::error::{Error, Result};
 use crate::json_fields;
 use crate::kinds::table::{table_delimiter, visit_non_blank_rows};
-use crate::pyutil::{byte_offset, char_len};
+use crate::python::{byte_offset, char_len};
 
 pub const DEFAULT_ROW_COUNT: i64 = 50;
 /// Chars kept free for the cut marker.

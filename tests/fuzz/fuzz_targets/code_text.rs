@@ -3,7 +3,7 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use tool_stub::kinds::{code, text};
-use tool_stub::pyutil::{is_py_space, py_lstrip, py_strip, py_word_count, py_words};
+use tool_stub::python::{is_py_space, py_lstrip, py_strip, py_word_count, py_words};
 use tool_stub::retrieval::output_index::output_index;
 
 mod common;

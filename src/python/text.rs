@@ -1,8 +1,9 @@
-//! Python string semantics the reference relies on: `str.isspace()`, `str.strip()`,
+//! Python's `str` methods the reference relies on: `str.isspace()`, `str.strip()`,
 //! `str.splitlines()`, `str.split()`, and the small text helpers of the spec (section 1).
-//! Every length here is in Unicode code points ("chars"), as in Python.
 
 use std::cmp::Ordering;
+
+use super::swar;
 
 /// Python's `str.isspace()` for one char (also what `\s` matches in a Python `re` str pattern).
 pub const fn is_py_space(c: char) -> bool {
@@ -219,24 +220,6 @@ pub fn py_word_count(s: &str) -> usize {
         }
     }
     count
-}
-
-/// Byte-parallel tests on the 8 bytes of a `u64` (little-endian): each answers with the high
-/// bit of every byte that passes, exactly (no carries between bytes).
-pub mod swar {
-    pub const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-    pub const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
-    /// Bytes equal to `byte`.
-    pub fn bytes_equal(word: u64, byte: u8) -> u64 {
-        let x = word ^ (LOW_BITS * u64::from(byte));
-        !(((x & !HIGH_BITS) + !HIGH_BITS) | x | !HIGH_BITS)
-    }
-
-    /// Bytes below `limit` (at most 0x80).
-    pub fn bytes_below(word: u64, limit: u8) -> u64 {
-        !(((word & !HIGH_BITS) + LOW_BITS * u64::from(0x80 - limit)) | word) & HIGH_BITS
-    }
 }
 
 /// Length in Unicode code points.

@@ -1,0 +1,76 @@
+//! Byte-parallel ("SIMD within a register") tests on the 8 bytes of a `u64` read little-endian:
+//! each answers with the high bit of every byte that passes. The scanners of the kinds and of the
+//! output index share these instead of each keeping its own bit tricks.
+
+pub const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+pub const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+/// Bytes per word.
+pub const WORD_BYTES: usize = 8;
+
+/// Bytes equal to `byte`, exactly (no carries between bytes).
+pub fn bytes_equal(word: u64, byte: u8) -> u64 {
+    let x = word ^ (LOW_BITS * u64::from(byte));
+    !(((x & !HIGH_BITS) + !HIGH_BITS) | x | !HIGH_BITS)
+}
+
+/// Bytes below `limit` (at most 0x80), exactly.
+pub fn bytes_below(word: u64, limit: u8) -> u64 {
+    !(((word & !HIGH_BITS) + LOW_BITS * u64::from(0x80 - limit)) | word) & HIGH_BITS
+}
+
+/// Zero bytes, exact up to the lowest one (a byte above it may be flagged too): cheaper than
+/// [`bytes_equal`] where only the first hit is used.
+#[inline(always)]
+pub fn zero_bytes_up_to_first(word: u64) -> u64 {
+    word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS
+}
+
+/// UTF-8 continuation bytes (`10xxxxxx`).
+pub fn continuation_bytes(word: u64) -> u64 {
+    word & !(word << 1) & HIGH_BITS
+}
+
+/// How many bytes of `bits` have their high bit set (and no other bit): their sum lands in the
+/// top byte of the product (a multiply is cheaper than a popcount where that is not native).
+#[inline(always)]
+pub fn count_flagged(bits: u64) -> usize {
+    ((bits >> 7).wrapping_mul(LOW_BITS) >> 56) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_tests_agree_with_byte_tests() {
+        let samples: [[u8; 8]; 4] = [
+            *b"ab,\"\n\x00\x7f\x80",
+            [0xC2, 0xA0, 0xE2, 0x80, 0xA8, b' ', 0, 0xFF],
+            [0x80, 0xBF, 0xC0, 0x01, 0x21, 0x20, 0x1F, 0x7F],
+            *b"\xE6\x97\xA5\xE6\x9C\xAC  ",
+        ];
+        for bytes in samples {
+            let word = u64::from_le_bytes(bytes);
+            let flags = |test: &dyn Fn(u8) -> bool| -> u64 {
+                (0..8)
+                    .filter(|&i| test(bytes[i]))
+                    .map(|i| 0x80u64 << (8 * i))
+                    .sum()
+            };
+            for probe in [0u8, b' ', b'"', 0x80, 0xC2, 0xFF] {
+                assert_eq!(bytes_equal(word, probe), flags(&|b| b == probe));
+            }
+            for limit in [1u8, 0x20, 0x21, 0x80] {
+                assert_eq!(bytes_below(word, limit), flags(&|b| b < limit));
+            }
+            assert_eq!(continuation_bytes(word), flags(&|b| b & 0xC0 == 0x80));
+            assert_eq!(
+                count_flagged(continuation_bytes(word)),
+                bytes.iter().filter(|&&b| b & 0xC0 == 0x80).count()
+            );
+            let zeros = zero_bytes_up_to_first(word);
+            let exact = flags(&|b| b == 0);
+            assert_eq!(zeros.trailing_zeros(), exact.trailing_zeros());
+        }
+    }
+}
