@@ -36,18 +36,19 @@ pub fn result_key(session_id: &str, tool_result_id: &str, file: &str) -> Vec<Str
     ]
 }
 
-/// A session id names a directory: it must be a single, harmless path segment.
+/// A session id names a directory of the store: it must be a single, harmless path segment, and
+/// never a dot entry (`.`, `..`, `.git`, `.tool-stub`, a store's temp files): a store folder may
+/// sit inside a repository or a home directory, where dot entries belong to others.
 pub fn validate_session_id(session_id: &str) -> Result<()> {
     let bad = session_id.is_empty()
-        || session_id == "."
-        || session_id == ".."
+        || session_id.starts_with('.')
         || session_id.len() > 256
         || session_id
             .chars()
             .any(|c| matches!(c, '/' | '\\' | '\0') || c.is_control());
     if bad {
         return Err(Error::invalid(format!(
-            "invalid session id {:?}: it must be 1-256 chars, not '.' or '..', without '/', '\\' or control chars",
+            "invalid session id {:?}: it must be 1-256 chars, not start with '.', and hold no '/', '\\' or control chars",
             crate::python::take_chars(session_id, 80)
         )));
     }
@@ -135,8 +136,10 @@ mod tests {
 
     #[test]
     fn session_ids_are_single_segments() {
-        assert!(validate_session_id("s-1_é").is_ok());
-        for bad in ["", "..", "a/b", "a\\b", "a\0", "\n"] {
+        for good in ["s-1_é", "s0", "chat.42", "a..", "x.git"] {
+            assert!(validate_session_id(good).is_ok(), "{good:?}");
+        }
+        for bad in ["", ".", "..", ".git", ".tool-stub", "a/b", "a\\b", "a\0", "\n"] {
             assert!(validate_session_id(bad).is_err(), "{bad:?}");
         }
     }

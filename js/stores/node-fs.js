@@ -7,20 +7,88 @@
 
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
+import { getSystemErrorMap } from "node:util";
 import { randomBytes } from "node:crypto";
 import { ToolStubError } from "./errors.js";
 import { compareKeys, validateKey, validatePrefix, validateSegment, validateSliceBounds, validateValue } from "./keys.js";
 import { decode, encode, utf16Length } from "./wtf8.js";
 
-// Temp files written by save() before their atomic rename; never values.
-const TEMP_FILE = /^\..+\.\d+\.[0-9a-f]{16}\.tmp$/;
+// Temp files written by save() before their atomic rename (`.<name>.<pid>.<hex>.tmp`); never
+// values. A crash between the write and the rename leaves one behind: see reclaimTempFile.
+const TEMP_FILE = /^\..+\.(\d+)\.[0-9a-f]{16}\.tmp$/;
+// A temp file this old is a leftover whoever wrote it: no save takes an hour.
+const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
+// The temp files this process is writing now (absolute paths): never leftovers.
+const writing = new Set();
 
-// Errors meaning "there is no value at this path": missing, a parent is a
-// file, or the path is a directory (only longer keys live under it).
-const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
+// Errors meaning "there is no value at this path": missing, a parent is a file, the path is a
+// directory (only longer keys live under it), or a segment is longer than the file system's
+// names can be (no value can exist there).
+const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
 
-function failed(what, err) {
-  return new ToolStubError("STORE_FAILED", `${what}: ${err?.code ?? ""} ${err?.message ?? err}`.trim(), { cause: err });
+/**
+ * A STORE_FAILED naming the key, relative to the store, and the OS error code with its
+ * description. Never the absolute path (these messages can reach the model); the cause keeps it.
+ */
+function failed(what, key, err) {
+  const code = typeof err?.code === "string" ? err.code : undefined;
+  const description = Number.isInteger(err?.errno) ? getSystemErrorMap().get(err.errno)?.[1] : undefined;
+  const why = code ? `${code}${description ? ` (${description})` : ""}` : String(err?.name ?? "Error");
+  const where = key.length === 0 ? "the store's folder" : key.join("/");
+  return new ToolStubError("STORE_FAILED", `${what} ${where}: ${why}`, { cause: err });
+}
+
+/**
+ * Creates `dir` and its missing parents; true when `dir` itself was created. Node's own
+ * `mkdir({ recursive: true })` never settles for some paths (under /proc it spins forever); this
+ * walks up at most once per missing level and fails with the OS error.
+ */
+async function makeDir(dir) {
+  try {
+    await fs.mkdir(dir);
+    return true;
+  } catch (err) {
+    if (err?.code === "EEXIST") return false;
+    const parent = path.dirname(dir);
+    if (err?.code !== "ENOENT" || parent === dir) throw err;
+    await makeDir(parent);
+    try {
+      await fs.mkdir(dir);
+      return true;
+    } catch (again) {
+      if (again?.code === "EEXIST") return false;
+      throw again;
+    }
+  }
+}
+
+/** Whether process `pid` is gone (on this host: the check cannot see other pid namespaces). */
+function processGone(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return err?.code === "ESRCH";
+  }
+}
+
+/**
+ * Removes the temp file `name` in `dir` when it is a leftover of a save that will never finish:
+ * its writer is this process but not writing it now, or a process that is gone, or it is older
+ * than an hour. Best effort: a store it cannot clean still works.
+ */
+async function reclaimTempFile(dir, name) {
+  const match = TEMP_FILE.exec(name);
+  if (!match) return;
+  const file = path.join(dir, name);
+  if (writing.has(file)) return;
+  const pid = Number(match[1]);
+  let leftover = pid === process.pid || processGone(pid);
+  if (!leftover) {
+    const stat = await fs.lstat(file).catch(() => undefined);
+    leftover = stat !== undefined && Date.now() - stat.mtimeMs > TEMP_MAX_AGE_MS;
+  }
+  if (leftover) await fs.unlink(file).catch(() => {});
 }
 
 export class NodeFsStore {
@@ -50,7 +118,7 @@ export class NodeFsStore {
       bytes = await fs.readFile(file);
     } catch (err) {
       if (ABSENT.has(err?.code)) return undefined;
-      throw failed(`cannot read ${file}`, err);
+      throw failed("cannot read", key, err);
     }
     return decode(bytes);
   }
@@ -59,15 +127,13 @@ export class NodeFsStore {
     validateKey(key);
     validateValue(value);
     const file = this.#path(key);
-    const tmp = path.join(
-      path.dirname(file),
-      `.${path.basename(file)}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`,
-    );
+    const dir = path.dirname(file);
+    const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`);
+    writing.add(tmp);
     try {
-      await fs.mkdir(path.dirname(file), { recursive: true });
       // Write + fsync the temp file, then rename over the target: readers see
       // the old or the new value, never a partial one, even across a crash.
-      const fh = await fs.open(tmp, "wx");
+      const fh = await this.#openTemp(dir, tmp);
       try {
         await fh.writeFile(encode(value));
         await fh.sync();
@@ -77,7 +143,37 @@ export class NodeFsStore {
       await fs.rename(tmp, file);
     } catch (err) {
       await fs.rm(tmp, { force: true }).catch(() => {});
-      throw failed(`cannot write ${file}`, err);
+      throw failed("cannot write", key, err);
+    } finally {
+      writing.delete(tmp);
+    }
+  }
+
+  // Directories this store created or already swept of leftover temp files (see #openTemp).
+  #swept = new Set();
+
+  /**
+   * Opens a new temp file in `dir`, creating the directory when it is missing. The first save
+   * into a directory that was already there (a result written again after a crash, say) first
+   * removes the temp files crashed saves left in it.
+   */
+  async #openTemp(dir, tmp) {
+    if (!this.#swept.has(dir)) {
+      const created = await makeDir(dir);
+      if (!created) {
+        const names = await fs.readdir(dir).catch(() => []);
+        await Promise.all(names.map((name) => reclaimTempFile(dir, name)));
+      }
+      if (this.#swept.size >= 10_000) this.#swept.clear();
+      this.#swept.add(dir);
+    }
+    try {
+      return await fs.open(tmp, "wx");
+    } catch (err) {
+      // Removed behind the store's back since it was swept: make it again, once.
+      if (err?.code !== "ENOENT") throw err;
+      await makeDir(dir);
+      return fs.open(tmp, "wx");
     }
   }
 
@@ -89,7 +185,7 @@ export class NodeFsStore {
     } catch (err) {
       // EPERM is what some platforms report for unlink() on a directory.
       if (ABSENT.has(err?.code) || (err?.code === "EPERM" && (await isDir(file)))) return;
-      throw failed(`cannot remove ${file}`, err);
+      throw failed("cannot remove", key, err);
     }
   }
 
@@ -109,7 +205,7 @@ export class NodeFsStore {
       stat = await fs.lstat(p);
     } catch (err) {
       if (ABSENT.has(err?.code)) return;
-      throw failed(`cannot stat ${p}`, err);
+      throw failed("cannot stat", key, err);
     }
     if (stat.isFile()) {
       if (key.length === 0) return;
@@ -122,10 +218,15 @@ export class NodeFsStore {
         names = await fs.readdir(p);
       } catch (err) {
         if (ABSENT.has(err?.code)) return;
-        throw failed(`cannot list ${p}`, err);
+        throw failed("cannot list", key, err);
       }
       for (const name of names) {
-        if (TEMP_FILE.test(name) || !isValidSegment(name)) continue;
+        if (TEMP_FILE.test(name)) {
+          // Session-level calls walk here: the place to reclaim what crashed saves left.
+          await reclaimTempFile(p, name);
+          continue;
+        }
+        if (!isValidSegment(name)) continue;
         await this.#collect([...key, name], out);
       }
     }
@@ -145,7 +246,7 @@ export class NodeFsStore {
       }
     } catch (err) {
       if (ABSENT.has(err?.code)) return;
-      throw failed(`cannot remove ${p}`, err);
+      throw failed("cannot remove", prefix, err);
     }
   }
 
@@ -195,14 +296,14 @@ export class NodeFsStore {
       fh = await fs.open(file, "r");
     } catch (err) {
       if (ABSENT.has(err?.code)) return undefined;
-      throw failed(`cannot open ${file}`, err);
+      throw failed("cannot open", key, err);
     }
     try {
       return await read(fh);
     } catch (err) {
       if (ABSENT.has(err?.code)) return undefined; // EISDIR: a directory holds no value
       if (err instanceof ToolStubError) throw err;
-      throw failed(`cannot read ${file}`, err);
+      throw failed("cannot read", key, err);
     } finally {
       await fh.close();
     }

@@ -106,3 +106,14 @@ describe("tool-stub CLI lifecycle", () => {
     assert.equal(JSON.parse(cli("usage", ...store, "--json").stdout).results, 0);
   });
 });
+
+describe("tool-stub CLI input and stores", () => {
+  it("fails fast with STORE_FAILED on a store folder it cannot create (--store /proc/x)", { skip: existsSync("/proc/self") ? false : "no /proc here" }, () => {
+    const run = spawnSync(process.execPath, [CLI, "externalize", "-", "--store", "/proc/tool-stub-x", "--threshold", "0"], {
+      cwd, encoding: "utf8", input: "some output", timeout: 20_000,
+    });
+    assert.equal(run.signal, null, "it finished on its own (it used to spin forever)");
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /STORE_FAILED: .*ENOENT/);
+  });
+});
