@@ -1,6 +1,8 @@
 //! tool-stub core: typed synopsis stubs for oversized tool outputs, identical to the reference
 //! (OpenViking's tool-result stub). Pure Rust; the wasm binding lives in `wasm.rs`.
 
+#![forbid(unsafe_code)]
+
 pub mod agent;
 pub mod error;
 pub mod ids;
@@ -12,5 +14,7 @@ pub mod retention;
 pub mod retrieval;
 pub mod stub;
 pub mod synopsis;
+#[cfg(test)]
+mod test_support;
 pub mod turn;
 pub mod wasm;

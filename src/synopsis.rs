@@ -1,40 +1,7 @@
-//! The typed synopsis of one tool output, and kind detection (SPEC sections 2 and 3).
+//! Kind detection (SPEC section 2): which kind's synopsis an output gets. The `Synopsis` type
+//! lives with the kinds (`kinds::Synopsis`), so the kinds never import from this dispatcher.
 
-use serde::Serialize;
-
-use crate::json_fields;
-
-/// What the stub says about an output: `{kind, title, summary[], structure[], notable_items[], sample}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-pub struct Synopsis {
-    pub kind: String,
-    pub title: String,
-    pub summary: Vec<String>,
-    pub structure: Vec<String>,
-    pub notable_items: Vec<String>,
-    pub sample: String,
-}
-
-json_fields::required_struct!(Synopsis, {
-    kind: "kind",
-    title: "title",
-    summary: "summary",
-    structure: "structure",
-    notable_items: "notable_items",
-    sample: "sample",
-});
-
-impl Synopsis {
-    /// A synopsis with kind and title set and everything else empty.
-    pub fn new(kind: &str, title: &str) -> Self {
-        Synopsis {
-            kind: kind.to_string(),
-            title: title.to_string(),
-            ..Default::default()
-        }
-    }
-}
-
+pub use crate::kinds::Synopsis;
 use crate::kinds::{self, code::spaces};
 use crate::python::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, take_chars};
 use std::cell::OnceCell;
@@ -187,7 +154,7 @@ mod tests {
         let reference =
             regex::Regex::new(&format!(r"^[A-Za-z0-9_.-]+:[{space}]*(?:#.*)?$")).unwrap();
         let pieces = ["a", "_.-", "é", ":", " ", "\u{3000}", "\n", "#", "x", ""];
-        for line in kinds::code::tests::joined_pieces(&pieces) {
+        for line in crate::test_support::joined_pieces(&pieces) {
             assert_eq!(
                 is_key_line(&line),
                 reference.is_match(&line),

@@ -1,8 +1,8 @@
 //! `code` kind (SPEC 3.4): line count, imports and top-level-looking symbols, found per line by
 //! light regexes (no parsing: the reference does not parse code either).
 
+use super::Synopsis;
 use crate::python::{is_py_space, is_py_word, one_line, py_lstrip, py_splitlines, py_strip};
-use crate::synopsis::Synopsis;
 
 const MAX_IMPORTS: usize = 12;
 const MAX_IMPORT_CHARS: i64 = 180;
@@ -195,9 +195,10 @@ pub fn synopsis(output: &str) -> Synopsis {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::python::PY_SPACE_CLASS;
+    use crate::test_support::joined_pieces;
 
     #[test]
     fn detection_uses_python_whitespace_and_crosses_lines() {
@@ -224,19 +225,6 @@ pub(crate) mod tests {
             synopsis("from a.b import c\nimport os\n  async  def go(x):\nclass Foo:\nfn 1bad\n");
         assert_eq!(s.structure, ["line_count: 5", "imports: a.b, os"]);
         assert_eq!(s.notable_items, ["async def go", "class Foo"]);
-    }
-
-    /// Every string of up to four of `pieces`, for the differential tests against the reference
-    /// patterns compiled by the full `regex` crate with Python's classes.
-    pub(crate) fn joined_pieces(pieces: &[&str]) -> Vec<String> {
-        let mut all = vec![String::new()];
-        for _ in 0..4 {
-            all = all
-                .iter()
-                .flat_map(|head| pieces.iter().map(move |piece| format!("{head}{piece}")))
-                .collect();
-        }
-        all
     }
 
     const PIECES: &[&str] = &[

@@ -35,11 +35,11 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::Synopsis;
 use crate::python::{
     char_len, clip, py_repr_float, py_strip, repr_code_points, swar, INT_MAX_STR_DIGITS,
     JSON_MAX_NESTING as MAX_NESTING,
 };
-use crate::synopsis::Synopsis;
 
 /// Key lists (top-level keys, child keys, shapes) show at most this many keys.
 const KEY_LIST_LIMIT: usize = 10;

@@ -7,3 +7,38 @@ pub mod table;
 pub mod text;
 pub mod xml;
 pub mod yaml;
+
+use serde::Serialize;
+
+use crate::json_fields;
+
+/// What the stub says about an output: `{kind, title, summary[], structure[], notable_items[], sample}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct Synopsis {
+    pub kind: String,
+    pub title: String,
+    pub summary: Vec<String>,
+    pub structure: Vec<String>,
+    pub notable_items: Vec<String>,
+    pub sample: String,
+}
+
+json_fields::required_struct!(Synopsis, {
+    kind: "kind",
+    title: "title",
+    summary: "summary",
+    structure: "structure",
+    notable_items: "notable_items",
+    sample: "sample",
+});
+
+impl Synopsis {
+    /// A synopsis with kind and title set and everything else empty.
+    pub fn new(kind: &str, title: &str) -> Self {
+        Synopsis {
+            kind: kind.to_string(),
+            title: title.to_string(),
+            ..Default::default()
+        }
+    }
+}

@@ -20,11 +20,11 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use super::Synopsis;
 use crate::python::swar::{
     continuation_bytes, count_flagged, zero_bytes_up_to_first, LOW_BITS, WORD_BYTES,
 };
 use crate::python::{is_py_space, one_line, py_strip};
-use crate::synopsis::Synopsis;
 
 /// CPython's default `csv.field_size_limit()`.
 const FIELD_SIZE_LIMIT: usize = 131_072;

@@ -1,10 +1,10 @@
 //! `text` kind (SPEC 3.6), the final fallback: counts, section headers and fixed 500-char
 //! opening and closing excerpts (never the whole text).
 
+use super::Synopsis;
 use crate::python::{
     char_len, is_py_space, last_chars, one_line, py_splitlines, py_strip, py_word_count, take_chars,
 };
-use crate::synopsis::Synopsis;
 
 const MAX_HEADERS: usize = 18;
 const MAX_HEADER_CHARS: i64 = 160;
@@ -124,7 +124,7 @@ mod tests {
             "ABC",
             "2026-11-30T05",
         ];
-        for line in crate::kinds::code::tests::joined_pieces(&pieces) {
+        for line in crate::test_support::joined_pieces(&pieces) {
             assert_eq!(is_header(&line), reference.is_match(&line), "{line:?}");
         }
     }

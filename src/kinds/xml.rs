@@ -13,8 +13,8 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+use super::Synopsis;
 use crate::python::{stable_sort_by, utf8_len};
-use crate::synopsis::Synopsis;
 
 /// Most child-tag lines listed in the structure.
 const MAX_CHILD_TAGS: usize = 30;

@@ -13,8 +13,8 @@
 
 mod simple;
 
+use super::Synopsis;
 use crate::python::{py_bytes_repr, py_repr_float, py_strip, utf8_len, INT_MAX_STR_DIGITS};
-use crate::synopsis::Synopsis;
 use regex_lite::Regex;
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
@@ -3512,7 +3512,7 @@ mod tests {
             "- \"x\"",
         ];
         let mut answered = 0;
-        for lines in crate::kinds::code::tests::joined_pieces(
+        for lines in crate::test_support::joined_pieces(
             &pieces
                 .map(|piece| format!("{piece}\n"))
                 .iter()
@@ -3577,7 +3577,7 @@ mod tests {
             "\0",
         ];
         let long = "x".repeat(40);
-        for joined in crate::kinds::code::tests::joined_pieces(&pieces) {
+        for joined in crate::test_support::joined_pieces(&pieces) {
             for text in [
                 joined.clone(),
                 format!("{long}{joined}"),
@@ -3622,7 +3622,7 @@ mod tests {
             "0", "1", "7", "9", "_", ".", ":", "5", "60", "e", "E", "+", "-", "b", "x", "f", "inf",
             "NaN", "ON", "No", "~", "null", "",
         ];
-        for candidate in crate::kinds::code::tests::joined_pieces(&pieces) {
+        for candidate in crate::test_support::joined_pieces(&pieces) {
             for (reference, matcher) in &checks {
                 assert_eq!(
                     matcher(&candidate),
