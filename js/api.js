@@ -6,13 +6,14 @@
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
-import { hashOutput, inCoreSha256, stagedSha256, callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+import { callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 import { withStoreTimeout } from "./stores/timeout.js";
+import { planTurn } from "./planned-turn.js";
 import { INDEX_FILE, countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { literalSearch } from "./literal-search.js";
 
 export { ToolStubError, MemoryStore };
-export { useSha256, __forceInternalErrorForTests } from "./core-call.js";
+export { useSha256 } from "./core-call.js";
 export { synopsis, renderStub, makePreview, toolResultId, sha256Hex } from "./functions.js";
 
 /** The code points offset..offset+limit of a string holding lone surrogates, exactly. */
@@ -57,34 +58,6 @@ const LIST_OPTIONS = ["toolName", "limit"];
 
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
 export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
-
-/**
- * Plans a turn in the core with the outputs' SHA-256 from the fastest hasher the host has: one
- * the core calls on the bytes it holds (Node), an asynchronous one on the bytes staged in the core
- * (browsers: each output is encoded once), or a hasher of text (one installed by `useSha256`).
- * The core hashes what none of them gives.
- */
-async function planTurn(inputJson, outputs) {
-  const inCore = inCoreSha256();
-  if (inCore) return callCore(core.planTurn, inputJson, outputs, [], inCore);
-  const sha256OfBytes = stagedSha256();
-  if (!sha256OfBytes) {
-    const sha256s = await Promise.all(outputs.map((output) => (output === "" ? "" : hashOutput(output))));
-    return callCore(core.planTurn, inputJson, outputs, sha256s, undefined);
-  }
-  const digests = [];
-  const start = (index, utf8) => {
-    digests[index] = sha256OfBytes(utf8);
-  };
-  const staged = callCore(core.stageOutputs, outputs, { start });
-  try {
-    // A digest that fails leaves that output to the core's SHA-256.
-    const sha256s = await Promise.all(outputs.map((_, i) => Promise.resolve(digests[i] ?? "").catch(() => "")));
-    return callCore(core.planStagedTurn, inputJson, staged, sha256s);
-  } finally {
-    core.dropStagedOutputs(staged);
-  }
-}
 
 export class ToolStub {
   #store;
@@ -158,10 +131,10 @@ export class ToolStub {
       createdAt: this.#now(),
       userId: this.#userId,
     };
-    // The plan stays in the core (`turn` names it); what comes out is what storing needs: each
+    // The plan stays in the core (see planned-turn.js); what comes out is what storing needs: each
     // write's keys, then its index and record files, two strings per write.
-    const [planned, ...files] = await planTurn(JSON.stringify(input), outputs);
-    const { turn, writes } = JSON.parse(planned);
+    const plan = await planTurn(JSON.stringify(input), outputs);
+    const { writes, files } = plan;
     let finished;
     try {
       const outcomes = [];
@@ -169,10 +142,9 @@ export class ToolStub {
         outcomes.push(await this.#store_output(write, files[2 * i], files[2 * i + 1], outputs[write.partIndex]));
       }
       const failedOutputs = writes.map((write, i) => (outcomes[i].status === "failed" ? outputs[write.partIndex] : ""));
-      finished = JSON.parse(callCore(core.finishTurn, turn, JSON.stringify(outcomes), failedOutputs));
+      finished = plan.finish(outcomes, failedOutputs);
     } finally {
-      // Finishing takes the plan out; this only frees one left behind by an error.
-      core.dropTurn(turn);
+      plan.release();
     }
     // An output the core left as it was comes back as "": the caller's own is kept. Object.assign,
     // not two spreads: spreading the core's part over the caller's took ~10 µs a part in V8 (a
@@ -282,7 +254,7 @@ export class ToolStub {
   /** The core's read window of `content`, cut exactly when it holds lone surrogates. */
   #window(content, offset, limit) {
     const window = JSON.parse(callCore(core.readWindow, content, offset, limit));
-    if (content.isWellFormed?.() === false) window.content = exactWindow(content, offset, limit);
+    if (!isWellFormed(content)) window.content = exactWindow(content, offset, limit);
     return window;
   }
 
@@ -416,7 +388,7 @@ export class ToolStub {
       const { part, window } = JSON.parse(
         callCore(core.restorePart, JSON.stringify(coreParts[need.partIndex]), content, metadata),
       );
-      const exact = content.isWellFormed?.() === false;
+      const exact = !isWellFormed(content);
       const output = !exact ? part.output : window ? exactWindow(content, window[0], window[1]) : content;
       restored[need.partIndex] = { ...restored[need.partIndex], output, truncated: false };
     }

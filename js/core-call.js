@@ -3,6 +3,7 @@
 
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
+import { isWellFormed, toWellFormed } from "./stores/wtf8.js";
 import { isReady } from "./ready.js";
 
 /**
@@ -61,11 +62,32 @@ export function useSha256(host) {
 }
 
 /**
- * Makes the core panic on purpose. Tests use it to prove that an internal error never poisons the
- * module: the call throws ToolStubError("INTERNAL") and every later call works. Not for other use.
+ * How many times the core was started afresh. Anything the core keeps between two calls (a
+ * planned turn, staged outputs) belongs to the instance it was made in: a holder compares this
+ * number with the one it saw then before it uses it (see planned-turn.js).
  */
-export function __forceInternalErrorForTests() {
-  callCore(core.__panicForTests);
+let instance = 0;
+
+export function coreInstance() {
+  return instance;
+}
+
+/** Replaces the core's instance with a fresh one: a new memory, nothing kept from before. */
+function restartCore() {
+  core.__wbg_reset_state();
+  instance++;
+}
+
+/** Turns planned in the core and not yet finished or dropped (see planned-turn.js). */
+let holds = 0;
+
+/** Keeps what the core holds for a turn: no restart to give memory back until it is released. */
+export function holdInstance() {
+  holds++;
+}
+
+export function releaseInstance() {
+  holds--;
 }
 
 /** Turns what the core throws into a ToolStubError (and recovers from a wasm trap). */
@@ -82,7 +104,7 @@ export function toToolStubError(error) {
   if (typeof WebAssembly !== "undefined" && error instanceof WebAssembly.RuntimeError) {
     // A trap leaves the instance's stack and allocator in an unknown state: start afresh so the
     // next call works.
-    core.__wbg_reset_state?.();
+    restartCore();
     return new ToolStubError("INTERNAL", `internal error in the wasm core (module reset): ${error.message}`, {
       cause: error,
     });
@@ -111,12 +133,10 @@ export function callCore(fn, ...args) {
  * exact string. Text that travels inside JSON needs this made explicit.
  */
 export function wellFormed(text) {
-  return isWellFormed(text) ? text : text.toWellFormed();
+  return isWellFormed(text) ? text : toWellFormed(text);
 }
 
-export function isWellFormed(text) {
-  return text.isWellFormed?.() ?? !/[\uD800-\uDFFF]/.test(text);
-}
+export { isWellFormed };
 
 export function invalid(message) {
   return new ToolStubError("INVALID_ARGUMENT", message);

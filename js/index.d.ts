@@ -365,6 +365,3 @@ export type ToolDefinition =
 export interface ToolCallError {
   error: { code: ToolStubErrorCode; message: string; allowed?: unknown };
 }
-
-/** Makes the core panic on purpose (tests prove the module recovers). Not for other use. */
-export declare function __forceInternalErrorForTests(): void;

@@ -397,23 +397,6 @@ pub fn read_window(content: &str, offset: f64, limit: f64) -> BindingResult<Stri
     emit(&window)
 }
 
-#[wasm_bindgen(js_name = searchContent)]
-pub fn search_content(
-    content: &str,
-    query: &str,
-    limit: f64,
-    context_chars: f64,
-) -> BindingResult<String> {
-    let found = retrieval::search(
-        content,
-        query,
-        int("limit", limit)?,
-        int("contextChars", context_chars)?,
-    )
-    .map_err(to_js)?;
-    emit(&found)
-}
-
 /// The position index of an output (see `retrieval::output_index`), as JSON; `well_formed` says
 /// whether the string the store keeps had no lone surrogate.
 #[wasm_bindgen(js_name = outputIndex)]
@@ -424,11 +407,6 @@ pub fn output_index(output: &str, well_formed: bool) -> BindingResult<String> {
 #[wasm_bindgen(js_name = checkReadArgs)]
 pub fn check_read_args(offset: f64, limit: f64) -> BindingResult<()> {
     retrieval::check_read_args(int("offset", offset)?, int("limit", limit)?).map_err(to_js)
-}
-
-#[wasm_bindgen(js_name = checkSearchArgs)]
-pub fn check_search_args(query: &str, limit: f64) -> BindingResult<()> {
-    retrieval::check_search_args(query, int("limit", limit)?).map_err(to_js)
 }
 
 #[wasm_bindgen(js_name = checkListLimit)]
@@ -520,14 +498,6 @@ pub fn plan_prune(
         now_ms,
         &protected,
     ))
-}
-
-/// Panics on purpose: tests use it to prove that a panic in the core never poisons the module
-/// (the JS layer resets the instance and later calls work). Not part of the public API.
-#[doc(hidden)]
-#[wasm_bindgen(js_name = __panicForTests)]
-pub fn panic_for_tests() {
-    panic!("deliberate panic for tests");
 }
 
 // Retrieval beyond the reference (src/retrieval/*): options arrive as JSON objects.

@@ -20,6 +20,12 @@ export function isWellFormed(str) {
   return !LONE_SURROGATE.test(str);
 }
 
+/** `str` with each lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, which Node 18 lacks). */
+export function toWellFormed(str) {
+  if (typeof str.toWellFormed === "function") return str.toWellFormed();
+  return str.replace(LONE_SURROGATE, "\uFFFD");
+}
+
 /** @param {string} str @returns {Uint8Array} */
 export function encode(str) {
   if (isWellFormed(str)) return encoder.encode(str);

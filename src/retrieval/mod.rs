@@ -69,6 +69,7 @@ pub fn read(content: &str, offset: i64, limit: i64) -> Result<ReadWindow> {
     })
 }
 
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SearchMatch {
     pub offset: usize,
@@ -102,7 +103,9 @@ pub(crate) fn forward_chars(content: &str, at: usize, context: usize) -> usize {
 }
 
 /// Case-sensitive, non-overlapping literal matches, left to right, at most `limit`; each with
-/// `context_chars` of context on both sides.
+/// `context_chars` of context on both sides: the reference's search, written plainly, kept as the
+/// oracle grep's defaults are tested against (grep is what serves searches).
+#[cfg(test)]
 pub fn search(
     content: &str,
     query: &str,
