@@ -24,6 +24,7 @@ Commands:
   usage                         results, chars and bytes the session stores
   prune [--max-results N] [--max-bytes N] [--max-age-ms N]
                                 delete the oldest results beyond these limits
+  mcp, mcp-proxy                MCP server and proxy (tool-stub mcp-proxy --help)
 
 Options everywhere:
   --store DIR      the filesystem store (default ./.tool-stub)
@@ -104,6 +105,8 @@ function needs(positionals, count, what) {
 }
 
 async function main(argv) {
+  // The MCP commands have their own options and load the MCP SDK: only for them (js/mcp/cli.js).
+  if (argv[0] === "mcp" || argv[0] === "mcp-proxy") return (await import("./mcp/cli.js")).runMcpCommand(argv);
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [command, ...args] = positionals;
   if (values.help || command === undefined) {

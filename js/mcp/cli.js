@@ -1,0 +1,112 @@
+// The `tool-stub mcp` and `tool-stub mcp-proxy` commands: their options, the ToolStub they serve,
+// and the wrapped server's connection. Loaded by the CLI for these commands only.
+
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { ToolStub, NodeFsStore, ToolStubError } from "../node.js";
+
+export const MCP_USAGE = `  mcp [--store DIR] [--session S] [--config FILE] [--tool-prefix P]
+                                an MCP server (stdio) with the retrieval tools over the store
+  mcp-proxy [options] -- COMMAND [ARGS...]
+  mcp-proxy [options] --url URL [--header "Name: value"]...
+                                an MCP server (stdio) that runs COMMAND as an MCP server (or
+                                connects to URL over Streamable HTTP), forwards everything, stores
+                                its oversized tool results and shows stubs, and adds the
+                                retrieval tools. Options: --store DIR --session S --config FILE
+                                (JSON: the library's config) --threshold N --preview-chars N
+                                --turn-budget N --failure-mode M --tool-prefix P --timeout-ms N`;
+
+const OPTIONS = {
+  store: { type: "string", default: ".tool-stub" },
+  session: { type: "string", default: "default" },
+  config: { type: "string" },
+  threshold: { type: "string" },
+  "preview-chars": { type: "string" },
+  "turn-budget": { type: "string" },
+  "failure-mode": { type: "string" },
+  "tool-prefix": { type: "string" },
+  "timeout-ms": { type: "string", default: "300000" },
+  url: { type: "string" },
+  header: { type: "string", multiple: true, default: [] },
+  help: { type: "boolean", default: false },
+};
+
+function invalid(message) {
+  return new ToolStubError("INVALID_ARGUMENT", message);
+}
+
+function integer(value, name) {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw invalid(`--${name} takes a non-negative integer (got ${value})`);
+  return Number(value);
+}
+
+/** The library config: the --config file, then the flags over it (unset flags change nothing). */
+function configOf(values) {
+  let config = {};
+  if (values.config !== undefined) {
+    try {
+      config = JSON.parse(readFileSync(values.config, "utf8"));
+    } catch (error) {
+      throw invalid(`--config ${values.config}: ${error.message}`);
+    }
+    if (config === null || typeof config !== "object" || Array.isArray(config)) throw invalid(`--config ${values.config} must hold a JSON object`);
+  }
+  const prefix = values["tool-prefix"];
+  const flags = {
+    thresholdChars: integer(values.threshold, "threshold"),
+    previewChars: integer(values["preview-chars"], "preview-chars"),
+    assistantTurnInlineBudgetChars: integer(values["turn-budget"], "turn-budget"),
+    failureMode: values["failure-mode"],
+    toolNames: prefix === undefined ? undefined : { read: `${prefix}read`, search: `${prefix}search`, list: `${prefix}list`, searchAll: `${prefix}search_all` },
+  };
+  return { ...config, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
+}
+
+function headersOf(list) {
+  return Object.fromEntries(
+    list.map((header) => {
+      const colon = header.indexOf(":");
+      if (colon < 1) throw invalid(`--header takes "Name: value" (got ${header})`);
+      return [header.slice(0, colon).trim(), header.slice(colon + 1).trim()];
+    }),
+  );
+}
+
+/** Runs `tool-stub mcp ...` or `tool-stub mcp-proxy ...` (argv without "tool-stub"); the exit code. */
+export async function runMcpCommand(argv) {
+  const [command, ...rest] = argv;
+  const dashes = rest.indexOf("--");
+  const optionArgs = dashes === -1 ? rest : rest.slice(0, dashes);
+  const wrapped = dashes === -1 ? [] : rest.slice(dashes + 1);
+  const { values, positionals } = parseArgs({ args: optionArgs, options: OPTIONS, allowPositionals: true });
+  if (values.help) {
+    process.stderr.write(`Usage: tool-stub\n${MCP_USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length) throw invalid(`unexpected ${positionals.join(" ")}: the wrapped server's command goes after --`);
+  const toolStub = new ToolStub({ store: new NodeFsStore(values.store), sessionId: values.session, config: configOf(values) });
+  process.stderr.write(`tool-stub ${command}: store ${path.resolve(values.store)}, session ${values.session}\n`);
+
+  if (command === "mcp") {
+    if (wrapped.length || values.url !== undefined) throw invalid("tool-stub mcp serves the store only: use mcp-proxy to wrap a server");
+    const { runRetrievalServer } = await import("./server.js");
+    await runRetrievalServer(toolStub);
+    return 0;
+  }
+  if ((wrapped.length > 0) === (values.url !== undefined)) {
+    throw invalid("mcp-proxy needs the wrapped server: -- COMMAND [ARGS...] or --url URL (one of them)");
+  }
+  const { runProxy } = await import("./proxy.js");
+  const { StdioConnection, HttpConnection } = await import("./wrapped.js");
+  await runProxy({
+    toolStub,
+    timeoutMs: integer(values["timeout-ms"], "timeout-ms"),
+    connect: (handlers) =>
+      values.url !== undefined
+        ? HttpConnection.open(values.url, headersOf(values.header), handlers)
+        : new StdioConnection(wrapped[0], wrapped.slice(1), handlers),
+  });
+  return 0;
+}

@@ -1,0 +1,278 @@
+// `tool-stub mcp-proxy`: sits between an MCP host and an MCP server and stubs the server's
+// oversized tool results.
+//
+// Why a JSON-RPC relay and not the SDK's high-level Server and Client: a proxy built from them
+// re-implements every method (resources, prompts, completion, logging, sampling, elicitation,
+// roots, tasks, whatever the next protocol version adds) and re-serializes every message after the
+// SDK's schemas have parsed it, so anything they do not know is lost or refused. The relay
+// forwards each message line as it came, byte for byte, and touches only what it must: the
+// responses to tools/call (results rewritten), to tools/list (retrieval tools added) and to
+// initialize (a tools capability added when the server has none), and the calls of the retrieval
+// tools (answered here). It never sends a request of its own, so request ids need no mapping. It
+// keeps a table of the host's pending requests to answer them when the server crashes, exits,
+// hangs or writes garbage, and to know which response answers what.
+
+import { frame, parseMessage, isRequest, isNotification, isResponse, readLines } from "./framing.js";
+import { retrievalTools, callRetrievalTool } from "./retrieval.js";
+import { externalizeToolResult, rewriteToolList } from "./rewrite.js";
+
+/** JSON-RPC error codes: the standard ones and the MCP SDK's own. */
+export const ErrorCode = { ParseError: -32700, InvalidRequest: -32600, InternalError: -32603, ConnectionClosed: -32000, RequestTimeout: -32001 };
+
+const log = (text) => process.stderr.write(`tool-stub mcp-proxy: ${text}\n`);
+const preview = (text) => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}...` : text);
+
+export class McpProxy {
+  #toolStub;
+  #retrieval;
+  #retrievalNames;
+  #server;
+  #writeHost;
+  #timeoutMs;
+  /** The host's requests the server has not answered: JSON of the id -> what is known of them. */
+  #pending = new Map();
+  /** Ids the proxy answered itself (timed out): a late answer from the server is dropped. */
+  #abandoned = new Set();
+  #serverEnded;
+  #serverHasTools = true;
+  #lastNoise;
+  #noiseLines = 0;
+  #rewrites = new Set();
+
+  /**
+   * @param {object} options
+   * @param {import("../index.js").ToolStub} options.toolStub  where results go, with the config
+   * @param {(line: string) => void} options.writeHost  sends one message line to the host
+   * @param {number} options.timeoutMs  how long a request may go unanswered (0: no limit); a
+   *   progress notification for it starts the time again
+   */
+  constructor({ toolStub, writeHost, timeoutMs }) {
+    this.#toolStub = toolStub;
+    this.#writeHost = writeHost;
+    this.#timeoutMs = timeoutMs;
+    this.#retrieval = retrievalTools(toolStub);
+    this.#retrievalNames = new Set(this.#retrieval.map((tool) => tool.name));
+  }
+
+  /** The wrapped server's connection (see wrapped.js); its handlers are this proxy's. */
+  connect(server) {
+    this.#server = server;
+  }
+
+  get serverHandlers() {
+    return {
+      onLine: (line) => this.fromServer(line),
+      onEnd: (description) => this.serverEnded(description),
+      onSendError: (message, error) => this.#sendFailed(message, error),
+    };
+  }
+
+  // --- host -> server --------------------------------------------------------------------------
+
+  fromHost(line) {
+    const parsed = parseMessage(line);
+    if (parsed === undefined) {
+      log(`the host sent a line that is not JSON-RPC: ${preview(line)}`);
+      this.#writeHost(frame({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "tool-stub mcp-proxy: not a JSON-RPC message" } }));
+      return;
+    }
+    // Batches (allowed by MCP before 2025-06-18) are taken apart: each message is handled alone.
+    if (Array.isArray(parsed)) {
+      for (const message of parsed) this.#hostMessage(JSON.stringify(message), message);
+      return;
+    }
+    this.#hostMessage(line, parsed);
+  }
+
+  #hostMessage(line, message) {
+    if (isRequest(message)) {
+      if (message.method === "tools/call" && this.#retrievalNames.has(message.params?.name)) {
+        this.#answerRetrieval(message);
+        return;
+      }
+      if (message.method === "tools/list" && !this.#serverHasTools) {
+        this.#reply(message.id, { tools: this.#retrieval });
+        return;
+      }
+      if (this.#serverEnded) {
+        this.#fail(message.id, ErrorCode.ConnectionClosed, `${this.#serverEnded}; it cannot answer ${message.method}`);
+        return;
+      }
+      this.#track(message);
+    } else if (isNotification(message) && message.method === "notifications/cancelled") {
+      this.#forget(message.params?.requestId);
+    }
+    if (!this.#serverEnded) this.#server.send(line, message);
+  }
+
+  #track(message) {
+    const key = JSON.stringify(message.id);
+    const entry = {
+      id: message.id,
+      method: message.method,
+      toolName: message.method === "tools/call" ? message.params?.name : undefined,
+      toolInput: message.method === "tools/call" ? message.params?.arguments : undefined,
+      firstPage: message.params?.cursor === undefined,
+      progressToken: message.params?._meta?.progressToken,
+      timer: undefined,
+    };
+    this.#pending.set(key, entry);
+    this.#arm(entry);
+  }
+
+  #arm(entry) {
+    if (!this.#timeoutMs) return;
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => this.#timedOut(entry), this.#timeoutMs);
+    entry.timer.unref?.();
+  }
+
+  #forget(id) {
+    const key = JSON.stringify(id);
+    const entry = this.#pending.get(key);
+    if (!entry) return undefined;
+    clearTimeout(entry.timer);
+    this.#pending.delete(key);
+    return entry;
+  }
+
+  #timedOut(entry) {
+    this.#forget(entry.id);
+    this.#abandoned.add(JSON.stringify(entry.id));
+    const noise = this.#noiseLines
+      ? ` It wrote ${this.#noiseLines} line(s) to stdout that are not JSON-RPC (the last: ${preview(this.#lastNoise)}): an answer may have been lost among them.`
+      : "";
+    this.#fail(entry.id, ErrorCode.RequestTimeout, `the wrapped MCP server did not answer ${entry.method} within ${this.#timeoutMs} ms (tool-stub mcp-proxy --timeout-ms).${noise}`);
+    // Tell the server too, as a host would.
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: entry.id, reason: "tool-stub mcp-proxy: timed out" } };
+    if (!this.#serverEnded) this.#server.send(JSON.stringify(cancel), cancel);
+  }
+
+  async #answerRetrieval(message) {
+    const result = await callRetrievalTool(this.#toolStub, message.params.name, message.params.arguments);
+    this.#reply(message.id, result);
+  }
+
+  #reply(id, result) {
+    this.#writeHost(frame({ jsonrpc: "2.0", id, result }));
+  }
+
+  #fail(id, code, message) {
+    this.#writeHost(frame({ jsonrpc: "2.0", id, error: { code, message } }));
+  }
+
+  // --- server -> host --------------------------------------------------------------------------
+
+  fromServer(line) {
+    const parsed = parseMessage(line);
+    if (parsed === undefined) {
+      this.#noiseLines++;
+      this.#lastNoise = line;
+      log(`the wrapped server wrote a line to stdout that is not JSON-RPC (MCP servers must log to stderr): ${preview(line)}`);
+      return;
+    }
+    if (Array.isArray(parsed)) {
+      for (const message of parsed) this.#serverMessage(JSON.stringify(message), message);
+      return;
+    }
+    this.#serverMessage(line, parsed);
+  }
+
+  #serverMessage(line, message) {
+    if (isResponse(message)) {
+      const key = JSON.stringify(message.id);
+      if (this.#abandoned.delete(key)) return;
+      const entry = this.#forget(message.id);
+      if (entry && message.result !== undefined) {
+        if (entry.method === "tools/call") return this.#trackRewrite(this.#toolResult(line, message, entry));
+        if (entry.method === "tools/list") return this.#toolList(message, entry);
+        if (entry.method === "initialize") return this.#initialized(line, message);
+      }
+    } else if (isNotification(message) && message.method === "notifications/progress") {
+      const token = message.params?.progressToken;
+      for (const entry of this.#pending.values()) if (entry.progressToken !== undefined && entry.progressToken === token) this.#arm(entry);
+    }
+    this.#writeHost(frame(line));
+  }
+
+  #trackRewrite(promise) {
+    this.#rewrites.add(promise);
+    promise.finally(() => this.#rewrites.delete(promise));
+  }
+
+  #initialized(line, message) {
+    this.#server.setProtocolVersion?.(message.result.protocolVersion);
+    const capabilities = message.result.capabilities;
+    if (capabilities && typeof capabilities === "object" && capabilities.tools === undefined) {
+      // A server without tools still gets the retrieval tools (answered here, tools/list too).
+      this.#serverHasTools = false;
+      this.#writeHost(frame({ ...message, result: { ...message.result, capabilities: { ...capabilities, tools: {} } } }));
+      return;
+    }
+    this.#writeHost(frame(line));
+  }
+
+  #toolList(message, entry) {
+    try {
+      this.#writeHost(frame({ ...message, result: rewriteToolList(message.result, this.#retrieval, entry) }));
+    } catch (error) {
+      log(error.message);
+      this.#fail(message.id, ErrorCode.InternalError, `tool-stub mcp-proxy: ${error.message}`);
+    }
+  }
+
+  async #toolResult(line, message, entry) {
+    let rewritten;
+    try {
+      const { result, errors } = await externalizeToolResult(this.#toolStub, {
+        toolName: String(entry.toolName),
+        toolInput: entry.toolInput,
+        messageId: `mcp_${typeof entry.id === "string" ? entry.id : JSON.stringify(entry.id)}`,
+        result: message.result,
+      });
+      for (const error of errors) log(`could not store a result of ${entry.toolName}, passed on raw: ${error}`);
+      rewritten = result;
+    } catch (error) {
+      // Thrown only under failureMode "reject" (or by a bug): the host gets an error, not the raw result.
+      if (error?.code === "STORE_FAILED" || error?.code === "TOO_LARGE") {
+        log(`could not store a result of ${entry.toolName}: ${error.message}`);
+        this.#fail(message.id, ErrorCode.InternalError, `tool-stub could not store the result of ${entry.toolName}: ${error.message}`);
+        return;
+      }
+      log(`could not externalize a result of ${entry.toolName}, passed on raw: ${error?.stack ?? error}`);
+    }
+    this.#writeHost(rewritten === undefined ? frame(line) : frame({ ...message, result: rewritten }));
+  }
+
+  /** A message the HTTP transport could not deliver: a request of it gets the reason. */
+  #sendFailed(message, error) {
+    if (!isRequest(message) || !this.#forget(message.id)) return;
+    this.#fail(message.id, ErrorCode.ConnectionClosed, `the wrapped MCP server (${this.#server.describe}) did not take ${message.method}: ${error?.message ?? error}`);
+  }
+
+  /** The server is gone: every request waiting for it, and every later one, gets an error. */
+  serverEnded(description) {
+    this.#serverEnded = description;
+    log(description);
+    for (const entry of [...this.#pending.values()]) {
+      this.#forget(entry.id);
+      this.#fail(entry.id, ErrorCode.ConnectionClosed, `${description}, before it answered ${entry.method}`);
+    }
+  }
+
+  /** The host closed its side: wait for results being rewritten, then stop the server. */
+  async close() {
+    await Promise.allSettled([...this.#rewrites]);
+    for (const entry of this.#pending.values()) clearTimeout(entry.timer);
+    await this.#server?.close();
+  }
+}
+
+/** Runs the proxy on this process's stdio until the host closes stdin. */
+export async function runProxy({ toolStub, timeoutMs, connect }) {
+  const proxy = new McpProxy({ toolStub, timeoutMs, writeHost: (text) => process.stdout.write(text) });
+  const server = await connect(proxy.serverHandlers);
+  proxy.connect(server);
+  await new Promise((resolve) => readLines(process.stdin, (line) => proxy.fromHost(line), resolve));
+  await proxy.close();
+}

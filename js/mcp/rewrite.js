@@ -1,0 +1,98 @@
+// What the proxy changes in the wrapped server's answers: tool results (oversized text and
+// structured content go into the store and are replaced by stubs) and tools/list (the retrieval
+// tools are added; output schemas are dropped). Every decision about what goes out is the
+// library's (`externalize`); this file only maps MCP's shapes to tool parts and back.
+
+/** A tools/call result (CallToolResult) before and after: what externalizing it changed. */
+function textParts(result) {
+  const content = Array.isArray(result?.content) ? result.content : [];
+  return content.flatMap((item, index) => (item?.type === "text" && typeof item.text === "string" ? [index] : []));
+}
+
+/** Whether `text` is the JSON of `value` (servers are asked to send structured content both ways). */
+function isJsonOf(text, serialized) {
+  const first = text.trimStart()[0];
+  if (first !== "{" && first !== "[") return false;
+  try {
+    return JSON.stringify(JSON.parse(text)) === serialized;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Externalizes the oversized parts of one tool result. All its text parts, and its structured
+ * content (as pretty JSON) unless a text part already carries the same JSON, form one turn, so the
+ * turn budget applies across them. Image, audio, resource and resource-link content is not touched;
+ * `isError` and every other field stay as they are.
+ *
+ * Returns `{ result }` (undefined when nothing changed: the caller forwards the original message
+ * byte for byte) and `errors`: the store failures that left an output raw (failureMode
+ * preserve_raw). Throws what `externalize` throws (failureMode reject: STORE_FAILED).
+ */
+export async function externalizeToolResult(toolStub, { toolName, toolInput, messageId, result }) {
+  if (result === null || typeof result !== "object" || Array.isArray(result)) return { result: undefined, errors: [] };
+  const indices = textParts(result);
+  const hasStructured = result.structuredContent !== undefined && result.structuredContent !== null;
+  const compactStructured = hasStructured ? JSON.stringify(result.structuredContent) : undefined;
+  // The text part that is the structured content's JSON, if any: storing it covers both.
+  const twin = hasStructured ? indices.find((i) => isJsonOf(result.content[i].text, compactStructured)) : undefined;
+  const parts = indices.map((i) => ({
+    toolId: `${toolName}_${i}`,
+    toolName,
+    toolInput,
+    output: result.content[i].text,
+    mimeType: "text/plain",
+  }));
+  const storesStructured = hasStructured && twin === undefined;
+  if (storesStructured) {
+    parts.push({
+      toolId: `${toolName}_structured`,
+      toolName,
+      toolInput,
+      output: JSON.stringify(result.structuredContent, null, 2),
+      mimeType: "application/json",
+    });
+  }
+  if (parts.length === 0) return { result: undefined, errors: [] };
+  const done = await toolStub.externalize(parts, { messageId });
+  const errors = done.filter((part) => part.externalizationError).map((part) => part.externalizationError);
+  const changed = done.map((part, i) => part.output !== parts[i].output);
+  if (!changed.includes(true)) return { result: undefined, errors };
+
+  const content = result.content.slice();
+  indices.forEach((contentIndex, i) => {
+    if (changed[i]) content[contentIndex] = { ...content[contentIndex], text: done[i].output };
+  });
+  const rewritten = { ...result, content };
+  const structuredOut = storesStructured ? changed[parts.length - 1] : twin !== undefined && changed[indices.indexOf(twin)];
+  if (structuredOut) {
+    // Hosts show the text content; the structured content is only reachable through its stub now.
+    delete rewritten.structuredContent;
+    if (storesStructured) content.push({ type: "text", text: done[parts.length - 1].output });
+  }
+  return { result: rewritten, errors };
+}
+
+/**
+ * A tools/list result with the retrieval tools added (to the first page only) and every tool's
+ * `outputSchema` dropped: a result whose structured content went out has none left, and a host
+ * that validates structured results against the schema would reject it. Throws when a wrapped
+ * tool has a retrieval tool's name (the caller turns that into a JSON-RPC error naming the fix).
+ */
+export function rewriteToolList(result, retrieval, { firstPage }) {
+  const tools = Array.isArray(result?.tools) ? result.tools : [];
+  const ours = new Set(retrieval.map((tool) => tool.name));
+  const clashes = tools.filter((tool) => ours.has(tool?.name)).map((tool) => tool.name);
+  if (clashes.length) {
+    throw new Error(
+      `the wrapped server has tool(s) named ${clashes.join(", ")}, as tool-stub's retrieval tools are: pass another --tool-prefix (or config toolNames)`,
+    );
+  }
+  const kept = tools.map((tool) => {
+    if (tool === null || typeof tool !== "object" || tool.outputSchema === undefined) return tool;
+    const { outputSchema, ...rest } = tool;
+    return rest;
+  });
+  return { ...result, tools: firstPage ? [...kept, ...retrieval] : kept };
+}
