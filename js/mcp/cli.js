@@ -82,7 +82,7 @@ export async function runMcpCommand(argv) {
   const wrapped = dashes === -1 ? [] : rest.slice(dashes + 1);
   const { values, positionals } = parseArgs({ args: optionArgs, options: OPTIONS, allowPositionals: true });
   if (values.help) {
-    process.stderr.write(`Usage: tool-stub\n${MCP_USAGE}\n`);
+    process.stdout.write(`Usage: tool-stub\n${MCP_USAGE}\n`);
     return 0;
   }
   if (positionals.length) throw invalid(`unexpected ${positionals.join(" ")}: the wrapped server's command goes after --`);

@@ -38,6 +38,7 @@ export class McpProxy {
   #lastNoise;
   #noiseLines = 0;
   #rewrites = new Set();
+  #closing = false;
 
   /**
    * @param {object} options
@@ -253,7 +254,7 @@ export class McpProxy {
   /** The server is gone: every request waiting for it, and every later one, gets an error. */
   serverEnded(description) {
     this.#serverEnded = description;
-    log(description);
+    if (!this.#closing) log(description);
     for (const entry of [...this.#pending.values()]) {
       this.#forget(entry.id);
       this.#fail(entry.id, ErrorCode.ConnectionClosed, `${description}, before it answered ${entry.method}`);
@@ -262,6 +263,7 @@ export class McpProxy {
 
   /** The host closed its side: wait for results being rewritten, then stop the server. */
   async close() {
+    this.#closing = true;
     await Promise.allSettled([...this.#rewrites]);
     for (const entry of this.#pending.values()) clearTimeout(entry.timer);
     await this.#server?.close();

@@ -15,6 +15,7 @@ import { synopsis, makePreview, ToolStub, MemoryStore, ToolStubError, type ToolP
 import { NodeFsStore } from "tool-stub/node";
 import { IndexedDbStore } from "tool-stub/browser";
 import { aiSdkTools } from "tool-stub/ai-sdk";
+import { retrievalTools, type McpTool } from "tool-stub/mcp";
 
 const s: Synopsis = synopsis("{}", { mimeType: "application/json" });
 const kind: "json" | "csv" | "tsv" | "yaml" | "xml" | "code" | "text" | "unknown" = s.kind;
@@ -29,7 +30,8 @@ async function use(): Promise<void> {
   const defs = ts.toolDefinitions({ format: "anthropic" });
   const result = await ts.handleToolCall("x", { ref: "r" });
   const usage = await ts.usage();
-  void [n, defs, result, usage, kind, new MemoryStore(), IndexedDbStore, aiSdkTools];
+  const mcpTools: McpTool[] = retrievalTools(ts);
+  void [n, defs, result, usage, kind, new MemoryStore(), IndexedDbStore, aiSdkTools, mcpTools];
 }
 try { void use(); } catch (e) { if (e instanceof ToolStubError) console.log(e.code); }
 `;

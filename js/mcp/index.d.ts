@@ -1,0 +1,86 @@
+// `tool-stub/mcp`: the Model Context Protocol side of tool-stub (Node only). The MCP SDK
+// (`@modelcontextprotocol/sdk`, an optional peer dependency) is needed by createRetrievalServer,
+// runRetrievalServer and HttpConnection only.
+import type { ToolStub } from "../index.js";
+
+/** An MCP tool as tools/list gives it. */
+export interface McpTool {
+  name: string;
+  description?: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  outputSchema?: { type: "object"; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** An MCP CallToolResult. */
+export interface McpToolResult {
+  content: Array<{ type: string; [key: string]: unknown }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** The retrieval tools (read, search, list, search_all) as MCP tools, named by the config's toolNames. */
+export declare function retrievalTools(toolStub: ToolStub): McpTool[];
+/** One call of a retrieval tool: the result as JSON text and as structuredContent; isError when it failed. */
+export declare function callRetrievalTool(toolStub: ToolStub, name: string, args: unknown): Promise<McpToolResult>;
+
+/**
+ * Externalizes the oversized text and structured content of one tool result (one turn). `result`
+ * is undefined when nothing changed; `errors` are the store failures under failureMode preserve_raw.
+ */
+export declare function externalizeToolResult(
+  toolStub: ToolStub,
+  call: { toolName: string; toolInput?: unknown; messageId: string; result: McpToolResult },
+): Promise<{ result: McpToolResult | undefined; errors: string[] }>;
+/** A tools/list result with the retrieval tools added (first page) and output schemas dropped; throws on a name clash. */
+export declare function rewriteToolList(result: { tools: McpTool[]; [key: string]: unknown }, retrieval: McpTool[], options: { firstPage: boolean }): { tools: McpTool[]; [key: string]: unknown };
+
+/** An MCP SDK `Server` (not connected) serving the retrieval tools. */
+export declare function createRetrievalServer(toolStub: ToolStub): Promise<unknown>;
+/** Serves the retrieval tools on this process's stdio until stdin closes (`tool-stub mcp`). */
+export declare function runRetrievalServer(toolStub: ToolStub): Promise<void>;
+
+/** What a wrapped server's connection reports to the proxy. */
+export interface ConnectionHandlers {
+  onLine(line: string): void;
+  onEnd(description: string): void;
+  onSendError(message: unknown, error: unknown): void;
+}
+/** The wrapped server's connection. */
+export interface WrappedConnection {
+  describe: string;
+  send(line: string, message: unknown): void;
+  setProtocolVersion?(version: string): void;
+  close(): Promise<void>;
+}
+export declare class StdioConnection implements WrappedConnection {
+  constructor(command: string, args: string[], handlers: ConnectionHandlers);
+  describe: string;
+  send(line: string): void;
+  close(): Promise<void>;
+}
+export declare class HttpConnection implements WrappedConnection {
+  static open(url: string, headers: Record<string, string>, handlers: ConnectionHandlers): Promise<HttpConnection>;
+  describe: string;
+  send(line: string, message: unknown): void;
+  setProtocolVersion(version: string): void;
+  close(): Promise<void>;
+}
+
+/** The relay between a host (lines in and out) and a wrapped server (`tool-stub mcp-proxy`). */
+export declare class McpProxy {
+  constructor(options: { toolStub: ToolStub; writeHost: (line: string) => void; timeoutMs: number });
+  readonly serverHandlers: ConnectionHandlers;
+  connect(server: WrappedConnection): void;
+  fromHost(line: string): void;
+  fromServer(line: string): void;
+  serverEnded(description: string): void;
+  close(): Promise<void>;
+}
+/** Runs the proxy on this process's stdio until the host closes stdin. */
+export declare function runProxy(options: {
+  toolStub: ToolStub;
+  timeoutMs: number;
+  connect: (handlers: ConnectionHandlers) => WrappedConnection | Promise<WrappedConnection>;
+}): Promise<void>;
