@@ -8,6 +8,7 @@ import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
 import { callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 import { withStoreTimeout } from "./stores/timeout.js";
+import { withCheckedAnswers } from "./stores/checked.js";
 import { planTurn } from "./planned-turn.js";
 import { INDEX_FILE, countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { literalSearch } from "./literal-search.js";
@@ -89,10 +90,13 @@ export class ToolStub {
     // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
     this.#config = JSON.parse(callCore(core.resolveConfig, JSON.stringify(requireOptions(opts.config, "config"))));
     const store = opts.store ?? new MemoryStore();
-    this.#store = this.#config.storeTimeoutMs == null ? store : withStoreTimeout(store, this.#config.storeTimeoutMs);
+    if (store === null || typeof store !== "object") throw invalid("store must be a store object");
     for (const method of ["load", "save", "loadRange"]) {
-      if (typeof this.#store[method] !== "function") throw invalid(`store must implement ${method}()`);
+      if (typeof store[method] !== "function") throw invalid(`store must implement ${method}()`);
     }
+    // A store's answers are checked (a non-string would trap the core), and time out if asked to.
+    const timed = this.#config.storeTimeoutMs == null ? store : withStoreTimeout(store, this.#config.storeTimeoutMs);
+    this.#store = withCheckedAnswers(timed);
     this.#userId = optionalString(opts.userId, "userId", "default");
     this.#now = opts.now ?? (() => new Date().toISOString());
   }
