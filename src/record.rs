@@ -139,7 +139,17 @@ mod tests {
         for good in ["s-1_é", "s0", "chat.42", "a..", "x.git"] {
             assert!(validate_session_id(good).is_ok(), "{good:?}");
         }
-        for bad in ["", ".", "..", ".git", ".tool-stub", "a/b", "a\\b", "a\0", "\n"] {
+        for bad in [
+            "",
+            ".",
+            "..",
+            ".git",
+            ".tool-stub",
+            "a/b",
+            "a\\b",
+            "a\0",
+            "\n",
+        ] {
             assert!(validate_session_id(bad).is_err(), "{bad:?}");
         }
     }

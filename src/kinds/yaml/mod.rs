@@ -1,0 +1,516 @@
+//! YAML kind (SPEC 3.3): load ONE document with PyYAML `yaml.safe_load` semantics and summarise it.
+//!
+//! Parity with PyYAML matters more than YAML-spec correctness: the reference accepts exactly what
+//! PyYAML's pure-Python `SafeLoader` accepts, so the reader check, scanner, parser and composer
+//! (one submodule per stage) are a port of PyYAML's (MIT licence, Copyright (c) 2017-2021 Ingy döt Net, Copyright (c) 2006-2016
+//! Kirill Simonov), including its YAML 1.1 implicit resolvers and its `SafeConstructor` rules.
+//! Only what the synopsis needs is kept: no marks, no error messages (any error means "not YAML").
+//!
+//! Safety: aliases are node ids into an arena (never copies), so an alias bomb costs nothing; merged
+//! key lists are de-duplicated by Python key equality as they are built, so merge bombs stay bounded
+//! by the number of distinct keys; nothing recurses with the input's nesting except merge flattening,
+//! whose depth is capped (PyYAML itself dies with `RecursionError` well before that).
+
+mod bigint;
+mod composer;
+mod constructor;
+mod parser;
+mod reader;
+mod resolver;
+mod scanner;
+mod simple;
+
+use bigint::*;
+use composer::*;
+use constructor::*;
+use parser::*;
+use reader::*;
+use resolver::*;
+use scanner::*;
+
+use super::Synopsis;
+use crate::python::{py_bytes_repr, py_repr_float, py_strip, utf8_len, INT_MAX_STR_DIGITS};
+use regex_lite::Regex;
+use std::borrow::Cow;
+use std::collections::{HashMap, VecDeque};
+use std::sync::OnceLock;
+
+/// How many keys the summary and structure show (SPEC 3.3).
+const MAX_LISTED_KEYS: usize = 30;
+
+/// PyYAML's composer recurses twice per nested collection, so under CPython's default recursion
+/// limit of 1000 it raises `RecursionError` at about 490 nested collections (measured with PyYAML
+/// 6.0.3 on CPython 3.11: 490 block levels load, 491 do not; flow sequences reach 494). The exact
+/// threshold also depends on the caller's own stack depth, so this is the measured block value.
+const MAX_NESTING_DEPTH: usize = 490;
+
+/// Merge flattening recurses per nested `<<`; Python would hit its recursion limit near here.
+const MAX_FLATTEN_DEPTH: usize = 900;
+
+/// Any reason the document does not load (PyYAML would raise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rejected;
+
+type Res<T> = Result<T, Rejected>;
+
+/// Loads one YAML document from `output` like `yaml.safe_load` and summarises a top-level mapping
+/// or sequence; `None` when PyYAML would raise or the document is anything else.
+pub fn synopsis(output: &str) -> Option<Synopsis> {
+    let document = load(output).ok()?;
+    let mut synopsis = Synopsis::new("yaml", "YAML output");
+    match document {
+        TopLevel::Mapping(entries) => {
+            synopsis.summary.push("YAML object.".to_string());
+            let listed = &entries[..entries.len().min(MAX_LISTED_KEYS)];
+            let mut names = Vec::with_capacity(listed.len());
+            for (key, _) in listed {
+                names.push(key.py_str().ok()?);
+            }
+            synopsis
+                .summary
+                .push(format!("top-level keys: {}", names.join(", ")));
+            for (name, (_, type_name)) in names.iter().zip(listed) {
+                synopsis.structure.push(format!("{name}: {type_name}"));
+            }
+        }
+        TopLevel::Sequence(length) => {
+            synopsis.summary.push("YAML array.".to_string());
+            synopsis.summary.push(format!("array length: {length}"));
+        }
+    }
+    Some(synopsis)
+}
+
+/// What the summary needs from a loaded document.
+#[derive(Debug, PartialEq)]
+enum TopLevel {
+    /// Python dict entries in insertion order: the key as first spelled, and the last value's type name.
+    Mapping(Vec<(PyScalar, &'static str)>),
+    /// A Python list of this length.
+    Sequence(usize),
+}
+
+/// `yaml.safe_load(text)` reduced to what the synopsis needs.
+fn load(text: &str) -> Res<TopLevel> {
+    // The fast path checks printability itself as it reads each line.
+    if let Some(top_level) = simple::load(text) {
+        return Ok(top_level);
+    }
+    check_printable(text)?;
+    load_with_port(text)
+}
+
+/// The full PyYAML port: scanner, parser, composer and constructor.
+fn load_with_port(text: &str) -> Res<TopLevel> {
+    let mut composer = Composer::new(text);
+    let Some(root) = composer.compose_single_document()? else {
+        return Err(Rejected); // empty stream: None is not a mapping or a sequence
+    };
+    let mut constructor = Constructor {
+        nodes: composer.nodes,
+    };
+    constructor.construct_document(root)?;
+    constructor.top_level(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(text: &str) -> Option<Vec<String>> {
+        synopsis(text).map(|s| s.structure)
+    }
+
+    fn summary(text: &str) -> Option<Vec<String>> {
+        synopsis(text).map(|s| s.summary)
+    }
+
+    #[test]
+    fn mapping_and_sequence() {
+        let result =
+            synopsis("a: 1\nb: [1, 2]\nc: {x: y}\nd:\ne: yes\nf: 2024-01-02\ng: 'x'\n").unwrap();
+        assert_eq!(
+            result.summary,
+            vec!["YAML object.", "top-level keys: a, b, c, d, e, f, g"]
+        );
+        assert_eq!(
+            result.structure,
+            vec![
+                "a: number",
+                "b: array",
+                "c: object",
+                "d: null",
+                "e: boolean",
+                "f: string",
+                "g: string"
+            ]
+        );
+        assert_eq!(
+            summary("- 1\n- 2\n- 3\n").unwrap(),
+            vec!["YAML array.", "array length: 3"]
+        );
+        assert_eq!(synopsis("- 1\n").unwrap().structure, Vec::<String>::new());
+    }
+
+    #[test]
+    fn non_collections_are_not_yaml() {
+        for text in [
+            "",
+            "# only a comment\n",
+            "just text",
+            "42",
+            "~",
+            "---\n",
+            "!!set {a, b}",
+            "!!str {=: x}",
+        ] {
+            assert_eq!(synopsis(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn yaml_11_key_spellings_and_python_equality() {
+        assert_eq!(
+            summary("yes: 1\nNo: 2\nON: 3\n").unwrap()[1],
+            "top-level keys: True, False"
+        );
+        // True == 1 == 1.0: one key, first spelling, last value.
+        assert_eq!(
+            keys("on: a\n1: 2\n1.0: [x]\n").unwrap(),
+            vec!["True: array"]
+        );
+        assert_eq!(keys("1: a\ntrue: 2\n").unwrap(), vec!["1: number"]);
+        assert_eq!(
+            keys("~: 1\nnull: 2\n'null': 3\n").unwrap(),
+            vec!["None: number", "null: number"]
+        );
+        assert_eq!(
+            keys("0x1F: a\n0b11: b\n017: c\n1_000: d\n1:20: e\n").unwrap()[..5].to_vec(),
+            vec![
+                "31: string",
+                "3: string",
+                "15: string",
+                "1000: string",
+                "80: string"
+            ]
+        );
+        assert_eq!(
+            keys("1.5: a\n100.0: b\n1e3: c\n.inf: d\n-.inf: e\n1.0e+16: f\n").unwrap(),
+            vec![
+                "1.5: string",
+                "100.0: string",
+                "1e3: string",
+                "inf: string",
+                "-inf: string",
+                "1e+16: string"
+            ]
+        );
+    }
+
+    #[test]
+    fn nan_keys_follow_python_identity() {
+        // SafeConstructor returns one shared NaN object for `.nan`, so the dict keeps one key.
+        assert_eq!(keys(".nan: 1\n.NaN: 2\n").unwrap(), vec!["nan: number"]);
+        // float('nan') makes a new object per node: two keys.
+        assert_eq!(
+            keys("!!float nan: 1\n!!float nan: x\n").unwrap(),
+            vec!["nan: number", "nan: string"]
+        );
+    }
+
+    #[test]
+    fn quoted_scalars_are_strings() {
+        assert_eq!(
+            keys("'yes': 1\n\"1\": 2\nx: '12'\n").unwrap(),
+            vec!["yes: number", "1: number", "x: string"]
+        );
+        // A lone `!` tag makes even a quoted scalar go through the resolvers (PyYAML quirk).
+        assert_eq!(keys("! '12': x\n").unwrap(), vec!["12: string"]);
+    }
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(
+            keys("2024-01-02: a\n2001-12-14t21:59:43.10-05:00: b\n2001-12-15 2:59:43.1Z: c\n2002-12-14: d\n").unwrap(),
+            vec!["2024-01-02: string", "2001-12-14 21:59:43.100000-05:00: string", "2002-12-14: string"]
+        );
+        assert_eq!(synopsis("a: 2024-13-01\n"), None);
+        assert_eq!(synopsis("a: 2023-02-29\n"), None);
+    }
+
+    #[test]
+    fn merge_keys() {
+        let text = "base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  y: 3\n";
+        assert_eq!(keys(text).unwrap(), vec!["base: object", "other: object"]);
+        assert_eq!(
+            keys("<<: {a: 1, b: [1]}\nc: 2\nb: 3\n").unwrap(),
+            vec!["a: number", "b: number", "c: number"]
+        );
+        assert_eq!(
+            keys("<<: [{a: 1}, {a: [x], b: 2}]\n").unwrap(),
+            vec!["a: number", "b: number"]
+        );
+        assert_eq!(synopsis("a: <<\n"), None);
+        // An overridden value is still constructed, so its error still counts.
+        assert_eq!(synopsis("<<: {x: 1}\na: !!int bad\na: 2\n"), None);
+        assert_eq!(synopsis("<<: [{a: !!int bad}, {a: 1}]\n"), None);
+        assert_eq!(synopsis("<<: 1\n"), None);
+        assert_eq!(synopsis("a: =\n"), None);
+        assert_eq!(keys("=: 1\n").unwrap(), vec!["=: number"]);
+    }
+
+    #[test]
+    fn merge_bomb_stays_small() {
+        let mut text = String::from("a0: &a0 {k0: 1, k1: 2}\n");
+        for level in 1..60 {
+            let previous = format!("*a{}", level - 1);
+            text.push_str(&format!(
+                "a{level}: &a{level} {{<<: [{previous}, {previous}, {previous}]}}\n"
+            ));
+        }
+        assert_eq!(synopsis(&text).unwrap().structure.len(), 30);
+    }
+
+    #[test]
+    fn alias_bomb_is_not_expanded() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..40 {
+            let previous = format!("*a{}", level - 1);
+            let items = [previous.as_str(); 10].join(", ");
+            text.push_str(&format!("a{level}: &a{level} [{items}]\n"));
+        }
+        assert_eq!(synopsis(&text).unwrap().summary[0], "YAML object.");
+    }
+
+    #[test]
+    fn errors_reject() {
+        for text in [
+            "a: 1\n---\nb: 2\n",  // two documents
+            "[1]: x\n",           // unhashable key
+            "{a: 1}: x\n",        // unhashable key
+            "a: !foo x\n",        // unknown tag
+            "a: b\tc\n",          // tab cannot start a token
+            "a:\n\tb: 1\n",       // tab indentation
+            "a: *nope\n",         // undefined alias
+            "a: &x 1\nb: &x 2\n", // duplicate anchor
+            "a: 0b_\n",           // int('', 2)
+            "a: !!int x\n",       // bad int
+            "a: \"\\q\"\n",       // unknown escape
+            "a: 1\n b: 2\n",      // mapping values are not allowed here
+            "a: [1, 2\n",         // unclosed flow
+            "key: value\u{7}\n",  // non-printable
+        ] {
+            assert_eq!(synopsis(text), None, "{text:?}");
+        }
+        assert!(synopsis("a: 1\n...\n").is_some());
+    }
+
+    #[test]
+    fn deep_nesting_matches_python_recursion_limit() {
+        let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(synopsis(&nested(MAX_NESTING_DEPTH)).is_some());
+        assert_eq!(synopsis(&nested(MAX_NESTING_DEPTH + 1)), None);
+        assert_eq!(synopsis(&nested(10_000)), None);
+        let block: String = (0..10_000)
+            .map(|level| format!("{}a:\n", " ".repeat(level)))
+            .collect();
+        assert_eq!(synopsis(&block), None);
+    }
+
+    #[test]
+    fn float_keys_print_with_pythons_repr() {
+        // An exact tie between two shortest digit strings: Python keeps the even one (a copy
+        // of the float repr without that rule gave `934877530335423.3`, issue 17).
+        assert_eq!(
+            keys("934877530335423.25: c\n934877530335423.75: d\n1.2345e-5: e\n100.0: f\n"),
+            Some(vec![
+                "934877530335423.2: string".to_string(),
+                "934877530335423.8: string".to_string(),
+                "1.2345e-05: string".to_string(),
+                "100.0: string".to_string(),
+            ])
+        );
+    }
+
+    #[test]
+    fn big_integers() {
+        assert_eq!(
+            keys("123456789012345678901234567890: a\n").unwrap(),
+            vec!["123456789012345678901234567890: string"]
+        );
+        assert_eq!(
+            keys("0xFFFFFFFFFFFFFFFFFFFF: a\n").unwrap(),
+            vec!["1208925819614629174706175: string"]
+        );
+        assert_eq!(
+            keys("-0x10: a\n1e20: b\n100000000000000000000: c\n").unwrap(),
+            vec![
+                "-16: string",
+                "1e20: string",
+                "100000000000000000000: string"
+            ]
+        );
+        assert_eq!(
+            keys("100000000000000000000.0: a\n100000000000000000000: c\n").unwrap(),
+            vec!["1e+20: string"]
+        );
+    }
+
+    #[test]
+    fn omap_and_binary() {
+        assert_eq!(
+            summary("!!omap [a: 1, b: 2]").unwrap(),
+            vec!["YAML array.", "array length: 2"]
+        );
+        assert_eq!(synopsis("!!omap [a: 1, {b: 2, c: 3}]"), None);
+        assert_eq!(keys("!!binary aGk=: x\n").unwrap(), vec!["b'hi': string"]);
+        assert_eq!(synopsis("a: !!binary aGk\n"), None);
+    }
+
+    #[test]
+    fn simple_path_agrees_with_the_port() {
+        let pieces = [
+            "a: 1",
+            "b:",
+            "  - x",
+            "- y",
+            "  c: yes",
+            "    d: 2024-01-02",
+            "# c",
+            "",
+            "- - z",
+            "-",
+            "  -",
+            "e: f # g",
+            "---",
+            "k:  v  ",
+            " x: 1",
+            "a: 0x1F",
+            "  b: 2023-02-29",
+            "- k: v",
+            "  k2: ~",
+            "q: 'it''s: #'",
+            "- \"x\"",
+        ];
+        let mut answered = 0;
+        for lines in crate::test_support::joined_pieces(
+            &pieces
+                .map(|piece| format!("{piece}\n"))
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        ) {
+            if let Some(fast) = simple::load(&lines) {
+                answered += 1;
+                assert_eq!(Ok(fast), load_with_port(&lines), "{lines:?}");
+            }
+        }
+        assert!(answered > 5_000, "{answered}");
+        // The benchmark's shape is answered by the simple path.
+        let bench = "---\nitem_0:\n  name: café über\n  count: 12\n  enabled: true\n  tags:\n    - alpha\n    - 日本語\n";
+        assert!(simple::load(bench).is_some());
+        // Its own printable check agrees with the reader's.
+        let printable = |c: char| {
+            matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}'
+                | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+        };
+        let probes = (0..0x300)
+            .chain(0x2000..0x2100)
+            .chain(0xD700..0xE100)
+            .chain(0xFEF0..0x10010);
+        for ch in probes.filter_map(char::from_u32) {
+            let text = format!("a: b{ch}c\n");
+            let answered = simple::load(&text).is_some();
+            let special = matches!(
+                ch,
+                '\t' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\n' | '#' | ':'
+            );
+            if !special {
+                assert_eq!(answered, printable(ch), "{ch:?}");
+            } else if !printable(ch) {
+                assert!(!answered, "{ch:?}");
+            }
+        }
+        // What it leaves to the port.
+        for text in [
+            "a: \"q\\n\"\n",
+            "a: 'q' x\n",
+            "a: [1]\n",
+            "a: &x 1\n",
+            "a: b\r\n",
+            "a:\tb\n",
+            "1: x\n",
+            "a: <<\n",
+            "a: b\n  c\n",
+        ] {
+            assert_eq!(simple::load(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn printable_check_agrees_with_the_char_rule() {
+        let printable = |c: char| {
+            matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}'
+                | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+        };
+        let pieces = [
+            "a", "\t", "\n", "\r", "\u{7}", "\u{7F}", "\u{85}", "\u{9F}", "é", "\u{FFFE}", "😀",
+            "\0",
+        ];
+        let long = "x".repeat(40);
+        for joined in crate::test_support::joined_pieces(&pieces) {
+            for text in [
+                joined.clone(),
+                format!("{long}{joined}"),
+                format!("{joined}{long}"),
+                format!("{}{joined}", &long[..31]),
+            ] {
+                assert_eq!(
+                    check_printable(&text).is_ok(),
+                    text.chars().all(printable),
+                    "{text:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn scalar_resolvers_agree_with_pyyamls_patterns() {
+        let pattern = |body: &str| regex::Regex::new(&format!("^(?:{body})$")).unwrap();
+        type Matcher = fn(&str) -> bool;
+        let checks: [(regex::Regex, Matcher); 4] = [
+            (
+                pattern(
+                    "yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF",
+                ),
+                is_yaml_bool,
+            ),
+            (pattern("~|null|Null|NULL|"), is_yaml_null),
+            (
+                pattern(
+                    r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+",
+                ),
+                is_yaml_int,
+            ),
+            (
+                pattern(
+                    r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+                ),
+                is_yaml_float,
+            ),
+        ];
+        let pieces = [
+            "0", "1", "7", "9", "_", ".", ":", "5", "60", "e", "E", "+", "-", "b", "x", "f", "inf",
+            "NaN", "ON", "No", "~", "null", "",
+        ];
+        for candidate in crate::test_support::joined_pieces(&pieces) {
+            for (reference, matcher) in &checks {
+                assert_eq!(
+                    matcher(&candidate),
+                    reference.is_match(&candidate),
+                    "{candidate:?} against {reference}"
+                );
+            }
+        }
+    }
+}
