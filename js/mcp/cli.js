@@ -98,15 +98,22 @@ export async function runMcpCommand(argv) {
   if ((wrapped.length > 0) === (values.url !== undefined)) {
     throw invalid("mcp-proxy needs the wrapped server: -- COMMAND [ARGS...] or --url URL (one of them)");
   }
+  // A host that stops the proxy by a signal instead of closing stdin: the server is stopped first.
+  const stop = new AbortController();
+  for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => stop.abort());
   const { runProxy } = await import("./proxy.js");
   const { StdioConnection, HttpConnection } = await import("./wrapped.js");
   await runProxy({
     toolStub,
+    signal: stop.signal,
     timeoutMs: integer(values["timeout-ms"], "timeout-ms"),
     connect: (handlers) =>
       values.url !== undefined
         ? HttpConnection.open(values.url, headersOf(values.header), handlers)
         : new StdioConnection(wrapped[0], wrapped.slice(1), handlers),
   });
+  // Done: the server is stopped and every answer written. What may still hold the event loop (an
+  // HTTP keep-alive socket, stdin after a signal) must not keep the process.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();
   return 0;
 }

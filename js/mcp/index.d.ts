@@ -82,5 +82,6 @@ export declare class McpProxy {
 export declare function runProxy(options: {
   toolStub: ToolStub;
   timeoutMs: number;
+  signal?: AbortSignal;
   connect: (handlers: ConnectionHandlers) => WrappedConnection | Promise<WrappedConnection>;
 }): Promise<void>;

@@ -270,11 +270,16 @@ export class McpProxy {
   }
 }
 
-/** Runs the proxy on this process's stdio until the host closes stdin. */
-export async function runProxy({ toolStub, timeoutMs, connect }) {
+/** Runs the proxy on this process's stdio until the host closes stdin (or `signal` aborts). */
+export async function runProxy({ toolStub, timeoutMs, connect, signal }) {
+  // A host that went away closes the pipe: answers still pending at shutdown have nowhere to go.
+  process.stdout.on("error", (error) => log(`cannot write to the host: ${error.message}`));
   const proxy = new McpProxy({ toolStub, timeoutMs, writeHost: (text) => process.stdout.write(text) });
   const server = await connect(proxy.serverHandlers);
   proxy.connect(server);
-  await new Promise((resolve) => readLines(process.stdin, (line) => proxy.fromHost(line), resolve));
+  await new Promise((resolve) => {
+    readLines(process.stdin, (line) => proxy.fromHost(line), resolve);
+    signal?.addEventListener("abort", resolve, { once: true });
+  });
   await proxy.close();
 }

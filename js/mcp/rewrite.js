@@ -3,7 +3,7 @@
 // tools are added; output schemas are dropped). Every decision about what goes out is the
 // library's (`externalize`); this file only maps MCP's shapes to tool parts and back.
 
-/** A tools/call result (CallToolResult) before and after: what externalizing it changed. */
+/** The indices of a tool result's text content (the parts that may go out). */
 function textParts(result) {
   const content = Array.isArray(result?.content) ? result.content : [];
   return content.flatMap((item, index) => (item?.type === "text" && typeof item.text === "string" ? [index] : []));

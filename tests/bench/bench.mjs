@@ -220,6 +220,57 @@ if (!quick) {
   verdict("6", rate >= 1, `${rate.toFixed(2)} GB/s`);
 }
 
+// ---- MCP: the proxy's overhead per call ---------------------------------------------------------
+// The same calls of the test server (tests/js/fixtures) with the MCP SDK's client, directly and
+// through `tool-stub mcp-proxy` (filesystem store in a temp dir): p50 of 200 calls of a small
+// result, and the median of 15 calls of a 1 MB text result (a new output each call, so each one is
+// stored, not found stored).
+{
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const fixture = path.resolve(HERE, "../js/fixtures/mcp-test-server.mjs");
+  const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-bench-mcp-"));
+  const connectMcp = async (args) => {
+    const client = new Client({ name: "bench", version: "1" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" }));
+    return client;
+  };
+  const percentile50 = async (count, call) => {
+    for (let i = 0; i < 10; i++) await call(i);
+    const times = [];
+    for (let i = 0; i < count; i++) {
+      const start = performance.now();
+      await call(i + 10);
+      times.push(performance.now() - start);
+    }
+    return times.sort((a, b) => a - b)[Math.floor(count / 2)];
+  };
+  const clients = {
+    direct: await connectMcp([fixture]),
+    proxy: await connectMcp([path.join(PKG, "js/cli.js"), "mcp-proxy", "--store", dir, "--", process.execPath, fixture]),
+  };
+  try {
+    const small = {};
+    const large = {};
+    for (const [name, client] of Object.entries(clients)) {
+      small[name] = await percentile50(200, () => client.callTool({ name: "small_text" }));
+      large[name] = await percentile50(15, async (i) => {
+        const result = await client.callTool({ name: "big_text", arguments: { chars: 1_000_000, seed: i } });
+        const stubbed = result.content[0].text.length < 10_000;
+        if (stubbed !== (name === "proxy")) throw new Error(`the 1 MB result ${stubbed ? "was" : "was not"} stubbed ${name}`);
+      });
+    }
+    const ms2 = (t) => `${t.toFixed(2)} ms`;
+    row("mcp", "MCP call, small result, direct (p50 of 200)", ms2(small.direct));
+    row("mcp", "MCP call, small result, through mcp-proxy (p50 of 200)", ms2(small.proxy), `+${ms2(small.proxy - small.direct)} per call`);
+    row("mcp", "MCP call, 1 MB text result, direct (median of 15)", ms(large.direct), "the client receives 1 MB");
+    row("mcp", "MCP call, 1 MB text result, through mcp-proxy (median of 15)", ms(large.proxy), `stored, a ~2 KB stub comes back; ${(large.proxy / large.direct).toFixed(2)}x direct`);
+  } finally {
+    await Promise.allSettled(Object.values(clients).map((client) => client.close()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // ---- the table ---------------------------------------------------------------------------------
 const cores = availableParallelism?.() ?? cpus().length;
 console.log(`tool-stub benchmark: Node ${process.version}, ${cores} cores, ${cpus()[0]?.model ?? "unknown CPU"}\n`);

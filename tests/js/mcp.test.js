@@ -240,32 +240,48 @@ describe("mcp-proxy when the wrapped server misbehaves", () => {
     assert.equal(json(await client.callTool({ name: READ, arguments: { ref: "tr_nope_0123456789abcdef" } })).error.code, "NOT_FOUND");
   });
 
-  it("writes only protocol messages to stdout, and exits cleanly with the server when stdin closes", async () => {
-    const proxy = spawn(process.execPath, [CLI, "mcp-proxy", "--store", path.join(work, "store"), "--", ...FIXTURE], { stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    proxy.stdout.on("data", (chunk) => (stdout += chunk));
-    const send = (message) => proxy.stdin.write(`${JSON.stringify(message)}\n`);
-    const answered = (id) =>
-      new Promise((resolve) => {
-        const done = () => stdout.split("\n").slice(0, -1).some((line) => JSON.parse(line).id === id);
-        const check = () => (done() ? resolve() : setTimeout(check, 10));
-        check();
-      });
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
-    await answered(1);
-    send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "pid", arguments: {} } });
-    send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "big_text", arguments: { chars: 40_000 } } });
-    await Promise.all([answered(2), answered(3)]);
-    const lines = stdout.trimEnd().split("\n");
-    for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0", line);
-    const serverPid = Number(lines.map((line) => JSON.parse(line)).find((m) => m.id === 2).result.content[0].text);
-    const exited = new Promise((resolve) => proxy.once("exit", (code, signal) => resolve({ code, signal })));
-    proxy.stdin.end();
-    assert.deepEqual(await exited, { code: 0, signal: null });
-    assert.throws(() => process.kill(serverPid, 0), { code: "ESRCH" });
+  it("writes only protocol messages to stdout, and exits cleanly with the server when stdin closes or on SIGTERM", async () => {
+    assert.deepEqual(await rawSession((proxy) => proxy.stdin.end()), { code: 0, signal: null });
+    assert.deepEqual(await rawSession((proxy) => proxy.kill("SIGTERM")), { code: 0, signal: null });
   });
 });
+
+/**
+ * A proxy spoken to in raw JSON-RPC lines: initialize, two calls, then `stop(proxy)`. Checks that
+ * every stdout line is a JSON-RPC message and that the wrapped server is gone after the proxy
+ * exits; returns how the proxy exited.
+ */
+async function rawSession(stop) {
+  const proxy = spawn(process.execPath, [CLI, "mcp-proxy", "--store", path.join(work, "store"), "--", ...FIXTURE], { stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  proxy.stderr.on("data", (chunk) => (stderr += chunk));
+  proxy.stdout.on("data", (chunk) => (stdout += chunk));
+  const send = (message) => proxy.stdin.write(`${JSON.stringify(message)}\n`);
+  const answered = (id) =>
+    new Promise((resolve) => {
+      const done = () => stdout.split("\n").slice(0, -1).some((line) => JSON.parse(line).id === id);
+      const check = () => (done() ? resolve() : setTimeout(check, 10));
+      check();
+    });
+  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  await answered(1);
+  send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "pid", arguments: {} } });
+  send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "big_text", arguments: { chars: 40_000 } } });
+  await Promise.all([answered(2), answered(3)]);
+  // The server writes a line that is not JSON-RPC: it goes to stderr, never to the host.
+  send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "noise", arguments: {} } });
+  while (!stderr.includes("this line is not JSON-RPC")) await new Promise((resolve) => setTimeout(resolve, 10));
+  const lines = stdout.trimEnd().split("\n");
+  for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0", line);
+  const serverPid = Number(lines.map((line) => JSON.parse(line)).find((m) => m.id === 2).result.content[0].text);
+  const exited = new Promise((resolve) => proxy.once("exit", (code, signal) => resolve({ code, signal })));
+  stop(proxy);
+  const how = await exited;
+  assert.throws(() => process.kill(serverPid, 0), { code: "ESRCH" });
+  return how;
+}
 
 describe("mcp-proxy against a published server (@modelcontextprotocol/server-filesystem)", () => {
   const root = path.join(work, "files");
