@@ -6,7 +6,7 @@
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
-import { callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+import { storedSha256, callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 import { withStoreTimeout } from "./stores/timeout.js";
 import { withCheckedAnswers } from "./stores/checked.js";
 import { planTurn } from "./planned-turn.js";
@@ -123,8 +123,8 @@ export class ToolStub {
       optionalString(part.output, `parts[${i}].output`);
     });
     // The outputs go beside the turn's JSON, never through it (see planTurn in src/wasm.rs). They
-    // go as they are: crossing into wasm (TextEncoder) turns a lone surrogate into U+FFFD, as the
-    // host's SHA-256 does, so the core and the digest see the same well-formed text.
+    // go as they are: crossing into wasm (TextEncoder) turns a lone surrogate into U+FFFD, so an
+    // output holding one gets its digest from the host (planTurnExactly); the store keeps it exactly.
     const outputs = parts.map((part) => part.output ?? "");
     const input = {
       sessionId: this.#sessionId,
@@ -293,7 +293,7 @@ export class ToolStub {
     const id = this.#resolveId(refOrId);
     const content = await this.#loadOutput(id);
     const record = await this.#loadMetadata(id);
-    const sha256 = callCore(core.sha256Hex, content);
+    const sha256 = callCore(storedSha256, content);
     const totalChars = countCodePoints(content);
     if (sha256 !== record.sha256 || totalChars !== record.original_chars) {
       throw new ToolStubError(
@@ -389,10 +389,12 @@ export class ToolStub {
       const id = this.#resolveId(need.ref);
       const content = await this.#loadOutput(id);
       const metadata = await this.#store.load(this.#key(id, "metadata.json"));
-      const { part, window } = JSON.parse(
-        callCore(core.restorePart, JSON.stringify(coreParts[need.partIndex]), content, metadata),
-      );
+      // The core sees a lone surrogate as U+FFFD: for such an output it checks the digest of
+      // what is stored, computed here.
       const exact = !isWellFormed(content);
+      const { part, window } = JSON.parse(
+        callCore(core.restorePart, JSON.stringify(coreParts[need.partIndex]), content, metadata, exact ? storedSha256(content) : ""),
+      );
       const output = !exact ? part.output : window ? exactWindow(content, window[0], window[1]) : content;
       restored[need.partIndex] = { ...restored[need.partIndex], output, truncated: false };
     }

@@ -3,7 +3,7 @@
 
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
-import { isWellFormed, toWellFormed } from "./stores/wtf8.js";
+import { encode as wtf8Bytes, isWellFormed, toWellFormed } from "./stores/wtf8.js";
 import { isReady } from "./ready.js";
 
 /**
@@ -15,6 +15,17 @@ let hasher = (text) => core.sha256Hex(text);
 
 export function hashOutput(text) {
   return hasher(text);
+}
+
+/**
+ * Hex SHA-256 of the bytes a store keeps for `text`: its UTF-8, or, when it holds lone surrogates
+ * (which UTF-8 cannot hold; every store keeps them exactly), its WTF-8, where each lone surrogate
+ * is the 3-byte form of its code point. So an output with a lone surrogate and one with U+FFFD in
+ * its place, which look alike to the core, never share a digest or an id. Synchronous; the core
+ * hashes such rare text itself.
+ */
+export function storedSha256(text) {
+  return isWellFormed(text) ? core.sha256Hex(text) : core.sha256HexOfBytes(wtf8Bytes(text));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The stateless calls: synopsis, stub rendering, previews and ids.
 
 import * as core from "../wasm/tool_stub.js";
-import { callCore, requireString, optionalString, requireInteger, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+import { callCore, storedSha256, requireString, optionalString, requireInteger, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 
 /** Core (snake_case, as stored) synopsis → API (camelCase). */
 function synopsisFromCore(s) {
@@ -75,7 +75,10 @@ export function toolResultId(toolId, sha256) {
   return callCore(core.toolResultId, optionalString(toolId, "toolId"), requireString(sha256, "sha256"));
 }
 
-/** Lower-case hex SHA-256 of the output's UTF-8 bytes. */
+/**
+ * Lower-case hex SHA-256 of the output's UTF-8 bytes (WTF-8 when it holds lone surrogates: the
+ * bytes a store keeps, and the digest `externalize` records).
+ */
 export function sha256Hex(output) {
-  return callCore(core.sha256Hex, requireString(output, "output"));
+  return callCore(storedSha256, requireString(output, "output"));
 }

@@ -48,7 +48,7 @@ export declare function renderStub(synopsis: Synopsis, options?: StubOptions): s
 export declare function makePreview(output: string, options?: StubOptions): { synopsis: Synopsis; stub: string };
 /** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` when toolId is empty. */
 export declare function toolResultId(toolId: string, sha256: string): string;
-/** Lower-case hex SHA-256 of the output's UTF-8 bytes. */
+/** Lower-case hex SHA-256 of the output's UTF-8 bytes (WTF-8 when it holds lone surrogates: the bytes a store keeps). */
 export declare function sha256Hex(output: string): string;
 /**
  * Installs the SHA-256 that `externalize` uses (hex of the UTF-8 bytes of a well-formed string;

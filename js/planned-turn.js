@@ -7,7 +7,8 @@
 
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
-import { callCore, coreInstance, holdInstance, releaseInstance, hashOutput, inCoreSha256, stagedSha256 } from "./core-call.js";
+import { callCore, coreInstance, holdInstance, releaseInstance, hashOutput, inCoreSha256, stagedSha256, storedSha256, isWellFormed } from "./core-call.js";
+import { parseOutputIndex } from "./output-index.js";
 
 /**
  * Plans a turn in the core with the outputs' SHA-256 from the fastest hasher the host has: one
@@ -19,7 +20,7 @@ export async function planTurn(inputJson, outputs) {
   // Held from before planning: the core is not restarted to give memory back under a plan.
   holdInstance();
   try {
-    const planned = await planInCore(inputJson, outputs);
+    const planned = planExactly(inputJson, outputs, await planInCore(inputJson, outputs));
     return new PlannedTurn(inputJson, outputs, planned);
   } catch (error) {
     releaseInstance();
@@ -51,6 +52,27 @@ async function planInCore(inputJson, outputs) {
     // The staging's number means nothing to another instance (it may name another call's).
     if (stagedIn === coreInstance()) core.dropStagedOutputs(staged);
   }
+}
+
+/**
+ * The core's answer `planned`, or, when an output that goes out holds lone surrogates, the turn
+ * planned again with that output's exact digest (`storedSha256`: of the WTF-8 a store keeps).
+ * The core sees each lone surrogate as U+FFFD, so its digest would give such an output the id
+ * of the text with U+FFFD in their place, and one would dedupe onto the other. Only an output
+ * whose index says it holds U+FFFD is looked at (rare): the others cost nothing.
+ */
+function planExactly(inputJson, outputs, planned) {
+  const { turn, writes } = JSON.parse(planned[0]);
+  let sha256s;
+  writes.forEach((write, i) => {
+    const output = outputs[write.partIndex];
+    if (parseOutputIndex(planned[1 + 2 * i])?.wellFormed !== false || isWellFormed(output)) return;
+    sha256s ??= writes.reduce((known, w) => ((known[w.partIndex] = w.sha256), known), outputs.map(() => ""));
+    sha256s[write.partIndex] = storedSha256(output);
+  });
+  if (sha256s === undefined) return planned;
+  core.dropTurn(turn);
+  return callCore(core.planTurn, inputJson, outputs, sha256s, inCoreSha256());
 }
 
 class PlannedTurn {

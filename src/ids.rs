@@ -35,7 +35,13 @@ pub fn safe_id(raw: &str) -> String {
 
 /// Lower-case hex SHA-256 of the output's UTF-8 bytes.
 pub fn sha256_hex(output: &str) -> String {
-    let digest = Sha256::digest(output.as_bytes());
+    sha256_hex_of_bytes(output.as_bytes())
+}
+
+/// Lower-case hex SHA-256 of bytes: the host hashes an output holding lone surrogates (which
+/// UTF-8 cannot hold, and which reach the core as U+FFFD) over the WTF-8 bytes it stores.
+pub fn sha256_hex_of_bytes(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
     let mut hex = String::with_capacity(64);
     for byte in digest {
         hex.push_str(&format!("{byte:02x}"));

@@ -138,6 +138,11 @@ pub fn sha256_hex(output: &str) -> String {
     ids::sha256_hex(output)
 }
 
+#[wasm_bindgen(js_name = sha256HexOfBytes)]
+pub fn sha256_hex_of_bytes(bytes: &[u8]) -> String {
+    ids::sha256_hex_of_bytes(bytes)
+}
+
 #[wasm_bindgen(js_name = validateId)]
 pub fn validate_id(id: &str) -> BindingResult<()> {
     ids::validate_id(id).map_err(to_js)
@@ -588,16 +593,25 @@ pub fn restore_plan(parts_json: &str) -> BindingResult<String> {
     emit(&retrieval::restore::restore_plan(&parts))
 }
 
-/// `{part, window}`; `metadata_json` is the stored metadata file, when there is one.
+/// `{part, window}`; `metadata_json` is the stored metadata file, when there is one;
+/// `stored_sha256` the host's SHA-256 of the stored output as stored ("" when the core's view of
+/// it is exact: see `restore_part`).
 #[wasm_bindgen(js_name = restorePart)]
 pub fn restore_part(
     part_json: &str,
     stored_output: &str,
     metadata_json: Option<String>,
+    stored_sha256: &str,
 ) -> BindingResult<String> {
     let part: turn::ToolPart = parse("part", part_json)?;
+    let stored_sha256 = (!stored_sha256.is_empty()).then_some(stored_sha256);
     emit(
-        &retrieval::restore::restore_part(part, stored_output, metadata_json.as_deref())
-            .map_err(to_js)?,
+        &retrieval::restore::restore_part(
+            part,
+            stored_output,
+            metadata_json.as_deref(),
+            stored_sha256,
+        )
+        .map_err(to_js)?,
     )
 }

@@ -63,16 +63,19 @@ fn corrupt(message: String) -> Error {
 }
 
 /// Puts the original output back into `part` from `stored_output` (and its metadata file, when
-/// there is one), verifying the SHA-256 of what comes back.
+/// there is one), verifying the SHA-256 of what comes back. `stored_sha256` is the host's digest
+/// of the output as stored, when the text the core holds is not it (a stored output with lone
+/// surrogates reaches the core with U+FFFD in their place; its identity is its WTF-8 bytes).
 pub fn restore_part(
     mut part: ToolPart,
     stored_output: &str,
     metadata_json: Option<&str>,
+    stored_sha256: Option<&str>,
 ) -> Result<Restored> {
     let Some(reference) = source_of(&part).map(str::to_string) else {
         return Ok(Restored { part, window: None });
     };
-    let stored_sha = sha256_hex(stored_output);
+    let stored_sha = stored_sha256.map_or_else(|| sha256_hex(stored_output), str::to_string);
     if let Some(metadata_json) = metadata_json {
         let record = parse_stored(metadata_json)
             .ok_or_else(|| corrupt(format!("the metadata of {reference} is unreadable")))?;
@@ -151,27 +154,48 @@ mod tests {
     #[test]
     fn restores_and_verifies_the_sha256() {
         let original = "the original 😀 output";
-        let restored = restore_part(externalized(original), original, None).expect("matches");
+        let restored = restore_part(externalized(original), original, None, None).expect("matches");
         assert_eq!(
             (restored.part.output.as_str(), restored.part.truncated),
             (original, false)
         );
-        let error = restore_part(externalized(original), "tampered", None).expect_err("mismatch");
+        let error =
+            restore_part(externalized(original), "tampered", None, None).expect_err("mismatch");
         assert_eq!(error.code, ErrorCode::Corrupt);
         let metadata = serde_json::json!({"tool_result_id": "tr_x", "sha256": sha256_hex("other"), "synopsis": {}});
         let error = restore_part(
             externalized(original),
             original,
             Some(&metadata.to_string()),
+            None,
         )
         .expect_err("record");
         assert_eq!(error.code, ErrorCode::Corrupt);
         assert_eq!(
-            restore_part(externalized(original), original, Some("{"))
+            restore_part(externalized(original), original, Some("{"), None)
                 .expect_err("unreadable")
                 .code,
             ErrorCode::Corrupt
         );
+    }
+
+    #[test]
+    fn the_hosts_digest_of_the_stored_output_is_the_one_checked() {
+        // A stored output with a lone surrogate reaches the core with U+FFFD in its place: the
+        // host hashes what it stores, and that digest is the identity checked.
+        let seen = "lone \u{FFFD} here";
+        let stored_sha = "ab".repeat(32);
+        let part = ToolPart {
+            sha256: stored_sha.clone(),
+            ..externalized(seen)
+        };
+        let metadata =
+            serde_json::json!({"tool_result_id": "tr_x", "sha256": stored_sha, "synopsis": {}})
+                .to_string();
+        let restored = restore_part(part.clone(), seen, Some(&metadata), Some(&stored_sha));
+        assert_eq!(restored.expect("matches").part.output, seen);
+        let error = restore_part(part, seen, Some(&metadata), None).expect_err("the core's view");
+        assert_eq!(error.code, ErrorCode::Corrupt);
     }
 
     #[test]
@@ -186,7 +210,7 @@ mod tests {
             sha256: sha256_hex("234"),
             ..Default::default()
         };
-        let restored = restore_part(part.clone(), stored, None).expect("matches");
+        let restored = restore_part(part.clone(), stored, None, None).expect("matches");
         assert_eq!(
             (restored.part.output.as_str(), restored.window),
             ("234", Some((2, 3)))
@@ -197,6 +221,7 @@ mod tests {
                 ..part
             },
             stored,
+            None,
             None,
         )
         .expect_err("bad");
@@ -210,7 +235,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            restore_part(part.clone(), "ignored", None)
+            restore_part(part.clone(), "ignored", None, None)
                 .expect("unchanged")
                 .part,
             part

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { encode as wtf8Encode } from "../../pkg/js/stores/wtf8.js";
 import {
   synopsis,
   renderStub,
@@ -62,7 +63,8 @@ describe("synopsis, renderStub, makePreview, toolResultId", () => {
     for (const head of [0, 1, 63, 64, 65, 200, 100_000]) {
       for (const tail of ["", "é", "日本", "😀", "\uD800", "\uDC00x", "a".repeat(70)]) {
         const text = "a".repeat(head) + tail + "z";
-        const expected = createHash("sha256").update(text.toWellFormed(), "utf8").digest("hex");
+        // Text with a lone surrogate is hashed over its WTF-8 (the bytes a store keeps).
+        const expected = createHash("sha256").update(wtf8Encode(text)).digest("hex");
         assert.equal(sha256Hex(text), expected, `head ${head}, tail ${JSON.stringify(tail.slice(0, 8))}`);
       }
     }
@@ -254,12 +256,13 @@ describe("NodeFsStore across a process restart", () => {
 });
 
 describe("externalize's host SHA-256", () => {
-  it("records the same digest as the core's, astral chars and lone surrogates included", async () => {
+  it("records the digest of the stored bytes, astral chars and lone surrogates (WTF-8) included", async () => {
     const output = `😀 astral ${"\uD800"} lone ${"é".repeat(12_000)} \uDFFF end ${"x ".repeat(10_000)}`;
     const stub = new ToolStub({ sessionId: "sha" });
     const [part] = await stub.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
     assert.ok(part.truncated);
-    assert.equal(part.sha256, sha256Hex(output.toWellFormed()));
+    assert.equal(part.sha256, sha256Hex(output));
+    assert.notEqual(part.sha256, sha256Hex(output.toWellFormed()));
     assert.equal((await stub.verify(part.outputRef)).sha256, part.sha256);
   });
 });

@@ -103,3 +103,70 @@ describe("temp files of crashed saves", () => {
     assert.deepEqual(readdirSync(resultDir), ["output.txt"]);
   });
 });
+
+describe("identity is the exact stored text", () => {
+  const filler = "row of text\n".repeat(3_000);
+  const lone = `head \uD800 middle \uDC00 ${filler}`;
+  const replaced = lone.toWellFormed(); // U+FFFD where the lone surrogates were
+  const digestOf = (text) => createHash("sha256").update(encode(text)).digest("hex");
+  const stores = { MemoryStore: () => new MemoryStore(), NodeFsStore: () => new NodeFsStore(freshDir("exact")) };
+
+  for (const [name, makeStore] of Object.entries(stores)) {
+    it(`an output with lone surrogates and one with U+FFFD in their place never merge (${name})`, async () => {
+      for (const oneTurn of [false, true]) {
+        const ts = new ToolStub({ store: makeStore(), sessionId: "s", config: { thresholdChars: 100 } });
+        const parts = [lone, replaced].map((output) => ({ toolId: "same", toolName: "x", output }));
+        const done = oneTurn
+          ? await ts.externalize(parts, { messageId: "m" })
+          : [...(await ts.externalize([parts[0]], { messageId: "m1" })), ...(await ts.externalize([parts[1]], { messageId: "m2" }))];
+        const [a, b] = done;
+        assert.ok(a.truncated && b.truncated);
+        assert.equal(a.sha256, digestOf(lone), "the digest of the WTF-8 stored");
+        assert.equal(b.sha256, createHash("sha256").update(replaced, "utf8").digest("hex"), "well-formed text: its UTF-8, as the reference");
+        assert.notEqual(a.outputRef, b.outputRef);
+        assert.equal((await ts.read(a.outputRef, { limit: -1 })).content, lone);
+        assert.equal((await ts.read(b.outputRef, { limit: -1 })).content, replaced);
+        const [ra, rb] = await ts.restore([a, b]);
+        assert.equal(ra.output, lone);
+        assert.equal(rb.output, replaced);
+        assert.equal((await ts.verify(a.outputRef)).sha256, a.sha256);
+        assert.equal((await ts.verify(b.outputRef)).sha256, b.sha256);
+        assert.equal((await ts.list()).toolResults.length, 2);
+        assert.equal(sha256Hex(lone), a.sha256, "sha256Hex hashes what a store keeps too");
+      }
+    });
+  }
+
+  it("is the same digest whichever hasher the host installed (browsers' staged one, a custom one)", async () => {
+    const { useSha256 } = await import("./pkg.js");
+    const { useInCoreSha256, useStagedSha256 } = await import("../../pkg/js/core-call.js");
+    const externalized = async () => {
+      const [part] = await new ToolStub({ sessionId: "h", config: { thresholdChars: 100 } }).externalize(
+        [{ toolId: "t", toolName: "x", output: lone }],
+        { messageId: "m" },
+      );
+      return part.sha256;
+    };
+    try {
+      useSha256(() => "ab".repeat(32)); // a custom text hasher: used for well-formed text only
+      assert.equal(await externalized(), digestOf(lone));
+      useSha256(() => { throw new Error("not used"); });
+      useStagedSha256(async (bytes) => createHash("sha256").update(bytes).digest("hex"));
+      assert.equal(await externalized(), digestOf(lone));
+    } finally {
+      useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
+      useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+    }
+  });
+
+  it("verify and restore answer CORRUPT when the stored bytes change", async () => {
+    const dir = freshDir("exact-corrupt");
+    const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "s", config: { thresholdChars: 100 } });
+    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: lone }], { messageId: "m" });
+    const file = path.join(dir, "s", "tool-results", part.outputRef.split("/").pop(), "output.txt");
+    // The lone surrogate's WTF-8 replaced by U+FFFD's UTF-8: same length, same text to the core.
+    writeFileSync(file, Buffer.from(replaced, "utf8"));
+    await assert.rejects(ts.verify(part.outputRef), isCode("CORRUPT"));
+    await assert.rejects(ts.restore([part]), isCode("CORRUPT"));
+  });
+});

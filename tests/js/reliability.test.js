@@ -244,25 +244,26 @@ describe("outputs over maxOutputBytes", () => {
 });
 
 describe("the SHA-256 of externalized outputs", () => {
-  const output = "hash me \uD800 ".repeat(3_000);
+  // Well-formed: an output with lone surrogates is hashed over its WTF-8 (integrity.test.js).
+  const output = "hash me \u00e9 \u20ac ".repeat(3_000);
   const externalizedSha = async () => {
     const [part] = await new ToolStub({ sessionId: "hash" }).externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
     return part.sha256;
   };
 
-  it("is node:crypto's of the bytes the core holds (a lone surrogate as U+FFFD)", async () => {
-    const expected = createHash("sha256").update(output.toWellFormed(), "utf8").digest("hex");
+  it("is node:crypto's of the bytes the core holds", async () => {
+    const expected = createHash("sha256").update(output, "utf8").digest("hex");
     assert.equal(await externalizedSha(), expected);
-    assert.equal(sha256Hex(output.toWellFormed()), expected);
+    assert.equal(sha256Hex(output), expected);
   });
 
   it("falls back to the core's own when the in-core hasher throws or answers nonsense", async () => {
-    const expected = sha256Hex(output.toWellFormed());
+    const expected = sha256Hex(output);
     try {
       const seen = [];
       useInCoreSha256((utf8) => (seen.push(new TextDecoder().decode(utf8)), "cd".repeat(32)));
       assert.equal(await externalizedSha(), "cd".repeat(32), "the in-core hasher is the one used");
-      assert.deepEqual(seen, [output.toWellFormed()], "it is given the output's UTF-8");
+      assert.deepEqual(seen, [output], "it is given the output's UTF-8");
       for (const broken of [() => { throw new Error("no hash today"); }, () => "not a digest", () => undefined]) {
         useInCoreSha256(broken);
         assert.equal(await externalizedSha(), expected);
@@ -279,7 +280,7 @@ describe("the SHA-256 of externalized outputs", () => {
       useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
       useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
     };
-    const expected = sha256Hex(output.toWellFormed());
+    const expected = sha256Hex(output);
     try {
       const given = [];
       useSha256(() => {
@@ -291,7 +292,7 @@ describe("the SHA-256 of externalized outputs", () => {
         return Buffer.from(digest).toString("hex");
       });
       assert.equal(await externalizedSha(), expected);
-      assert.deepEqual(given, [output.toWellFormed()], "it is given the staged output's UTF-8");
+      assert.deepEqual(given, [output], "it is given the staged output's UTF-8");
       for (const broken of [() => Promise.reject(new Error("no hash today")), () => { throw new Error("sync"); }, async () => "not a digest"]) {
         useStagedSha256(broken);
         assert.equal(await externalizedSha(), expected);
@@ -306,12 +307,12 @@ describe("the SHA-256 of externalized outputs", () => {
     const outputs = [output, "", "short"];
     const started = [];
     const staged = stageOutputs(outputs, { start: (index, utf8) => started.push([index, new TextDecoder().decode(utf8)]) });
-    assert.deepEqual(started, [[0, output.toWellFormed()], [2, "short"]], "every non-empty output, as UTF-8");
+    assert.deepEqual(started, [[0, output], [2, "short"]], "every non-empty output, as UTF-8");
     // "" for the first: the core hashes it.
     const [planned] = planStagedTurn(input, staged, ["", "", ""]);
     const { turn, writes } = JSON.parse(planned);
     dropTurn(turn);
-    assert.deepEqual(writes.map((write) => [write.partIndex, write.sha256]), [[0, sha256Hex(output.toWellFormed())]]);
+    assert.deepEqual(writes.map((write) => [write.partIndex, write.sha256]), [[0, sha256Hex(output)]]);
     assert.throws(() => planStagedTurn(input, staged, []), (error) => JSON.parse(error).code === "INVALID_ARGUMENT");
     const dropped = stageOutputs(outputs, { start: () => {} });
     dropStagedOutputs(dropped);
