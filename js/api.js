@@ -174,7 +174,14 @@ export class ToolStub {
     try {
       const existing = await this.#store.load(write.metadataKey);
       if (existing !== undefined && callCore(core.storedMatches, existing, write.sha256)) {
-        return { status: "stored", metadataJson: existing };
+        // Reused only when the stored output is this very text: a record whose output is
+        // missing, cut short or changed behind the store's back would make the new stub's ref
+        // unreadable or wrong. Then everything is written again.
+        if ((await this.#store.load(write.outputKey)) === output) {
+          const index = parseOutputIndex(await this.#store.load(write.indexKey));
+          if (index?.utf16 !== output.length) await this.#store.save(write.indexKey, indexJson);
+          return { status: "stored", metadataJson: existing };
+        }
       }
       // Output first: a record is only ever written for an output that is fully stored.
       await this.#store.save(write.outputKey, output);
@@ -204,7 +211,12 @@ export class ToolStub {
     return [this.#sessionId, "tool-results", id, file];
   }
 
-  /** A result exists once its record is written: the output is always written first. */
+  /**
+   * A stored output, whole. A result exists once its record is written: the output is always
+   * written first. Its length is checked against its index (or, for a result stored without one,
+   * its record): an output cut short or grown behind the store's back is CORRUPT, never read as
+   * if it were whole. (`verify` checks the SHA-256 too.)
+   */
   async #loadOutput(id) {
     const record = await this.#store.load(this.#key(id, "metadata.json"));
     if (record === undefined) {
@@ -213,6 +225,15 @@ export class ToolStub {
     const content = await this.#store.load(this.#key(id, "output.txt"));
     if (content === undefined) {
       throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
+    }
+    const index = parseOutputIndex(await this.#store.load(this.#key(id, INDEX_FILE)));
+    if (index !== undefined) {
+      if (content.length !== index.utf16) throw changedOutput(id, content.length, index.utf16, "UTF-16 units", "index");
+    } else {
+      const parsed = callCore(core.parseStoredRecord, record);
+      const chars = parsed === undefined ? undefined : JSON.parse(parsed).original_chars;
+      const stored = Number.isSafeInteger(chars) ? countCodePoints(content) : chars;
+      if (stored !== chars) throw changedOutput(id, stored, chars, "chars", "record");
     }
     return content;
   }
@@ -275,9 +296,18 @@ export class ToolStub {
     const index = parseOutputIndex(await this.#store.load(this.#key(id, INDEX_FILE)));
     if (index === undefined) return undefined;
     const span = spanOf(index, offset, limit === -1 ? index.chars : offset + limit, unit);
-    const slice = await this.#store.loadSlice(this.#key(id, "output.txt"), span.start, span.end);
+    // The index is trusted for the span, so the span is checked: it must be as long as the index
+    // says, and a span reaching the output's end asks for one unit more, which must not be there.
+    // A file cut short or grown behind the store's back is CORRUPT, not an empty window.
+    const total = unit === "utf8" ? index.bytes : index.utf16;
+    const asked = span.end >= total ? span.end + 1 : span.end;
+    const slice = await this.#store.loadSlice(this.#key(id, "output.txt"), span.start, asked);
     if (slice === undefined) {
       throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
+    }
+    const got = unit === "utf8" ? utf8Length(slice) : slice.length;
+    if (got !== span.end - span.start) {
+      throw changedOutput(id, span.start + got, span.end, unit === "utf8" ? "bytes" : "UTF-16 units", "index", span.start);
     }
     const window = this.#window(slice, Math.max(0, offset - span.firstChar), limit);
     window.total_chars = index.chars;
@@ -498,8 +528,21 @@ export class ToolStub {
     const prefix = [this.#sessionId, "tool-results", id];
     const existed = (await this.#store.load([...prefix, "metadata.json"])) !== undefined ||
       (await this.#store.load([...prefix, "output.txt"])) !== undefined;
-    await this.#requireRemoveRange().call(this.#store, prefix);
+    await this.#removeResult(id);
     return { deleted: existed };
+  }
+
+  /**
+   * Removes one result's files in the inverse of the write order (record, index, output), then
+   * anything else under it: a crash in between leaves an output without a record (not a result:
+   * nothing lists or reads it), never a record naming a missing output.
+   */
+  async #removeResult(id) {
+    const removeRange = this.#requireRemoveRange();
+    if (typeof this.#store.remove === "function") {
+      for (const file of ["metadata.json", INDEX_FILE, "output.txt"]) await this.#store.remove(this.#key(id, file));
+    }
+    await removeRange.call(this.#store, [this.#sessionId, "tool-results", id]);
   }
 
   /** Deletes every stored result of this session. */
@@ -530,7 +573,7 @@ export class ToolStub {
     const doomed = JSON.parse(
       callCore(core.planPrune, JSON.stringify(results), JSON.stringify(this.#config), Date.now(), JSON.stringify(protect)),
     );
-    for (const id of doomed) await this.#requireRemoveRange().call(this.#store, [this.#sessionId, "tool-results", id]);
+    for (const id of doomed) await this.#removeResult(id);
     return { deleted: doomed };
   }
 
@@ -565,6 +608,15 @@ export class ToolStub {
     }
     return [...byId.values()];
   }
+}
+
+/** CORRUPT: a stored output whose length is not the one its index or record gives. */
+function changedOutput(id, found, expected, unit, by, from = 0) {
+  const what = found < expected ? "cut short" : "longer than it was";
+  return new ToolStubError(
+    "CORRUPT",
+    `the stored output of tool result ${id} was changed behind the store's back: ${what} (${found} ${unit} where its ${by} says ${expected}${from ? `, reading from ${from}` : ""})`,
+  );
 }
 
 function leftOutNote(leftOut, what) {

@@ -170,3 +170,118 @@ describe("identity is the exact stored text", () => {
     await assert.rejects(ts.restore([part]), isCode("CORRUPT"));
   });
 });
+
+describe("reads check what they trust", () => {
+  const output = "0123456789abcdef\n".repeat(20_000); // 340,000 chars: several index blocks
+  const setUp = async () => {
+    const dir = freshDir("cut");
+    const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "s", config: { thresholdChars: 100 } });
+    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
+    const file = path.join(dir, "s", "tool-results", part.outputRef.split("/").pop(), "output.txt");
+    return { ts, ref: part.outputRef, file };
+  };
+
+  it("a ranged read past a cut is CORRUPT, not an empty window with hasMore", async () => {
+    const { ts, ref, file } = await setUp();
+    truncateSync(file, 100_000);
+    for (const offset of [100_000, 200_000, 339_000]) {
+      await assert.rejects(ts.read(ref, { offset, limit: 2000 }), isCode("CORRUPT"), `offset ${offset}`);
+    }
+    await assert.rejects(ts.read(ref, { offset: 99_000, limit: 2000 }), isCode("CORRUPT"), "a window across the cut");
+    await assert.rejects(ts.read(ref, { offset: 0, limit: -1 }), isCode("CORRUPT"));
+    await assert.rejects(ts.search(ref, { query: "0123" }), isCode("CORRUPT"), "a full read checks the length");
+    await assert.rejects(ts.read(ref, { line: 1 }), isCode("CORRUPT"));
+    // Before the cut the bytes are intact and the index places them right.
+    assert.equal((await ts.read(ref, { offset: 0, limit: 17 })).content, "0123456789abcdef\n");
+  });
+
+  it("a read reaching the end of an output grown behind the store's back is CORRUPT", async () => {
+    const { ts, ref, file } = await setUp();
+    appendFileSync(file, "appended");
+    await assert.rejects(ts.read(ref, { offset: 339_000, limit: 2000 }), isCode("CORRUPT"));
+    await assert.rejects(ts.read(ref, { limit: -1 }), isCode("CORRUPT"));
+    await assert.rejects(ts.search(ref, { query: "appended" }), isCode("CORRUPT"));
+  });
+
+  it("a result stored without an index is checked against its record's length", async () => {
+    const { ts, ref, file } = await setUp();
+    unlinkSync(path.join(path.dirname(file), "index.json"));
+    assert.equal((await ts.read(ref, { offset: 339_990, limit: 100 })).content, output.slice(339_990));
+    truncateSync(file, 339_000);
+    await assert.rejects(ts.read(ref, { offset: 339_990, limit: 100 }), isCode("CORRUPT"));
+  });
+});
+
+describe("dedup", () => {
+  const output = big("dedup");
+  for (const [damage, harm] of [
+    ["missing", (file) => unlinkSync(file)],
+    ["cut short", (file) => truncateSync(file, 100)],
+    ["changed", (file) => writeFileSync(file, output.replace("dedup", "DEDUP"))],
+  ]) {
+    it(`rewrites a result whose stored output is ${damage} instead of reusing it`, async () => {
+      const dir = freshDir("dedup");
+      const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "s", config: { thresholdChars: 100 } });
+      const [first] = await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m1" });
+      const resultDir = path.join(dir, "s", "tool-results", first.outputRef.split("/").pop());
+      harm(path.join(resultDir, "output.txt"));
+      unlinkSync(path.join(resultDir, "index.json"));
+      const [again] = await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m2" });
+      assert.equal(again.outputRef, first.outputRef);
+      assert.ok(again.truncated);
+      assert.equal((await ts.read(again.outputRef, { limit: -1 })).content, output);
+      assert.equal((await ts.read(again.outputRef, { offset: 5, limit: 10 })).content, output.slice(5, 15));
+      assert.ok(existsSync(path.join(resultDir, "index.json")), "the index is written again too");
+      assert.equal((await ts.verify(again.outputRef)).sha256, first.sha256);
+    });
+  }
+
+  it("still writes an intact result once", async () => {
+    const saves = [];
+    const store = new MemoryStore();
+    const counting = { load: (k) => store.load(k), loadRange: (p) => store.loadRange(p), save: (k, v) => (saves.push(k.at(-1)), store.save(k, v)) };
+    const ts = new ToolStub({ store: counting, sessionId: "s", config: { thresholdChars: 100 } });
+    await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m1" });
+    await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m2" });
+    assert.deepEqual(saves, ["output.txt", "index.json", "metadata.json"]);
+  });
+});
+
+describe("delete", () => {
+  /** A store that keeps entries in write order, removes them one at a time and can crash after `crashAfter` removals. */
+  class CrashingStore {
+    entries = new Map();
+    removals = 0;
+    crashAfter = Infinity;
+    async load(key) { return this.entries.get(key.join("/")); }
+    async save(key, value) { this.entries.set(key.join("/"), value); }
+    async loadRange(prefix) {
+      const start = prefix.length ? `${prefix.join("/")}/` : "";
+      return [...this.entries].filter(([k]) => k.startsWith(start)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, value]) => ({ key: k.split("/"), value }));
+    }
+    #removeOne(k) {
+      if (this.removals++ >= this.crashAfter) throw new Error("crashed mid-delete");
+      this.entries.delete(k);
+    }
+    async remove(key) { if (this.entries.has(key.join("/"))) this.#removeOne(key.join("/")); }
+    async removeRange(prefix) {
+      for (const k of [...this.entries.keys()]) if (k.startsWith(`${prefix.join("/")}/`)) this.#removeOne(k);
+    }
+  }
+
+  it("removes the record first: a crash mid-delete never leaves a record naming a missing output", async () => {
+    for (let crashAfter = 0; crashAfter <= 3; crashAfter++) {
+      const store = new CrashingStore();
+      const ts = new ToolStub({ store, sessionId: "s", config: { thresholdChars: 100 } });
+      const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: big("gone") }], { messageId: "m" });
+      store.crashAfter = crashAfter;
+      await ts.delete(part.outputRef).catch(() => {});
+      const id = part.outputRef.split("/").pop();
+      const has = (file) => store.entries.has(`s/tool-results/${id}/${file}`);
+      assert.ok(!has("metadata.json") || has("output.txt"), `crash after ${crashAfter} removal(s)`);
+      // Either the whole result or nothing a reader can see.
+      const read = await ts.read(part.outputRef, { limit: -1 }).then((r) => r.content, (e) => e.code);
+      assert.ok(read === big("gone") || read === "NOT_FOUND", `crash after ${crashAfter}: ${read}`);
+    }
+  });
+});

@@ -200,8 +200,12 @@ describe("restore", () => {
     assert.deepEqual(restored.map((p) => p.output), parts.map((p) => p.output));
     assert.equal(restored[0].truncated, false);
 
-    await store.save(["r2", "tool-results", out[0].outputRef.split("/").pop(), "output.txt"], "tampered");
+    const key = ["r2", "tool-results", out[0].outputRef.split("/").pop(), "output.txt"];
+    // Same length (the read's length check passes): the SHA-256 tells.
+    await store.save(key, "tampered".padEnd(parts[0].output.length, "!"));
     await rejectsWith(ts.restore(out), "CORRUPT", /SHA-256/);
+    await store.save(key, "tampered");
+    await rejectsWith(ts.restore(out), "CORRUPT", /cut short/);
   });
 
   it("gives a read-back part the window it read", async () => {
