@@ -2,9 +2,11 @@
 // The `tool-stub` command: stub, externalize, read, search and list tool outputs in a
 // filesystem store (./.tool-stub unless --store says otherwise).
 
-import { readFileSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { parseArgs } from "node:util";
 import { makePreview, ToolStub, ToolStubError, NodeFsStore, sha256Hex } from "./node.js";
+import * as core from "../wasm/tool_stub.js";
+import { callCore } from "./core-call.js";
 
 const USAGE = `Usage: tool-stub <command> [options]
 
@@ -96,8 +98,57 @@ function describeRead(result) {
   return `rows ${result.startRow}..${result.endRow} of ${result.totalRows}${result.hasMore ? " (more)" : ""}`;
 }
 
-function readInput(file) {
-  return readFileSync(file === undefined || file === "-" ? 0 : file, "utf8");
+/**
+ * The text of FILE (stdin for "-" or none), read as a stream and refused before decoding when it
+ * is over `maxBytes` (TOO_LARGE: not a string too long for V8, not the whole of it in memory), or
+ * when it is not UTF-8 (a binary file: INVALID_ARGUMENT, never stored as U+FFFD text).
+ */
+async function readInput(file, maxBytes) {
+  const fromStdin = file === undefined || file === "-";
+  const stream = fromStdin ? process.stdin : createReadStream(file);
+  const chunks = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        throw new ToolStubError(
+          "TOO_LARGE",
+          `the input is over ${maxBytes} bytes, the most one output may hold (maxOutputBytes); nothing was stored`,
+        );
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ToolStubError) throw error;
+    throw new ToolStubError("INVALID_ARGUMENT", `cannot read ${fromStdin ? "stdin" : "the input file"}: ${error?.code ?? error?.message ?? error}`);
+  } finally {
+    stream.destroy();
+  }
+  const bytes = Buffer.concat(chunks, size);
+  try {
+    // fatal: a byte that is not UTF-8 is refused, not turned into U+FFFD; a BOM is content.
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new ToolStubError(
+      "INVALID_ARGUMENT",
+      `the input is not UTF-8 text (a binary file?); tool-stub stores text exactly and will not store it as U+FFFD replacement characters. Encode it first (for example with base64) and store that`,
+    );
+  }
+}
+
+/**
+ * `--limit -1` as `--limit=-1`: parseArgs takes a value that starts with "-" for an option, and
+ * -1 is a value the API takes (read to the end).
+ */
+function negativeValuesJoined(argv) {
+  const valued = new Set(Object.entries(OPTIONS).filter(([, o]) => o.type === "string").map(([name]) => `--${name}`));
+  const joined = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (valued.has(argv[i]) && /^-\d+$/.test(argv[i + 1] ?? "")) joined.push(`${argv[i]}=${argv[++i]}`);
+    else joined.push(argv[i]);
+  }
+  return joined;
 }
 
 function needs(positionals, count, what) {
@@ -107,28 +158,26 @@ function needs(positionals, count, what) {
 async function main(argv) {
   // The MCP commands have their own options and load the MCP SDK: only for them (js/mcp/cli.js).
   if (argv[0] === "mcp" || argv[0] === "mcp-proxy") return (await import("./mcp/cli.js")).runMcpCommand(argv);
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseArgs({ args: negativeValuesJoined(argv), options: OPTIONS, allowPositionals: true });
   const [command, ...args] = positionals;
   if (values.help || command === undefined) {
     console.log(USAGE);
     return command === undefined && !values.help ? 2 : 0;
   }
   const print = (text, json) => console.log(values.json ? JSON.stringify(json, null, 2) : text);
-  const toolStub = () =>
-    new ToolStub({
-      store: new NodeFsStore(values.store),
-      sessionId: values.session,
-      config: withoutUnset({
-        thresholdChars: integer(values.threshold, "threshold"),
-        maxResults: integer(values["max-results"], "max-results"),
-        maxBytes: integer(values["max-bytes"], "max-bytes"),
-        maxAgeMs: integer(values["max-age-ms"], "max-age-ms"),
-      }),
-    });
+  const config = withoutUnset({
+    thresholdChars: integer(values.threshold, "threshold"),
+    maxResults: integer(values["max-results"], "max-results"),
+    maxBytes: integer(values["max-bytes"], "max-bytes"),
+    maxAgeMs: integer(values["max-age-ms"], "max-age-ms"),
+  });
+  const toolStub = () => new ToolStub({ store: new NodeFsStore(values.store), sessionId: values.session, config });
+  // The input limit is the core's maxOutputBytes (the config's, with its default).
+  const input = async (file) => readInput(file, JSON.parse(callCore(core.resolveConfig, JSON.stringify(config))).maxOutputBytes);
 
   switch (command) {
     case "stub": {
-      const output = readInput(args[0]);
+      const output = await input(args[0]);
       const { synopsis, stub } = makePreview(output, {
         mimeType: values.mime,
         toolName: values["tool-name"],
@@ -138,14 +187,17 @@ async function main(argv) {
       return 0;
     }
     case "externalize": {
-      const output = readInput(args[0]);
+      const output = await input(args[0]);
       const ts = toolStub();
       const toolId = values["tool-id"] ?? `cli_${sha256Hex(output).slice(0, 8)}`;
       const [part] = await ts.externalize(
         [{ toolId, toolName: values["tool-name"] ?? "tool", output, mimeType: values.mime }],
         { messageId: `cli_${Date.now()}` },
       );
-      if (part.externalizationError) throw new ToolStubError("STORE_FAILED", part.externalizationError);
+      if (part.externalizationError) {
+        const code = /^TOO_LARGE\b/.test(part.externalizationError) ? "TOO_LARGE" : "STORE_FAILED";
+        throw new ToolStubError(code, part.externalizationError);
+      }
       const text = part.outputRef
         ? `${part.output}\n\nref: ${part.outputRef}`
         : `${part.output}\n\n(kept inline: ${part.output.length} chars is under the threshold; pass --threshold 0 to store it anyway)`;

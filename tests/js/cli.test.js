@@ -4,7 +4,7 @@ import * as assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
 
 const CLI = path.join(ROOT, "pkg/js/cli.js");
@@ -107,7 +107,65 @@ describe("tool-stub CLI lifecycle", () => {
   });
 });
 
+/** Runs the CLI with `total` bytes of generated text piped to stdin (never all in memory); resolves { status, stderr }. */
+function cliWithGeneratedStdin(args, total) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (text) => (stderr += text));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stderr }));
+    // The CLI stops reading once it is over its limit: the pipe closing early is expected.
+    child.stdin.on("error", () => {});
+    const block = Buffer.alloc(1 << 20, "log line 0123456789\n");
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const chunk = block.subarray(0, Math.min(block.length, total - sent));
+        sent += chunk.length;
+        if (!child.stdin.write(chunk)) return child.stdin.once("drain", pump);
+      }
+      child.stdin.end();
+    };
+    pump();
+  });
+}
+
 describe("tool-stub CLI input and stores", () => {
+  it("refuses a binary file on stdin (not UTF-8) instead of storing U+FFFD text", () => {
+    const store = path.join(cwd, "binary-store");
+    const run = spawnSync(process.execPath, [CLI, "externalize", "-", "--store", store, "--threshold", "0"], {
+      cwd, input: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00, 0xfe]),
+    });
+    assert.equal(run.status, 2, String(run.stderr));
+    assert.match(String(run.stderr), /INVALID_ARGUMENT: the input is not UTF-8 text/);
+    assert.equal(existsSync(store), false, "nothing stored");
+    // A UTF-8 BOM is content, kept exactly.
+    const bom = spawnSync(process.execPath, [CLI, "externalize", "-", "--store", store, "--threshold", "0", "--json"], { cwd, input: "\uFEFFtext", encoding: "utf8" });
+    assert.equal(bom.status, 0, bom.stderr);
+    const read = cli("read", JSON.parse(bom.stdout).outputRef, "--store", store, "--json");
+    assert.equal(JSON.parse(read.stdout).content, "\uFEFFtext");
+  });
+
+  it("reads to the end with --limit -1, as the API does", () => {
+    const store = path.join(cwd, "limit-store");
+    const stored = spawnSync(process.execPath, [CLI, "externalize", "-", "--store", store, "--threshold", "0", "--json"], { cwd, input: "0123456789", encoding: "utf8" });
+    const ref = JSON.parse(stored.stdout).outputRef;
+    const run = cli("read", ref, "--store", store, "--offset", "3", "--limit", "-1", "--json");
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).content, "3456789");
+  });
+
+  for (const megabytes of [300, 600]) {
+    it(`answers TOO_LARGE for ${megabytes} MB on stdin`, async () => {
+      const store = path.join(cwd, `big-store-${megabytes}`);
+      const run = await cliWithGeneratedStdin(["externalize", "-", "--store", store], megabytes * 1e6);
+      assert.equal(run.status, 2, run.stderr);
+      assert.match(run.stderr, /^tool-stub: TOO_LARGE: the input is over 268435456 bytes/);
+      assert.equal(existsSync(store), false);
+    });
+  }
+
   it("fails fast with STORE_FAILED on a store folder it cannot create (--store /proc/x)", { skip: existsSync("/proc/self") ? false : "no /proc here" }, () => {
     const run = spawnSync(process.execPath, [CLI, "externalize", "-", "--store", "/proc/tool-stub-x", "--threshold", "0"], {
       cwd, encoding: "utf8", input: "some output", timeout: 20_000,
