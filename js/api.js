@@ -116,8 +116,10 @@ export class ToolStub {
   async externalize(parts, options) {
     if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
     const opts = requireOptions(options, "options");
-    checkKnownKeys(opts, ["messageId"], "externalize");
+    checkKnownKeys(opts, ["messageId", "peerId"], "externalize");
     const messageId = requireString(opts.messageId, "messageId");
+    // The records' `peer_id`; a part's own `messageId` (parts from several messages) names its record's.
+    const peerId = optionalString(opts.peerId, "peerId", null);
     parts.forEach((part, i) => {
       requireOptions(part, `parts[${i}]`);
       optionalString(part.output, `parts[${i}].output`);
@@ -132,6 +134,7 @@ export class ToolStub {
       messageId,
       config: this.#config,
       parts: parts.map((part) => ({ ...part, output: undefined })),
+      peerId,
       createdAt: this.#now(),
       userId: this.#userId,
     };

@@ -77,6 +77,8 @@ export interface ToolStubConfig {
   minPreviewChars?: number;
   /** "preserve_raw" */
   failureMode?: FailureMode;
+  /** "largest_first", the only strategy (accepted so the reference's full config is). */
+  aggregateSelectionStrategy?: "largest_first";
   /** The names the stubs' Explore lines and the tool definitions use. */
   toolNames?: ToolNames;
   /** Outputs of these tools always stay inline. */
@@ -122,14 +124,20 @@ export interface ToolPart {
   sha256?: string;
   storageUri?: string;
   groupId?: string;
-  /** "single_threshold", "turn_budget", "source_read", "…:externalization_failed", or "" (inline). */
+  /** "single_threshold", "turn_budget", "source_read", "too_large", or "" (inline). A `preview_only`
+   * stub of a failed store keeps the reason it was selected for (its text says
+   * `reason: …:externalization_failed`). */
   externalizedReason?: string;
   groupOriginalChars?: number | null;
   groupBudgetChars?: number | null;
   externalizationError?: string;
   sourceRef?: string;
-  sourceOffset?: number | null;
-  sourceLimit?: number | null;
+  /** A read-back's `offset`/`limit` input as given (a non-integer is kept as is). */
+  sourceOffset?: unknown;
+  sourceLimit?: unknown;
+  /** The message this part came from, when a turn's parts come from several: its record's
+   * `message_id` (the call's `messageId` otherwise). */
+  messageId?: string;
   /** Ask for this output to stay inline whatever its size. */
   keepInline?: boolean;
   [extra: string]: unknown;
@@ -334,7 +342,8 @@ export declare class ToolStub {
   readonly sessionId: string;
   readonly sessionUri: string;
   /** Externalizes one turn's tool parts; returns new parts (inputs untouched). */
-  externalize(parts: ToolPart[], options: { messageId: string }): Promise<ToolPart[]>;
+  /** `peerId` is written into the records as `peer_id`. */
+  externalize(parts: ToolPart[], options: { messageId: string; peerId?: string }): Promise<ToolPart[]>;
   read(refOrId: string, options?: ReadOptions): Promise<ReadResult>;
   read(refOrId: string, options: LineReadOptions): Promise<LineReadResult>;
   read(refOrId: string, options: JsonPointerReadOptions): Promise<JsonPointerReadResult>;

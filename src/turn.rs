@@ -41,6 +41,15 @@ pub enum FailureMode {
     PreviewOnly,
 }
 
+/// How the turn budget picks outputs to send out: the reference has one strategy (the largest
+/// remaining output that lowers the turn's size first); its config names it, so it is accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SelectionStrategy {
+    #[default]
+    LargestFirst,
+}
+
 /// The reference config: camelCase keys (the JS API's), the reference's snake_case ones as aliases.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -52,6 +61,8 @@ pub struct TurnConfig {
     pub assistant_turn_preview_budget_chars: i64,
     pub min_preview_chars: i64,
     pub failure_mode: FailureMode,
+    /// The reference's `aggregate_selection_strategy` (only `largest_first` exists).
+    pub aggregate_selection_strategy: SelectionStrategy,
     /// The retrieval tool names the stubs point at (and that mark read-back parts).
     pub tool_names: ToolNames,
     /// Outputs of these tools always stay inline.
@@ -80,6 +91,7 @@ json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
     assistant_turn_preview_budget_chars: "assistantTurnPreviewBudgetChars" | "assistant_turn_preview_budget_chars",
     min_preview_chars: "minPreviewChars" | "min_preview_chars",
     failure_mode: "failureMode" | "failure_mode",
+    aggregate_selection_strategy: "aggregateSelectionStrategy" | "aggregate_selection_strategy",
     tool_names: "toolNames" | "tool_names",
     exempt_tool_names: "exemptToolNames" | "exempt_tool_names",
     max_results: "maxResults" | "max_results",
@@ -100,6 +112,7 @@ impl Default for TurnConfig {
             assistant_turn_preview_budget_chars: 10_000,
             min_preview_chars: 1_000,
             failure_mode: FailureMode::PreserveRaw,
+            aggregate_selection_strategy: SelectionStrategy::LargestFirst,
             tool_names: ToolNames::default(),
             exempt_tool_names: Vec::new(),
             max_results: None,
@@ -156,10 +169,15 @@ pub struct ToolPart {
     pub group_budget_chars: Option<i64>,
     pub externalization_error: String,
     pub source_ref: String,
-    pub source_offset: Option<i64>,
-    pub source_limit: Option<i64>,
+    /// A read-back's `offset`/`limit` input as given (the reference keeps a non-integer as is).
+    pub source_offset: Option<Value>,
+    pub source_limit: Option<Value>,
     /// The host asks for this output to stay inline whatever its size.
     pub keep_inline: bool,
+    /// The id of the message this part came from, when a turn's parts come from several: its
+    /// record's `message_id` (the call's `messageId` otherwise). Read only: the caller has it.
+    #[serde(skip_serializing)]
+    pub message_id: String,
 }
 
 json_fields::defaulted_struct!(ToolPart, {
@@ -183,6 +201,7 @@ json_fields::defaulted_struct!(ToolPart, {
     source_offset: "sourceOffset",
     source_limit: "sourceLimit",
     keep_inline: "keepInline",
+    message_id: "messageId",
 });
 
 impl ToolPart {
@@ -209,6 +228,8 @@ pub struct TurnInput {
     /// Written into each record as `created_at` (the host's clock: the core has none).
     pub created_at: String,
     pub user_id: Option<String>,
+    /// Written into each record as `peer_id` (the message's peer, as the reference records it).
+    pub peer_id: Option<String>,
 }
 
 json_fields::deserialize_from_json!(TurnInput);
@@ -227,6 +248,7 @@ impl TurnInput {
                 "parts" => parts = Some(take_parts(value)?),
                 "createdAt" => input.created_at = take(value)?,
                 "userId" => input.user_id = take(value)?,
+                "peerId" => input.peer_id = take(value)?,
                 _ => {}
             }
         }
@@ -251,6 +273,7 @@ impl TurnInput {
             parts,
             created_at: String::new(),
             user_id: None,
+            peer_id: None,
         }
     }
 }
@@ -350,17 +373,37 @@ fn source_read_ref<'a>(
         return None;
     }
     let input = part.tool_input.as_ref()?.as_object()?;
+    // The reference's `input.get("tool_output_ref") or input.get("ref") or input.get("uri")`:
+    // the first truthy value, which must then be a string (a number there is not a source read).
     let reference = ["tool_output_ref", "ref", "uri"]
         .iter()
-        .filter_map(|key| input.get(*key).and_then(Value::as_str))
-        .find(|value| !value.is_empty())?;
+        .filter_map(|key| input.get(*key))
+        .find(|value| is_py_truthy(value))?
+        .as_str()?;
     reference
         .starts_with(&format!("{session_uri}/tool-results/"))
         .then_some(reference)
 }
 
-fn input_int(part: &ToolPart, key: &str) -> Option<i64> {
-    part.tool_input.as_ref()?.get(key)?.as_i64()
+/// Python's truth value of a JSON value.
+fn is_py_truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(flag) => *flag,
+        Value::Number(number) => number.as_f64().is_some_and(|n| n != 0.0),
+        Value::String(text) => !text.is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(fields) => !fields.is_empty(),
+    }
+}
+
+/// A read-back input's value as given (`input.get(key)`), whatever its type.
+fn input_value(part: &ToolPart, key: &str) -> Option<Value> {
+    part.tool_input
+        .as_ref()?
+        .get(key)
+        .filter(|value| !value.is_null())
+        .cloned()
 }
 
 /// Rewrites a read-back part as a preview of the window it read, pointing at its source.
@@ -381,8 +424,8 @@ fn rewrite_source_read(part: &mut ToolPart, reference: &str, config: &TurnConfig
     );
     let original_chars = char_len(&part.output);
     let preview_chars = char_len(&preview);
-    part.source_offset = input_int(part, "offset");
-    part.source_limit = input_int(part, "limit");
+    part.source_offset = input_value(part, "offset");
+    part.source_limit = input_value(part, "limit");
     part.source_ref = reference.to_string();
     part.truncated = original_chars > preview_chars;
     part.original_chars = Some(original_chars as u64);
@@ -700,11 +743,15 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
         let record = ToolResultRecord {
             tool_result_id: candidate.tool_result_id.clone(),
             session_id: input.session_id.clone(),
-            message_id: input.message_id.clone(),
+            message_id: if part.message_id.is_empty() {
+                input.message_id.clone()
+            } else {
+                part.message_id.clone()
+            },
             tool_id: part.tool_id.clone(),
             tool_name: part.tool_name.clone(),
             user_id: input.user_id.clone(),
-            peer_id: None,
+            peer_id: input.peer_id.clone(),
             created_at: input.created_at.clone(),
             original_chars: candidate.chars as u64,
             preview_chars: effective_preview_chars(candidate.chars, preview),
@@ -855,7 +902,9 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                     }
                     FailureMode::PreserveRaw => {}
                     FailureMode::PreviewOnly => {
-                        let reason = format!("{}:externalization_failed", write.reason);
+                        // The suffix is for the stub text only: the part keeps the reason it
+                        // was selected for, as the reference does.
+                        let stub_reason = format!("{}:externalization_failed", write.reason);
                         let (_, stub) = make_preview(
                             &part.output,
                             &PreviewRequest {
@@ -863,12 +912,12 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                                 preview_chars: write.preview_chars,
                                 tool_name: &part.tool_name,
                                 sha256: &write.sha256,
-                                reason: &reason,
+                                reason: &stub_reason,
                                 tools: Some(&plan.tool_names),
                                 ..Default::default()
                             },
                         );
-                        part.externalized_reason = reason;
+                        part.externalized_reason = write.reason.clone();
                         set_stub(part, stub, original_chars, &write.sha256);
                     }
                 }
@@ -1035,6 +1084,7 @@ mod tests {
                         !parts[0].output.contains("Explore:") && parts[0].output_ref.is_empty()
                     );
                     assert!(parts[0].truncated);
+                    assert_eq!(parts[0].externalized_reason, REASON_SINGLE);
                 }
                 _ => assert_eq!(result.map_err(|e| e.code), Err(ErrorCode::StoreFailed)),
             }
@@ -1094,5 +1144,126 @@ mod tests {
             .collect();
         let plan = plan_turn(input(parts, TurnConfig::default())).expect("plans");
         assert!(!plan.writes.is_empty());
+    }
+
+    fn read_back(tool_input: Value) -> ToolPart {
+        ToolPart {
+            tool_name: ToolNames::default().read,
+            tool_input: Some(tool_input),
+            ..part("r", "window text ".repeat(100))
+        }
+    }
+
+    #[test]
+    fn read_backs_take_the_first_truthy_ref_only_when_it_is_a_string() {
+        let session_ref = "viking://user/default/sessions/s/tool-results/tr_x";
+        let reason = |tool_input: Value| {
+            let plan = plan_turn(input(vec![read_back(tool_input)], TurnConfig::default()))
+                .expect("plans");
+            plan.parts[0].externalized_reason.clone()
+        };
+        assert_eq!(
+            reason(serde_json::json!({"ref": session_ref})),
+            REASON_SOURCE_READ
+        );
+        // Falsy values fall through to the next key, as Python's `or` does.
+        for falsy in [
+            serde_json::json!(""),
+            serde_json::json!(0),
+            serde_json::json!(null),
+            serde_json::json!([]),
+        ] {
+            let tool_input = serde_json::json!({"tool_output_ref": falsy, "uri": session_ref});
+            assert_eq!(reason(tool_input), REASON_SOURCE_READ);
+        }
+        // A truthy non-string is the ref the reference takes, and it is not a string: the part
+        // is an ordinary output, whatever the next key holds.
+        for truthy in [
+            serde_json::json!(5),
+            serde_json::json!({"a": 1}),
+            serde_json::json!(true),
+        ] {
+            let tool_input = serde_json::json!({"tool_output_ref": truthy, "ref": session_ref});
+            assert_eq!(reason(tool_input), "");
+        }
+    }
+
+    #[test]
+    fn read_back_offset_and_limit_keep_their_values_whatever_their_type() {
+        let session_ref = "viking://user/default/sessions/s/tool-results/tr_x";
+        let tool_input = serde_json::json!({"ref": session_ref, "offset": "10", "limit": 2.5});
+        let plan =
+            plan_turn(input(vec![read_back(tool_input)], TurnConfig::default())).expect("plans");
+        let part = &plan.parts[0];
+        assert_eq!(part.source_offset, Some(serde_json::json!("10")));
+        assert_eq!(part.source_limit, Some(serde_json::json!(2.5)));
+        let tool_input = serde_json::json!({"ref": session_ref, "offset": 7});
+        let plan =
+            plan_turn(input(vec![read_back(tool_input)], TurnConfig::default())).expect("plans");
+        assert_eq!(plan.parts[0].source_offset, Some(serde_json::json!(7)));
+        assert_eq!(plan.parts[0].source_limit, None);
+    }
+
+    #[test]
+    fn records_carry_the_peer_and_each_parts_own_message_id() {
+        let mut from_other_message = part("b", "b ".repeat(30_000));
+        from_other_message.message_id = "m2".into();
+        let mut turn = input(
+            vec![part("a", "a ".repeat(30_000)), from_other_message],
+            TurnConfig::default(),
+        );
+        turn.peer_id = Some("peer-7".into());
+        let plan = plan_turn(turn).expect("plans");
+        let records: Vec<Value> = plan
+            .writes
+            .iter()
+            .map(|write| serde_json::from_str(&write.metadata_json).expect("record"))
+            .collect();
+        assert_eq!(records[0]["message_id"], "m");
+        assert_eq!(records[1]["message_id"], "m2");
+        assert!(records.iter().all(|record| record["peer_id"] == "peer-7"));
+        // The group stays the call's message (SPEC 7.2), and the part's own id is not echoed.
+        assert!(plan.parts.iter().all(|part| part.group_id == "m"));
+        let echoed = serde_json::to_value(&plan.parts[1]).expect("serializes");
+        assert!(echoed.get("messageId").is_none());
+        let read: TurnInput = serde_json::from_value(serde_json::json!({
+            "sessionId": "s", "messageId": "m", "peerId": "p",
+            "parts": [{"toolId": "t", "messageId": "m3", "output": "x"}]
+        }))
+        .expect("reads");
+        assert_eq!(
+            (read.peer_id.as_deref(), read.parts[0].message_id.as_str()),
+            (Some("p"), "m3")
+        );
+    }
+
+    #[test]
+    fn the_references_full_config_is_accepted() {
+        // `ToolOutputExternalizationConfig().model_dump()` of the reference.
+        let dumped = serde_json::json!({
+            "enabled": true,
+            "threshold_chars": 20000,
+            "preview_chars": 2000,
+            "assistant_turn_inline_budget_chars": 100000,
+            "assistant_turn_preview_budget_chars": 10000,
+            "min_preview_chars": 1000,
+            "failure_mode": "preserve_raw",
+            "aggregate_selection_strategy": "largest_first",
+        });
+        let config: TurnConfig = serde_json::from_value(dumped).expect("accepted");
+        assert_eq!(config, TurnConfig::default());
+        let camel: TurnConfig = serde_json::from_value(
+            serde_json::json!({"aggregateSelectionStrategy": "largest_first"}),
+        )
+        .expect("accepted");
+        assert_eq!(
+            camel.aggregate_selection_strategy,
+            SelectionStrategy::LargestFirst
+        );
+        let refused = serde_json::from_value::<TurnConfig>(
+            serde_json::json!({"aggregate_selection_strategy": "smallest_first"}),
+        )
+        .expect_err("only largest_first exists");
+        assert!(refused.to_string().contains("largest_first"), "{refused}");
     }
 }

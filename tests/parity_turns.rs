@@ -66,6 +66,7 @@ fn run(scenario: &Value) -> Result<(Vec<ToolPart>, Files), String> {
         parts: scenario_parts(scenario),
         created_at: "2026-01-01T00:00:00Z".to_string(),
         user_id: Some("default".to_string()),
+        peer_id: None,
     };
     let plan = plan_turn(input).map_err(|e| e.to_string())?;
     let mut files = Files::new();

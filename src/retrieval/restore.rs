@@ -87,8 +87,16 @@ pub fn restore_part(
         }
     }
     let (output, window) = if is_source_read(&part) {
-        let offset = part.source_offset.unwrap_or(0);
-        let limit = part.source_limit.unwrap_or(DEFAULT_READ_LIMIT);
+        let offset = part
+            .source_offset
+            .as_ref()
+            .and_then(serde_json::Value::as_i64)
+            .unwrap_or(0);
+        let limit = part
+            .source_limit
+            .as_ref()
+            .and_then(serde_json::Value::as_i64)
+            .unwrap_or(DEFAULT_READ_LIMIT);
         (
             read(stored_output, offset, limit)?.content,
             Some((offset, limit)),
@@ -205,8 +213,8 @@ mod tests {
             output: "preview".into(),
             externalized_reason: REASON_SOURCE_READ.into(),
             source_ref: "s/tool-results/tr_y".into(),
-            source_offset: Some(2),
-            source_limit: Some(3),
+            source_offset: Some(2.into()),
+            source_limit: Some(3.into()),
             sha256: sha256_hex("234"),
             ..Default::default()
         };

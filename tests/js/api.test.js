@@ -229,6 +229,8 @@ describe("failure modes with a store that fails", () => {
     assert.equal(out.truncated, true);
     assert.equal(out.outputRef, "");
     assert.match(out.output, /reason: single_threshold:externalization_failed/);
+    // The suffix is the stub text's only: the part keeps the reason it was selected for.
+    assert.equal(out.externalizedReason, "single_threshold");
     assert.doesNotMatch(out.output, /Explore:/);
     assert.equal(out.externalizationError, "QuotaExceededError: disk is full");
   });
@@ -236,6 +238,59 @@ describe("failure modes with a store that fails", () => {
   it("reject fails the turn with STORE_FAILED", async () => {
     const ts = new ToolStub({ store: new FailingStore(), sessionId: "f3", config: { failureMode: "reject" } });
     await rejectsWith(ts.externalize([part("c", bigJson)], { messageId: "m" }), "STORE_FAILED");
+  });
+});
+
+describe("reference edges (issue 17)", () => {
+  it("records carry peerId, and a part's own messageId names its record's message", async () => {
+    const store = new MemoryStore();
+    const ts = new ToolStub({ store, sessionId: "edges" });
+    const parts = [part("a", bigJson), part("b", bigJson.replace("item", "thing"), { messageId: "m2" })];
+    const out = await ts.externalize(parts, { messageId: "m1", peerId: "peer-1" });
+    const { toolResults } = await ts.list();
+    const byTool = Object.fromEntries(toolResults.map((record) => [record.tool_id, record]));
+    assert.equal(byTool.a.message_id, "m1");
+    assert.equal(byTool.b.message_id, "m2");
+    assert.equal(byTool.a.peer_id, "peer-1");
+    assert.equal(byTool.b.peer_id, "peer-1");
+    assert.deepEqual(out.map((p) => p.groupId), ["m1", "m1"]);
+    assert.equal(out[1].messageId, "m2");
+    const plain = new ToolStub({ store: new MemoryStore(), sessionId: "edges2" });
+    await plain.externalize([part("a", bigJson)], { messageId: "m" });
+    assert.equal((await plain.list()).toolResults[0].peer_id, null);
+    await rejectsWith(plain.externalize([part("a", bigJson)], { messageId: "m", peerId: 5 }), "INVALID_ARGUMENT");
+  });
+
+  it("the reference's full config (model_dump) is accepted", async () => {
+    const config = {
+      enabled: true, threshold_chars: 20000, preview_chars: 2000,
+      assistant_turn_inline_budget_chars: 100000, assistant_turn_preview_budget_chars: 10000,
+      min_preview_chars: 1000, failure_mode: "preserve_raw", aggregate_selection_strategy: "largest_first",
+    };
+    const ts = new ToolStub({ sessionId: "cfg", config });
+    const [out] = await ts.externalize([part("a", bigJson)], { messageId: "m" });
+    assert.equal(out.truncated, true);
+    await rejectsWith(() => new ToolStub({ sessionId: "cfg2", config: { aggregate_selection_strategy: "smallest_first" } }), "INVALID_ARGUMENT");
+  });
+
+  it("a read-back whose tool_output_ref is not a string is stored as a new result, and offset/limit keep their values", async () => {
+    const ts = new ToolStub({ sessionId: "rb" });
+    const [stored] = await ts.externalize([part("a", bigJson)], { messageId: "m" });
+    const readName = "openviking_tool_result_read";
+    const window = bigJson.slice(0, 30000);
+    const [numeric] = await ts.externalize(
+      [{ toolId: "r1", toolName: readName, output: window, toolInput: { tool_output_ref: 7, ref: stored.outputRef } }],
+      { messageId: "m2" },
+    );
+    assert.equal(numeric.externalizedReason, "single_threshold");
+    assert.notEqual(numeric.outputRef, stored.outputRef);
+    const [source] = await ts.externalize(
+      [{ toolId: "r2", toolName: readName, output: window, toolInput: { ref: stored.outputRef, offset: "0", limit: 1.5 } }],
+      { messageId: "m3" },
+    );
+    assert.equal(source.externalizedReason, "source_read");
+    assert.equal(source.sourceOffset, "0");
+    assert.equal(source.sourceLimit, 1.5);
   });
 });
 
