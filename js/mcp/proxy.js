@@ -231,7 +231,9 @@ export class McpProxy {
         messageId: `mcp_${typeof entry.id === "string" ? entry.id : JSON.stringify(entry.id)}`,
         result: message.result,
       });
-      for (const error of errors) log(`could not store a result of ${entry.toolName}, passed on raw: ${error}`);
+      for (const error of errors) {
+        log(`could not store a result of ${entry.toolName}, ${error.raw ? "passed on raw" : "sent a stub without a ref"}: ${error.message}`);
+      }
       rewritten = result;
     } catch (error) {
       // Thrown only under failureMode "reject" (or by a bug): the host gets an error, not the raw result.

@@ -27,8 +27,9 @@ function isJsonOf(text, serialized) {
  * `isError` and every other field stay as they are.
  *
  * Returns `{ result }` (undefined when nothing changed: the caller forwards the original message
- * byte for byte) and `errors`: the store failures that left an output raw (failureMode
- * preserve_raw). Throws what `externalize` throws (failureMode reject: STORE_FAILED).
+ * byte for byte) and `errors`: the store failures, `{ message, raw }`, raw when the output stayed
+ * as it was (failureMode preserve_raw) rather than becoming a stub without a ref (preview_only).
+ * Throws what `externalize` throws (failureMode reject: STORE_FAILED).
  */
 export async function externalizeToolResult(toolStub, { toolName, toolInput, messageId, result }) {
   if (result === null || typeof result !== "object" || Array.isArray(result)) return { result: undefined, errors: [] };
@@ -56,7 +57,9 @@ export async function externalizeToolResult(toolStub, { toolName, toolInput, mes
   }
   if (parts.length === 0) return { result: undefined, errors: [] };
   const done = await toolStub.externalize(parts, { messageId });
-  const errors = done.filter((part) => part.externalizationError).map((part) => part.externalizationError);
+  const errors = done.flatMap((part, i) =>
+    part.externalizationError ? [{ message: part.externalizationError, raw: part.output === parts[i].output }] : [],
+  );
   const changed = done.map((part, i) => part.output !== parts[i].output);
   if (!changed.includes(true)) return { result: undefined, errors };
 

@@ -198,6 +198,14 @@ describe("mcp-proxy options", () => {
     }
   });
 
+  it("gives a server without tools the retrieval tools (a tools capability added)", async () => {
+    const [mine, theirs] = await Promise.all([proxied([], [...FIXTURE, "--no-tools"]), direct([...FIXTURE, "--no-tools"])]);
+    assert.equal(theirs.client.getServerCapabilities().tools, undefined);
+    assert.deepEqual(mine.client.getServerCapabilities(), { ...theirs.client.getServerCapabilities(), tools: {} });
+    assert.deepEqual((await mine.client.listTools()).tools.map((tool) => tool.name), RETRIEVAL);
+    assert.deepEqual(await mine.client.listPrompts(), await theirs.client.listPrompts());
+  });
+
   it("names the retrieval tools by --tool-prefix, in tools/list and in the stubs", async () => {
     const { client } = await proxied(["--tool-prefix", "stored_"]);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
@@ -214,13 +222,18 @@ describe("mcp-proxy options", () => {
     await assert.rejects(client.listTools(), /small_text.*--tool-prefix/);
   });
 
-  it("passes the raw result on when the store fails (failureMode preserve_raw), and fails the call under reject", async () => {
+  it("passes the raw result on when the store fails (failureMode preserve_raw), a stub without a ref under preview_only, an error under reject", async () => {
     const file = path.join(work, "not-a-directory");
     writeFileSync(file, "");
     const raw = await connect(process.execPath, [CLI, "mcp-proxy", "--store", file, "--", ...FIXTURE]);
     const result = await raw.client.callTool({ name: "big_text", arguments: { chars: 30_000 } });
     assert.deepEqual(result.content, [{ type: "text", text: bigText(30_000) }]);
     assert.match(raw.stderr(), /could not store a result of big_text, passed on raw: .*ENOTDIR/);
+    const preview = await connect(process.execPath, [CLI, "mcp-proxy", "--store", file, "--failure-mode", "preview_only", "--", ...FIXTURE]);
+    const stub = (await preview.client.callTool({ name: "big_text", arguments: { chars: 30_000 } })).content[0].text;
+    assert.match(stub, /^\[OpenViking tool result externalized\]\n/);
+    assert.equal(refOf(stub), undefined);
+    assert.match(preview.stderr(), /could not store a result of big_text, sent a stub without a ref: .*ENOTDIR/);
     const strict = await connect(process.execPath, [CLI, "mcp-proxy", "--store", file, "--failure-mode", "reject", "--", ...FIXTURE]);
     await assert.rejects(strict.client.callTool({ name: "big_text", arguments: { chars: 30_000 } }), /could not store the result of big_text/);
   });
