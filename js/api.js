@@ -6,7 +6,7 @@
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
-import { storedSha256, callCore, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+import { storedSha256, callCore, callerJson, readingCaller, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 import { withStoreTimeout } from "./stores/timeout.js";
 import { withCheckedAnswers } from "./stores/checked.js";
 import { planTurn } from "./planned-turn.js";
@@ -88,16 +88,19 @@ export class ToolStub {
       DEFAULT_SESSION_URI_PATTERN.replace("{sessionId}", this.#sessionId),
     );
     // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
-    this.#config = JSON.parse(callCore(core.resolveConfig, JSON.stringify(requireOptions(opts.config, "config"))));
+    this.#config = JSON.parse(callCore(core.resolveConfig, callerJson(requireOptions(opts.config, "config"), "config")));
     const store = opts.store ?? new MemoryStore();
-    if (store === null || typeof store !== "object") throw invalid("store must be a store object");
-    for (const method of ["load", "save", "loadRange"]) {
-      if (typeof store[method] !== "function") throw invalid(`store must implement ${method}()`);
-    }
+    readingCaller("store", () => {
+      if (store === null || typeof store !== "object") throw invalid("store must be a store object");
+      for (const method of ["load", "save", "loadRange"]) {
+        if (typeof store[method] !== "function") throw invalid(`store must implement ${method}()`);
+      }
+    });
     // A store's answers are checked (a non-string would trap the core), and time out if asked to.
     const timed = this.#config.storeTimeoutMs == null ? store : withStoreTimeout(store, this.#config.storeTimeoutMs);
     this.#store = withCheckedAnswers(timed);
     this.#userId = optionalString(opts.userId, "userId", "default");
+    if (opts.now !== undefined && typeof opts.now !== "function") throw invalid("now must be a function returning an ISO timestamp");
     this.#now = opts.now ?? (() => new Date().toISOString());
   }
 
@@ -114,33 +117,43 @@ export class ToolStub {
    * Outputs that go out are stored first, then replaced by their stub.
    */
   async externalize(parts, options) {
-    if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
     const opts = requireOptions(options, "options");
     checkKnownKeys(opts, ["messageId", "peerId"], "externalize");
     const messageId = requireString(opts.messageId, "messageId");
     // The records' `peer_id`; a part's own `messageId` (parts from several messages) names its record's.
     const peerId = optionalString(opts.peerId, "peerId", null);
-    parts.forEach((part, i) => {
-      requireOptions(part, `parts[${i}]`);
-      optionalString(part.output, `parts[${i}].output`);
-    });
     // The outputs go beside the turn's JSON, never through it (see planTurn in src/wasm.rs). They
     // go as they are: crossing into wasm (TextEncoder) turns a lone surrogate into U+FFFD, so an
-    // output holding one gets its digest from the host (planTurnExactly); the store keeps it exactly.
-    const outputs = parts.map((part) => part.output ?? "");
+    // output holding one gets its digest from the host (planExactly in planned-turn.js); the store keeps it exactly.
+    // Each part is read once, here: getters and Proxies of the caller's parts are not touched again.
+    const { outputs, coreParts } = readingCaller("parts", () => {
+      if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
+      const outputs = new Array(parts.length);
+      const coreParts = new Array(parts.length);
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i];
+        if (part === null || typeof part !== "object" || Array.isArray(part)) {
+          throw invalid(`parts[${i}] must be a tool part object (got ${i in parts ? (part === null ? "null" : typeof part) : "a hole in a sparse array"})`);
+        }
+        coreParts[i] = { ...part, output: undefined };
+        outputs[i] = optionalString(part.output, `parts[${i}].output`);
+      }
+      return { outputs, coreParts };
+    });
+    const createdAt = readingCaller("options.now()", () => requireString(this.#now(), "the timestamp options.now() returned"));
     const input = {
       sessionId: this.#sessionId,
       sessionUri: this.#sessionUri,
       messageId,
       config: this.#config,
-      parts: parts.map((part) => ({ ...part, output: undefined })),
+      parts: coreParts,
       peerId,
-      createdAt: this.#now(),
+      createdAt,
       userId: this.#userId,
     };
     // The plan stays in the core (see planned-turn.js); what comes out is what storing needs: each
     // write's keys, then its index and record files, two strings per write.
-    const plan = await planTurn(JSON.stringify(input), outputs);
+    const plan = await planTurn(callerJson(input, ""), outputs);
     const { writes, files } = plan;
     let finished;
     try {
@@ -157,10 +170,10 @@ export class ToolStub {
     // not two spreads: spreading the core's part over the caller's took ~10 µs a part in V8 (a
     // sixtieth of a 1,000-part turn); a caller's own "__proto__" key still gets the spread.
     const result = finished.map((part, i) => {
-      const output = part.output || (parts[i].output ?? "");
-      return Object.hasOwn(parts[i], "__proto__")
-        ? { ...parts[i], ...part, output }
-        : Object.assign({}, parts[i], part, { output });
+      const output = part.output || outputs[i];
+      return Object.hasOwn(coreParts[i], "__proto__")
+        ? { ...coreParts[i], ...part, output }
+        : Object.assign({}, coreParts[i], part, { output });
     });
     if (this.#hasRetention()) {
       const referenced = result.flatMap((part) => [part.outputRef, part.sourceRef]).filter(Boolean);
@@ -340,7 +353,7 @@ export class ToolStub {
   async #readStructured(refOrId, opts, mode) {
     checkKnownKeys(opts, [...READ_MODES[mode], "maxChars", "includeMetadata"], `${mode} read`);
     const id = this.#resolveId(refOrId);
-    const request = JSON.stringify(definedOptions(opts, [...READ_MODES[mode], "maxChars"]));
+    const request = callerJson(definedOptions(opts, [...READ_MODES[mode], "maxChars"]), "options");
     callCore(core.checkReadOptions, mode, request);
     const content = await this.#loadOutput(id);
     const result = { toolResultId: id, mode, ...JSON.parse(callCore(core[CORE_READS[mode]], content, request)) };
@@ -358,7 +371,7 @@ export class ToolStub {
     checkKnownKeys(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS], "search");
     const id = this.#resolveId(refOrId);
     requireString(opts.query, "query");
-    const request = JSON.stringify(definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]));
+    const request = callerJson(definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]), "options");
     callCore(core.checkGrep, request);
     const content = await this.#loadOutput(id);
     const found = (await this.#literalSearch(id, content, opts)) ?? JSON.parse(callCore(core.grepContent, content, request));
@@ -392,7 +405,7 @@ export class ToolStub {
     const outputs = new Map(
       entries.filter((e) => e.key.length === 4 && e.key[3] === "output.txt").map((e) => [e.key[2], e.value]),
     );
-    const request = JSON.stringify(definedOptions(opts, SEARCH_ALL_OPTIONS));
+    const request = callerJson(definedOptions(opts, SEARCH_ALL_OPTIONS), "options");
     const plan = JSON.parse(callCore(core.searchAllPlan, request, JSON.stringify(files)));
     const grep = JSON.stringify(plan.grep);
     const hits = [];
@@ -411,14 +424,23 @@ export class ToolStub {
    * store (a read-back part gets the window it read), SHA-256 verified (`CORRUPT` on mismatch).
    */
   async restore(parts) {
-    if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
-    const coreParts = parts.map((part, i) => {
-      requireOptions(part, `parts[${i}]`);
-      // Through JSON, not a string argument: a lone surrogate would reach the core as a \uD800 escape.
-      return { ...part, output: wellFormed(optionalString(part.output, `parts[${i}].output`)) };
+    // Each part is read once, here (see externalize).
+    const { coreParts, restored } = readingCaller("parts", () => {
+      if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
+      const coreParts = new Array(parts.length);
+      const restored = new Array(parts.length);
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i];
+        if (part === null || typeof part !== "object" || Array.isArray(part)) {
+          throw invalid(`parts[${i}] must be a tool part object (got ${i in parts ? (part === null ? "null" : typeof part) : "a hole in a sparse array"})`);
+        }
+        restored[i] = { ...part };
+        // Through JSON, not a string argument: a lone surrogate would reach the core as a \uD800 escape.
+        coreParts[i] = { ...restored[i], output: wellFormed(optionalString(restored[i].output, `parts[${i}].output`)) };
+      }
+      return { coreParts, restored };
     });
-    const restored = parts.map((part) => ({ ...part }));
-    for (const need of JSON.parse(callCore(core.restorePlan, JSON.stringify(coreParts)))) {
+    for (const need of JSON.parse(callCore(core.restorePlan, callerJson(coreParts, "parts")))) {
       const id = this.#resolveId(need.ref);
       const content = await this.#loadOutput(id);
       const metadata = await this.#store.load(this.#key(id, "metadata.json"));
@@ -471,12 +493,13 @@ export class ToolStub {
       }
     }
     try {
+      if (typeof name !== "string") throw invalid(`the tool name must be a string (got ${name === null ? "null" : typeof name})`);
       const checked = JSON.parse(
         callCore(
           core.validateToolCall,
           JSON.stringify(this.#config.toolNames),
-          String(name),
-          JSON.stringify(parsedArgs ?? null),
+          name,
+          callerJson(parsedArgs ?? null, "arguments"),
           this.#config.maxResultChars,
         ),
       );

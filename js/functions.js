@@ -1,7 +1,7 @@
 // The stateless calls: synopsis, stub rendering, previews and ids.
 
 import * as core from "../wasm/tool_stub.js";
-import { callCore, storedSha256, requireString, optionalString, requireInteger, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+import { callCore, callerJson, storedSha256, requireString, optionalString, requireInteger, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 
 /** Core (snake_case, as stored) synopsis → API (camelCase). */
 function synopsisFromCore(s) {
@@ -59,14 +59,14 @@ function stubOptionsToCore(opts) {
 /** Renders a stub from a synopsis (as `synopsis()` returns it). */
 export function renderStub(synopsisValue, options) {
   const opts = stubOptionsToCore(requireOptions(options, "options"));
-  return callCore(core.renderStub, JSON.stringify(synopsisToCore(synopsisValue)), JSON.stringify(opts));
+  return callCore(core.renderStub, callerJson(synopsisToCore(synopsisValue), "synopsis"), callerJson(opts, "options"));
 }
 
 /** `{ synopsis, stub }` of one output, with `previewChars` clamped to the output's length. */
 export function makePreview(output, options) {
   requireString(output, "output");
   const opts = stubOptionsToCore(requireOptions(options, "options"));
-  const result = JSON.parse(callCore(core.makePreviewJson, output, JSON.stringify(opts)));
+  const result = JSON.parse(callCore(core.makePreviewJson, output, callerJson(opts, "options")));
   return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
 }
 

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { coreInstance, isWellFormed, wellFormed } from "../../pkg/js/core-call.js";
 import { withStoreTimeout } from "../../pkg/js/stores/timeout.js";
-import { ToolStub, MemoryStore, ToolStubError } from "./pkg.js";
+import { ToolStub, MemoryStore, ToolStubError, renderStub } from "./pkg.js";
 
 /** Runs `body` as on Node 18, whose strings have no isWellFormed/toWellFormed. */
 async function withoutWellFormedMethods(body) {
@@ -158,5 +158,108 @@ describe("the store timeout wrapper (storeTimeoutMs)", () => {
     };
     const { content } = await ts.read(part.outputRef, { offset: output.length - 7, limit: 2000 });
     assert.equal(content, "THE END");
+  });
+});
+
+describe("bad input from a caller or a model is a ToolStubError with a clear message", () => {
+  const big = (tag) => `${tag}\n` + "w".repeat(30_000);
+  const invalidSaying = (...fragments) => (error) => {
+    assert.ok(error instanceof ToolStubError, `expected a ToolStubError, got ${error?.name}: ${error?.message}`);
+    assert.equal(error.code, "INVALID_ARGUMENT", error.message);
+    for (const fragment of fragments) assert.ok(error.message.includes(fragment), `"${error.message}" should say "${fragment}"`);
+    return true;
+  };
+  const externalize = (parts, options = { messageId: "m" }, ts = new ToolStub({ sessionId: "bad" })) => ts.externalize(parts, options);
+  const part = (extra = {}) => ({ toolId: "c", toolName: "t", output: big("x"), ...extra });
+  const boom = () => {
+    throw new Error("boom");
+  };
+
+  it("a part whose output getter throws", async () => {
+    await assert.rejects(externalize([{ toolId: "c", get output() { return boom(); } }]), invalidSaying("reading parts threw", "boom"));
+  });
+
+  it("a part whose other getter throws", async () => {
+    await assert.rejects(externalize([{ toolId: "c", output: "x", get toolName() { return boom(); } }]), invalidSaying("reading parts threw", "boom"));
+  });
+
+  it("parts that are a Proxy whose traps throw", async () => {
+    await assert.rejects(externalize(new Proxy([part()], { get: boom })), invalidSaying("reading parts threw", "boom"));
+    await assert.rejects(externalize([new Proxy(part(), { ownKeys: boom })]), invalidSaying("reading parts threw", "boom"));
+  });
+
+  it("options that are a Proxy whose traps throw", async () => {
+    await assert.rejects(externalize([part()], new Proxy({ messageId: "m" }, { ownKeys: boom })), invalidSaying("reading options threw", "boom"));
+    const ts = new ToolStub({ sessionId: "bad" });
+    await assert.rejects(ts.read("tr_x_0123456789abcdef", new Proxy({}, { get: boom, ownKeys: () => ["offset"], getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true }) })), invalidSaying("options", "boom"));
+  });
+
+  it("a BigInt in a part", async () => {
+    await assert.rejects(externalize([part({ toolInput: { n: 10n } })]), invalidSaying("parts[0].toolInput.n cannot be sent as JSON", "BigInt"));
+  });
+
+  it("a cyclic part", async () => {
+    const cyclic = part();
+    cyclic.toolInput = { back: cyclic };
+    await assert.rejects(externalize([cyclic]), invalidSaying("parts[0]", "cannot be sent as JSON", "circular"));
+  });
+
+  it("a now() that throws or answers no string", async () => {
+    const throwing = new ToolStub({ sessionId: "bad", now: () => boom() });
+    await assert.rejects(externalize([part()], { messageId: "m" }, throwing), invalidSaying("reading options.now() threw", "boom"));
+    const numeric = new ToolStub({ sessionId: "bad", now: () => 42 });
+    await assert.rejects(externalize([part()], { messageId: "m" }, numeric), invalidSaying("options.now() returned must be a string"));
+    assert.throws(() => new ToolStub({ sessionId: "bad", now: "yesterday" }), invalidSaying("now must be a function"));
+  });
+
+  it("config and constructor options whose getters throw", () => {
+    assert.throws(() => new ToolStub({ sessionId: "bad", config: { get thresholdChars() { return boom(); } } }), invalidSaying("reading config threw", "boom"));
+    assert.throws(() => new ToolStub({ sessionId: "bad", config: { toolNames: { get read() { return boom(); } } } }), invalidSaying("config", "boom"));
+    assert.throws(() => new ToolStub({ get sessionId() { return boom(); } }), invalidSaying("reading options threw", "boom"));
+    assert.throws(() => new ToolStub({ sessionId: "bad", store: new Proxy({}, { get: boom }) }), invalidSaying("reading store threw", "boom"));
+  });
+
+  it("a sparse parts array", async () => {
+    // eslint-disable-next-line no-sparse-arrays
+    await assert.rejects(externalize([part(), , part()]), invalidSaying("parts[1] must be a tool part object", "sparse"));
+    await assert.rejects(new ToolStub({ sessionId: "bad" }).restore([, part()]), invalidSaying("parts[0] must be a tool part object"));
+  });
+
+  it("lone surrogates in a tool name, a message id or a query", async () => {
+    await assert.rejects(externalize([part({ toolName: "t\uD800" })]), invalidSaying("parts[0].toolName holds a lone surrogate"));
+    await assert.rejects(externalize([part()], { messageId: "m\uDC00" }), invalidSaying("messageId holds a lone surrogate"));
+    const ts = new ToolStub({ sessionId: "bad" });
+    const [stored] = await ts.externalize([part()], { messageId: "m" });
+    await assert.rejects(ts.search(stored.outputRef, { query: "w\uD800", regex: true }), invalidSaying("options.query holds a lone surrogate"));
+    await assert.rejects(ts.searchAll({ query: "\uD800" }), invalidSaying("options.query holds a lone surrogate"));
+  });
+
+  it("a synopsis holding a BigInt, for renderStub", () => {
+    assert.throws(() => renderStub({ kind: "json", summary: [1n] }, {}), invalidSaying("synopsis.summary", "BigInt"));
+  });
+
+  describe("through handleToolCall, as { error } and never INTERNAL", () => {
+    const call = async (args, name = "read_tool_output") => (await new ToolStub({ sessionId: "bad" }).handleToolCall(name, args)).error;
+    const expectInvalid = (error, fragment) => {
+      assert.ok(error, "an error was answered");
+      assert.equal(error.code, "INVALID_ARGUMENT", error.message);
+      assert.ok(error.message.includes(fragment), `"${error.message}" should say "${fragment}"`);
+    };
+
+    it("BigInt arguments", async () => expectInvalid(await call({ tool_output_ref: "tr_x_0123456789abcdef", offset: 5n }), "arguments.offset cannot be sent as JSON"));
+
+    it("cyclic arguments", async () => {
+      const args = { tool_output_ref: "tr_x_0123456789abcdef" };
+      args.self = args;
+      expectInvalid(await call(args), "cannot be sent as JSON");
+    });
+
+    it("100,000-deep JSON arguments", async () => {
+      expectInvalid(await call(`{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`), "nested too deeply");
+    });
+
+    it("a lone surrogate in the arguments", async () => expectInvalid(await call({ tool_output_ref: "tr_\uD800" }), "arguments.tool_output_ref holds a lone surrogate"));
+
+    it("a tool name that is not a string", async () => expectInvalid(await call({}, { toString: boom }), "tool name must be a string"));
   });
 });
