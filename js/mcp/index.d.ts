@@ -31,7 +31,7 @@ export declare function callRetrievalTool(toolStub: ToolStub, name: string, args
  */
 export declare function externalizeToolResult(
   toolStub: ToolStub,
-  call: { toolName: string; toolInput?: unknown; messageId: string; result: McpToolResult },
+  call: { toolName: string; messageId: string; result: McpToolResult },
 ): Promise<{ result: McpToolResult | undefined; errors: Array<{ message: string; raw: boolean }> }>;
 /** A tools/list result with the retrieval tools added (first page) and output schemas dropped; throws on a name clash. */
 export declare function rewriteToolList(result: { tools: McpTool[]; [key: string]: unknown }, retrieval: McpTool[], options: { firstPage: boolean }): { tools: McpTool[]; [key: string]: unknown };

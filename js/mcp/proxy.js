@@ -112,7 +112,6 @@ export class McpProxy {
       id: message.id,
       method: message.method,
       toolName: message.method === "tools/call" ? message.params?.name : undefined,
-      toolInput: message.method === "tools/call" ? message.params?.arguments : undefined,
       firstPage: message.params?.cursor === undefined,
       progressToken: message.params?._meta?.progressToken,
       timer: undefined,
@@ -227,7 +226,6 @@ export class McpProxy {
     try {
       const { result, errors } = await externalizeToolResult(this.#toolStub, {
         toolName: String(entry.toolName),
-        toolInput: entry.toolInput,
         messageId: `mcp_${typeof entry.id === "string" ? entry.id : JSON.stringify(entry.id)}`,
         result: message.result,
       });

@@ -31,7 +31,7 @@ function isJsonOf(text, serialized) {
  * as it was (failureMode preserve_raw) rather than becoming a stub without a ref (preview_only).
  * Throws what `externalize` throws (failureMode reject: STORE_FAILED).
  */
-export async function externalizeToolResult(toolStub, { toolName, toolInput, messageId, result }) {
+export async function externalizeToolResult(toolStub, { toolName, messageId, result }) {
   if (result === null || typeof result !== "object" || Array.isArray(result)) return { result: undefined, errors: [] };
   const indices = textParts(result);
   const hasStructured = result.structuredContent !== undefined && result.structuredContent !== null;
@@ -41,7 +41,6 @@ export async function externalizeToolResult(toolStub, { toolName, toolInput, mes
   const parts = indices.map((i) => ({
     toolId: `${toolName}_${i}`,
     toolName,
-    toolInput,
     output: result.content[i].text,
     mimeType: "text/plain",
   }));
@@ -50,7 +49,6 @@ export async function externalizeToolResult(toolStub, { toolName, toolInput, mes
     parts.push({
       toolId: `${toolName}_structured`,
       toolName,
-      toolInput,
       output: JSON.stringify(result.structuredContent, null, 2),
       mimeType: "application/json",
     });

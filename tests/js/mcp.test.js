@@ -253,6 +253,10 @@ describe("mcp-proxy when the wrapped server misbehaves", () => {
     assert.equal(json(await client.callTool({ name: READ, arguments: { ref: "tr_nope_0123456789abcdef" } })).error.code, "NOT_FOUND");
   });
 
+  it("answers with an error when the server's command cannot be started", async () => {
+    await assert.rejects(proxied([], [path.join(work, "no-such-server")]), /no-such-server\) could not be started \(ENOENT\)[;,] .*answer(ed)? initialize/);
+  });
+
   it("writes only protocol messages to stdout, and exits cleanly with the server when stdin closes or on SIGTERM", async () => {
     assert.deepEqual(await rawSession((proxy) => proxy.stdin.end()), { code: 0, signal: null });
     assert.deepEqual(await rawSession((proxy) => proxy.kill("SIGTERM")), { code: 0, signal: null });
