@@ -4,7 +4,7 @@
 // Streamable HTTP (a server in this process on 127.0.0.1). No network beyond loopback.
 import { after, before, describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
@@ -70,6 +70,18 @@ describe("the MCP entry", () => {
         if (dir !== "pkg/js/mcp") assert.doesNotMatch(source, /@modelcontextprotocol/, `${dir}/${file} names the SDK`);
       }
     }
+  });
+});
+
+describe("the mcp commands' usage", () => {
+  it("prints help on stdout, and refuses a proxy without a server", () => {
+    const help = spawnSync(process.execPath, [CLI, "mcp-proxy", "--help"], { encoding: "utf8" });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /mcp-proxy \[options\] -- COMMAND/);
+    const bare = spawnSync(process.execPath, [CLI, "mcp-proxy", "--store", path.join(work, "store")], { encoding: "utf8", input: "" });
+    assert.equal(bare.status, 2);
+    assert.match(bare.stderr, /INVALID_ARGUMENT: mcp-proxy needs the wrapped server/);
+    assert.equal(bare.stdout, "");
   });
 });
 
@@ -354,9 +366,16 @@ describe("mcp-proxy over Streamable HTTP", () => {
   let http;
   let url;
   before(async () => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
-    await createTestServer().connect(transport);
-    http = createServer((req, res) => transport.handleRequest(req, res));
+    // One server and transport per MCP session: a request without a session id starts one.
+    const sessions = new Map();
+    http = createServer(async (req, res) => {
+      let transport = sessions.get(req.headers["mcp-session-id"]);
+      if (!transport) {
+        transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => sessions.set(id, transport) });
+        await createTestServer().connect(transport);
+      }
+      await transport.handleRequest(req, res);
+    });
     await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${http.address().port}/mcp`;
   });
@@ -373,6 +392,13 @@ describe("mcp-proxy over Streamable HTTP", () => {
     const seen = [];
     await client.callTool({ name: "progress", arguments: { steps: 2 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
     assert.deepEqual(seen, [1, 2]);
+  });
+
+  it("forwards resources, prompts and small results as the server sends them", async () => {
+    const [{ client: a }, { client: b }] = await Promise.all([proxied(["--url", url], []), direct()]);
+    assert.deepEqual(await a.readResource({ uri: "test://readme" }), await b.readResource({ uri: "test://readme" }));
+    assert.deepEqual(await a.getPrompt({ name: "greet", arguments: { who: "x" } }), await b.getPrompt({ name: "greet", arguments: { who: "x" } }));
+    assert.deepEqual(await a.callTool({ name: "image", arguments: {} }).then((r) => r.content[0]), await b.callTool({ name: "image" }).then((r) => r.content[0]));
   });
 
   it("gives the host an error when the server is unreachable", async () => {
