@@ -165,6 +165,12 @@ describe("mcp-proxy against the test server", () => {
     assert.deepEqual(JSON.parse(await readAll(viaProxy.client, refOf(twin.content[0].text))), bigStructured(1000));
   });
 
+  it("rewrites concurrent results, each to its own stored output", async () => {
+    const seeds = [21, 22, 23, 24, 25];
+    const stubs = await Promise.all(seeds.map((seed) => viaProxy.client.callTool({ name: "big_text", arguments: { chars: 25_000, seed } })));
+    for (const [i, result] of stubs.entries()) assert.equal(await readAll(viaProxy.client, refOf(result.content[0].text)), bigText(25_000, seeds[i]));
+  });
+
   it("forwards progress notifications and logging", async () => {
     const progress = async (client) => {
       const seen = [];
@@ -257,6 +263,11 @@ describe("mcp-proxy when the wrapped server misbehaves", () => {
     const [noise, hang] = await Promise.allSettled([client.callTool({ name: "noise" }), client.callTool({ name: "hang" })]);
     assert.match(noise.reason.message, /did not answer tools\/call within 1500 ms.*not JSON-RPC.*this line is not JSON-RPC/s);
     assert.match(hang.reason.message, /did not answer tools\/call within 1500 ms/);
+    // A call that takes longer than the timeout but reports progress more often is not cut.
+    const steps = [];
+    const slowProgress = await client.callTool({ name: "progress", arguments: { steps: 4, delayMs: 600 } }, undefined, { onprogress: (p) => steps.push(p.progress), timeout: 60_000 });
+    assert.equal(slowProgress.content[0].text, "done");
+    assert.deepEqual(steps, [1, 2, 3, 4]);
     // Still usable after both.
     assert.equal((await client.callTool({ name: "small_text" })).content[0].text, "a small answer");
     await assert.rejects(client.callTool({ name: "crash" }), /exited with code 3.*crashing on purpose/s);
