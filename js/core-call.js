@@ -99,6 +99,19 @@ export function holdInstance() {
 
 export function releaseInstance() {
   holds--;
+  giveMemoryBack();
+}
+
+/**
+ * Wasm memory only grows: one large output (a 63 MB YAML needs ~1.4 GB while its synopsis is made)
+ * would stay resident for the life of the process. Past this size, and when the core keeps nothing
+ * for a call in flight, the core starts afresh and the old memory goes with the old instance. Most
+ * calls stay far below it (a 10 MB output of any kind needs less), so they never pay for a restart.
+ */
+export const KEPT_MEMORY_BYTES = 256 * 1024 * 1024;
+
+function giveMemoryBack() {
+  if (holds === 0 && core.memoryBytes() > KEPT_MEMORY_BYTES) restartCore();
 }
 
 /** Turns what the core throws into a ToolStubError (and recovers from a wasm trap). */
@@ -135,6 +148,8 @@ export function callCore(fn, ...args) {
     return fn(...args);
   } catch (error) {
     throw toToolStubError(error);
+  } finally {
+    giveMemoryBack();
   }
 }
 

@@ -378,6 +378,17 @@ pub fn finish_turn(
     emit(&parts)
 }
 
+/// Bytes of this instance's memory. Wasm memory only grows: the host starts a fresh instance
+/// when one call made it large and nothing is kept in it (see core-call.js).
+#[wasm_bindgen(js_name = memoryBytes)]
+pub fn memory_bytes() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    let pages = core::arch::wasm32::memory_size(0);
+    #[cfg(not(target_arch = "wasm32"))]
+    let pages = 0;
+    (pages as f64) * 65_536.0
+}
+
 /// Discards a planned turn the host will not finish (nothing when it is not pending).
 #[wasm_bindgen(js_name = dropTurn)]
 pub fn drop_turn(turn: u32) {

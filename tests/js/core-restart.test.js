@@ -3,8 +3,8 @@
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { createHash, webcrypto } from "node:crypto";
-import { callCore, useInCoreSha256, useStagedSha256, useSha256 } from "../../pkg/js/core-call.js";
-import { sha256Hex as coreSha256Hex } from "../../pkg/wasm/tool_stub.js";
+import { callCore, coreInstance, KEPT_MEMORY_BYTES, useInCoreSha256, useStagedSha256, useSha256 } from "../../pkg/js/core-call.js";
+import { memoryBytes, sha256Hex as coreSha256Hex } from "../../pkg/wasm/tool_stub.js";
 import { ToolStub, MemoryStore, ToolStubError } from "./pkg.js";
 
 const big = (tag, n = 30_000) => `${tag}\n` + "x".repeat(n);
@@ -107,5 +107,36 @@ describe("a trap in the core while another call's turn is planned", () => {
       useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
       useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
     }
+  });
+});
+
+describe("memory after a large call", () => {
+  // A 300 MB id crosses into the core (which then refuses it): its memory grows past the limit.
+  const hugeId = () => "x".repeat(KEPT_MEMORY_BYTES + 40_000_000);
+
+  it("is given back: the core starts afresh once nothing is kept in it", async () => {
+    const ts = new ToolStub({ sessionId: "memory" });
+    const before = coreInstance();
+    await assert.rejects(ts.read(hugeId()), (error) => error.code === "INVALID_ARGUMENT");
+    assert.equal(coreInstance(), before + 1, "the core was started afresh");
+    assert.ok(memoryBytes() < KEPT_MEMORY_BYTES / 4, `${memoryBytes()} bytes kept`);
+    const [part] = await ts.externalize([{ toolId: "c", toolName: "t", output: big("after") }], { messageId: "m" });
+    await assertStoredExactly(ts, part, big("after"));
+  });
+
+  it("is kept while a turn is planned, and given back when it finishes", async () => {
+    const { store, open, reached } = gatedStore();
+    const ts = new ToolStub({ store, sessionId: "memory-held" });
+    const pending = ts.externalize([{ toolId: "a", toolName: "t", output: big("A") }], { messageId: "m" });
+    await reached;
+    const before = coreInstance();
+    await assert.rejects(new ToolStub({ sessionId: "other" }).read(hugeId()), (error) => error.code === "INVALID_ARGUMENT");
+    assert.equal(coreInstance(), before, "no restart under a planned turn");
+    assert.ok(memoryBytes() > KEPT_MEMORY_BYTES);
+    open();
+    const [part] = await pending;
+    assert.equal(coreInstance(), before + 1, "the restart came once the turn finished");
+    assert.ok(memoryBytes() < KEPT_MEMORY_BYTES / 4);
+    await assertStoredExactly(ts, part, big("A"));
   });
 });
