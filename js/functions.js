@@ -42,8 +42,8 @@ export function synopsis(output, options) {
 
 const STUB_OPTIONS = ["ref", "toolName", "sha256", "reason", "originalChars", "previewChars", "mimeType", "toolNames"];
 
-function stubOptionsToCore(opts) {
-  checkKnownKeys(opts, STUB_OPTIONS, "stub");
+function stubOptionsToCore(opts, allowed = STUB_OPTIONS) {
+  checkKnownKeys(opts, allowed, "stub");
   return {
     ref: optionalString(opts.ref, "ref"),
     toolName: optionalString(opts.toolName, "toolName"),
@@ -65,7 +65,9 @@ export function renderStub(synopsisValue, options) {
 /** `{ synopsis, stub }` of one output, with `previewChars` clamped to the output's length. */
 export function makePreview(output, options) {
   requireString(output, "output");
-  const opts = stubOptionsToCore(requireOptions(options, "options"));
+  const given = requireOptions(options, "options");
+  const opts = stubOptionsToCore(given, [...STUB_OPTIONS, "maxStubChars"]);
+  if (given.maxStubChars !== undefined) opts.maxStubChars = requireInteger(given.maxStubChars, "maxStubChars");
   const result = JSON.parse(callCore(core.makePreviewJson, output, callerJson(opts, "options")));
   return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
 }

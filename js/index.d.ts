@@ -44,8 +44,10 @@ export interface StubOptions {
 
 export declare function synopsis(output: string, options?: SynopsisOptions): Synopsis;
 export declare function renderStub(synopsis: Synopsis, options?: StubOptions): string;
-/** The synopsis and its stub; `previewChars` (default 2000) is clamped to the output's length. */
-export declare function makePreview(output: string, options?: StubOptions): { synopsis: Synopsis; stub: string };
+/** The synopsis and its stub; `previewChars` (default 2000) is clamped to the output's length.
+ * `maxStubChars` (default 20000) bounds the stub: the synopsis's lists and long names are clipped
+ * with "... N more" markers (and a stub is never longer than an output over 4000 chars). */
+export declare function makePreview(output: string, options?: StubOptions & { maxStubChars?: number }): { synopsis: Synopsis; stub: string };
 /** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` when toolId is empty. */
 export declare function toolResultId(toolId: string, sha256: string): string;
 /** Lower-case hex SHA-256 of the output's UTF-8 bytes (WTF-8 when it holds lone surrogates: the bytes a store keeps). */
@@ -93,6 +95,9 @@ export interface ToolStubConfig {
   maxResultChars?: number;
   /** 256 MB: an output over this many UTF-8 bytes is refused (TOO_LARGE) under the failure mode. */
   maxOutputBytes?: number;
+  /** 20000: the most chars of a stub; its synopsis's lists and long names are clipped with
+   * "... N more" markers (a stub is also never longer than an output over 4000 chars). */
+  maxStubChars?: number;
   /** A store call that takes longer fails (as STORE_FAILED, cause TimeoutError). */
   storeTimeoutMs?: number | null;
 }

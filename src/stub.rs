@@ -3,8 +3,25 @@
 use serde::Serialize;
 
 use crate::json_fields;
-use crate::python::char_len;
+use crate::python::{char_len, take_chars};
 use crate::synopsis::{self, Synopsis};
+
+/// The most chars a stub made from an output holds (`maxStubChars`): its synopsis's lists and
+/// long names are clipped, with explicit markers, to fit. Ten times the longest stub of the
+/// reference corpus (2,467 chars), so reference answers are unchanged; a stub the size of one
+/// read window (`maxResultChars`).
+pub const DEFAULT_MAX_STUB_CHARS: usize = 20_000;
+
+/// Below this many chars a stub may be longer than its output: the header and Explore lines
+/// alone take ~700 chars, and the reference's stubs of tiny outputs (its corpus has 21-char outputs
+/// with 850-char stubs) must stay as they are. Above every stub of the reference corpus.
+pub const STUB_FLOOR_CHARS: usize = 4_000;
+
+/// The most chars the stub of an output of `original_chars` may hold: `max_stub_chars`, and never
+/// more than the output itself once that is over `STUB_FLOOR_CHARS`.
+pub fn stub_limit(original_chars: usize, max_stub_chars: usize) -> usize {
+    max_stub_chars.min(original_chars.max(STUB_FLOOR_CHARS))
+}
 
 /// The retrieval tools the Explore lines name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -45,6 +62,116 @@ pub struct StubHeader<'a> {
     pub original_chars: usize,
     pub preview_chars: i64,
     pub tools: Option<&'a ToolNames>,
+}
+
+/// The synopsis sections of a stub, in order, with their titles.
+fn sections(synopsis: &Synopsis) -> [(&'static str, &Vec<String>); 3] {
+    [
+        ("Synopsis:", &synopsis.summary),
+        ("Structure:", &synopsis.structure),
+        ("Notable items:", &synopsis.notable_items),
+    ]
+}
+
+/// Chars one section adds to a rendered stub: a blank line, its title, and `- item` lines.
+fn section_chars(title: &str, items: &[String]) -> usize {
+    if items.is_empty() {
+        return 0;
+    }
+    2 + title.len() + items.iter().map(|item| 3 + char_len(item)).sum::<usize>()
+}
+
+/// Chars the sections of `synopsis` add to a rendered stub.
+pub fn sections_chars(synopsis: &Synopsis) -> usize {
+    sections(synopsis)
+        .iter()
+        .map(|(title, items)| section_chars(title, items))
+        .sum()
+}
+
+/// An item clipped to at most `room` chars, saying how many chars it lost.
+fn clipped_item(item: &str, room: usize) -> String {
+    let total = char_len(item);
+    // The marker's length depends on the count it names: reserve for the largest.
+    let marker_reserve = "... ( more chars)".len() + decimal_digits(total);
+    let kept = room.saturating_sub(marker_reserve);
+    let head = take_chars(item, kept);
+    format!("{head}... ({} more chars)", total - char_len(head))
+}
+
+/// Clips `items` to add at most `room` chars as a section: the items that fit are kept, one
+/// that does not is cut with a `... (N more chars)` marker when enough of it fits to be worth
+/// it, and the rest are replaced by one `... N more` item.
+fn bound_items(title: &str, items: &mut Vec<String>, room: usize) {
+    if section_chars(title, items) <= room {
+        return;
+    }
+    // Room for the final `- ... N more` line, sized for the largest count.
+    let more_marker = 3 + "...  more".len() + decimal_digits(items.len());
+    let mut used = 2 + title.len();
+    let mut kept = 0;
+    for item in items.iter() {
+        let cost = 3 + char_len(item);
+        if used + cost + more_marker > room {
+            break;
+        }
+        used += cost;
+        kept += 1;
+    }
+    let mut bounded: Vec<String> = items.drain(..kept).collect();
+    const WORTH_CLIPPING: usize = 40;
+    let left = room.saturating_sub(used + more_marker + 3);
+    if left >= WORTH_CLIPPING {
+        if let Some(first_dropped) = items.first() {
+            bounded.push(clipped_item(first_dropped, left));
+            items.remove(0);
+        }
+    }
+    if !items.is_empty() {
+        bounded.push(format!("... {} more", items.len()));
+    }
+    *items = bounded;
+}
+
+/// Chars a section reduced to its `... N more` marker adds (0 for an empty one).
+fn marker_section_chars(title: &str, items: &[String]) -> usize {
+    if items.is_empty() {
+        return 0;
+    }
+    2 + title.len() + 3 + "...  more".len() + decimal_digits(items.len())
+}
+
+/// How many decimal digits `n` prints with.
+fn decimal_digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
+/// Clips the synopsis's lists so its sections add at most `room` chars to a stub (when `room`
+/// holds at least their markers). The room goes to the sections in order, each later non-empty
+/// section keeping enough for the marker that says what it held.
+pub fn bound_synopsis(synopsis: &mut Synopsis, room: usize) {
+    if sections_chars(synopsis) <= room {
+        return;
+    }
+    let mut markers: Vec<usize> = sections(synopsis)
+        .iter()
+        .map(|(title, items)| marker_section_chars(title, items))
+        .collect();
+    let titles = sections(synopsis).map(|(title, _)| title);
+    let mut left = room;
+    for (index, items) in [
+        &mut synopsis.summary,
+        &mut synopsis.structure,
+        &mut synopsis.notable_items,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        markers[index] = 0;
+        let reserved: usize = markers.iter().sum();
+        bound_items(titles[index], items, left.saturating_sub(reserved));
+        left = left.saturating_sub(section_chars(titles[index], items));
+    }
 }
 
 fn push_section(lines: &mut Vec<String>, title: &str, items: &[String]) {
@@ -111,6 +238,24 @@ pub fn render_stub(synopsis: &Synopsis, header: &StubHeader<'_>) -> String {
     lines.join("\n")
 }
 
+/// `render_stub` held to `max_chars`: when the stub would be longer, the synopsis's lists are
+/// clipped (`bound_synopsis`) into the room the rest of the stub leaves. The synopsis is updated,
+/// so a record stores what the stub shows.
+pub fn render_bounded_stub(
+    synopsis: &mut Synopsis,
+    header: &StubHeader<'_>,
+    max_chars: usize,
+) -> String {
+    let stub = render_stub(synopsis, header);
+    let chars = char_len(&stub);
+    if chars <= max_chars {
+        return stub;
+    }
+    let fixed = chars - sections_chars(synopsis);
+    bound_synopsis(synopsis, max_chars.saturating_sub(fixed));
+    render_stub(synopsis, header)
+}
+
 /// `preview_chars = min(len(output), max(p, 0))`, the value a stub header and a record carry.
 pub fn effective_preview_chars(original_chars: usize, preview_chars: i64) -> i64 {
     preview_chars
@@ -130,6 +275,8 @@ pub struct PreviewRequest<'a> {
     /// Overrides `len(output)` in the header (a source-read window, say).
     pub original_chars: Option<usize>,
     pub tools: Option<&'a ToolNames>,
+    /// The most chars of the stub (`DEFAULT_MAX_STUB_CHARS` when `None`).
+    pub max_stub_chars: Option<usize>,
 }
 
 /// The synopsis of `output` and its rendered stub.
@@ -141,9 +288,9 @@ pub fn make_preview(output: &str, request: &PreviewRequest<'_>) -> (Synopsis, St
     } else {
         request.mime_type
     };
-    let synopsis = synopsis::generate(output, mime_type, preview_chars);
-    let stub = render_stub(
-        &synopsis,
+    let mut synopsis = synopsis::generate(output, mime_type, preview_chars);
+    let stub = render_bounded_stub(
+        &mut synopsis,
         &StubHeader {
             reference: request.reference,
             tool_name: request.tool_name,
@@ -153,6 +300,10 @@ pub fn make_preview(output: &str, request: &PreviewRequest<'_>) -> (Synopsis, St
             preview_chars,
             tools: request.tools,
         },
+        stub_limit(
+            original_chars,
+            request.max_stub_chars.unwrap_or(DEFAULT_MAX_STUB_CHARS),
+        ),
     );
     (synopsis, stub)
 }
@@ -191,5 +342,110 @@ mod tests {
         let (_, stub) = make_preview("x", &request);
         assert!(stub.contains("\nsha256: 0123456789abcdef\n"));
         assert!(stub.ends_with("- Use s with ref=viking://x to find relevant raw snippets.\n- Use r with ref=viking://x and offset/limit to inspect raw output.\n- Use l to discover other externalized outputs in this session."));
+    }
+
+    fn preview(output: &str, max_stub_chars: Option<usize>) -> (Synopsis, String) {
+        make_preview(
+            output,
+            &PreviewRequest {
+                preview_chars: 2_000,
+                reference: "viking://user/default/sessions/s/tool-results/tr_x",
+                sha256: "0123456789abcdef0123",
+                reason: "single_threshold",
+                max_stub_chars,
+                ..Default::default()
+            },
+        )
+    }
+
+    /// The outputs of issue 14 whose stubs were several times their size.
+    fn amplifying_outputs() -> Vec<(&'static str, String)> {
+        let long_key = "k".repeat(1_000_000);
+        let namespace = format!("urn:{}", "n".repeat(1_000_000));
+        let columns: Vec<String> = (0..1_000_000).map(|i| format!("c{i}")).collect();
+        vec![
+            (
+                "json key",
+                format!("{{\"{long_key}\": {{\"{long_key}\": 1}}}}"),
+            ),
+            (
+                "xml namespace",
+                format!("<r xmlns=\"{namespace}\"><a/><b/></r>"),
+            ),
+            (
+                "csv columns",
+                format!("{}\n{}\n", columns.join(","), columns.join(",")),
+            ),
+        ]
+    }
+
+    #[test]
+    fn stubs_of_amplifying_outputs_are_bounded_with_markers() {
+        for (name, output) in amplifying_outputs() {
+            let output_chars = char_len(&output);
+            let (synopsis, stub) = preview(&output, None);
+            let stub_chars = char_len(&stub);
+            assert!(stub_chars <= DEFAULT_MAX_STUB_CHARS, "{name}: {stub_chars}");
+            assert!(stub_chars <= output_chars, "{name}");
+            assert!(stub.contains(" more"), "{name}: no marker");
+            assert!(
+                stub.ends_with("other externalized outputs in this session."),
+                "{name}"
+            );
+            // The synopsis returned (and stored in the record) is the clipped one.
+            assert!(sections_chars(&synopsis) < DEFAULT_MAX_STUB_CHARS, "{name}");
+            let (_, small) = preview(&output, Some(5_000));
+            assert!(char_len(&small) <= 5_000, "{name}: {}", char_len(&small));
+        }
+    }
+
+    #[test]
+    fn bounding_keeps_what_fits_and_says_what_it_cut() {
+        let mut synopsis = Synopsis::new("json", "JSON output");
+        synopsis.summary = vec!["JSON object.".into(), format!("keys: {}", "x".repeat(500))];
+        synopsis.structure = (0..100).map(|i| format!("key{i}: string")).collect();
+        synopsis.notable_items = vec!["$.a = 1".into()];
+        let before = sections_chars(&synopsis);
+        for room in [0, 80, 200, 400, 1_000, before] {
+            let mut bounded = synopsis.clone();
+            bound_synopsis(&mut bounded, room);
+            let markers: usize = sections(&synopsis)
+                .iter()
+                .map(|(title, items)| marker_section_chars(title, items))
+                .sum();
+            assert!(sections_chars(&bounded) <= room.max(markers), "room {room}");
+            if room >= 200 {
+                assert_eq!(bounded.summary[0], "JSON object.", "room {room}");
+            }
+            assert!(
+                !bounded.notable_items.is_empty(),
+                "room {room}: a marker at least"
+            );
+        }
+        let mut bounded = synopsis.clone();
+        bound_synopsis(&mut bounded, 400);
+        assert!(
+            bounded.summary[1].ends_with(" more chars)"),
+            "{:?}",
+            bounded.summary
+        );
+        assert!(bounded
+            .structure
+            .last()
+            .is_some_and(|item| item.starts_with("... ") && item.ends_with(" more")));
+        let mut untouched = synopsis.clone();
+        bound_synopsis(&mut untouched, before);
+        assert_eq!(untouched, synopsis);
+    }
+
+    #[test]
+    fn small_outputs_keep_the_references_stub() {
+        // The reference's stub of a tiny output is longer than the output: below the floor it
+        // stays so, whatever the bound.
+        let output = "{\"a\": 1}";
+        let (synopsis, stub) = preview(output, None);
+        assert!(char_len(&stub) > char_len(output));
+        assert_eq!(synopsis, synopsis::generate(output, "text/plain", 8));
+        assert!(!stub.contains(" more"), "{stub}");
     }
 }

@@ -15,7 +15,8 @@ use crate::record::{
 };
 use crate::retrieval::output_index::{index_of_received_output, OutputIndex};
 use crate::stub::{
-    effective_preview_chars, make_preview, render_stub, PreviewRequest, StubHeader, ToolNames,
+    bound_synopsis, effective_preview_chars, make_preview, render_bounded_stub, render_stub,
+    sections_chars, stub_limit, PreviewRequest, StubHeader, ToolNames, DEFAULT_MAX_STUB_CHARS,
 };
 use crate::synopsis::{self, Synopsis};
 
@@ -81,6 +82,9 @@ pub struct TurnConfig {
     /// they stay raw with an error (`preserve_raw`), get a bounded head/tail stub
     /// (`preview_only`), or fail the turn (`reject`).
     pub max_output_bytes: u64,
+    /// The most chars of a stub: its synopsis's lists and long names are clipped to fit (see
+    /// `stub::stub_limit`; a stub is also never longer than an output over 4,000 chars).
+    pub max_stub_chars: usize,
 }
 
 json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
@@ -100,6 +104,7 @@ json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
     max_result_chars: "maxResultChars" | "max_result_chars",
     store_timeout_ms: "storeTimeoutMs" | "store_timeout_ms",
     max_output_bytes: "maxOutputBytes" | "max_output_bytes",
+    max_stub_chars: "maxStubChars" | "max_stub_chars",
 });
 
 impl Default for TurnConfig {
@@ -121,6 +126,7 @@ impl Default for TurnConfig {
             max_result_chars: crate::agent::DEFAULT_MAX_RESULT_CHARS,
             store_timeout_ms: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            max_stub_chars: DEFAULT_MAX_STUB_CHARS,
         }
     }
 }
@@ -313,6 +319,7 @@ pub struct TurnPlan {
     pub rewritten_parts: Vec<usize>,
     pub failure_mode: FailureMode,
     pub tool_names: ToolNames,
+    pub max_stub_chars: usize,
 }
 
 /// An array of parts, each read by `ToolPart::from_json`.
@@ -419,6 +426,7 @@ fn rewrite_source_read(part: &mut ToolPart, reference: &str, config: &TurnConfig
             sha256: &sha,
             reason: REASON_SOURCE_READ,
             tools: Some(&config.tool_names),
+            max_stub_chars: Some(config.max_stub_chars),
             ..Default::default()
         },
     );
@@ -548,7 +556,7 @@ fn candidate(
     let reference = result_ref(session_uri, &tool_result_id);
     // Only `unknown` outputs have a head/tail sample (sized by the preview chars, so it is cut
     // again once the selection is known); a 1-char preview tells whether there is one at all.
-    let synopsis = synopsis::generate(&part.output, part.mime_or_default(), 1);
+    let mut synopsis = synopsis::generate(&part.output, part.mime_or_default(), 1);
     let head_tail_sample = synopsis.kind == "unknown" && !synopsis.sample.is_empty();
     let bare = Synopsis {
         sample: String::new(),
@@ -571,16 +579,29 @@ fn candidate(
             tools: Some(&config.tool_names),
         },
     ));
-    Candidate {
+    let mut candidate = Candidate {
         index,
         chars,
         sha256,
         tool_result_id,
         reference,
-        synopsis,
+        synopsis: Synopsis::default(),
         base_stub_chars,
         head_tail_sample,
+    };
+    // The longest stub this output can get is the one with the most preview chars (a share of
+    // the turn's preview budget never exceeds them): clip the synopsis once so that one fits,
+    // and every stub of it does, with the length arithmetic still exact.
+    let longest = candidate.stub_chars(config.preview_chars);
+    let limit = stub_limit(chars, config.max_stub_chars);
+    if longest > limit {
+        let sections = sections_chars(&synopsis);
+        bound_synopsis(&mut synopsis, limit.saturating_sub(longest - sections));
+        candidate.base_stub_chars =
+            (candidate.base_stub_chars + sections_chars(&synopsis)).saturating_sub(sections);
     }
+    candidate.synopsis = synopsis;
+    candidate
 }
 
 /// Greedy selection (SPEC 7.4-7.5). `inline_chars` is the turn's size with nothing selected.
@@ -656,6 +677,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
         rewritten_parts: Vec::new(),
         failure_mode: config.failure_mode,
         tool_names: config.tool_names.clone(),
+        max_stub_chars: config.max_stub_chars,
     };
     if !config.enabled || parts.iter().all(|part| part.output.is_empty()) {
         return Ok(unchanged(parts));
@@ -830,6 +852,7 @@ fn stub_of_stored_record(
     write: &PlannedWrite,
     tool_name: &str,
     tools: &ToolNames,
+    max_stub_chars: usize,
 ) -> Result<String> {
     let stored = record::parse_stored(metadata_json).ok_or_else(|| {
         Error::new(
@@ -837,15 +860,16 @@ fn stub_of_stored_record(
             format!("stored metadata of {} is unreadable", write.tool_result_id),
         )
     })?;
-    let synopsis: Synopsis = serde_json::from_value(stored["synopsis"].clone()).map_err(|e| {
-        Error::new(
-            ErrorCode::Corrupt,
-            format!(
-                "stored synopsis of {} is unreadable: {e}",
-                write.tool_result_id
-            ),
-        )
-    })?;
+    let mut synopsis: Synopsis =
+        serde_json::from_value(stored["synopsis"].clone()).map_err(|e| {
+            Error::new(
+                ErrorCode::Corrupt,
+                format!(
+                    "stored synopsis of {} is unreadable: {e}",
+                    write.tool_result_id
+                ),
+            )
+        })?;
     let header = stub_header(
         &write.reference,
         tool_name,
@@ -855,7 +879,9 @@ fn stub_of_stored_record(
         write.preview_chars,
         tools,
     );
-    Ok(render_stub(&synopsis, &header))
+    // A record written before the bound (or by another writer) may hold a longer synopsis.
+    let limit = stub_limit(write.original_chars, max_stub_chars);
+    Ok(render_bounded_stub(&mut synopsis, &header, limit))
 }
 
 /// Applies the store outcomes, one per planned write, in order.
@@ -881,7 +907,13 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                 let stub = if metadata_json.is_empty() || metadata_json == write.metadata_json {
                     write.stub.clone()
                 } else {
-                    stub_of_stored_record(&metadata_json, write, &part.tool_name, &plan.tool_names)?
+                    stub_of_stored_record(
+                        &metadata_json,
+                        write,
+                        &part.tool_name,
+                        &plan.tool_names,
+                        plan.max_stub_chars,
+                    )?
                 };
                 part.output_ref = write.reference.clone();
                 part.storage_uri = write.reference.clone();
@@ -914,6 +946,7 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                                 sha256: &write.sha256,
                                 reason: &stub_reason,
                                 tools: Some(&plan.tool_names),
+                                max_stub_chars: Some(plan.max_stub_chars),
                                 ..Default::default()
                             },
                         );
@@ -1265,5 +1298,46 @@ mod tests {
         )
         .expect_err("only largest_first exists");
         assert!(refused.to_string().contains("largest_first"), "{refused}");
+    }
+
+    #[test]
+    fn stubs_in_a_turn_are_bounded_and_their_length_arithmetic_stays_exact() {
+        let long_key = "k".repeat(200_000);
+        let output = format!("{{\"{long_key}\": [1, 2], \"b\": {{\"{long_key}\": 3}}}}");
+        let chars = char_len(&output);
+        for max_stub_chars in [3_000, DEFAULT_MAX_STUB_CHARS] {
+            let config = TurnConfig {
+                max_stub_chars,
+                ..Default::default()
+            };
+            let p = part("a", output.clone());
+            let c = candidate(&p, 0, chars, "viking://s", &config, &|_, _| None);
+            for preview in [0, 7, 1_000, 2_000] {
+                let stub = render_stub(
+                    &c.synopsis,
+                    &stub_header(
+                        &c.reference,
+                        "t",
+                        &c.sha256,
+                        c.reason(&config),
+                        chars,
+                        preview,
+                        &config.tool_names,
+                    ),
+                );
+                assert_eq!(c.stub_chars(preview), char_len(&stub), "preview {preview}");
+                assert!(char_len(&stub) <= max_stub_chars);
+            }
+            let plan = plan_turn(input(vec![p], config)).expect("plans");
+            let record: Value =
+                serde_json::from_str(&plan.writes[0].metadata_json).expect("record");
+            assert!(record["synopsis"].to_string().len() < max_stub_chars);
+            let outcomes = vec![WriteOutcome::Stored {
+                metadata_json: String::new(),
+            }];
+            let parts = finish_turn(plan, outcomes).expect("finishes");
+            assert!(char_len(&parts[0].output) <= max_stub_chars);
+            assert!(parts[0].output.contains(" more chars)"));
+        }
     }
 }

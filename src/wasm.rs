@@ -65,6 +65,7 @@ struct StubOptions {
     preview_chars: Option<i64>,
     mime_type: String,
     tool_names: Option<ToolNames>,
+    max_stub_chars: Option<usize>,
 }
 
 json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
@@ -76,6 +77,7 @@ json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
     preview_chars: "previewChars",
     mime_type: "mimeType",
     tool_names: "toolNames",
+    max_stub_chars: "maxStubChars",
 });
 
 #[wasm_bindgen(js_name = renderStub)]
@@ -120,6 +122,7 @@ pub fn make_preview_json(output: &str, options_json: &str) -> BindingResult<Stri
             reason: &options.reason,
             original_chars: options.original_chars,
             tools: options.tool_names.as_ref(),
+            max_stub_chars: options.max_stub_chars,
         },
     );
     emit(&Preview {

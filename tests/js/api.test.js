@@ -241,6 +241,23 @@ describe("failure modes with a store that fails", () => {
   });
 });
 
+describe("bounded stubs (issue 14)", () => {
+  it("a CSV with many columns gets a stub within maxStubChars, with markers", async () => {
+    const header = Array.from({ length: 100_000 }, (_, i) => `c${i}`).join(",");
+    const csv = `${header}\n${header}\n`;
+    const { stub } = makePreview(csv, { maxStubChars: 3000 });
+    assert.ok(stub.length <= 3000, `${stub.length}`);
+    assert.match(stub, / more/);
+    assert.ok(makePreview(csv).stub.length <= 20000);
+    const ts = new ToolStub({ sessionId: "bounded", config: { maxStubChars: 5000 } });
+    const [out] = await ts.externalize([part("a", csv, { mimeType: "text/csv" })], { messageId: "m" });
+    assert.equal(out.truncated, true);
+    assert.ok(out.output.length <= 5000, `${out.output.length}`);
+    const record = (await ts.list()).toolResults[0];
+    assert.ok(JSON.stringify(record.synopsis).length < 5000);
+  });
+});
+
 describe("reference edges (issue 17)", () => {
   it("records carry peerId, and a part's own messageId names its record's message", async () => {
     const store = new MemoryStore();
