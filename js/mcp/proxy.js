@@ -37,7 +37,7 @@ export class McpProxy {
   #serverHasTools = true;
   #lastNoise;
   #noiseLines = 0;
-  #rewrites = new Set();
+  #inFlight = new Set();
   #closing = false;
 
   /**
@@ -148,9 +148,9 @@ export class McpProxy {
     if (!this.#serverEnded) this.#server.send(JSON.stringify(cancel), cancel);
   }
 
-  async #answerRetrieval(message) {
-    const result = await callRetrievalTool(this.#toolStub, message.params.name, message.params.arguments);
-    this.#reply(message.id, result);
+  #answerRetrieval(message) {
+    const answer = callRetrievalTool(this.#toolStub, message.params.name, message.params.arguments);
+    this.#finishBeforeClose(answer.then((result) => this.#reply(message.id, result)));
   }
 
   #reply(id, result) {
@@ -184,7 +184,7 @@ export class McpProxy {
       if (this.#abandoned.delete(key)) return;
       const entry = this.#forget(message.id);
       if (entry && message.result !== undefined) {
-        if (entry.method === "tools/call") return this.#trackRewrite(this.#toolResult(line, message, entry));
+        if (entry.method === "tools/call") return this.#finishBeforeClose(this.#toolResult(line, message, entry));
         if (entry.method === "tools/list") return this.#toolList(message, entry);
         if (entry.method === "initialize") return this.#initialized(line, message);
       }
@@ -195,9 +195,12 @@ export class McpProxy {
     this.#writeHost(frame(line));
   }
 
-  #trackRewrite(promise) {
-    this.#rewrites.add(promise);
-    promise.finally(() => this.#rewrites.delete(promise));
+  /** Keeps an answer being made until it is written; close() waits for it. Never rejects. */
+  #finishBeforeClose(promise) {
+    const settled = promise
+      .catch((error) => log(`internal error (a bug): ${error?.stack ?? error}`))
+      .finally(() => this.#inFlight.delete(settled));
+    this.#inFlight.add(settled);
   }
 
   #initialized(line, message) {
@@ -261,10 +264,10 @@ export class McpProxy {
     }
   }
 
-  /** The host closed its side: wait for results being rewritten, then stop the server. */
+  /** The host closed its side: finish the answers being made, then stop the server. */
   async close() {
     this.#closing = true;
-    await Promise.allSettled([...this.#rewrites]);
+    await Promise.allSettled([...this.#inFlight]);
     for (const entry of this.#pending.values()) clearTimeout(entry.timer);
     await this.#server?.close();
   }

@@ -9,7 +9,10 @@ function textParts(result) {
   return content.flatMap((item, index) => (item?.type === "text" && typeof item.text === "string" ? [index] : []));
 }
 
-/** Whether `text` is the JSON of `value` (servers are asked to send structured content both ways). */
+/**
+ * Whether `text` is JSON whose compact form is `serialized` (the structured content's): servers
+ * are asked to send structured content as JSON text too, for hosts that only show text.
+ */
 function isJsonOf(text, serialized) {
   const first = text.trimStart()[0];
   if (first !== "{" && first !== "[") return false;

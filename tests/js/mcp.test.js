@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -70,6 +70,20 @@ describe("the MCP entry", () => {
         if (dir !== "pkg/js/mcp") assert.doesNotMatch(source, /@modelcontextprotocol/, `${dir}/${file} names the SDK`);
       }
     }
+  });
+});
+
+describe("the package without the MCP SDK installed", () => {
+  it("runs the stdio proxy, and tool-stub mcp says what to install", async () => {
+    // A copy of the package where no node_modules can be found above it.
+    const alone = path.join(work, "alone");
+    cpSync(path.join(ROOT, "pkg"), alone, { recursive: true });
+    const cli = path.join(alone, "js/cli.js");
+    const { client } = await connect(process.execPath, [cli, "mcp-proxy", "--store", path.join(work, "store"), "--", ...FIXTURE]);
+    assert.match((await client.callTool({ name: "big_text", arguments: { chars: 30_000 } })).content[0].text, /^ref: /m);
+    const server = spawnSync(process.execPath, [cli, "mcp", "--store", path.join(work, "store")], { encoding: "utf8", input: "" });
+    assert.notEqual(server.status, 0);
+    assert.match(server.stderr, /needs the MCP SDK next to tool-stub: npm install @modelcontextprotocol\/sdk/);
   });
 });
 
