@@ -12,9 +12,11 @@ import { withCheckedAnswers } from "./stores/checked.js";
 import { planTurn } from "./planned-turn.js";
 import { INDEX_FILE, countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { literalSearch } from "./literal-search.js";
+import { callGrep, grepContent, grepModule, needsGrepModule } from "./grep-module.js";
 
 export { ToolStubError, MemoryStore };
 export { useSha256 } from "./core-call.js";
+export { preloadGrep } from "./grep-module.js";
 export { synopsis, renderStub, makePreview, toolResultId, sha256Hex } from "./functions.js";
 
 /** The code points offset..offset+limit of a string holding lone surrogates, exactly. */
@@ -373,9 +375,14 @@ export class ToolStub {
     requireString(opts.query, "query");
     const request = callerJson(definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]), "options");
     callCore(core.checkGrep, request);
+    // The pattern is checked (and the grep module loaded) before any I/O.
+    const engine = needsGrepModule(opts) ? await grepModule() : undefined;
+    if (engine) callGrep(engine, "checkGrep", request);
     const content = await this.#loadOutput(id);
-    const found = (await this.#literalSearch(id, content, opts)) ?? JSON.parse(callCore(core.grepContent, content, request));
-    return { toolResultId: id, matches: found.matches, totalMatches: found.totalMatches };
+    const found = engine
+      ? JSON.parse(grepContent(engine, content, request))
+      : ((await this.#literalSearch(id, content, opts)) ?? JSON.parse(callCore(core.grepContent, content, request)));
+    return { toolResultId: id, matches: found.matches, totalMatches: found.totalMatches, ...noteOf(found) };
   }
 
   /**
@@ -408,12 +415,14 @@ export class ToolStub {
     const request = callerJson(definedOptions(opts, SEARCH_ALL_OPTIONS), "options");
     const plan = JSON.parse(callCore(core.searchAllPlan, request, JSON.stringify(files)));
     const grep = JSON.stringify(plan.grep);
+    const engine = needsGrepModule(plan.grep) ? await grepModule() : undefined;
+    if (engine) callGrep(engine, "checkGrep", grep);
     const hits = [];
     for (const candidate of plan.candidates) {
       const content = outputs.get(candidate.toolResultId);
       // A record without its output (a write cut short) has nothing to search.
       if (content === undefined) continue;
-      const found = JSON.parse(callCore(core.grepContent, content, grep));
+      const found = JSON.parse(engine ? grepContent(engine, content, grep) : callCore(core.grepContent, content, grep));
       hits.push({ ...candidate, totalMatches: found.totalMatches, matches: found.matches });
     }
     return JSON.parse(callCore(core.rankSearchAll, JSON.stringify(hits), plan.limit));
@@ -533,7 +542,8 @@ export class ToolStub {
         const { contextLines, ...rest } = args;
         const r = await this.search(reference, contextLines == null ? rest : { ...rest, contextChars: undefined, contextLines });
         const { items, note } = bounded(r.matches, "matches");
-        return modelFacing({ ...r, matches: items, ...note });
+        const notes = [r.note, note.note].filter(Boolean);
+        return modelFacing({ ...r, matches: items, ...note, ...(notes.length ? { note: notes.join(" ") } : {}) });
       }
       case "searchAll": {
         const r = await this.searchAll({ ...args, toolName: args.toolName ?? undefined });
@@ -643,6 +653,11 @@ function changedOutput(id, found, expected, unit, by, from = 0) {
     "CORRUPT",
     `the stored output of tool result ${id} was changed behind the store's back: ${what} (${found} ${unit} where its ${by} says ${expected}${from ? `, reading from ${from}` : ""})`,
   );
+}
+
+/** `{ note }` when a grep result carries one, else nothing. */
+function noteOf(found) {
+  return found.note === undefined ? {} : { note: found.note };
 }
 
 function leftOutNote(leftOut, what) {

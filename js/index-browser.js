@@ -4,6 +4,7 @@ import init from "../wasm/tool_stub.js";
 import { useSha256 } from "./api.js";
 import { useStagedSha256 } from "./core-call.js";
 import { markReady } from "./ready.js";
+import { useGrepLoader } from "./grep-module.js";
 
 await init({ module_or_path: new URL("../wasm/tool_stub_bg.wasm", import.meta.url) });
 // WebCrypto exists only in secure contexts; elsewhere the core's SHA-256 stays in use.
@@ -18,5 +19,10 @@ if (subtle) {
   useStagedSha256(sha256OfBytes);
 }
 markReady();
+useGrepLoader(async () => {
+  const grep = await import("../wasm/tool_stub_grep.js");
+  await grep.default({ module_or_path: new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url) });
+  return grep;
+});
 
 export * from "./api.js";

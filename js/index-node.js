@@ -6,10 +6,16 @@ import { initSync } from "../wasm/tool_stub.js";
 import { useSha256 } from "./api.js";
 import { useInCoreSha256 } from "./core-call.js";
 import { markReady } from "./ready.js";
+import { useGrepLoader } from "./grep-module.js";
 
 initSync({ module: readFileSync(new URL("../wasm/tool_stub_bg.wasm", import.meta.url)) });
 useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
 useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
 markReady();
+useGrepLoader(async () => {
+  const grep = await import("../wasm/tool_stub_grep.js");
+  grep.initSync({ module: readFileSync(new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url)) });
+  return grep;
+});
 
 export * from "./api.js";

@@ -58,6 +58,11 @@ export declare function sha256Hex(output: string): string;
  * be written into the records, so only replace it with an equivalent one.
  */
 export declare function useSha256(hasher: (text: string) => string | Promise<string>): void;
+/**
+ * Loads the grep module (the second wasm module that runs `regex`, `ignoreCase` and `wholeWord`
+ * searches) now instead of on the first such search. Rejects with `NOT_READY` if it cannot load.
+ */
+export declare function preloadGrep(): Promise<void>;
 
 export declare const DEFAULT_SESSION_URI_PATTERN: "viking://user/default/sessions/{sessionId}";
 
@@ -311,6 +316,12 @@ export interface SearchResult {
   matches: SearchMatch[];
   /** All matches in the output, also beyond `limit`. */
   totalMatches: number;
+  /**
+   * Why fewer than `limit` matches are listed although more exist (the snippets' shared budget),
+   * or why the search stopped early (a regex out of its time budget; `totalMatches` then counts
+   * the matches before the point it names).
+   */
+  note?: string;
 }
 
 export interface SearchAllOptions {

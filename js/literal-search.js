@@ -14,27 +14,49 @@ import { checkpointBefore, countCodePoints } from "./output-index.js";
 const OFFSET_UNIT = "unicode_code_point";
 const DEFAULT_LIMIT = 20;
 const DEFAULT_CONTEXT_CHARS = 300;
+/** The snippet budget of one search (MAX_SNIPPET_CHARS in src/retrieval/grep.rs, same rule). */
+const MAX_SNIPPET_CHARS = 1 << 20;
 
 const isHigh = (unit) => (unit & 0xfc00) === 0xd800;
 const isLow = (unit) => (unit & 0xfc00) === 0xdc00;
 
-/** UTF-16 index `count` code points before `at` (or 0). */
+/** `[UTF-16 index at most count code points before at, code points walked]`. */
 function backCodePoints(text, at, count) {
   let i = at;
-  for (let n = 0; n < count && i > 0; n++) {
+  let n = 0;
+  for (; n < count && i > 0; n++) {
     i--;
     if (i > 0 && isLow(text.charCodeAt(i)) && isHigh(text.charCodeAt(i - 1))) i--;
   }
-  return i;
+  return [i, n];
 }
 
-/** UTF-16 index `count` code points after `at` (or the end). */
+/** `[UTF-16 index at most count code points after at, code points walked]`. */
 function forwardCodePoints(text, at, count) {
   let i = at;
-  for (let n = 0; n < count && i < text.length; n++) {
+  let n = 0;
+  for (; n < count && i < text.length; n++) {
     i += isHigh(text.charCodeAt(i)) && i + 1 < text.length && isLow(text.charCodeAt(i + 1)) ? 2 : 1;
   }
-  return i;
+  return [i, n];
+}
+
+/**
+ * The snippet of a match as `[start, end, chars]` if it fits `budget` code points; a first one
+ * that does not is cut around the match (the core's `snippet_range`; queries are far shorter
+ * than the budget, so the match itself always fits).
+ */
+function snippetRange(text, found, end, queryChars, context, budget, first) {
+  const side = Math.min(context, budget);
+  const [start, before] = backCodePoints(text, found, side);
+  const [stop, after] = forwardCodePoints(text, end, side);
+  const chars = before + queryChars + after;
+  if (chars <= budget) return [start, stop, chars];
+  if (!first) return undefined;
+  const half = Math.floor(Math.max(0, budget - queryChars) / 2);
+  const [cutStart, cutBefore] = backCodePoints(text, found, Math.min(before, half));
+  const [cutEnd, cutAfter] = forwardCodePoints(text, end, Math.min(after, budget - cutBefore - queryChars));
+  return [cutStart, cutEnd, cutBefore + queryChars + cutAfter];
 }
 
 /** Code points of `text`, with `"\n"` tracked for lines; moves forward only. */
@@ -86,18 +108,30 @@ export function literalSearch(text, request, index) {
   const cursor = new PositionCursor(text, index);
   const matches = [];
   let totalMatches = 0;
+  let budget = MAX_SNIPPET_CHARS;
+  let listing = true;
+  let note;
   for (let found = text.indexOf(query); found !== -1; found = text.indexOf(query, found + query.length)) {
     totalMatches++;
-    if (matches.length >= limit) continue;
+    if (!listing || matches.length >= limit) continue;
     const end = found + query.length;
+    const range = snippetRange(text, found, end, queryChars, context, budget, matches.length === 0);
+    if (range === undefined) {
+      listing = false;
+      note = `matches after the first ${matches.length} are not listed: their snippets would pass ${MAX_SNIPPET_CHARS} chars in all (totalMatches counts them); lower contextChars or limit`;
+      continue;
+    }
+    budget -= Math.min(range[2], budget);
     matches.push({
       ...cursor.advanceTo(found),
       offsetUnit: OFFSET_UNIT,
-      snippet: text.slice(backCodePoints(text, found, context), forwardCodePoints(text, end, context)),
+      snippet: text.slice(range[0], range[1]),
       length: queryChars,
     });
   }
-  return { matches: matches.map(inCoreOrder), totalMatches };
+  const result = { matches: matches.map(inCoreOrder), totalMatches };
+  if (note !== undefined) result.note = note;
+  return result;
 }
 
 /** The core's field order, so results serialise identically either way. */

@@ -17,4 +17,5 @@ pub mod synopsis;
 #[cfg(test)]
 mod test_support;
 pub mod turn;
+#[cfg(feature = "bindings")]
 pub mod wasm;

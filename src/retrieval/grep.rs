@@ -3,19 +3,17 @@
 //!
 //! With none of the new options the matches are the reference's (case-sensitive literal,
 //! non-overlapping, `context_chars` around each), plus where each lies (line, column) and the
-//! count of all matches. Regexes use the `regex-lite` crate (chosen over `regex` for the size of
-//! the shipped wasm): a Pike VM, no unbounded backtracking, so a single search is linear in the
-//! input whatever the pattern (`(a+)+$` included), and the compiled program is bounded by
-//! [`REGEX_SIZE_LIMIT`]. Its `\w`, `\b`, `\d`, `\s` and case folding are ASCII-only. `^` and `$` match at line starts and ends
-//! (multi-line mode), as in grep.
+//! count of all matches. This module holds what every search shares: the checked options, the
+//! scan (left to right, non-overlapping, an empty match moves on one char), positions, snippets
+//! and their budget. The literal matcher lives here; regexes, case folding and whole words are
+//! matched by the grep module (`grep/`, a second wasm module with the `regex` engine and its
+//! Unicode tables, loaded on the first search that needs it), which plugs its matcher into
+//! [`run`] through [`Matcher`].
 
-use regex_lite::{Regex, RegexBuilder};
 use serde::Serialize;
 
 use super::lines::TextCursor;
-use super::{
-    back_chars, check_search_args, forward_chars, DEFAULT_CONTEXT_CHARS, DEFAULT_SEARCH_LIMIT,
-};
+use super::{check_search_args, DEFAULT_CONTEXT_CHARS, DEFAULT_SEARCH_LIMIT};
 use crate::error::{Error, Result};
 use crate::json_fields;
 use crate::python::char_len;
@@ -23,19 +21,21 @@ use crate::record::OFFSET_UNIT;
 
 /// Longest pattern accepted, in chars.
 pub const MAX_PATTERN_CHARS: usize = 4_096;
-/// Bound on the compiled regex program (bytes).
-pub const REGEX_SIZE_LIMIT: usize = 8 << 20;
 /// With `context_lines`, a snippet reaches at most this many chars to either side of the match.
 pub const MAX_CONTEXT_LINE_CHARS: usize = 1_000;
+/// The snippets of one search share this many chars: a match whose snippet would pass it is not
+/// listed (it still counts in `total_matches`), and a first snippet larger than it is cut to it.
+/// Bounds what a model's `limit` x `contextChars` can make the core allocate.
+pub const MAX_SNIPPET_CHARS: usize = 1 << 20;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GrepRequest {
     pub query: String,
-    /// `query` is a regular expression (`regex-lite` syntax) rather than literal text.
+    /// `query` is a regular expression rather than literal text.
     pub regex: bool,
     pub ignore_case: bool,
-    /// Only matches not preceded nor followed by an ASCII word char (`\w`).
+    /// Only matches not preceded nor followed by a word char (`\w`).
     pub whole_word: bool,
     pub limit: Option<i64>,
     pub context_chars: Option<i64>,
@@ -52,6 +52,14 @@ json_fields::defaulted_struct!(GrepRequest, deny_unknown_fields, {
     context_chars: "contextChars",
     context_lines: "contextLines",
 });
+
+impl GrepRequest {
+    /// Whether the request is the reference's literal, case-sensitive search, which this crate
+    /// matches itself; anything else needs the grep module's engine.
+    pub fn is_literal(&self) -> bool {
+        !(self.regex || self.ignore_case || self.whole_word)
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -73,62 +81,49 @@ pub struct GrepResult {
     pub matches: Vec<GrepMatch>,
     /// Every match in the output, also those beyond `limit`.
     pub total_matches: usize,
+    /// Set when the listed matches stop before `limit` for another reason than the end of the
+    /// matches (the snippet budget, the grep module's work budget): what happened and what to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Context {
     Chars(usize),
     Lines(usize),
 }
 
-enum Matcher {
-    /// The reference's matching: case-sensitive, literal.
-    Literal(String),
-    Pattern(Regex),
-}
+/// How a matcher finds matches; [`run`] drives it over the text.
+pub trait Matcher {
+    /// The first match starting at or after byte `from` (a char boundary), as a byte range.
+    fn find_at(&mut self, text: &str, from: usize) -> Option<(usize, usize)>;
 
-impl Matcher {
-    /// The first match starting at or after byte `from`, as a byte range.
-    fn find_at(&self, text: &str, from: usize) -> Option<(usize, usize)> {
-        match self {
-            Matcher::Literal(query) => {
-                let start = from + text.get(from..)?.find(query.as_str())?;
-                Some((start, start + query.len()))
-            }
-            Matcher::Pattern(regex) => regex.find_at(text, from).map(|m| (m.start(), m.end())),
-        }
+    /// Called between matches: `Some(why)` stops the scan (a work budget ran out). Matches found
+    /// so far are kept and `why` becomes the result's note.
+    fn stop(&mut self) -> Option<String> {
+        None
     }
 }
 
-/// A checked request, ready to run over any number of outputs.
-pub struct Grep {
-    matcher: Matcher,
+/// The reference's matching: case-sensitive, literal.
+pub struct Literal<'a>(pub &'a str);
+
+impl Matcher for Literal<'_> {
+    fn find_at(&mut self, text: &str, from: usize) -> Option<(usize, usize)> {
+        let start = from + text.get(from..)?.find(self.0)?;
+        Some((start, start + self.0.len()))
+    }
+}
+
+/// A request's checked options: everything but the pattern itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GrepOptions {
     limit: usize,
     context: Context,
 }
 
-fn build_regex(request: &GrepRequest) -> Result<Regex> {
-    let body = if request.regex {
-        request.query.clone()
-    } else {
-        regex_lite::escape(&request.query)
-    };
-    // Half word boundaries: the match may start or end with a non-word char (`-x`, `a.`) and
-    // still only match as a whole word, like `grep -w`.
-    let pattern = if request.whole_word {
-        format!(r"\b{{start-half}}(?:{body})\b{{end-half}}")
-    } else {
-        body
-    };
-    RegexBuilder::new(&pattern)
-        .case_insensitive(request.ignore_case)
-        .multi_line(true)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .build()
-        .map_err(|e| Error::invalid(format!("invalid regex {:?}: {e}", request.query)))
-}
-
-impl Grep {
-    pub fn new(request: &GrepRequest) -> Result<Grep> {
+impl GrepOptions {
+    pub fn new(request: &GrepRequest) -> Result<GrepOptions> {
         let limit = request.limit.unwrap_or(DEFAULT_SEARCH_LIMIT);
         check_search_args(&request.query, limit)?;
         if char_len(&request.query) > MAX_PATTERN_CHARS {
@@ -153,96 +148,193 @@ impl Grep {
                     .unwrap_or(usize::MAX),
             ),
         };
-        let matcher = if request.regex || request.ignore_case || request.whole_word {
-            Matcher::Pattern(build_regex(request)?)
-        } else {
-            Matcher::Literal(request.query.clone())
-        };
-        Ok(Grep {
-            matcher,
+        Ok(GrepOptions {
             limit: usize::try_from(limit).unwrap_or(usize::MAX),
             context,
         })
     }
+}
 
-    /// The first `limit` matches of `text`, left to right, non-overlapping, and the count of all.
-    pub fn run(&self, text: &str) -> GrepResult {
-        let mut matches = Vec::new();
-        let mut total_matches = 0usize;
-        let mut cursor = TextCursor::new(text);
-        let mut from = 0usize;
-        while let Some((start, end)) = self.matcher.find_at(text, from) {
-            total_matches += 1;
-            if matches.len() < self.limit {
-                let position = cursor.advance_to(start);
-                let (snippet_start, snippet_end) = self.snippet_range(text, start, end);
-                matches.push(GrepMatch {
-                    offset: position.offset,
-                    offset_unit: OFFSET_UNIT,
-                    snippet: text[snippet_start..snippet_end].to_string(),
-                    line: position.line,
-                    column: position.column,
-                    length: char_len(&text[start..end]),
-                });
+/// Checks a request this crate can run itself (a literal one) or whose options are sound before
+/// the grep module checks its pattern.
+pub fn check(request: &GrepRequest) -> Result<GrepOptions> {
+    GrepOptions::new(request)
+}
+
+/// The first `limit` matches of `text`, left to right, non-overlapping, and the count of all.
+pub fn run(matcher: &mut dyn Matcher, options: &GrepOptions, text: &str) -> GrepResult {
+    let mut matches = Vec::new();
+    let mut total_matches = 0usize;
+    let mut cursor = TextCursor::new(text);
+    let mut snippet_budget = MAX_SNIPPET_CHARS;
+    let mut note = None;
+    let mut listing = true;
+    let mut from = 0usize;
+    loop {
+        let found = match matcher.stop() {
+            None => matcher.find_at(text, from),
+            Some(_) => None,
+        };
+        let Some((start, end)) = found else {
+            if let Some(why) = matcher.stop() {
+                let stopped_at = cursor.advance_to(from).offset;
+                note = Some(format!(
+                    "{why}; it stopped at char offset {stopped_at}: matches and totalMatches cover the text before it (narrow the pattern, or read on from there)"
+                ));
             }
-            // An empty match moves on by one char so the scan always advances.
-            from = if end > start {
-                end
-            } else {
-                end + text[end..].chars().next().map_or(1, char::len_utf8)
-            };
-            if from > text.len() {
-                break;
+            break;
+        };
+        total_matches += 1;
+        if listing && matches.len() < options.limit {
+            match snippet_range(text, options.context, start, end, snippet_budget, matches.is_empty()) {
+                Some((snippet_start, snippet_end, chars)) => {
+                    snippet_budget -= chars.min(snippet_budget);
+                    let position = cursor.advance_to(start);
+                    matches.push(GrepMatch {
+                        offset: position.offset,
+                        offset_unit: OFFSET_UNIT,
+                        snippet: text[snippet_start..snippet_end].to_string(),
+                        line: position.line,
+                        column: position.column,
+                        length: char_len(&text[start..end]),
+                    });
+                }
+                None => {
+                    listing = false;
+                    note = Some(format!(
+                        "matches after the first {} are not listed: their snippets would pass {MAX_SNIPPET_CHARS} chars in all (totalMatches counts them); lower contextChars or limit",
+                        matches.len()
+                    ));
+                }
             }
         }
-        GrepResult {
-            matches,
-            total_matches,
+        // An empty match moves on by one char so the scan always advances.
+        from = if end > start {
+            end
+        } else {
+            end + text[end..].chars().next().map_or(1, char::len_utf8)
+        };
+        if from > text.len() {
+            break;
         }
     }
-
-    fn snippet_range(&self, text: &str, start: usize, end: usize) -> (usize, usize) {
-        match self.context {
-            Context::Chars(context) => (
-                back_chars(text, start, context),
-                forward_chars(text, end, context),
-            ),
-            Context::Lines(lines) => {
-                let low = back_chars(text, start, MAX_CONTEXT_LINE_CHARS);
-                let high = forward_chars(text, end, MAX_CONTEXT_LINE_CHARS);
-                // The start of the line `lines` above the match's, within the bound.
-                let (mut snippet_start, mut pos) = (low, start);
-                for step in 0..=lines {
-                    let Some(at) = text[low..pos].rfind('\n') else {
-                        break;
-                    };
-                    if step == lines {
-                        snippet_start = low + at + 1;
-                        break;
-                    }
-                    pos = low + at;
-                }
-                // The end of the line `lines` below the match's, within the bound.
-                let (mut snippet_end, mut pos) = (high, end);
-                for step in 0..=lines {
-                    let Some(at) = text[pos..high].find('\n') else {
-                        break;
-                    };
-                    if step == lines {
-                        snippet_end = pos + at;
-                        break;
-                    }
-                    pos += at + 1;
-                }
-                (snippet_start, snippet_end)
-            }
-        }
+    GrepResult {
+        matches,
+        total_matches,
+        note,
     }
 }
 
-/// `search` with the grep options over one output.
+/// Byte index at most `count` chars before `at`, and the chars walked.
+fn back_counted(text: &str, at: usize, count: usize) -> (usize, usize) {
+    let mut walked = 0usize;
+    let mut index = at;
+    for (i, _) in text[..at].char_indices().rev().take(count) {
+        index = i;
+        walked += 1;
+    }
+    (index, walked)
+}
+
+/// Byte index at most `count` chars after `at`, and the chars walked.
+fn forward_counted(text: &str, at: usize, count: usize) -> (usize, usize) {
+    let mut walked = 0usize;
+    let mut index = at;
+    for c in text[at..].chars().take(count) {
+        index += c.len_utf8();
+        walked += 1;
+    }
+    (index, walked)
+}
+
+/// The snippet of match `start..end` as a byte range and its length in chars, if it fits
+/// `budget` chars; a `first` snippet that does not fit is cut to it (context first, then the
+/// match's tail). Walks at most `budget` chars to each side, whatever the context asked for.
+fn snippet_range(
+    text: &str,
+    context: Context,
+    start: usize,
+    end: usize,
+    budget: usize,
+    first: bool,
+) -> Option<(usize, usize, usize)> {
+    // The match's chars, counted only as far as the budget (a match may be megabytes long).
+    let (match_end, match_chars) = forward_counted(&text[..end], start, budget.saturating_add(1));
+    let (low, high) = match context {
+        Context::Chars(chars) => {
+            let side = chars.min(budget);
+            (back_counted(text, start, side), forward_counted(text, end, side))
+        }
+        Context::Lines(lines) => {
+            let side = MAX_CONTEXT_LINE_CHARS.min(budget);
+            let (low, _) = back_counted(text, start, side);
+            let (high, _) = forward_counted(text, end, side);
+            let (snippet_start, snippet_end) = line_context(text, lines, low, high, start, end);
+            (
+                (snippet_start, char_len(&text[snippet_start..start])),
+                (snippet_end, char_len(&text[end..snippet_end])),
+            )
+        }
+    };
+    let ((snippet_start, before), (snippet_end, after)) = (low, high);
+    let chars = before + match_chars + after;
+    if chars <= budget && match_end == end {
+        return Some((snippet_start, snippet_end, chars));
+    }
+    if !first {
+        return None;
+    }
+    // The first match is always listed: its snippet keeps the match's start and as much around
+    // it as the budget allows.
+    let side = budget.saturating_sub(match_chars) / 2;
+    let (cut_start, before) = back_counted(text, start, before.min(side));
+    let (cut_match_end, match_chars) =
+        forward_counted(&text[..end], start, match_chars.min(budget - before));
+    let cut_end = if cut_match_end == end {
+        forward_counted(text, end, after.min(budget - before - match_chars)).0
+    } else {
+        cut_match_end
+    };
+    Some((cut_start, cut_end, char_len(&text[cut_start..cut_end])))
+}
+
+/// With `context_lines`: from the start of the line `lines` above the match's to the end of the
+/// line `lines` below it, within `low..high`.
+fn line_context(text: &str, lines: usize, low: usize, high: usize, start: usize, end: usize) -> (usize, usize) {
+    let (mut snippet_start, mut pos) = (low, start);
+    for step in 0..=lines {
+        let Some(at) = text[low..pos].rfind('\n') else {
+            break;
+        };
+        if step == lines {
+            snippet_start = low + at + 1;
+            break;
+        }
+        pos = low + at;
+    }
+    let (mut snippet_end, mut pos) = (high, end);
+    for step in 0..=lines {
+        let Some(at) = text[pos..high].find('\n') else {
+            break;
+        };
+        if step == lines {
+            snippet_end = pos + at;
+            break;
+        }
+        pos += at + 1;
+    }
+    (snippet_start, snippet_end)
+}
+
+/// The literal, case-sensitive `search` over one output; other requests need the grep module.
 pub fn grep(text: &str, request: &GrepRequest) -> Result<GrepResult> {
-    Ok(Grep::new(request)?.run(text))
+    let options = check(request)?;
+    if !request.is_literal() {
+        return Err(Error::invalid(
+            "regex, ignoreCase and wholeWord searches run in the grep module (js/grep-module.js), not in the core",
+        ));
+    }
+    Ok(run(&mut Literal(&request.query), &options, text))
 }
 
 #[cfg(test)]
@@ -281,6 +373,7 @@ mod tests {
                 .collect();
             assert_eq!(projected, expected);
             assert_eq!(ours.total_matches, 30 * 4);
+            assert_eq!(ours.note, None);
         }
     }
 
@@ -293,39 +386,6 @@ mod tests {
             .map(|m| (m.offset, m.line, m.column))
             .collect();
         assert_eq!(where_, [(2, 1, 3), (7, 2, 4)]);
-    }
-
-    #[test]
-    fn regex_ignore_case_and_whole_word() {
-        let text = "Error: x\nerror-code\nterrors\nERROR";
-        let regex = GrepRequest {
-            regex: true,
-            ignore_case: true,
-            ..request(r"^error\b")
-        };
-        let found = grep(text, &regex).expect("valid");
-        assert_eq!(
-            found.matches.iter().map(|m| m.line).collect::<Vec<_>>(),
-            [1, 2, 4]
-        );
-        assert_eq!(found.matches[0].length, 5);
-        let words = GrepRequest {
-            whole_word: true,
-            ignore_case: true,
-            ..request("error")
-        };
-        assert_eq!(grep(text, &words).expect("valid").total_matches, 3);
-        let dashed = GrepRequest {
-            whole_word: true,
-            ..request("-code")
-        };
-        assert_eq!(grep(text, &dashed).expect("valid").total_matches, 0);
-        assert_eq!(
-            grep("see -code here", &dashed)
-                .expect("valid")
-                .total_matches,
-            1
-        );
     }
 
     #[test]
@@ -373,80 +433,67 @@ mod tests {
         assert_eq!(first.matches[0].snippet, text);
     }
 
-    /// The documented regex-lite semantics: case folding and word chars are ASCII-only.
+    /// Issue 14: `limit: 10000, contextChars: 100000` over 1 MB built every snippet (~2 GB) and
+    /// ran the wasm core out of memory. Failed before the snippet budget.
     #[test]
-    fn ignore_case_and_whole_word_are_ascii_only() {
-        let count =
-            |text: &str, request: GrepRequest| grep(text, &request).expect("valid").total_matches;
-        assert_eq!(
-            count(
-                "ERROR error",
-                GrepRequest {
-                    ignore_case: true,
-                    ..request("Error")
-                }
-            ),
-            2
-        );
-        assert_eq!(
-            count(
-                "É é",
-                GrepRequest {
-                    ignore_case: true,
-                    ..request("é")
-                }
-            ),
-            1
-        );
-        // `é` is not a word char, so `caf` is a whole word in both.
-        assert_eq!(
-            count(
-                "caféx café",
-                GrepRequest {
-                    whole_word: true,
-                    ..request("caf")
-                }
-            ),
-            2
-        );
-        assert!(grep(
-            "cafe",
-            &GrepRequest {
-                regex: true,
-                ..request(r"\p{L}")
-            }
-        )
-        .is_err());
-    }
-
-    #[test]
-    fn empty_regex_matches_advance() {
+    fn snippets_share_a_budget_and_the_rest_is_counted() {
+        let text = "x".repeat(1 << 20);
         let found = grep(
-            "ab",
+            &text,
             &GrepRequest {
-                regex: true,
-                ..request("x*")
+                limit: Some(10_000),
+                context_chars: Some(100_000),
+                ..request("x")
             },
         )
         .expect("valid");
-        assert_eq!(found.total_matches, 3);
+        let listed: usize = found.matches.iter().map(|m| char_len(&m.snippet)).sum();
+        assert!(listed <= MAX_SNIPPET_CHARS, "{listed}");
+        assert!(found.matches.len() >= 5 && found.matches.len() < 10_000);
+        assert_eq!(found.total_matches, 1 << 20);
+        let note = found.note.expect("says what was left out");
+        assert!(note.contains("not listed") && note.contains("contextChars"), "{note}");
+        // The listed snippets are exact, not cut.
+        assert!(found
+            .matches
+            .iter()
+            .all(|m| char_len(&m.snippet) == m.offset.min(100_000) + 1 + 100_000));
+    }
+
+    #[test]
+    fn a_first_snippet_larger_than_the_budget_is_cut_around_the_match() {
+        let text = format!("{}needle{}", "a".repeat(3 << 20), "b".repeat(3 << 20));
+        let found = grep(
+            &text,
+            &GrepRequest {
+                context_chars: Some(i64::MAX),
+                ..request("needle")
+            },
+        )
+        .expect("valid");
+        let snippet = &found.matches[0].snippet;
+        assert!(char_len(snippet) <= MAX_SNIPPET_CHARS && snippet.contains("needle"));
+        assert!(snippet.starts_with('a') && snippet.ends_with('b'));
+        assert_eq!(found.matches[0].offset, 3 << 20);
+    }
+
+    #[test]
+    fn non_literal_requests_are_left_to_the_grep_module() {
+        for flags in [(true, false, false), (false, true, false), (false, false, true)] {
+            let request = GrepRequest {
+                regex: flags.0,
+                ignore_case: flags.1,
+                whole_word: flags.2,
+                ..request("x")
+            };
+            assert!(!request.is_literal());
+            assert!(check(&request).is_ok());
+            assert!(grep("x", &request).is_err());
+        }
     }
 
     #[test]
     fn bad_input_is_invalid_argument() {
-        let bad = grep(
-            "x",
-            &GrepRequest {
-                regex: true,
-                ..request("(a")
-            },
-        )
-        .expect_err("bad regex");
-        assert!(
-            bad.message.contains("invalid regex") && bad.message.contains("open group"),
-            "{}",
-            bad.message
-        );
         assert!(grep(
             "x",
             &GrepRequest {
@@ -456,28 +503,7 @@ mod tests {
             }
         )
         .is_err());
-        assert!(grep(
-            "x",
-            &GrepRequest {
-                regex: true,
-                ..request(&"a{1000}{1000}".repeat(3))
-            }
-        )
-        .is_err());
         assert!(grep("x", &request("")).is_err());
-    }
-
-    #[test]
-    fn hostile_regex_stays_linear() {
-        let text = "a".repeat(100_000);
-        let found = grep(
-            &text,
-            &GrepRequest {
-                regex: true,
-                ..request("(a+)+$")
-            },
-        )
-        .expect("valid");
-        assert_eq!((found.total_matches, found.matches[0].offset), (1, 0));
+        assert!(grep("x", &request(&"x".repeat(MAX_PATTERN_CHARS + 1))).is_err());
     }
 }

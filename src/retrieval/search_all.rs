@@ -9,7 +9,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::grep::{Grep, GrepRequest};
+use super::grep::{self, GrepRequest};
 use crate::error::{Error, Result};
 use crate::json_fields;
 use crate::python::stable_sort_by;
@@ -46,7 +46,8 @@ json_fields::defaulted_struct!(SearchAllRequest, deny_unknown_fields, {
     context_lines: "contextLines",
 });
 
-/// The grep each stored output gets, checked (a bad regex fails here, before any I/O).
+/// The grep each stored output gets, its options checked before any I/O (its pattern is
+/// checked by the grep module when it is not a literal one).
 pub fn grep_request(request: &SearchAllRequest) -> Result<GrepRequest> {
     let limit = request.limit.unwrap_or(DEFAULT_RESULT_LIMIT);
     if limit <= 0 {
@@ -70,7 +71,7 @@ pub fn grep_request(request: &SearchAllRequest) -> Result<GrepRequest> {
         },
         context_lines: request.context_lines,
     };
-    Grep::new(&grep)?;
+    grep::check(&grep)?;
     Ok(grep)
 }
 
@@ -196,8 +197,9 @@ mod tests {
     #[test]
     fn requests_are_checked_before_any_io() {
         let bad = SearchAllRequest {
-            query: "(".into(),
-            regex: true,
+            query: "x".into(),
+            context_chars: Some(1),
+            context_lines: Some(1),
             ..Default::default()
         };
         assert!(grep_request(&bad).is_err());

@@ -1,14 +1,14 @@
 // The benchmark table (README "Performance"): run by scripts/bench.sh against the built package.
 // Every row names the target it shows; `node tests/bench/bench.mjs --quick` skips the 100 MB rows.
 
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { gzipSync } from "node:zlib";
-import { KINDS, makeInput, turnParts } from "./inputs.mjs";
+import { KINDS, makeInput, makeLog, turnParts } from "./inputs.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PKG = path.resolve(HERE, "../../pkg");
@@ -26,6 +26,9 @@ if (child) {
 
 const api = await import(path.join(PKG, "js/node.js"));
 const quick = process.argv.includes("--quick");
+// `--only=7` (or `--only=2,7`): just those targets' rows.
+const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
+const runs = (target) => !only || only.includes(target);
 
 /**
  * Median wall time of `runs` calls of `fn` (after one warm-up call), in ms. With `collect`, each
@@ -68,7 +71,7 @@ async function externalizeOne(output) {
 // ---- target 1: synopsis and externalize per kind and size ----------------------------------
 const jsonParseAt = {};
 let target1 = true;
-for (const size of [1 * MB, 10 * MB]) {
+for (const size of runs("1") ? [1 * MB, 10 * MB] : []) {
   const jsonText = makeInput("json", size);
   const parseTime = await timeIt(() => JSON.parse(jsonText), 5);
   jsonParseAt[size] = parseTime;
@@ -91,10 +94,10 @@ for (const size of [1 * MB, 10 * MB]) {
     }
   }
 }
-if (target1) verdict("1", true, "every kind at 10 MB: synopsis <= 2x and externalize <= 3x JSON.parse");
+if (target1 && runs("1")) verdict("1", true, "every kind at 10 MB: synopsis <= 2x and externalize <= 3x JSON.parse");
 
 // ---- target 2: module size and instantiation --------------------------------------------------
-{
+if (runs("2")) {
   const wasm = readFileSync(path.join(PKG, "wasm/tool_stub_bg.wasm"));
   const gzipped = gzipSync(wasm, { level: 9 }).length;
   row("2", ".wasm raw", `${(wasm.length / 1024).toFixed(1)} KB`);
@@ -105,7 +108,7 @@ if (target1) verdict("1", true, "every kind at 10 MB: synopsis <= 2x and externa
 }
 
 // ---- target 3: read at the end of a big stored output -------------------------------------------
-if (!quick) {
+if (!quick && runs("3")) {
   const { NodeFsStore } = await import(path.join(PKG, "js/node.js"));
   const { IndexedDbStore } = await import(path.join(PKG, "js/stores/indexeddb.js"));
   const { IDBFactory, IDBKeyRange } = await import("fake-indexeddb");
@@ -139,7 +142,7 @@ if (!quick) {
 }
 
 // ---- target 4: planning a turn of many parts ----------------------------------------------------
-{
+if (runs("4")) {
   const timeTurn = (parts) =>
     timeIt(() => new api.ToolStub({ sessionId: `turn-${session++}` }).externalize(parts, { messageId: "m" }), 5, { collect: true });
   const turnRow = (parts, label, time, note) => {
@@ -198,7 +201,7 @@ async function browserTurnTime(count) {
 }
 
 // ---- target 5: peak memory --------------------------------------------------------------------
-if (!quick) {
+if (!quick && runs("5")) {
   const memory = JSON.parse(execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--child", "memory"]));
   const ratio = memory.peakAboveBaseline / memory.utf8Bytes;
   row("5", `peak RSS above baseline, externalizing ${memory.utf8Bytes / MB} MB`, `${(memory.peakAboveBaseline / MB).toFixed(0)} MB`, `${ratio.toFixed(2)}x the UTF-8 size`);
@@ -206,7 +209,7 @@ if (!quick) {
 }
 
 // ---- target 6: literal search -------------------------------------------------------------------
-if (!quick) {
+if (!quick && runs("6")) {
   const output = makeInput("text", 100 * MB, 11) + "\nneedle-at-the-end\n";
   const stub = new api.ToolStub({ sessionId: "search" });
   const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output }], { messageId: "m" });
@@ -225,7 +228,7 @@ if (!quick) {
 // through `tool-stub mcp-proxy` (filesystem store in a temp dir): p50 of 200 calls of a small
 // result, and the median of 15 calls of a 1 MB text result (a new output each call, so each one is
 // stored, not found stored).
-{
+if (runs("mcp")) {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const fixture = path.resolve(HERE, "../js/fixtures/mcp-test-server.mjs");
@@ -271,6 +274,64 @@ if (!quick) {
   }
 }
 
+// ---- target 7: grep (the grep module) against V8's RegExp and ripgrep ------------------------------
+if (runs("7")) {
+  const grepWasm = readFileSync(path.join(PKG, "wasm/tool_stub_grep_bg.wasm"));
+  row("7", "grep module .wasm raw", `${(grepWasm.length / 1024).toFixed(1)} KB`, "loaded on the first regex/ignoreCase/wholeWord search");
+  row("7", "grep module .wasm gzipped", `${(gzipSync(grepWasm, { level: 9 }).length / 1024).toFixed(1)} KB`);
+  const load = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", "grep-load"]));
+  row("7", "grep module load (fresh process, preloadGrep)", ms(load.ms));
+  // Each search: tool-stub's options, the same search as a V8 RegExp (`u`: code points, Unicode
+  // case folding), and ripgrep's flags.
+  const SEARCHES = [
+    ["ignoreCase literal", { query: "error", ignoreCase: true }, /error/giu, ["-i", "-F", "error"]],
+    ["alternation", { query: "ERROR|FATAL", regex: true }, /ERROR|FATAL/gu, ["ERROR|FATAL"]],
+    ["class+literal", { query: "\\d+ms", regex: true }, /\d+ms/gu, ["\\d+ms"]],
+    ["wholeWord", { query: "ERROR", wholeWord: true }, /\bERROR\b/gu, ["-w", "ERROR"]],
+    ["never matches", { query: "panic: \\w+ overflow", regex: true }, /panic: \w+ overflow/gu, ["panic: \\w+ overflow"]],
+  ];
+  const rg = spawnSync("rg", ["--version"]).status === 0;
+  const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-grep-bench-"));
+  let target7 = true;
+  const slow = [];
+  try {
+    for (const unicode of [false, true]) {
+      const log = makeLog(10 * MB, { unicode });
+      const label = unicode ? "10 MB log, non-ASCII" : "10 MB log, ASCII";
+      const file = path.join(dir, unicode ? "unicode.log" : "ascii.log");
+      writeFileSync(file, log);
+      const stub = new api.ToolStub({ sessionId: `grep-${unicode}` });
+      const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output: log }], { messageId: "m" });
+      const literal = await timeIt(() => stub.search(part.outputRef, { query: "connection reset by peer 42" }), 5);
+      row("7", `${label}: literal search`, ms(literal), `${(utf8Bytes(log) / 1e9 / (literal / 1000)).toFixed(2)} GB/s`);
+      for (const [name, options, regExp, rgArgs] of SEARCHES) {
+        let count = 0;
+        const ours = await timeIt(async () => {
+          count = (await stub.search(part.outputRef, options)).totalMatches;
+        }, 5);
+        let v8Count = 0;
+        const v8 = await timeIt(() => {
+          v8Count = 0;
+          for (const _ of log.matchAll(regExp)) v8Count++;
+        }, 5);
+        const ratio = v8 / ours;
+        target7 &&= ratio >= 0.25;
+        if (ratio < 0.25) slow.push(`${label} ${name} ${ratio.toFixed(2)}`);
+        row("7", `${label}: ${name}`, ms(ours), `V8 RegExp ${ms(v8)} (ratio ${ratio.toFixed(2)}), ${count} matches (V8 ${v8Count})`);
+        if (rg) {
+          const rgTime = await timeIt(() => spawnSync("rg", ["--count-matches", ...rgArgs, file]), 3);
+          row("7", `${label}: ${name}, ripgrep`, ms(rgTime), "rg process, same file, for comparison");
+        } else {
+          row("7", `${label}: ${name}, ripgrep`, "-", "not measured: rg is not installed");
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  verdict("7", target7, target7 ? "every grep row within 4x of V8's RegExp" : `slower than 4x V8: ${slow.join(", ")}`);
+}
+
 // ---- the table ---------------------------------------------------------------------------------
 const cores = availableParallelism?.() ?? cpus().length;
 console.log(`tool-stub benchmark: Node ${process.version}, ${cores} cores, ${cpus()[0]?.model ?? "unknown CPU"}\n`);
@@ -290,6 +351,11 @@ async function runChild(which) {
     const bytes = readFileSync(path.join(PKG, "wasm/tool_stub_bg.wasm"));
     const start = performance.now();
     glue.initSync({ module: bytes });
+    console.log(JSON.stringify({ ms: performance.now() - start }));
+  } else if (which === "grep-load") {
+    const childApi = await import(path.join(PKG, "js/node.js"));
+    const start = performance.now();
+    await childApi.preloadGrep();
     console.log(JSON.stringify({ ms: performance.now() - start }));
   } else if (which === "memory") {
     const childApi = await import(path.join(PKG, "js/node.js"));

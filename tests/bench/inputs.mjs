@@ -128,3 +128,26 @@ export function turnParts(count, totalBytes) {
     return { toolId: `call_${i}`, toolName: "bench", output: makeInput(mixed[i % mixed.length], bytes, i) };
   });
 }
+
+/** The first 20 of WORDS are ASCII. */
+const ASCII_WORDS = 20;
+const LEVELS = ["INFO", "INFO", "INFO", "INFO", "DEBUG", "DEBUG", "WARN", "ERROR", "INFO", "Error"];
+const ASCII_MESSAGES = ["request served", "cache miss for key", "retrying upstream call", "disk usage at", "connection reset by peer"];
+const UNICODE_MESSAGES = ["requête servie pour «Zoë»", "échec du cache, clé", "σφάλμα σύνδεσης στον διακομιστή", "上游调用重试 数据", "ディスク使用率 日本語"];
+
+/**
+ * A deterministic log of `bytes` UTF-8 bytes for the grep rows: timestamps, levels (some ERROR,
+ * some mixed-case Error), numbers with `ms`; with `unicode`, every line also holds non-ASCII text.
+ */
+export function makeLog(bytes, { unicode = false, seed = 5 } = {}) {
+  const lowBits = lcg(seed);
+  // An LCG's low bits cycle quickly (every level would fall on the same lines): use the high ones.
+  const next = () => lowBits() >>> 8;
+  const messages = unicode ? UNICODE_MESSAGES : ASCII_MESSAGES;
+  return fill(bytes, (i) => {
+    const level = LEVELS[next() % LEVELS.length];
+    const message = messages[next() % messages.length];
+    const word = () => WORDS[next() % (unicode ? WORDS.length : ASCII_WORDS)];
+    return `2024-05-01T12:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}.${String(next() % 1000).padStart(3, "0")}Z ${level} worker-${next() % 16} ${message} ${word()} ${word()} took ${next() % 5000}ms id=${next() % 100000}\n`;
+  });
+}

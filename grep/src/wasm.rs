@@ -1,0 +1,65 @@
+//! The grep module's wasm-bindgen binding: JSON in and out, errors thrown as the main module
+//! throws them (one JSON string `{"code", "message"}`), so js/core-call.js converts both alike.
+
+use std::cell::RefCell;
+
+use tool_stub::error::Error;
+use tool_stub::retrieval::grep::GrepRequest;
+use wasm_bindgen::prelude::*;
+
+use crate::Compiled;
+
+fn to_js(error: Error) -> JsValue {
+    let body = serde_json::json!({ "code": error.code.as_str(), "message": error.message });
+    JsValue::from_str(&serde_json::to_string(&body).unwrap_or_default())
+}
+
+fn request(request_json: &str) -> Result<GrepRequest, JsValue> {
+    let invalid = |e: serde_json::Error| to_js(Error::invalid(format!("invalid search options: {e}")));
+    let value: serde_json::Value = serde_json::from_str(request_json).map_err(invalid)?;
+    serde_json::from_value(value).map_err(invalid)
+}
+
+thread_local! {
+    /// The last request compiled, by its JSON: `searchAll` greps many outputs with one request.
+    static LAST: RefCell<Option<(String, Compiled)>> = const { RefCell::new(None) };
+    /// The text of the last `loadText`: an agent searches one output several times, and copying
+    /// it in (UTF-16 to UTF-8) costs more than most searches.
+    static TEXT: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+fn with_compiled<T>(request_json: &str, f: impl FnOnce(&Compiled) -> T) -> Result<T, JsValue> {
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.as_ref().is_none_or(|(json, _)| json != request_json) {
+            let compiled = crate::compile(&request(request_json)?).map_err(to_js)?;
+            *last = Some((request_json.to_string(), compiled));
+        }
+        Ok(f(&last.as_ref().expect("just compiled").1))
+    })
+}
+
+/// Checks a search request and its pattern (before any I/O).
+#[wasm_bindgen(js_name = checkGrep)]
+pub fn check_grep(request_json: &str) -> Result<(), JsValue> {
+    with_compiled(request_json, |_| ())
+}
+
+#[wasm_bindgen(js_name = grepContent)]
+pub fn grep_content(content: &str, request_json: &str) -> Result<String, JsValue> {
+    let result = with_compiled(request_json, |compiled| compiled.run(content))?;
+    serde_json::to_string(&result).map_err(|e| to_js(Error::invalid(e.to_string())))
+}
+
+/// Keeps `content` for the next `grepLoaded` calls (replacing the text kept before).
+#[wasm_bindgen(js_name = loadText)]
+pub fn load_text(content: String) {
+    TEXT.with(|text| *text.borrow_mut() = content);
+}
+
+/// `grepContent` over the text of the last `loadText`.
+#[wasm_bindgen(js_name = grepLoaded)]
+pub fn grep_loaded(request_json: &str) -> Result<String, JsValue> {
+    let result = TEXT.with(|text| with_compiled(request_json, |compiled| compiled.run(&text.borrow())))?;
+    serde_json::to_string(&result).map_err(|e| to_js(Error::invalid(e.to_string())))
+}
