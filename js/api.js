@@ -313,19 +313,21 @@ export class ToolStub {
     }
     const index = parseOutputIndex(await this.#store.load(this.#key(id, INDEX_FILE)));
     if (index === undefined) return undefined;
-    const span = spanOf(index, offset, limit === -1 ? index.chars : offset + limit, unit);
-    // The index is trusted for the span, so the span is checked: it must be as long as the index
-    // says, and a span reaching the output's end asks for one unit more, which must not be there.
-    // A file cut short or grown behind the store's back is CORRUPT, not an empty window.
+    const to = limit === -1 ? index.chars : offset + limit;
+    const span = spanOf(index, offset, to, unit);
+    // The index is trusted for the span, so the span is checked: its text must be as long as the
+    // index says (in UTF-16 units, which the index gives for the same checkpoints: no counting),
+    // and a span reaching the output's end asks for one unit more, which must not be there. A
+    // file cut short or grown behind the store's back is CORRUPT, not an empty window.
     const total = unit === "utf8" ? index.bytes : index.utf16;
     const asked = span.end >= total ? span.end + 1 : span.end;
     const slice = await this.#store.loadSlice(this.#key(id, "output.txt"), span.start, asked);
     if (slice === undefined) {
       throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
     }
-    const got = unit === "utf8" ? utf8Length(slice) : slice.length;
-    if (got !== span.end - span.start) {
-      throw changedOutput(id, span.start + got, span.end, unit === "utf8" ? "bytes" : "UTF-16 units", "index", span.start);
+    const inUtf16 = spanOf(index, offset, to, "utf16");
+    if (slice.length !== inUtf16.end - inUtf16.start) {
+      throw changedOutput(id, inUtf16.start + slice.length, inUtf16.end, "UTF-16 units", "index", inUtf16.start);
     }
     const window = this.#window(slice, Math.max(0, offset - span.firstChar), limit);
     window.total_chars = index.chars;
