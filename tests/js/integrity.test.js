@@ -203,6 +203,19 @@ describe("reads check what they trust", () => {
     await assert.rejects(ts.search(ref, { query: "appended" }), isCode("CORRUPT"));
   });
 
+  it("the same in a store whose slices count UTF-16 units (MemoryStore)", async () => {
+    const store = new MemoryStore();
+    const ts = new ToolStub({ store, sessionId: "s", config: { thresholdChars: 100 } });
+    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
+    const key = ["s", "tool-results", part.outputRef.split("/").pop(), "output.txt"];
+    await store.save(key, output.slice(0, 100_000));
+    await assert.rejects(ts.read(part.outputRef, { offset: 200_000, limit: 2000 }), isCode("CORRUPT"));
+    await store.save(key, `${output}more`);
+    await assert.rejects(ts.read(part.outputRef, { offset: 339_000, limit: 2000 }), isCode("CORRUPT"));
+    await store.save(key, output);
+    assert.equal((await ts.read(part.outputRef, { offset: 339_990, limit: 100 })).content, output.slice(339_990));
+  });
+
   it("a result stored without an index is checked against its record's length", async () => {
     const { ts, ref, file } = await setUp();
     unlinkSync(path.join(path.dirname(file), "index.json"));
