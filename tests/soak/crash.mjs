@@ -15,7 +15,7 @@ import { PKG, output, random, layout, readWhole, checkListed, parseArgs } from "
 const WORKER = fileURLToPath(new URL("./crash-worker.mjs", import.meta.url));
 
 /** Runs `trials` kill trials; answers the counts and every violation found. */
-export async function crashTrials({ trials = 200, seed = 1, perStore = 10, sessionEntries = [], print = () => {} } = {}) {
+export async function crashTrials({ trials = 200, seed = 1, perStore = 10, print = () => {} } = {}) {
   const { ToolStub, NodeFsStore } = await import(PKG);
   const rnd = random(seed);
   const stats = {
@@ -77,7 +77,7 @@ export async function crashTrials({ trials = 200, seed = 1, perStore = 10, sessi
 
     // The invariants, checked by a fresh process's view of the store.
     const ts = new ToolStub({ store: new NodeFsStore(storeDir), sessionId: "soak" });
-    const before = layout(storeDir, ["soak"], sessionEntries);
+    const before = layout(storeDir, ["soak"]);
     stats.tempFilesLeft += before.temps;
     stats.orphanFolders += before.orphans;
     for (const [ref, r] of refs) {
@@ -100,7 +100,7 @@ export async function crashTrials({ trials = 200, seed = 1, perStore = 10, sessi
     const listed = await checkListed(ts);
     stats.listed += listed.listed;
     stats.violations.push(...listed.problems.map((p) => `trial ${trial}: ${p}`));
-    const after = layout(storeDir, ["soak"], sessionEntries);
+    const after = layout(storeDir, ["soak"]);
     stats.tempFilesReclaimed += before.temps - after.temps;
     if (after.temps > 0) stats.violations.push(`trial ${trial}: ${after.temps} temp file(s) of the dead worker left after list()`);
     if (after.strays.length) stats.violations.push(`trial ${trial}: outside the layout: ${after.strays.join(", ")}`);

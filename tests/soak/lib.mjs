@@ -44,6 +44,8 @@ export function part(pool, n) {
 }
 
 export const RESULT_FILES = new Set(["output.txt", "index.json", "metadata.json"]);
+/** What the package writes in a session's folder beside `tool-results`: its catalog and lock (`tool-stub/`). */
+export const SESSION_ENTRIES = [/^tool-stub$/];
 const TEMP_FILE = /^\..+\.\d+\.[0-9a-f]{16}\.tmp$/;
 
 /**
@@ -52,7 +54,7 @@ const TEMP_FILE = /^\..+\.\d+\.[0-9a-f]{16}\.tmp$/;
  * package itself writes: names in `sessionEntries`). Also counts temp files and orphans (a result
  * folder without its record: a write or a delete cut short, invisible to readers).
  */
-export function layout(storeDir, sessions, sessionEntries = []) {
+export function layout(storeDir, sessions, sessionEntries = SESSION_ENTRIES) {
   const strays = [];
   let temps = 0;
   let orphans = 0;

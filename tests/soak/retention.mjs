@@ -12,7 +12,7 @@ import { PKG, layout, checkListed, parseArgs } from "./lib.mjs";
 
 const WORKER = fileURLToPath(new URL("./retention-worker.mjs", import.meta.url));
 
-export async function retentionRace({ processes = 4, count = 200, sessionEntries = [] } = {}) {
+export async function retentionRace({ processes = 4, count = 200 } = {}) {
   const parent = mkdtempSync(path.join(tmpdir(), "tool-stub-retention-"));
   const storeDir = path.join(parent, "store");
   const runs = await Promise.all(
@@ -46,7 +46,7 @@ export async function retentionRace({ processes = 4, count = 200, sessionEntries
   const listed = await checkListed(new ToolStub({ store: new NodeFsStore(storeDir), sessionId: "shared" }));
   total.listedAtEnd = listed.listed;
   total.listedProblems = listed.problems;
-  const { strays, temps, orphans } = layout(storeDir, ["shared"], sessionEntries);
+  const { strays, temps, orphans } = layout(storeDir, ["shared"]);
   Object.assign(total, { strays, tempFilesLeft: temps, orphanFolders: orphans });
   total.violations = [
     ...total.crashed,
