@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ListRootsRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ROOT } from "./pkg.js";
 import { bigText, bigStructured, createTestServer } from "./fixtures/mcp-test-server.mjs";
 
@@ -27,8 +27,8 @@ const work = mkdtempSync(path.join(tmpdir(), "tool-stub-mcp-"));
 const clients = [];
 
 /** An SDK client on a process that speaks MCP on stdio; its stderr is collected. */
-async function connect(command, args) {
-  const client = new Client({ name: "tool-stub-test", version: "1.0.0" });
+async function connect(command, args, capabilities = {}) {
+  const client = new Client({ name: "tool-stub-test", version: "1.0.0" }, { capabilities });
   const transport = new StdioClientTransport({ command, args, stderr: "pipe" });
   let stderr = "";
   transport.stderr.on("data", (chunk) => (stderr += chunk));
@@ -37,9 +37,9 @@ async function connect(command, args) {
   return { client, stderr: () => stderr };
 }
 
-const direct = (server = FIXTURE) => connect(server[0], server.slice(1));
-const proxied = (options = [], server = FIXTURE) =>
-  connect(process.execPath, [CLI, "mcp-proxy", "--store", path.join(work, "store"), ...options, "--", ...server]);
+const direct = (server = FIXTURE, capabilities = {}) => connect(server[0], server.slice(1), capabilities);
+const proxied = (options = [], server = FIXTURE, capabilities = {}) =>
+  connect(process.execPath, [CLI, "mcp-proxy", "--store", path.join(work, "store"), ...options, "--", ...server], capabilities);
 
 const refOf = (text) => text.match(/^ref: (\S+)$/m)?.[1];
 const json = (result) => JSON.parse(result.content[0].text);
@@ -199,6 +199,22 @@ describe("mcp-proxy against the test server", () => {
     await viaProxy.client.setLoggingLevel("debug");
     await viaProxy.client.callTool({ name: "log" });
     assert.deepEqual(logs, [{ level: "info", data: "a log line" }]);
+  });
+
+  it("forwards the server's requests to the host and their answers back, and list_changed", async () => {
+    const roots = { roots: [{ uri: "file:///project", name: "project" }] };
+    const rootsSeen = async ({ client }) => {
+      client.setRequestHandler(ListRootsRequestSchema, async () => roots);
+      return JSON.parse((await client.callTool({ name: "roots" })).content[0].text);
+    };
+    const [mine, theirs] = await Promise.all([proxied([], FIXTURE, { roots: {} }), direct(FIXTURE, { roots: {} })]);
+    assert.deepEqual(await rootsSeen(mine), roots);
+    assert.deepEqual(await rootsSeen(theirs), roots);
+    let changed = 0;
+    mine.client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed++);
+    await mine.client.callTool({ name: "change_tools" });
+    for (let i = 0; i < 50 && changed === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(changed, 1);
   });
 
   it("forwards cancellation to the server", async () => {
