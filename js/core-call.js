@@ -2,7 +2,7 @@
 // wasm trap), the host's SHA-256, and the argument checks every public call shares.
 
 import * as core from "../wasm/tool_stub.js";
-import { ToolStubError } from "./stores/errors.js";
+import { ERROR_CODES, ToolStubError } from "./stores/errors.js";
 import { encode as wtf8Bytes, isWellFormed, toWellFormed } from "./stores/wtf8.js";
 import { isReady } from "./ready.js";
 
@@ -114,17 +114,13 @@ function giveMemoryBack() {
   if (holds === 0 && core.memoryBytes() > KEPT_MEMORY_BYTES) restartCore();
 }
 
-/** Turns what the core throws into a ToolStubError (and recovers from a wasm trap). */
+/**
+ * Turns what the core throws into a ToolStubError (and recovers from a wasm trap). The core throws
+ * an `Error` with a `code` (src/wasm.rs); the ToolStubError keeps its stack, which goes through the
+ * core's frames to the caller's.
+ */
 export function toToolStubError(error) {
   if (error instanceof ToolStubError) return error;
-  if (typeof error === "string") {
-    try {
-      const { code, message } = JSON.parse(error);
-      return new ToolStubError(code, message);
-    } catch {
-      return new ToolStubError("INTERNAL", error);
-    }
-  }
   if (typeof WebAssembly !== "undefined" && error instanceof WebAssembly.RuntimeError) {
     // A trap leaves the instance's stack and allocator in an unknown state: start afresh so the
     // next call works.
@@ -132,6 +128,14 @@ export function toToolStubError(error) {
     return new ToolStubError("INTERNAL", `internal error in the wasm core (module reset): ${error.message}`, {
       cause: error,
     });
+  }
+  if (error instanceof Error && ERROR_CODES.includes(error.code)) {
+    const converted = new ToolStubError(error.code, error.message);
+    const head = `Error: ${error.message}`;
+    if (typeof error.stack === "string" && error.stack.startsWith(head)) {
+      converted.stack = `ToolStubError: ${error.message}${error.stack.slice(head.length)}`;
+    }
+    return converted;
   }
   return new ToolStubError("INTERNAL", String(error?.message ?? error), { cause: error });
 }

@@ -1,6 +1,6 @@
 //! The wasm-bindgen binding: the one place that knows about JavaScript. Each export takes plain
 //! values or JSON text, calls the core, and returns a value or JSON text; every error leaves as
-//! one thrown JSON string `{"code", "message"}` that the JS layer turns into a `ToolStubError`.
+//! a thrown JavaScript `Error` with a `code`, which the JS layer turns into a `ToolStubError`.
 
 use std::cell::RefCell;
 
@@ -16,9 +16,23 @@ use crate::{agent, ids, retention, retrieval, synopsis, turn};
 
 type BindingResult<T> = Result<T, JsValue>;
 
+#[wasm_bindgen]
+extern "C" {
+    /// JavaScript's `Error`: what the core throws is one, with a stack, and its `code`.
+    #[wasm_bindgen(js_name = Error)]
+    type JsError;
+    #[wasm_bindgen(constructor, js_class = "Error")]
+    fn new(message: &str) -> JsError;
+    #[wasm_bindgen(method, setter = code)]
+    fn set_code(this: &JsError, code: &str);
+}
+
+/// The core's error as a JavaScript `Error` whose `code` is the error's code (the JS layer makes
+/// it a `ToolStubError`).
 fn to_js(error: Error) -> JsValue {
-    let body = serde_json::json!({ "code": error.code.as_str(), "message": error.message });
-    JsValue::from_str(&json_text(&body))
+    let thrown = JsError::new(&error.message);
+    thrown.set_code(error.code.as_str());
+    thrown.into()
 }
 
 /// `serde_json::to_string`, not `Value`'s `Display`: that one brings a second (and pretty)

@@ -3,13 +3,27 @@
 
 use serde_json::Value;
 use tool_stub::wasm;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
+#[wasm_bindgen]
+extern "C" {
+    /// What the core throws: a JavaScript `Error` with a `code`.
+    #[wasm_bindgen(js_name = Error)]
+    type CodedError;
+    #[wasm_bindgen(method, getter)]
+    fn code(this: &CodedError) -> Option<String>;
+    #[wasm_bindgen(method, getter)]
+    fn stack(this: &CodedError) -> Option<String>;
+}
+
+/// The `code` of a thrown `Error` with a stack ("" for anything else).
 fn error_code(error: JsValue) -> String {
-    let text = error.as_string().unwrap_or_default();
-    let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-    body["code"].as_str().unwrap_or("").to_string()
+    match error.dyn_into::<CodedError>() {
+        Ok(error) if error.stack().is_some() => error.code().unwrap_or_default(),
+        _ => String::new(),
+    }
 }
 
 #[wasm_bindgen_test]
@@ -49,7 +63,7 @@ fn sha256_and_ids_match_native() {
 }
 
 #[wasm_bindgen_test]
-fn errors_cross_as_coded_json() {
+fn errors_cross_as_coded_error_objects() {
     assert_eq!(
         error_code(wasm::validate_id("../etc").expect_err("rejected")),
         "INVALID_ARGUMENT"

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { coreInstance, isWellFormed, wellFormed } from "../../pkg/js/core-call.js";
 import { withStoreTimeout } from "../../pkg/js/stores/timeout.js";
+import { validateId as coreValidateId } from "../../pkg/wasm/tool_stub.js";
 import { ToolStub, MemoryStore, ToolStubError, renderStub } from "./pkg.js";
 
 /** Runs `body` as on Node 18, whose strings have no isWellFormed/toWellFormed. */
@@ -261,5 +262,25 @@ describe("bad input from a caller or a model is a ToolStubError with a clear mes
     it("a lone surrogate in the arguments", async () => expectInvalid(await call({ tool_output_ref: "tr_\uD800" }), "arguments.tool_output_ref holds a lone surrogate"));
 
     it("a tool name that is not a string", async () => expectInvalid(await call({}, { toString: boom }), "tool name must be a string"));
+  });
+});
+
+describe("errors from the wasm core", () => {
+  it("arrive as Error objects with a code and a stack", () => {
+    assert.throws(
+      () => coreValidateId("../x"),
+      (error) => error instanceof Error && error.code === "INVALID_ARGUMENT" && /tool_result_id/.test(error.message) && typeof error.stack === "string",
+    );
+  });
+
+  it("become ToolStubErrors whose stack goes through the core to the caller", async () => {
+    const ts = new ToolStub({ sessionId: "stack" });
+    await assert.rejects(ts.read("../x"), (error) => {
+      assert.ok(error instanceof ToolStubError);
+      assert.equal(error.code, "INVALID_ARGUMENT");
+      assert.match(error.stack, /^ToolStubError: invalid tool_result_id/);
+      assert.match(error.stack, /wasm/);
+      return true;
+    });
   });
 });
