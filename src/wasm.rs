@@ -16,23 +16,9 @@ use crate::{agent, ids, retention, retrieval, synopsis, turn};
 
 type BindingResult<T> = Result<T, JsValue>;
 
-#[wasm_bindgen]
-extern "C" {
-    /// JavaScript's `Error`: what the core throws is one, with a stack, and its `code`.
-    #[wasm_bindgen(js_name = Error)]
-    type JsError;
-    #[wasm_bindgen(constructor, js_class = "Error")]
-    fn new(message: &str) -> JsError;
-    #[wasm_bindgen(method, setter = code)]
-    fn set_code(this: &JsError, code: &str);
-}
-
-/// The core's error as a JavaScript `Error` whose `code` is the error's code (the JS layer makes
-/// it a `ToolStubError`).
+/// The core's error as a thrown JavaScript `Error` with a `code` (see `From<Error>` in error.rs).
 fn to_js(error: Error) -> JsValue {
-    let thrown = JsError::new(&error.message);
-    thrown.set_code(error.code.as_str());
-    thrown.into()
+    error.into()
 }
 
 /// `serde_json::to_string`, not `Value`'s `Display`: that one brings a second (and pretty)

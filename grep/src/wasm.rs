@@ -1,5 +1,6 @@
 //! The grep module's wasm-bindgen binding: JSON in and out, errors thrown as the main module
-//! throws them (one JSON string `{"code", "message"}`), so js/core-call.js converts both alike.
+//! throws them (a JavaScript `Error` with a `code`, src/error.rs), so js/core-call.js converts
+//! both alike.
 
 use std::cell::RefCell;
 
@@ -10,8 +11,7 @@ use wasm_bindgen::prelude::*;
 use crate::Compiled;
 
 fn to_js(error: Error) -> JsValue {
-    let body = serde_json::json!({ "code": error.code.as_str(), "message": error.message });
-    JsValue::from_str(&serde_json::to_string(&body).unwrap_or_default())
+    error.into()
 }
 
 fn request(request_json: &str) -> Result<GrepRequest, JsValue> {

@@ -88,7 +88,8 @@ pub fn check_search_args(query: &str, limit: i64) -> Result<()> {
 }
 
 /// Byte index `context` chars before `at` (or 0).
-pub(crate) fn back_chars(content: &str, at: usize, context: usize) -> usize {
+#[cfg(test)]
+fn back_chars(content: &str, at: usize, context: usize) -> usize {
     content[..at]
         .char_indices()
         .rev()
@@ -98,7 +99,8 @@ pub(crate) fn back_chars(content: &str, at: usize, context: usize) -> usize {
 }
 
 /// Byte index `context` chars after `at` (or the end).
-pub(crate) fn forward_chars(content: &str, at: usize, context: usize) -> usize {
+#[cfg(test)]
+fn forward_chars(content: &str, at: usize, context: usize) -> usize {
     at + byte_offset(&content[at..], context)
 }
 
