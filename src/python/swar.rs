@@ -26,6 +26,7 @@ pub fn zero_bytes_up_to_first(word: u64) -> u64 {
 }
 
 /// UTF-8 continuation bytes (`10xxxxxx`).
+#[inline(always)]
 pub fn continuation_bytes(word: u64) -> u64 {
     word & !(word << 1) & HIGH_BITS
 }
