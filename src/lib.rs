@@ -2,20 +2,46 @@
 //! (OpenViking's tool-result stub). Pure Rust; the wasm binding lives in `wasm.rs`.
 
 #![forbid(unsafe_code)]
+// Without the binding (the grep module links the core for its search only) most of the core has
+// no caller.
+#![cfg_attr(not(feature = "bindings"), allow(dead_code))]
 
-pub mod agent;
-pub mod error;
-pub mod ids;
-pub mod json_fields;
-pub mod kinds;
-pub mod python;
-pub mod record;
-pub mod retention;
-pub mod retrieval;
-pub mod stub;
-pub mod synopsis;
+// Every module is private: what the crate offers Rust callers (the binding's tests, the parity and
+// property tests, the fuzz targets, the native determinism check) is the `pub use` list below, so
+// a module's internals can move without breaking them. The JS API is `wasm.rs`.
+
+mod agent;
+mod error;
+mod ids;
+mod json_fields;
+mod kinds;
+mod python;
+mod record;
+mod retention;
+mod retrieval;
+mod stub;
+mod synopsis;
 #[cfg(test)]
 mod test_support;
-pub mod turn;
+mod turn;
 #[cfg(feature = "bindings")]
 pub mod wasm;
+
+pub use error::{Error, ErrorCode, Result};
+pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
+/// The synopsis kinds, each `synopsis(output)`; `None` when the output is not of that kind.
+pub use kinds::{code, json, table, text, xml, yaml, Synopsis};
+pub use python::{char_len, is_py_space, py_lstrip, py_strip, py_word_count, py_words};
+pub use record::{stored_matches, ToolResultRecord};
+pub use retention::RetentionPolicy;
+/// The search the grep module (grep/) drives with its own matcher.
+pub use retrieval::grep;
+pub use retrieval::{output_index::output_index, read, ReadWindow};
+pub use stub::{
+    make_preview, render_stub, PreviewRequest, StubHeader, ToolNames, DEFAULT_MAX_STUB_CHARS,
+};
+pub use synopsis::{generate, MAX_YAML_BYTES};
+pub use turn::{
+    finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, TurnPlan, WriteOutcome,
+    DEFAULT_MAX_OUTPUT_BYTES, REASON_BUDGET, REASON_SINGLE, REASON_SOURCE_READ, REASON_TOO_LARGE,
+};

@@ -560,9 +560,7 @@ pub fn read_table_rows(content: &str, options_json: &str) -> BindingResult<Strin
 #[wasm_bindgen(js_name = checkGrep)]
 pub fn check_grep(request_json: &str) -> BindingResult<()> {
     let request = parse("search options", request_json)?;
-    retrieval::grep::check(&request)
-        .map(|_| ())
-        .map_err(to_js)
+    retrieval::grep::check(&request).map(|_| ()).map_err(to_js)
 }
 
 #[wasm_bindgen(js_name = grepContent)]

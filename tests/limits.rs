@@ -6,14 +6,14 @@
 
 use std::time::Instant;
 
-use tool_stub::error::ErrorCode;
-use tool_stub::retrieval::read;
-use tool_stub::stub::{make_preview, PreviewRequest};
-use tool_stub::synopsis::{generate, Synopsis};
-use tool_stub::turn::{
+use tool_stub::read;
+use tool_stub::ErrorCode;
+use tool_stub::{
     finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, TurnPlan, WriteOutcome,
     DEFAULT_MAX_OUTPUT_BYTES, REASON_TOO_LARGE,
 };
+use tool_stub::{generate, Synopsis};
+use tool_stub::{make_preview, PreviewRequest};
 
 const BIG: usize = 50 * 1024 * 1024;
 
@@ -585,13 +585,10 @@ fn yaml_over_the_size_cap_is_not_loaded() {
     let entry = "- name: item\n  value: 1\n";
     let output = format!(
         "---\n{}",
-        entry.repeat(tool_stub::synopsis::MAX_YAML_BYTES / entry.len() + 1)
+        entry.repeat(tool_stub::MAX_YAML_BYTES / entry.len() + 1)
     );
-    let synopsis = tool_stub::synopsis::generate(&output, "text/plain", 2000);
+    let synopsis = tool_stub::generate(&output, "text/plain", 2000);
     assert_eq!(synopsis.kind, "text");
     let small = format!("---\n{}", entry.repeat(100));
-    assert_eq!(
-        tool_stub::synopsis::generate(&small, "text/plain", 2000).kind,
-        "yaml"
-    );
+    assert_eq!(tool_stub::generate(&small, "text/plain", 2000).kind, "yaml");
 }

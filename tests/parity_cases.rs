@@ -4,9 +4,9 @@
 mod common;
 
 use serde_json::Value;
-use tool_stub::ids::{sha256_hex, tool_result_id};
-use tool_stub::python::char_len;
-use tool_stub::stub::{make_preview, PreviewRequest};
+use tool_stub::char_len;
+use tool_stub::{make_preview, PreviewRequest};
+use tool_stub::{sha256_hex, tool_result_id};
 
 fn text<'a>(case: &'a Value, key: &str) -> &'a str {
     case[key].as_str().unwrap_or("")

@@ -7,10 +7,10 @@ mod common;
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
-use tool_stub::ids::sha256_hex;
-use tool_stub::python::char_len;
-use tool_stub::record::stored_matches;
-use tool_stub::turn::{finish_turn, plan_turn, ToolPart, TurnConfig, TurnInput, WriteOutcome};
+use tool_stub::char_len;
+use tool_stub::sha256_hex;
+use tool_stub::stored_matches;
+use tool_stub::{finish_turn, plan_turn, ToolPart, TurnConfig, TurnInput, WriteOutcome};
 
 /// `tool_output_group_id` → `groupId`; `tool_output` → `output`.
 fn api_field(reference_field: &str) -> String {

@@ -6,13 +6,13 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use serde_json::Value;
-use tool_stub::ids::{safe_id, sha256_hex, tool_result_id, validate_id};
-use tool_stub::retrieval::read;
-use tool_stub::synopsis::generate;
-use tool_stub::turn::{
+use tool_stub::generate;
+use tool_stub::read;
+use tool_stub::{
     finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, TurnPlan, WriteOutcome,
     REASON_BUDGET,
 };
+use tool_stub::{safe_id, sha256_hex, tool_result_id, validate_id};
 
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![

@@ -1,7 +1,7 @@
 //! The grep module: searches with `regex`, `ignoreCase` or `wholeWord`, compiled to a second wasm
 //! module that the JS layer loads on the first such search (js/grep-module.js). The search
 //! itself (options, scan, positions, snippets and their budget) is the core's
-//! (`tool_stub::retrieval::grep`); this crate gives it a matcher with Unicode semantics:
+//! (`tool_stub::grep`); this crate gives it a matcher with Unicode semantics:
 //!
 //! - the `regex` crate's engine (`regex-automata`'s meta regex: literal prefilters, a lazy DFA,
 //!   a PikeVM when the DFA gives up): no backtracking, one search is linear in the text;
@@ -19,8 +19,8 @@
 
 use regex_automata::{meta, Anchored, Input};
 use regex_syntax::ast::{self, Ast};
-use tool_stub::error::{Error, Result};
-use tool_stub::retrieval::grep::{self as core_grep, GrepOptions, GrepRequest, GrepResult, Matcher};
+use tool_stub::grep::{self as core_grep, GrepOptions, GrepRequest, GrepResult, Matcher};
+use tool_stub::{Error, Result};
 
 mod clock;
 #[cfg(target_arch = "wasm32")]
@@ -72,10 +72,18 @@ fn repetition_product(ast: &Ast) -> u64 {
             u64::from(count.max(1)).saturating_mul(repetition_product(&repetition.ast))
         }
         Ast::Group(group) => repetition_product(&group.ast),
-        Ast::Alternation(alternation) => {
-            alternation.asts.iter().map(repetition_product).max().unwrap_or(1)
-        }
-        Ast::Concat(concat) => concat.asts.iter().map(repetition_product).max().unwrap_or(1),
+        Ast::Alternation(alternation) => alternation
+            .asts
+            .iter()
+            .map(repetition_product)
+            .max()
+            .unwrap_or(1),
+        Ast::Concat(concat) => concat
+            .asts
+            .iter()
+            .map(repetition_product)
+            .max()
+            .unwrap_or(1),
         _ => 1,
     }
 }
@@ -230,7 +238,10 @@ impl Matcher for Search<'_> {
         }
         self.compiled
             .find
-            .search_with(&mut self.find_cache, &Input::new(text).span(from..text.len()))
+            .search_with(
+                &mut self.find_cache,
+                &Input::new(text).span(from..text.len()),
+            )
             .map(|found| (found.start(), found.end()))
     }
 

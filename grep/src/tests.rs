@@ -65,8 +65,14 @@ fn regex_ignore_case_and_whole_word() {
 /// Issue 16: `ignoreCase` is Unicode simple case folding (was ASCII-only).
 #[test]
 fn ignore_case_folds_unicode() {
-    assert_eq!(found("ÉCOLE école Ecole", ignore_case("école")), ["ÉCOLE", "école"]);
-    assert_eq!(found("ΣΊΣΥΦΟΣ σίσυφος", ignore_case("σίσυφος")), ["ΣΊΣΥΦΟΣ", "σίσυφος"]);
+    assert_eq!(
+        found("ÉCOLE école Ecole", ignore_case("école")),
+        ["ÉCOLE", "école"]
+    );
+    assert_eq!(
+        found("ΣΊΣΥΦΟΣ σίσυφος", ignore_case("σίσυφος")),
+        ["ΣΊΣΥΦΟΣ", "σίσυφος"]
+    );
     assert_eq!(count("STRASSE straße", ignore_case("straße")), 1);
     // The Kelvin sign folds to k, as in Unicode's simple folding.
     assert_eq!(count("\u{212A}elvin kelvin", ignore_case("kelvin")), 2);
@@ -78,8 +84,14 @@ fn classes_are_unicode() {
     assert_eq!(found("café cafe", regex(r"caf\w")), ["café", "cafe"]);
     assert_eq!(found("x ٣٤ 12", regex(r"\d+")), ["٣٤", "12"]);
     assert_eq!(count("a\u{3000}b", regex(r"a\sb")), 1);
-    assert_eq!(found("日本語 and 中文", regex(r"\p{Han}+")), ["日本語", "中文"]);
-    assert_eq!(found("naïve naive", regex(r"\bna\w+\b")), ["naïve", "naive"]);
+    assert_eq!(
+        found("日本語 and 中文", regex(r"\p{Han}+")),
+        ["日本語", "中文"]
+    );
+    assert_eq!(
+        found("naïve naive", regex(r"\bna\w+\b")),
+        ["naïve", "naive"]
+    );
     assert!(grep("x", &regex(r"\p{NoSuchClass}")).is_err());
 }
 
@@ -89,7 +101,10 @@ fn whole_word_uses_the_unicode_word_class() {
     assert_eq!(count("日本語", whole_word(request("本"))), 0);
     assert_eq!(count("日 本 語", whole_word(request("本"))), 1);
     assert_eq!(count("caféx café caf", whole_word(request("caf"))), 1);
-    assert_eq!(count("Ünïcode ünïcode", whole_word(ignore_case("ÜNÏCODE"))), 2);
+    assert_eq!(
+        count("Ünïcode ünïcode", whole_word(ignore_case("ÜNÏCODE"))),
+        2
+    );
     // As `grep -w`: a match may start or end with a non-word char.
     assert_eq!(count("a.b a. b", whole_word(request("a."))), 1);
 }
@@ -98,7 +113,10 @@ fn whole_word_uses_the_unicode_word_class() {
 /// `\b{start-half}(?:…)\b{end-half}` does.
 #[test]
 fn whole_word_regex_tries_other_alternatives_at_a_start() {
-    assert_eq!(found("foobar foo", whole_word(regex("foo|foobar"))), ["foobar", "foo"]);
+    assert_eq!(
+        found("foobar foo", whole_word(regex("foo|foobar"))),
+        ["foobar", "foo"]
+    );
     assert_eq!(found("abc ab", whole_word(regex("ab|abc"))), ["abc", "ab"]);
     assert_eq!(found("aaa", whole_word(regex("a"))), Vec::<String>::new());
     assert_eq!(found("x123 123", whole_word(regex(r"\d+"))), ["123"]);
@@ -133,10 +151,19 @@ fn invalid_regex_carries_the_parser_message() {
 /// Issue 14/16: counted repetitions are capped (a{10000} blocked the event loop for seconds).
 #[test]
 fn counted_repetitions_are_capped() {
-    for pattern in ["a{10000}", "(?:a{100}){250}", "(?:(?:a{10}){10}){11}", "a{1001,}"] {
+    for pattern in [
+        "a{10000}",
+        "(?:a{100}){250}",
+        "(?:(?:a{10}){10}){11}",
+        "a{1001,}",
+    ] {
         let error = grep("aaaa", &regex(pattern)).expect_err(pattern);
         assert_eq!(error.code.as_str(), "INVALID_ARGUMENT");
-        assert!(error.message.contains(&MAX_REPETITION.to_string()), "{}", error.message);
+        assert!(
+            error.message.contains(&MAX_REPETITION.to_string()),
+            "{}",
+            error.message
+        );
     }
     assert!(grep("aaaa", &regex("(?:a{10}){100}|b{1000}")).is_ok());
 }
@@ -160,9 +187,18 @@ fn pathological_patterns_over_10_mb_are_bounded() {
     let started = std::time::Instant::now();
     let far = grep(&text, &regex("a*b|a")).expect("valid");
     let note = far.note.expect("stopped with a note");
-    assert!(note.contains("time budget") && note.contains("char offset"), "{note}");
+    assert!(
+        note.contains("time budget") && note.contains("char offset"),
+        "{note}"
+    );
     assert!(far.total_matches > 0 && far.total_matches < text.len());
-    for pattern in ["a{1000}", "(?:a{100}){10}", "(a+)+$", "(?:a|aa)*c", r"\ba{999}\b"] {
+    for pattern in [
+        "a{1000}",
+        "(?:a{100}){10}",
+        "(a+)+$",
+        "(?:a|aa)*c",
+        r"\ba{999}\b",
+    ] {
         let result = grep(&text, &regex(pattern)).expect(pattern);
         assert!(result.total_matches <= text.len(), "{pattern}");
     }

@@ -4,8 +4,8 @@
 
 use std::cell::RefCell;
 
-use tool_stub::error::Error;
-use tool_stub::retrieval::grep::GrepRequest;
+use tool_stub::grep::GrepRequest;
+use tool_stub::Error;
 use wasm_bindgen::prelude::*;
 
 use crate::Compiled;
@@ -15,7 +15,8 @@ fn to_js(error: Error) -> JsValue {
 }
 
 fn request(request_json: &str) -> Result<GrepRequest, JsValue> {
-    let invalid = |e: serde_json::Error| to_js(Error::invalid(format!("invalid search options: {e}")));
+    let invalid =
+        |e: serde_json::Error| to_js(Error::invalid(format!("invalid search options: {e}")));
     let value: serde_json::Value = serde_json::from_str(request_json).map_err(invalid)?;
     serde_json::from_value(value).map_err(invalid)
 }
@@ -60,6 +61,7 @@ pub fn load_text(content: String) {
 /// `grepContent` over the text of the last `loadText`.
 #[wasm_bindgen(js_name = grepLoaded)]
 pub fn grep_loaded(request_json: &str) -> Result<String, JsValue> {
-    let result = TEXT.with(|text| with_compiled(request_json, |compiled| compiled.run(&text.borrow())))?;
+    let result =
+        TEXT.with(|text| with_compiled(request_json, |compiled| compiled.run(&text.borrow())))?;
     serde_json::to_string(&result).map_err(|e| to_js(Error::invalid(e.to_string())))
 }

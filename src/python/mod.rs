@@ -9,8 +9,7 @@ pub mod swar;
 mod text;
 mod word;
 
-pub use printable::is_printable_non_ascii;
-pub use repr::{py_bytes_repr, py_repr_float, py_repr_str, repr_code_points};
+pub use repr::{py_bytes_repr, py_repr_float, repr_code_points};
 pub use text::*;
 pub use word::is_py_word;
 

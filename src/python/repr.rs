@@ -4,7 +4,8 @@
 
 use super::printable::is_printable_non_ascii;
 
-/// Python's `repr()` of a `str`.
+/// Python's `repr()` of a `str` (the kinds print clipped reprs through `repr_code_points`).
+#[cfg(test)]
 pub fn py_repr_str(s: &str) -> String {
     repr_code_points(s.chars().map(u32::from), usize::MAX)
 }

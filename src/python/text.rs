@@ -15,10 +15,12 @@ pub const fn is_py_space(c: char) -> bool {
     )
 }
 
-/// The character class `\s` of Python's `re` on str patterns, for use inside Rust regexes.
+/// The character class `\s` of Python's `re` on str patterns, for the differential tests' regexes.
+#[cfg(test)]
 pub const PY_SPACE_CLASS: &str = r"\t\n\x0B\x0C\r\x1C-\x1F \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}";
 
-/// Whether `c` starts a line break for `str.splitlines()`.
+/// Whether `c` starts a line break for `str.splitlines()` (the oracle of the byte-level split).
+#[cfg(test)]
 pub fn is_py_line_break(c: char) -> bool {
     matches!(
         c,
@@ -140,6 +142,7 @@ fn next_line_break_lead(bytes: &[u8], mut from: usize) -> Option<usize> {
 }
 
 /// Number of lines `str.splitlines()` gives.
+#[cfg(test)]
 pub fn py_line_count(s: &str) -> usize {
     py_splitlines(s).count()
 }

@@ -186,7 +186,14 @@ pub fn run(matcher: &mut dyn Matcher, options: &GrepOptions, text: &str) -> Grep
         };
         total_matches += 1;
         if listing && matches.len() < options.limit {
-            match snippet_range(text, options.context, start, end, snippet_budget, matches.is_empty()) {
+            match snippet_range(
+                text,
+                options.context,
+                start,
+                end,
+                snippet_budget,
+                matches.is_empty(),
+            ) {
                 Some((snippet_start, snippet_end, chars)) => {
                     snippet_budget -= chars.min(snippet_budget);
                     let position = cursor.advance_to(start);
@@ -263,7 +270,10 @@ fn snippet_range(
     let (low, high) = match context {
         Context::Chars(chars) => {
             let side = chars.min(budget);
-            (back_counted(text, start, side), forward_counted(text, end, side))
+            (
+                back_counted(text, start, side),
+                forward_counted(text, end, side),
+            )
         }
         Context::Lines(lines) => {
             let side = MAX_CONTEXT_LINE_CHARS.min(budget);
@@ -300,7 +310,14 @@ fn snippet_range(
 
 /// With `context_lines`: from the start of the line `lines` above the match's to the end of the
 /// line `lines` below it, within `low..high`.
-fn line_context(text: &str, lines: usize, low: usize, high: usize, start: usize, end: usize) -> (usize, usize) {
+fn line_context(
+    text: &str,
+    lines: usize,
+    low: usize,
+    high: usize,
+    start: usize,
+    end: usize,
+) -> (usize, usize) {
     let (mut snippet_start, mut pos) = (low, start);
     for step in 0..=lines {
         let Some(at) = text[low..pos].rfind('\n') else {
@@ -452,7 +469,10 @@ mod tests {
         assert!(found.matches.len() >= 5 && found.matches.len() < 10_000);
         assert_eq!(found.total_matches, 1 << 20);
         let note = found.note.expect("says what was left out");
-        assert!(note.contains("not listed") && note.contains("contextChars"), "{note}");
+        assert!(
+            note.contains("not listed") && note.contains("contextChars"),
+            "{note}"
+        );
         // The listed snippets are exact, not cut.
         assert!(found
             .matches
@@ -479,7 +499,11 @@ mod tests {
 
     #[test]
     fn non_literal_requests_are_left_to_the_grep_module() {
-        for flags in [(true, false, false), (false, true, false), (false, false, true)] {
+        for flags in [
+            (true, false, false),
+            (false, true, false),
+            (false, false, true),
+        ] {
             let request = GrepRequest {
                 regex: flags.0,
                 ignore_case: flags.1,

@@ -4,8 +4,8 @@
 //! requires the same bytes. Run: `cargo run --profile test --example determinism [count]`.
 
 use serde_json::{json, Value};
-use tool_stub::stub::{make_preview, PreviewRequest};
-use tool_stub::turn::{finish_turn, plan_turn, ToolPart, TurnConfig, TurnInput, WriteOutcome};
+use tool_stub::{finish_turn, plan_turn, ToolPart, TurnConfig, TurnInput, WriteOutcome};
+use tool_stub::{make_preview, PreviewRequest};
 
 /// xorshift64*: a fixed, dependency-free sequence (the inputs only need to be varied and stable).
 struct Sequence(u64);

@@ -1,7 +1,7 @@
 //! The json parser path on arbitrary text: `None` or a json synopsis, never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tool_stub::kinds::json;
+use tool_stub::json;
 
 mod common;
 

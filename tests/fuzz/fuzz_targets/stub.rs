@@ -2,8 +2,8 @@
 #![no_main]
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use tool_stub::stub::{make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
-use tool_stub::synopsis::Synopsis;
+use tool_stub::{make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
+use tool_stub::Synopsis;
 
 fn strings(u: &mut Unstructured<'_>) -> Result<Vec<String>> {
     let count = u.int_in_range(0..=4)?;

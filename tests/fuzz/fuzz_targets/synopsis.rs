@@ -1,7 +1,7 @@
 //! Detection + synopsis of arbitrary bytes under arbitrary MIME types.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tool_stub::synopsis::generate;
+use tool_stub::generate;
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! The CSV and TSV parser paths on arbitrary text.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tool_stub::kinds::table;
+use tool_stub::table;
 
 mod common;
 

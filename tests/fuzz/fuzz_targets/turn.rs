@@ -2,9 +2,9 @@
 #![no_main]
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use tool_stub::error::ErrorCode;
-use tool_stub::ids::{sha256_hex, validate_id};
-use tool_stub::turn::{finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, WriteOutcome};
+use tool_stub::ErrorCode;
+use tool_stub::{sha256_hex, validate_id};
+use tool_stub::{finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, WriteOutcome};
 
 /// Mostly small numbers (where the interesting edges are), sometimes any i64.
 fn size(u: &mut Unstructured<'_>) -> Result<i64> {

@@ -1,7 +1,7 @@
 //! The xml parser path on arbitrary text: `None` or a xml synopsis, never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tool_stub::kinds::xml;
+use tool_stub::xml;
 
 mod common;
 

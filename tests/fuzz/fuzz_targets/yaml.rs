@@ -1,7 +1,7 @@
 //! The yaml parser path on arbitrary text: `None` or a yaml synopsis, never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tool_stub::kinds::yaml;
+use tool_stub::yaml;
 
 mod common;
 
