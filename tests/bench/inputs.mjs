@@ -151,3 +151,71 @@ export function makeLog(bytes, { unicode = false, seed = 5 } = {}) {
     return `2024-05-01T12:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}.${String(next() % 1000).padStart(3, "0")}Z ${level} worker-${next() % 16} ${message} ${word()} ${word()} took ${next() % 5000}ms id=${next() % 100000}\n`;
   });
 }
+
+/**
+ * Kubernetes-like manifests as one YAML document (a `List` of Deployments) of about `bytes` UTF-8
+ * bytes, with what real ones hold and the benchmark's plain-block `yaml` input does not: flow
+ * sequences and mappings (`args: ["--port", "80"]`), quoted strings, an anchor merged with
+ * `<<: *defaults`, and block scalars. `json` is the same data (merges applied) as JSON, the
+ * baseline the YAML synopsis is measured against.
+ */
+export function makeManifests(bytes, seed = 42) {
+  const next = lcg(seed);
+  const encoder = new TextEncoder();
+  const defaults = { imagePullPolicy: "IfNotPresent", terminationMessagePath: "/dev/termination-log" };
+  const head =
+    'apiVersion: v1\nkind: List\nmetadata:\n  name: "bench-manifests"\n' +
+    "defaults: &defaults\n  imagePullPolicy: IfNotPresent\n  terminationMessagePath: /dev/termination-log\nitems:\n";
+  const chunks = [head];
+  const items = [];
+  let size = encoder.encode(head).length;
+  for (let i = 0; size < bytes; i++) {
+    const name = `svc-${i}`;
+    const port = 1000 + (next() % 9000);
+    const description = words(next, 4);
+    const replicas = 1 + (next() % 5);
+    const image = `registry.example.com/${name}:1.${i % 10}.0`;
+    const chunk =
+      `- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: "${name}"\n` +
+      `    labels: {app: ${name}, tier: "backend"}\n    annotations:\n      description: |\n` +
+      `        ${description}\n        owned by team ${i % 7}\n  spec:\n    replicas: ${replicas}\n` +
+      `    template:\n      spec:\n        containers:\n        - name: main\n          <<: *defaults\n` +
+      `          image: "${image}"\n          args: ["--port", "${port}", "--log-level", 'info']\n` +
+      `          ports:\n          - containerPort: ${port}\n            protocol: TCP\n` +
+      `          env:\n          - {name: MODE, value: "production"}\n          - name: DESCRIPTION\n` +
+      `            value: '${description}'\n`;
+    chunks.push(chunk);
+    size += encoder.encode(chunk).length;
+    items.push({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: {
+        name,
+        labels: { app: name, tier: "backend" },
+        annotations: { description: `${description}\nowned by team ${i % 7}\n` },
+      },
+      spec: {
+        replicas,
+        template: {
+          spec: {
+            containers: [
+              {
+                name: "main",
+                ...defaults,
+                image,
+                args: ["--port", `${port}`, "--log-level", "info"],
+                ports: [{ containerPort: port, protocol: "TCP" }],
+                env: [
+                  { name: "MODE", value: "production" },
+                  { name: "DESCRIPTION", value: description },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    });
+  }
+  const data = { apiVersion: "v1", kind: "List", metadata: { name: "bench-manifests" }, defaults, items };
+  return { yaml: chunks.join(""), json: JSON.stringify(data) };
+}
