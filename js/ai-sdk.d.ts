@@ -1,14 +1,21 @@
-import type { ToolStub } from "./index.js";
+import type { ToolStub, ToolCallResult, JsonSchemaToolDefinition } from "./index.js";
 
-/** The retrieval tools as AI SDK tools (pass `jsonSchema` from "ai"). */
-export declare function aiSdkTools(
+/**
+ * The retrieval tools as AI SDK tools (pass `jsonSchema` from "ai"); the result is assignable to
+ * the AI SDK's `ToolSet`.
+ */
+export declare function aiSdkTools<Schema>(
   toolStub: ToolStub,
-  sdk: { jsonSchema: (schema: object) => unknown },
-): Record<string, { description: string; inputSchema: unknown; execute: (input: unknown) => Promise<unknown> }>;
+  sdk: { jsonSchema: (schema: JsonSchemaToolDefinition["parameters"]) => Schema },
+): Record<string, { description: string; inputSchema: Schema; execute: (input: any) => Promise<ToolCallResult> }>;
 
-/** Wraps an AI SDK tool so its output is externalized before the model sees it. */
+/**
+ * Wraps an AI SDK tool so its output is externalized before the model sees it: `execute` resolves
+ * to the text the model gets (the output itself, JSON-serialized if it was not a string, or its
+ * stub), whatever the wrapped tool returned.
+ */
 export declare function externalizingTool<T extends { execute: (...args: any[]) => any }>(
   toolStub: ToolStub,
   toolName: string,
   aiTool: T,
-): T;
+): Omit<T, "execute"> & { execute: (...args: Parameters<T["execute"]>) => Promise<string> };

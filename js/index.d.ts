@@ -29,6 +29,7 @@ export interface ToolNames {
   read?: string;
   search?: string;
   list?: string;
+  searchAll?: string;
 }
 
 export interface StubOptions {
@@ -371,10 +372,20 @@ export declare class ToolStub {
   list(options?: { toolName?: string; limit?: number }): Promise<{ toolResults: ToolResultRecord[] }>;
   /** Checks a stored output against its record (SHA-256 and length); CORRUPT on a mismatch. */
   verify(refOrId: string): Promise<{ toolResultId: string; sha256: string; totalChars: number }>;
-  /** The retrieval tools as JSON Schema in an SDK's shape. */
-  toolDefinitions(options?: { format?: "openai" | "anthropic" | "json-schema" }): ToolDefinition[];
-  /** Runs a model's retrieval call; never throws: errors come back as `{ error }`. */
-  handleToolCall(name: string, args: unknown): Promise<Record<string, unknown> | ToolCallError>;
+  /**
+   * The retrieval tools as JSON Schema in an SDK's shape (default "openai"). Each format's result
+   * is assignable to that SDK's own type: "openai" to `ChatCompletionTool[]` (openai), "anthropic"
+   * to `Tool[]` (@anthropic-ai/sdk).
+   */
+  toolDefinitions(options: { format: "anthropic" }): AnthropicToolDefinition[];
+  toolDefinitions(options: { format: "json-schema" }): JsonSchemaToolDefinition[];
+  toolDefinitions(options?: { format?: "openai" }): OpenAiToolDefinition[];
+  toolDefinitions(options?: { format?: ToolDefinitionFormat }): ToolDefinition[];
+  /**
+   * Runs a model's retrieval call; never throws: errors come back as `{ error }`, so
+   * `if ("error" in r) r.error.code` tells them apart.
+   */
+  handleToolCall(name: string, args: unknown): Promise<ToolCallResult>;
   delete(refOrId: string): Promise<{ deleted: boolean }>;
   deleteSession(): Promise<void>;
   usage(): Promise<{ results: number; chars: number; bytes: number }>;
@@ -382,11 +393,113 @@ export declare class ToolStub {
   prune(options?: { protect?: string[] }): Promise<{ deleted: string[] }>;
 }
 
-export type ToolDefinition =
-  | { type: "function"; function: { name: string; description: string; parameters: object } }
-  | { name: string; description: string; input_schema: object }
-  | { name: string; description: string; parameters: object };
+export type ToolDefinitionFormat = "openai" | "anthropic" | "json-schema";
+
+/** A retrieval tool's arguments as JSON Schema: always an object schema. */
+export interface ToolParametersSchema {
+  type: "object";
+  properties: { [argument: string]: unknown };
+  required?: string[];
+  additionalProperties: false;
+  [keyword: string]: unknown;
+}
+
+/** `format: "openai"`: assignable to the openai package's `ChatCompletionTool`. */
+export interface OpenAiToolDefinition {
+  type: "function";
+  function: { name: string; description: string; parameters: ToolParametersSchema };
+}
+
+/** `format: "anthropic"`: assignable to @anthropic-ai/sdk's `Tool`. */
+export interface AnthropicToolDefinition {
+  name: string;
+  description: string;
+  input_schema: ToolParametersSchema;
+}
+
+/** `format: "json-schema"`: plain JSON Schema (what the AI SDK's `jsonSchema` takes). */
+export interface JsonSchemaToolDefinition {
+  name: string;
+  description: string;
+  parameters: ToolParametersSchema;
+}
+
+export type ToolDefinition = OpenAiToolDefinition | AnthropicToolDefinition | JsonSchemaToolDefinition;
 
 export interface ToolCallError {
   error: { code: ToolStubErrorCode; message: string; allowed?: unknown };
 }
+
+/** A search match as a tool call returns it (snake_case). */
+export interface ToolCallMatch {
+  offset: number;
+  offset_unit: "unicode_code_point";
+  snippet: string;
+  line: number;
+  column: number;
+  length: number;
+}
+
+/** The read tool's result; which fields come depends on the mode (offset, lines, jsonPointer, rows). */
+export interface ReadToolCallResult {
+  tool_result_id: string;
+  content: string;
+  mode?: "lines" | "jsonPointer" | "rows";
+  offset?: number;
+  limit?: number;
+  offset_unit?: "unicode_code_point";
+  total_chars?: number;
+  has_more?: boolean;
+  start_line?: number;
+  end_line?: number;
+  total_lines?: number;
+  start_offset?: number;
+  end_offset?: number;
+  cut?: boolean;
+  next?: { line: number; column: number; offset: number } | null;
+  pointer?: string;
+  type?: JsonCut["type"];
+  size?: number;
+  truncated?: boolean;
+  cuts?: JsonCut[];
+  total_cuts?: number;
+  delimiter?: "," | "\t";
+  start_row?: number;
+  end_row?: number;
+  total_rows?: number;
+  note?: string;
+}
+
+export interface SearchToolCallResult {
+  tool_result_id: string;
+  matches: ToolCallMatch[];
+  total_matches: number;
+  note?: string;
+}
+
+export interface SearchAllToolCallResult {
+  results: {
+    ref: string;
+    tool_result_id: string;
+    tool_name: string;
+    created_at: string;
+    total_matches: number;
+    matches: ToolCallMatch[];
+  }[];
+  total_results: number;
+  total_matches: number;
+  note?: string;
+}
+
+export interface ListToolCallResult {
+  tool_results: ToolResultRecord[];
+  note?: string;
+}
+
+/** What `handleToolCall` resolves to: a tool's result, or `{ error }` (the only shape with `error`). */
+export type ToolCallResult =
+  | ReadToolCallResult
+  | SearchToolCallResult
+  | SearchAllToolCallResult
+  | ListToolCallResult
+  | ToolCallError;
