@@ -390,6 +390,9 @@ fn json_type(value: &Value) -> &'static str {
 }
 
 /// Checks a model's call; `max_result_chars` caps what a read may return.
+/// Fewer chars than any stored record takes as JSON (its keys alone are more).
+const MIN_RECORD_CHARS: i64 = 100;
+
 pub fn validate_call(
     names: &ToolNames,
     name: &str,
@@ -445,7 +448,11 @@ pub fn validate_call(
         },
         Tool::List => ToolCall::List {
             tool_name: arguments.string("tool_name", false)?,
-            limit: arguments.integer("limit", DEFAULT_LIST_LIMIT, 1)?,
+            // No more records than could fit in the result: a huge limit must not make the host
+            // gather a whole session's records only to cut them.
+            limit: arguments
+                .integer("limit", DEFAULT_LIST_LIMIT, 1)?
+                .min((cap / MIN_RECORD_CHARS).max(1)),
         },
     })
 }
@@ -476,6 +483,21 @@ pub fn bound_items(items: Vec<Value>, max_chars: i64) -> (Vec<Value>, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_list_limit_is_cut_to_what_the_result_can_hold() {
+        let names = ToolNames::default();
+        let list = |limit: i64, max: i64| {
+            validate_call(&names, "openviking_tool_result_list", &json!({ "limit": limit }), max)
+        };
+        let limit_of = |call| match call {
+            Ok(ToolCall::List { limit, .. }) => limit,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(limit_of(list(1_000_000_000_000_000, 20_000)), 200);
+        assert_eq!(limit_of(list(7, 20_000)), 7);
+        assert_eq!(limit_of(list(1_000, 10)), 1);
+    }
 
     #[test]
     fn every_schema_text_parses_to_an_object_with_its_defaults() {

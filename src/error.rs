@@ -3,23 +3,32 @@
 
 use std::fmt;
 
+/// The codes of every error the package throws: the one list of them. The JavaScript list and the
+/// TypeScript type are generated from it (js/stores/error-codes.js and .d.ts; a test below fails
+/// when they are stale and says how to write them again).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
-    /// The caller passed something the API does not take.
     InvalidArgument,
-    /// No stored result has that id.
     NotFound,
-    /// The store failed while externalizing and the failure mode is `reject`.
     StoreFailed,
-    /// Stored data does not match its recorded SHA-256 or is unreadable.
     Corrupt,
-    /// An output is larger than the configured limit.
     TooLarge,
-    /// A bug: an internal invariant did not hold.
+    /// Thrown by the JavaScript layer only.
+    NotReady,
     Internal,
 }
 
 impl ErrorCode {
+    pub const ALL: [ErrorCode; 7] = [
+        ErrorCode::InvalidArgument,
+        ErrorCode::NotFound,
+        ErrorCode::StoreFailed,
+        ErrorCode::Corrupt,
+        ErrorCode::TooLarge,
+        ErrorCode::NotReady,
+        ErrorCode::Internal,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
@@ -27,7 +36,23 @@ impl ErrorCode {
             ErrorCode::StoreFailed => "STORE_FAILED",
             ErrorCode::Corrupt => "CORRUPT",
             ErrorCode::TooLarge => "TOO_LARGE",
+            ErrorCode::NotReady => "NOT_READY",
             ErrorCode::Internal => "INTERNAL",
+        }
+    }
+
+    /// What the code means (it documents the generated JavaScript list too).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "The caller passed something the API does not take.",
+            ErrorCode::NotFound => "No stored result has that id.",
+            ErrorCode::StoreFailed => {
+                "The store failed, timed out or answered the wrong type (while externalizing: under failure mode `reject`)."
+            }
+            ErrorCode::Corrupt => "Stored data does not match its recorded SHA-256 or is unreadable.",
+            ErrorCode::TooLarge => "An output is larger than the configured limit.",
+            ErrorCode::NotReady => "The wasm module is not instantiated yet.",
+            ErrorCode::Internal => "A bug: an internal invariant did not hold.",
         }
     }
 }
@@ -79,5 +104,52 @@ impl From<Error> for wasm_bindgen::JsValue {
         let thrown = JsError::new(&error.message);
         thrown.set_code(error.code.as_str());
         thrown.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+
+    const HEADER: &str = "// Generated from ErrorCode in src/error.rs, the one list of error codes: do not edit.\n// Write it again with: TOOL_STUB_WRITE_ERROR_CODES=1 cargo test --lib error_codes\n";
+
+    fn javascript() -> String {
+        let mut text = format!("{HEADER}\n/** The stable codes of ToolStubError: callers branch on these, never on messages. */\nexport const ERROR_CODES = Object.freeze([\n");
+        for code in ErrorCode::ALL {
+            text += &format!("  /** {} */\n  \"{}\",\n", code.meaning(), code.as_str());
+        }
+        text + "]);\n"
+    }
+
+    fn typescript() -> String {
+        let mut text = format!("{HEADER}\n/** The stable codes of ToolStubError: callers branch on these, never on messages. */\nexport type ToolStubErrorCode =\n");
+        for code in ErrorCode::ALL {
+            text += &format!("  /** {} */\n  | \"{}\"\n", code.meaning(), code.as_str());
+        }
+        text + "  ;\n\nexport declare const ERROR_CODES: readonly ToolStubErrorCode[];\n"
+    }
+
+    #[test]
+    fn error_codes_are_generated_from_this_list() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("js/stores");
+        for (file, expected) in [("error-codes.js", javascript()), ("error-codes.d.ts", typescript())] {
+            let path = root.join(file);
+            if std::env::var_os("TOOL_STUB_WRITE_ERROR_CODES").is_some() {
+                std::fs::write(&path, &expected).expect("write the generated file");
+            }
+            let found = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                found == expected,
+                "js/stores/{file} is stale: run TOOL_STUB_WRITE_ERROR_CODES=1 cargo test --lib error_codes"
+            );
+        }
+    }
+
+    #[test]
+    fn all_lists_every_code_once() {
+        let mut names: Vec<_> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ErrorCode::ALL.len());
     }
 }

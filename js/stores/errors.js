@@ -1,15 +1,10 @@
 // Error type shared by the whole package. Callers branch on `code`, never on
-// the message text, so the codes below are part of the public API.
+// the message text, so the codes are part of the public API.
 
-export const ERROR_CODES = Object.freeze([
-  "INVALID_ARGUMENT",
-  "NOT_FOUND",
-  "STORE_FAILED",
-  "CORRUPT",
-  "TOO_LARGE",
-  "NOT_READY",
-  "INTERNAL",
-]);
+// The codes are generated from src/error.rs, their one list (see error-codes.js).
+import { ERROR_CODES } from "./error-codes.js";
+
+export { ERROR_CODES };
 
 export class ToolStubError extends Error {
   /**

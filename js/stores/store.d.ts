@@ -1,15 +1,8 @@
 // Type declarations for the tool-stub store layer.
 
-export type ToolStubErrorCode =
-  | "INVALID_ARGUMENT"
-  | "NOT_FOUND"
-  | "STORE_FAILED"
-  | "CORRUPT"
-  | "TOO_LARGE"
-  | "NOT_READY"
-  | "INTERNAL";
-
-export declare const ERROR_CODES: readonly ToolStubErrorCode[];
+import type { ToolStubErrorCode } from "./error-codes.js";
+// Generated from src/error.rs, the one list of error codes.
+export { ToolStubErrorCode, ERROR_CODES } from "./error-codes.js";
 
 export declare class ToolStubError extends Error {
   constructor(code: ToolStubErrorCode, message: string, options?: { cause?: unknown });

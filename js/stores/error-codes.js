@@ -1,0 +1,20 @@
+// Generated from ErrorCode in src/error.rs, the one list of error codes: do not edit.
+// Write it again with: TOOL_STUB_WRITE_ERROR_CODES=1 cargo test --lib error_codes
+
+/** The stable codes of ToolStubError: callers branch on these, never on messages. */
+export const ERROR_CODES = Object.freeze([
+  /** The caller passed something the API does not take. */
+  "INVALID_ARGUMENT",
+  /** No stored result has that id. */
+  "NOT_FOUND",
+  /** The store failed, timed out or answered the wrong type (while externalizing: under failure mode `reject`). */
+  "STORE_FAILED",
+  /** Stored data does not match its recorded SHA-256 or is unreadable. */
+  "CORRUPT",
+  /** An output is larger than the configured limit. */
+  "TOO_LARGE",
+  /** The wasm module is not instantiated yet. */
+  "NOT_READY",
+  /** A bug: an internal invariant did not hold. */
+  "INTERNAL",
+]);
