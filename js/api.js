@@ -481,7 +481,7 @@ export class ToolStub {
 
   // --- Agent integration and lifecycle -------------------------------------------------------
 
-  /** The retrieval tools as JSON Schema, in the shape an SDK takes: "openai", "anthropic" or "json-schema". */
+  /** The retrieval tools as JSON Schema, in the shape an SDK takes: "openai", "openai-responses", "anthropic" or "json-schema". */
   toolDefinitions(options) {
     const opts = requireOptions(options, "options");
     checkKnownKeys(opts, ["format"], "toolDefinitions");

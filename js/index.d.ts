@@ -374,9 +374,12 @@ export declare class ToolStub {
   verify(refOrId: string): Promise<{ toolResultId: string; sha256: string; totalChars: number }>;
   /**
    * The retrieval tools as JSON Schema in an SDK's shape (default "openai"). Each format's result
-   * is assignable to that SDK's own type: "openai" to `ChatCompletionTool[]` (openai), "anthropic"
-   * to `Tool[]` (@anthropic-ai/sdk).
+   * is assignable to that SDK's own type: "openai" to `ChatCompletionTool[]` (openai chat
+   * completions), "openai-responses" to `FunctionTool[]` (openai Responses API), "anthropic" to
+   * `Tool[]` (@anthropic-ai/sdk). Both OpenAI formats are `strict: true`, their schemas in OpenAI's
+   * strict subset (optional arguments nullable; `handleToolCall` reads a null as "not given").
    */
+  toolDefinitions(options: { format: "openai-responses" }): OpenAiResponsesToolDefinition[];
   toolDefinitions(options: { format: "anthropic" }): AnthropicToolDefinition[];
   toolDefinitions(options: { format: "json-schema" }): JsonSchemaToolDefinition[];
   toolDefinitions(options?: { format?: "openai" }): OpenAiToolDefinition[];
@@ -393,7 +396,7 @@ export declare class ToolStub {
   prune(options?: { protect?: string[] }): Promise<{ deleted: string[] }>;
 }
 
-export type ToolDefinitionFormat = "openai" | "anthropic" | "json-schema";
+export type ToolDefinitionFormat = "openai" | "openai-responses" | "anthropic" | "json-schema";
 
 /** A retrieval tool's arguments as JSON Schema: always an object schema. */
 export interface ToolParametersSchema {
@@ -407,7 +410,16 @@ export interface ToolParametersSchema {
 /** `format: "openai"`: assignable to the openai package's `ChatCompletionTool`. */
 export interface OpenAiToolDefinition {
   type: "function";
-  function: { name: string; description: string; parameters: ToolParametersSchema };
+  function: { name: string; description: string; parameters: ToolParametersSchema; strict: true };
+}
+
+/** `format: "openai-responses"`: assignable to the openai package's Responses `FunctionTool`. */
+export interface OpenAiResponsesToolDefinition {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: ToolParametersSchema;
+  strict: true;
 }
 
 /** `format: "anthropic"`: assignable to @anthropic-ai/sdk's `Tool`. */
@@ -424,7 +436,11 @@ export interface JsonSchemaToolDefinition {
   parameters: ToolParametersSchema;
 }
 
-export type ToolDefinition = OpenAiToolDefinition | AnthropicToolDefinition | JsonSchemaToolDefinition;
+export type ToolDefinition =
+  | OpenAiToolDefinition
+  | OpenAiResponsesToolDefinition
+  | AnthropicToolDefinition
+  | JsonSchemaToolDefinition;
 
 export interface ToolCallError {
   error: { code: ToolStubErrorCode; message: string; allowed?: unknown };

@@ -100,8 +100,12 @@ impl Tool {
 /// The shapes of tool definitions the main SDKs take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DefinitionFormat {
-    /// `{type: "function", function: {name, description, parameters}}` (OpenAI function tools).
+    /// `{type: "function", function: {name, description, parameters, strict: true}}` (OpenAI chat
+    /// completions function tools), with the parameters in OpenAI's strict subset.
     OpenAi,
+    /// `{type: "function", name, description, parameters, strict: true}` (OpenAI Responses API
+    /// function tools), parameters as for `OpenAi`.
+    OpenAiResponses,
     /// `{name, description, input_schema}` (Anthropic tools).
     Anthropic,
     /// `{name, description, parameters}`: plain JSON Schema.
@@ -112,10 +116,11 @@ impl DefinitionFormat {
     pub fn parse(format: &str) -> Result<Self> {
         match format {
             "openai" => Ok(DefinitionFormat::OpenAi),
+            "openai-responses" => Ok(DefinitionFormat::OpenAiResponses),
             "anthropic" => Ok(DefinitionFormat::Anthropic),
             "json-schema" => Ok(DefinitionFormat::JsonSchema),
             other => Err(Error::invalid(format!(
-                "unknown tool definition format {other:?}; use \"openai\", \"anthropic\" or \"json-schema\""
+                "unknown tool definition format {other:?}; use \"openai\", \"openai-responses\", \"anthropic\" or \"json-schema\""
             ))),
         }
     }
@@ -130,7 +135,12 @@ pub fn tool_definitions(names: &ToolNames, format: DefinitionFormat) -> Vec<Valu
             match format {
                 DefinitionFormat::OpenAi => json!({
                     "type": "function",
-                    "function": {"name": name, "description": description, "parameters": parameters}
+                    "function": {"name": name, "description": description,
+                        "parameters": strict_schema(parameters), "strict": true}
+                }),
+                DefinitionFormat::OpenAiResponses => json!({
+                    "type": "function", "name": name, "description": description,
+                    "parameters": strict_schema(parameters), "strict": true
                 }),
                 DefinitionFormat::Anthropic => {
                     json!({"name": name, "description": description, "input_schema": parameters})
@@ -141,6 +151,64 @@ pub fn tool_definitions(names: &ToolNames, format: DefinitionFormat) -> Vec<Valu
             }
         })
         .collect()
+}
+
+/// Rewrites a schema into OpenAI's strict structured-output subset: every object lists all its
+/// properties in `required` and refuses others; an optional property becomes nullable (a strict
+/// model sends `null` for it, which the call checks read as "not given"); `default` and
+/// `minLength`, outside the subset, go (a default is kept in words in the description).
+fn strict_schema(mut schema: Value) -> Value {
+    let Some(object) = schema.as_object_mut() else {
+        return schema;
+    };
+    object.remove("minLength");
+    if let Some(default) = object.remove("default") {
+        if let Some(Value::String(description)) = object.get_mut("description") {
+            description.push_str(&format!(" Default {}.", serde_json::to_string(&default).unwrap_or_default()));
+        }
+    }
+    if let Some(items) = object.remove("items") {
+        object.insert("items".into(), strict_schema(items));
+    }
+    if let Some(Value::Object(properties)) = object.remove("properties") {
+        let required: Vec<Value> = object
+            .get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut strict_properties = Map::new();
+        for (key, property) in properties {
+            let mut property = strict_schema(property);
+            if !required.contains(&Value::String(key.clone())) {
+                nullable(&mut property);
+            }
+            strict_properties.insert(key, property);
+        }
+        let all: Vec<Value> = strict_properties.keys().cloned().map(Value::String).collect();
+        object.insert("properties".into(), Value::Object(strict_properties));
+        object.insert("required".into(), Value::Array(all));
+        object.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    schema
+}
+
+/// Lets a property also be `null`: its `type` becomes `[type, "null"]`, and an `enum` lists null.
+fn nullable(property: &mut Value) {
+    if let Some(kind) = property.get("type").cloned() {
+        let mut kinds = match kind {
+            Value::Array(kinds) => kinds,
+            other => vec![other],
+        };
+        if !kinds.contains(&json!("null")) {
+            kinds.push(json!("null"));
+        }
+        property["type"] = Value::Array(kinds);
+    }
+    if let Some(Value::Array(values)) = property.get_mut("enum") {
+        if !values.contains(&Value::Null) {
+            values.push(Value::Null);
+        }
+    }
 }
 
 /// A model's call, checked against its tool's schema and with every default filled in.
@@ -535,6 +603,108 @@ mod tests {
         let anthropic = tool_definitions(&names, DefinitionFormat::Anthropic);
         assert_eq!(anthropic[2]["input_schema"]["type"], "object");
         assert!(DefinitionFormat::parse("gemini").is_err());
+        assert!(DefinitionFormat::parse("openai-responses").is_ok());
+    }
+
+    /// The keywords OpenAI's strict structured outputs support.
+    const STRICT_KEYWORDS: [&str; 18] = [
+        "type", "properties", "required", "additionalProperties", "description", "enum",
+        "const", "anyOf", "items", "$ref", "$defs", "minimum", "maximum", "exclusiveMinimum",
+        "exclusiveMaximum", "multipleOf", "pattern", "format",
+    ];
+
+    /// Every violation of OpenAI's strict rules in `schema` (at `path`), walking every subschema.
+    fn strict_violations(schema: &Value, path: &str, out: &mut Vec<String>) {
+        let Some(object) = schema.as_object() else {
+            return out.push(format!("{path}: not an object"));
+        };
+        for key in object.keys() {
+            if !STRICT_KEYWORDS.contains(&key.as_str()) {
+                out.push(format!("{path}: keyword {key} is outside the strict subset"));
+            }
+        }
+        let kinds: Vec<&Value> = match &object.get("type") {
+            Some(Value::Array(kinds)) => kinds.iter().collect(),
+            Some(kind) => vec![kind],
+            None => vec![],
+        };
+        if let (Some(Value::Array(values)), true) = (object.get("enum"), kinds.contains(&&json!("null"))) {
+            if !values.contains(&Value::Null) {
+                out.push(format!("{path}: nullable enum without null"));
+            }
+        }
+        if kinds.contains(&&json!("object")) {
+            let properties = object.get("properties").and_then(Value::as_object);
+            let required = object.get("required").and_then(Value::as_array);
+            match (properties, required) {
+                (Some(properties), Some(required)) => {
+                    for (key, property) in properties {
+                        if !required.contains(&json!(key)) {
+                            out.push(format!("{path}.{key}: not in required"));
+                        }
+                        strict_violations(property, &format!("{path}.{key}"), out);
+                    }
+                }
+                _ => out.push(format!("{path}: an object without properties and required")),
+            }
+            if object.get("additionalProperties") != Some(&Value::Bool(false)) {
+                out.push(format!("{path}: additionalProperties is not false"));
+            }
+        }
+        if let Some(items) = object.get("items") {
+            strict_violations(items, &format!("{path}[]"), out);
+        }
+    }
+
+    #[test]
+    fn openai_schemas_follow_the_strict_rules_and_keep_optional_arguments_optional() {
+        let names = ToolNames::default();
+        let chat = tool_definitions(&names, DefinitionFormat::OpenAi);
+        let responses = tool_definitions(&names, DefinitionFormat::OpenAiResponses);
+        for (tool, (chat, responses)) in Tool::ALL.iter().zip(chat.iter().zip(&responses)) {
+            assert_eq!(chat["type"], "function");
+            assert_eq!(chat["function"]["strict"], true);
+            assert_eq!(chat["function"]["name"], tool.name(&names));
+            assert_eq!(responses["type"], "function");
+            assert_eq!(responses["strict"], true);
+            assert_eq!(responses["name"], tool.name(&names));
+            assert_eq!(responses["parameters"], chat["function"]["parameters"]);
+            let strict = &chat["function"]["parameters"];
+            assert_eq!(strict["type"], "object", "{tool:?}: the root is an object");
+            let mut violations = Vec::new();
+            strict_violations(strict, &format!("{tool:?}"), &mut violations);
+            assert_eq!(violations, Vec::<String>::new());
+            // The relaxed schema's optional arguments are exactly the nullable ones.
+            let relaxed = tool.parameters();
+            let required = relaxed["required"].as_array().cloned().unwrap_or_default();
+            for (key, property) in relaxed["properties"].as_object().unwrap() {
+                let kinds = strict["properties"][key]["type"].clone();
+                let nullable = kinds.as_array().is_some_and(|k| k.contains(&json!("null")));
+                assert_eq!(nullable, !required.contains(&json!(key)), "{tool:?}.{key}: {kinds}");
+                assert_eq!(strict["properties"][key]["type"].as_array().map_or(&kinds, |k| &k[0]), &property["type"]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_strict_model_call_with_every_optional_argument_null_is_a_default_call() {
+        let names = ToolNames::default();
+        for (tool, definition) in Tool::ALL.iter().zip(tool_definitions(&names, DefinitionFormat::OpenAi)) {
+            let schema = &definition["function"]["parameters"];
+            let mut args = Map::new();
+            for (key, property) in schema["properties"].as_object().unwrap() {
+                let nullable = property["type"].as_array().is_some_and(|k| k.contains(&json!("null")));
+                args.insert(key.clone(), if nullable { Value::Null } else { json!("x") });
+            }
+            let with_nulls = validate_call(&names, tool.name(&names), &Value::Object(args), 500);
+            let required_only: Map<String, Value> = schema["properties"].as_object().unwrap().iter()
+                .filter(|(_, p)| p["type"].is_string())
+                .map(|(key, _)| (key.clone(), json!("x")))
+                .collect();
+            let defaults = validate_call(&names, tool.name(&names), &Value::Object(required_only), 500);
+            assert!(with_nulls.is_ok(), "{tool:?}: {with_nulls:?}");
+            assert_eq!(with_nulls, defaults, "{tool:?}");
+        }
     }
 
     #[test]

@@ -49,6 +49,27 @@ describe("tool definitions", () => {
     assert.ok(!read({ ref: "x", bogus: 1 }));
   });
 
+  it("are strict in both OpenAI formats, and a strict model's nulls are read as 'not given'", async () => {
+    const chat = ts.toolDefinitions({ format: "openai" });
+    const responses = ts.toolDefinitions({ format: "openai-responses" });
+    assert.equal(responses.length, chat.length);
+    const [out] = await ts.externalize([{ toolId: "c", toolName: "fetch", output: orders }], { messageId: "strict" });
+    for (const [i, t] of chat.entries()) {
+      assert.equal(t.function.strict, true);
+      assert.deepEqual(Object.keys(responses[i]).sort(), ["description", "name", "parameters", "strict", "type"]);
+      assert.deepEqual(responses[i], { type: "function", name: t.function.name, description: t.function.description, parameters: t.function.parameters, strict: true });
+      const schema = t.function.parameters;
+      assert.deepEqual(schema.required, Object.keys(schema.properties), `${t.function.name}: every property is required`);
+      // What a strict model sends: every argument, null where it has nothing to say.
+      const args = Object.fromEntries(
+        Object.entries(schema.properties).map(([key, p]) => [key, Array.isArray(p.type) ? null : key === "ref" ? out.outputRef : "order"]),
+      );
+      assert.ok(ajv.validate(schema, args), ajv.errorsText());
+      const result = await ts.handleToolCall(t.function.name, JSON.stringify(args));
+      assert.equal(result.error, undefined, `${t.function.name}: ${JSON.stringify(result.error)}`);
+    }
+  });
+
   it("use the configured names, in the definitions and the stubs' Explore lines", async () => {
     const names = { read: "peek", search: "grep_output", list: "outputs", searchAll: "grep_everything" };
     const named = new ToolStub({ sessionId: "d2", config: { toolNames: names } });

@@ -17,6 +17,7 @@ const CONSUMER_TS = `
 import { ToolStub, MemoryStore, type ToolCallResult } from "tool-stub";
 import { aiSdkTools, externalizingTool } from "tool-stub/ai-sdk";
 import type { ChatCompletionTool } from "openai/resources/chat/completions";
+import type { FunctionTool } from "openai/resources/responses/responses";
 import type { Tool as AnthropicTool } from "@anthropic-ai/sdk/resources/messages";
 import { jsonSchema, tool, type ToolSet } from "ai";
 
@@ -28,6 +29,7 @@ const ts = new ToolStub({
 
 const chatTools: ChatCompletionTool[] = ts.toolDefinitions({ format: "openai" });
 const chatToolsByDefault: ChatCompletionTool[] = ts.toolDefinitions();
+const responsesTools: FunctionTool[] = ts.toolDefinitions({ format: "openai-responses" });
 const anthropicTools: AnthropicTool[] = ts.toolDefinitions({ format: "anthropic" });
 const aiTools: ToolSet = aiSdkTools(ts, { jsonSchema });
 const names: string[] = ts.toolDefinitions({ format: "json-schema" }).map((d) => d.name);
@@ -57,7 +59,7 @@ ts.toolDefinitions({ format: "gemini" });
 // @ts-expect-error: an Anthropic definition is not a chat-completions tool
 const wrong: ChatCompletionTool[] = ts.toolDefinitions({ format: "anthropic" });
 
-void [chatTools, chatToolsByDefault, anthropicTools, aiTools, names, branch, stubText, description, wrong];
+void [chatTools, responsesTools, chatToolsByDefault, anthropicTools, aiTools, names, branch, stubText, description, wrong];
 `;
 
 /** A throwaway project whose node_modules links the built package and the SDKs. */
