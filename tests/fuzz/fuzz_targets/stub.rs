@@ -54,6 +54,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             reason: &reason,
             original_chars: None,
             tools: with_tools.then_some(&tools),
+            max_stub_chars: None,
         },
     );
     let shown = preview_chars.clamp(0, output.chars().count() as i64);
