@@ -10,7 +10,8 @@ import { storedSha256, callCore, callerJson, readingCaller, toToolStubError, wel
 import { withStoreTimeout } from "./stores/timeout.js";
 import { withCheckedAnswers } from "./stores/checked.js";
 import { planTurn } from "./planned-turn.js";
-import { INDEX_FILE, countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
+import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
+import { RESULTS_DIR, OUTPUT_FILE, METADATA_FILE, INDEX_FILE, DEFAULT_READ_LIMIT, DEFAULT_LIST_LIMIT } from "./core-constants.js";
 import { literalSearch } from "./literal-search.js";
 import { callGrep, grepContent, grepModule, needsGrepModule } from "./grep-module.js";
 
@@ -226,7 +227,7 @@ export class ToolStub {
   }
 
   #key(id, file) {
-    return [this.#sessionId, "tool-results", id, file];
+    return [this.#sessionId, RESULTS_DIR, id, file];
   }
 
   /**
@@ -236,11 +237,11 @@ export class ToolStub {
    * if it were whole. (`verify` checks the SHA-256 too.)
    */
   async #loadOutput(id) {
-    const record = await this.#store.load(this.#key(id, "metadata.json"));
+    const record = await this.#store.load(this.#key(id, METADATA_FILE));
     if (record === undefined) {
       throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.#sessionId}`);
     }
-    const content = await this.#store.load(this.#key(id, "output.txt"));
+    const content = await this.#store.load(this.#key(id, OUTPUT_FILE));
     if (content === undefined) {
       throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
     }
@@ -257,7 +258,7 @@ export class ToolStub {
   }
 
   async #loadMetadata(id) {
-    const text = await this.#store.load(this.#key(id, "metadata.json"));
+    const text = await this.#store.load(this.#key(id, METADATA_FILE));
     if (text === undefined) return null;
     const record = callCore(core.parseStoredRecord, text);
     if (record === undefined) {
@@ -278,7 +279,7 @@ export class ToolStub {
     checkKnownKeys(opts, READ_OPTIONS, "read");
     const id = this.#resolveId(refOrId);
     const offset = optionalInteger(opts.offset, "offset", 0);
-    const limit = optionalInteger(opts.limit, "limit", 20000);
+    const limit = optionalInteger(opts.limit, "limit", DEFAULT_READ_LIMIT);
     callCore(core.checkReadArgs, offset, limit);
     const window = (await this.#indexedWindow(id, offset, limit)) ?? this.#window(await this.#loadOutput(id), offset, limit);
     const result = {
@@ -308,7 +309,7 @@ export class ToolStub {
   async #indexedWindow(id, offset, limit) {
     const unit = this.#store.sliceUnit;
     if (typeof this.#store.loadSlice !== "function" || (unit !== "utf16" && unit !== "utf8")) return undefined;
-    if ((await this.#store.load(this.#key(id, "metadata.json"))) === undefined) {
+    if ((await this.#store.load(this.#key(id, METADATA_FILE))) === undefined) {
       throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.#sessionId}`);
     }
     const index = parseOutputIndex(await this.#store.load(this.#key(id, INDEX_FILE)));
@@ -321,7 +322,7 @@ export class ToolStub {
     // file cut short or grown behind the store's back is CORRUPT, not an empty window.
     const total = unit === "utf8" ? index.bytes : index.utf16;
     const asked = span.end >= total ? span.end + 1 : span.end;
-    const slice = await this.#store.loadSlice(this.#key(id, "output.txt"), span.start, asked);
+    const slice = await this.#store.loadSlice(this.#key(id, OUTPUT_FILE), span.start, asked);
     if (slice === undefined) {
       throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
     }
@@ -409,10 +410,10 @@ export class ToolStub {
     checkKnownKeys(opts, SEARCH_ALL_OPTIONS, "searchAll");
     requireString(opts.query, "query");
     if (opts.toolName !== undefined) requireString(opts.toolName, "toolName");
-    const entries = await this.#store.loadRange([this.#sessionId, "tool-results"]);
-    const files = entries.filter((e) => e.key.length === 4 && e.key[3] === "metadata.json").map((e) => e.value);
+    const entries = await this.#store.loadRange([this.#sessionId, RESULTS_DIR]);
+    const files = entries.filter((e) => e.key.length === 4 && e.key[3] === METADATA_FILE).map((e) => e.value);
     const outputs = new Map(
-      entries.filter((e) => e.key.length === 4 && e.key[3] === "output.txt").map((e) => [e.key[2], e.value]),
+      entries.filter((e) => e.key.length === 4 && e.key[3] === OUTPUT_FILE).map((e) => [e.key[2], e.value]),
     );
     const request = callerJson(definedOptions(opts, SEARCH_ALL_OPTIONS), "options");
     const plan = JSON.parse(callCore(core.searchAllPlan, request, JSON.stringify(files)));
@@ -454,7 +455,7 @@ export class ToolStub {
     for (const need of JSON.parse(callCore(core.restorePlan, callerJson(coreParts, "parts")))) {
       const id = this.#resolveId(need.ref);
       const content = await this.#loadOutput(id);
-      const metadata = await this.#store.load(this.#key(id, "metadata.json"));
+      const metadata = await this.#store.load(this.#key(id, METADATA_FILE));
       // The core sees a lone surrogate as U+FFFD: for such an output it checks the digest of
       // what is stored, computed here.
       const exact = !isWellFormed(content);
@@ -472,10 +473,10 @@ export class ToolStub {
     const opts = requireOptions(options, "options");
     checkKnownKeys(opts, LIST_OPTIONS, "list");
     const toolName = opts.toolName === undefined ? undefined : requireString(opts.toolName, "toolName");
-    const limit = optionalInteger(opts.limit, "limit", 50);
+    const limit = optionalInteger(opts.limit, "limit", DEFAULT_LIST_LIMIT);
     callCore(core.checkListLimit, limit);
-    const entries = await this.#store.loadRange([this.#sessionId, "tool-results"]);
-    const files = entries.filter((e) => e.key.length === 4 && e.key[3] === "metadata.json").map((e) => e.value);
+    const entries = await this.#store.loadRange([this.#sessionId, RESULTS_DIR]);
+    const files = entries.filter((e) => e.key.length === 4 && e.key[3] === METADATA_FILE).map((e) => e.value);
     return { toolResults: JSON.parse(callCore(core.listRecords, JSON.stringify(files), toolName, limit)) };
   }
 
@@ -563,9 +564,9 @@ export class ToolStub {
   /** Deletes one stored result. `{ deleted: false }` when there was none. */
   async delete(refOrId) {
     const id = this.#resolveId(refOrId);
-    const prefix = [this.#sessionId, "tool-results", id];
-    const existed = (await this.#store.load([...prefix, "metadata.json"])) !== undefined ||
-      (await this.#store.load([...prefix, "output.txt"])) !== undefined;
+    const prefix = [this.#sessionId, RESULTS_DIR, id];
+    const existed = (await this.#store.load([...prefix, METADATA_FILE])) !== undefined ||
+      (await this.#store.load([...prefix, OUTPUT_FILE])) !== undefined;
     await this.#removeResult(id);
     return { deleted: existed };
   }
@@ -578,9 +579,9 @@ export class ToolStub {
   async #removeResult(id) {
     const removeRange = this.#requireRemoveRange();
     if (typeof this.#store.remove === "function") {
-      for (const file of ["metadata.json", INDEX_FILE, "output.txt"]) await this.#store.remove(this.#key(id, file));
+      for (const file of [METADATA_FILE, INDEX_FILE, OUTPUT_FILE]) await this.#store.remove(this.#key(id, file));
     }
-    await removeRange.call(this.#store, [this.#sessionId, "tool-results", id]);
+    await removeRange.call(this.#store, [this.#sessionId, RESULTS_DIR, id]);
   }
 
   /** Deletes every stored result of this session. */
@@ -627,13 +628,13 @@ export class ToolStub {
 
   /** Every stored result with its size, for usage and retention. */
   async #storedResults() {
-    const entries = await this.#store.loadRange([this.#sessionId, "tool-results"]);
+    const entries = await this.#store.loadRange([this.#sessionId, RESULTS_DIR]);
     const byId = new Map();
     for (const { key, value } of entries) {
       if (key.length !== 4) continue;
       const result = byId.get(key[2]) ?? { toolResultId: key[2], createdAtMs: null, bytes: 0, chars: 0 };
       result.bytes += utf8Length(value);
-      if (key[3] === "metadata.json") {
+      if (key[3] === METADATA_FILE) {
         const record = callCore(core.parseStoredRecord, value);
         if (record !== undefined) {
           const parsed = JSON.parse(record);

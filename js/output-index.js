@@ -5,7 +5,7 @@
 // It is derived data: a result without one (stored before it existed, or by another tool) is read
 // the slow way, and an unreadable one is ignored the same way.
 
-export const INDEX_FILE = "index.json";
+export { INDEX_FILE } from "./core-constants.js";
 const INDEX_VERSION = 1;
 /** The index in `json` if it is one this version can use, else undefined (then: the slow way). */
 export function parseOutputIndex(json) {

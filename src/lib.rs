@@ -22,6 +22,8 @@ mod retrieval;
 mod stub;
 mod synopsis;
 #[cfg(test)]
+mod js_constants;
+#[cfg(test)]
 mod test_support;
 mod turn;
 #[cfg(feature = "bindings")]
