@@ -765,105 +765,23 @@ impl<'a> Decoder<'a> {
     /// Advances over a number as CPython's `_match_number_unicode` does; returns whether it is
     /// a float (has a fraction or an exponent).
     fn scan_number(&mut self) -> Result<bool, Stop> {
-        let digit_at = |at: usize| self.bytes.get(at).is_some_and(u8::is_ascii_digit);
-        let mut at = self.pos;
-        if self.bytes.get(at) == Some(&b'-') {
-            at += 1;
-        }
-        let int_start = at;
-        match self.bytes.get(at) {
-            Some(b'0') => at += 1,
-            Some(b'1'..=b'9') => {
-                while digit_at(at) {
-                    at += 1;
-                }
-            }
-            _ => return Err(Stop::Invalid),
-        }
-        let int_digits = at - int_start;
-        let mut is_float = false;
-        if self.bytes.get(at) == Some(&b'.') && digit_at(at + 1) {
-            is_float = true;
-            at += 1;
-            while digit_at(at) {
-                at += 1;
-            }
-        }
-        if matches!(self.bytes.get(at), Some(b'e' | b'E')) {
-            let mut exponent = at + 1;
-            if matches!(self.bytes.get(exponent), Some(b'+' | b'-')) {
-                exponent += 1;
-            }
-            let digits_start = exponent;
-            while digit_at(exponent) {
-                exponent += 1;
-            }
-            // Without exponent digits the `e` is not part of the number (backtrack).
-            if exponent > digits_start {
-                is_float = true;
-                at = exponent;
-            }
-        }
-        if !is_float && int_digits > INT_MAX_STR_DIGITS {
-            return Err(Stop::Invalid);
-        }
-        self.pos = at;
+        let (end, is_float) = number_end(self.bytes, self.pos).map_err(|_| Stop::Invalid)?;
+        self.pos = end;
         Ok(is_float)
     }
 
-    /// Index just past the plain run (no `"`, `\`, control char) starting at `at`: 8 bytes at a
-    /// time, then byte by byte (every string of the document goes through here).
-    fn plain_run_end(&self, mut at: usize) -> usize {
-        while let Some(word) = self.bytes.get(at..at + 8) {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
-            let ends = swar::bytes_equal(word, b'"')
-                | swar::bytes_equal(word, b'\\')
-                | swar::bytes_below(word, 0x20);
-            if ends != 0 {
-                return at + (ends.trailing_zeros() / 8) as usize;
-            }
-            at += 8;
-        }
-        while let Some(&byte) = self.bytes.get(at) {
-            if ENDS_STRING_RUN[usize::from(byte)] {
-                break;
-            }
-            at += 1;
-        }
-        at
+    fn plain_run_end(&self, at: usize) -> usize {
+        plain_run_end(self.bytes, at)
     }
 
-    /// Four hex digits at `at`, as Python's scanner reads them.
     fn hex4(&self, at: usize) -> Result<u32, Stop> {
-        let digits = self.bytes.get(at..at + 4).ok_or(Stop::Invalid)?;
-        digits.iter().try_fold(0u32, |value, &byte| {
-            let digit = char::from(byte).to_digit(16).ok_or(Stop::Invalid)?;
-            Ok(value * 16 + digit)
-        })
+        hex4(self.bytes, at).ok_or(Stop::Invalid)
     }
 
     /// Validates a string at `self.pos` (an opening quote) without decoding it.
     fn skip_string(&mut self) -> Result<(), Stop> {
-        let mut at = self.pos + 1;
-        loop {
-            at = self.plain_run_end(at);
-            match self.bytes.get(at) {
-                Some(b'"') => {
-                    self.pos = at + 1;
-                    return Ok(());
-                }
-                Some(b'\\') => match self.bytes.get(at + 1) {
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at += 2,
-                    Some(b'u') => {
-                        self.hex4(at + 2)?;
-                        at += 6;
-                    }
-                    _ => return Err(Stop::Invalid),
-                },
-                // A raw control char or the end of the input.
-                _ => return Err(Stop::Invalid),
-            }
-        }
+        self.pos = string_end(self.bytes, self.pos).map_err(|_| Stop::Invalid)?;
+        Ok(())
     }
 
     /// Decodes a string at `self.pos` (an opening quote).
@@ -920,6 +838,134 @@ impl<'a> Decoder<'a> {
             let run_end = self.plain_run_end(at);
             builder.push_str(self.text.get(at..run_end).ok_or(Stop::Invalid)?);
             at = run_end;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Python `json` scanning primitives, shared with pointer reads (`retrieval::json_pointer`), so both
+// accept exactly the same documents.
+
+/// Why a number does not scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NumberError {
+    /// No number starts here.
+    NotANumber,
+    /// An integer literal over `INT_MAX_STR_DIGITS` digits (`ValueError` in Python).
+    TooManyDigits,
+}
+
+/// The number `-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?` at `start`: where it ends and whether it is
+/// a float. A dangling `.` or exponent is not part of it (Python leaves it for the caller).
+#[inline(always)]
+pub(crate) fn number_end(bytes: &[u8], start: usize) -> Result<(usize, bool), NumberError> {
+    let digit_at = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
+    let mut at = start;
+    if bytes.get(at) == Some(&b'-') {
+        at += 1;
+    }
+    let int_start = at;
+    match bytes.get(at) {
+        Some(b'0') => at += 1,
+        Some(b'1'..=b'9') => {
+            while digit_at(at) {
+                at += 1;
+            }
+        }
+        _ => return Err(NumberError::NotANumber),
+    }
+    let int_digits = at - int_start;
+    let mut is_float = false;
+    if bytes.get(at) == Some(&b'.') && digit_at(at + 1) {
+        is_float = true;
+        at += 1;
+        while digit_at(at) {
+            at += 1;
+        }
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        let mut exponent = at + 1;
+        if matches!(bytes.get(exponent), Some(b'+' | b'-')) {
+            exponent += 1;
+        }
+        let digits_start = exponent;
+        while digit_at(exponent) {
+            exponent += 1;
+        }
+        // Without exponent digits the `e` is not part of the number (backtrack).
+        if exponent > digits_start {
+            is_float = true;
+            at = exponent;
+        }
+    }
+    if !is_float && int_digits > INT_MAX_STR_DIGITS {
+        return Err(NumberError::TooManyDigits);
+    }
+    Ok((at, is_float))
+}
+
+/// Index just past the plain run (no `"`, `\`, control char) starting at `at`: 8 bytes at a
+/// time, then byte by byte (every string of the document goes through here).
+#[inline(always)]
+pub(crate) fn plain_run_end(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(word) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        let ends = swar::bytes_equal(word, b'"')
+            | swar::bytes_equal(word, b'\\')
+            | swar::bytes_below(word, 0x20);
+        if ends != 0 {
+            return at + (ends.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    while let Some(&byte) = bytes.get(at) {
+        if ENDS_STRING_RUN[usize::from(byte)] {
+            break;
+        }
+        at += 1;
+    }
+    at
+}
+
+/// Four hex digits at `at`, as Python's scanner reads them.
+#[inline]
+pub(crate) fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
+    let digits = bytes.get(at..at + 4)?;
+    digits.iter().try_fold(0u32, |value, &byte| {
+        Some(value * 16 + char::from(byte).to_digit(16)?)
+    })
+}
+
+/// Why a string does not scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StringError {
+    Unterminated,
+    BadUnicodeEscape,
+    BadEscape,
+    ControlChar,
+}
+
+/// Where the string opening at `start` (a `"`) ends, just past its closing quote, validated with
+/// Python's rules without decoding it; or why not, and at which byte.
+#[inline(always)]
+pub(crate) fn string_end(bytes: &[u8], start: usize) -> Result<usize, (usize, StringError)> {
+    let mut at = start + 1;
+    loop {
+        at = plain_run_end(bytes, at);
+        match bytes.get(at) {
+            Some(b'"') => return Ok(at + 1),
+            Some(b'\\') => match bytes.get(at + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => at += 2,
+                Some(b'u') => {
+                    if hex4(bytes, at + 2).is_none() {
+                        return Err((at, StringError::BadUnicodeEscape));
+                    }
+                    at += 6;
+                }
+                _ => return Err((at, StringError::BadEscape)),
+            },
+            Some(_) => return Err((at, StringError::ControlChar)),
+            None => return Err((start, StringError::Unterminated)),
         }
     }
 }

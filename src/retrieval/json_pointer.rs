@@ -4,7 +4,8 @@
 //!
 //! The document is the first JSON value of the stripped output, as for the JSON synopsis, checked
 //! with Python's `json` rules (`NaN`/`Infinity` accepted, raw control chars in strings rejected,
-//! a duplicate key keeps its first position with its last value). Nothing is decoded into a tree:
+//! integers of at most 4300 digits, a duplicate key keeps its first position with its last value)
+//! through the JSON kind's own scanning primitives, so both accept the same documents. Nothing is decoded into a tree:
 //! a validating scanner walks the text, so a 50 MB document costs one pass per pointer step plus
 //! the printed part, and scalars print exactly as written (big integers and escapes intact).
 //! Pointers follow RFC 6901 (`~1` is `/`, `~0` is `~`); one that does not resolve is an
@@ -16,7 +17,10 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::json_fields;
-use crate::python::{byte_offset, char_len, is_py_space, JSON_MAX_NESTING as MAX_NESTING};
+use crate::kinds::json::{self, NumberError, StringError};
+use crate::python::{
+    byte_offset, char_len, is_py_space, INT_MAX_STR_DIGITS, JSON_MAX_NESTING as MAX_NESTING,
+};
 
 /// Chars kept free for the closing brackets and the cut marker of each open container.
 const PER_LEVEL_RESERVE: usize = 72;
@@ -98,53 +102,26 @@ impl<'a> Scanner<'a> {
         if self.at(start) != Some(b'"') {
             return Err(self.error(start, "expected a string"));
         }
-        let mut pos = start + 1;
-        loop {
-            match self.at(pos) {
-                None => return Err(self.error(start, "unterminated string")),
-                Some(b'"') => return Ok(pos + 1),
-                Some(b'\\') => match self.at(pos + 1) {
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => pos += 2,
-                    Some(b'u') => {
-                        let hex = self.bytes.get(pos + 2..pos + 6).unwrap_or(&[]);
-                        if hex.len() != 4 || !hex.iter().all(u8::is_ascii_hexdigit) {
-                            return Err(self.error(pos, "invalid \\u escape"));
-                        }
-                        pos += 6;
-                    }
-                    _ => return Err(self.error(pos, "invalid escape")),
-                },
-                Some(byte) if byte < 0x20 => return Err(self.error(pos, "control char in string")),
-                Some(_) => pos += 1,
-            }
-        }
+        json::string_end(self.bytes, start).map_err(|(at, error)| {
+            let what = match error {
+                StringError::Unterminated => "unterminated string",
+                StringError::BadUnicodeEscape => "invalid \\u escape",
+                StringError::BadEscape => "invalid escape",
+                StringError::ControlChar => "control char in string",
+            };
+            self.error(at, what)
+        })
     }
 
-    fn digits_end(&self, mut pos: usize) -> usize {
-        while self.at(pos).is_some_and(|b| b.is_ascii_digit()) {
-            pos += 1;
-        }
-        pos
-    }
-
-    /// `-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`; a dangling `.` or exponent is not part of it.
     fn number_end(&self, start: usize) -> Result<usize> {
-        let mut pos = start + usize::from(self.at(start) == Some(b'-'));
-        match self.at(pos) {
-            Some(b'0') => pos += 1,
-            Some(b'1'..=b'9') => pos = self.digits_end(pos),
-            _ => return Err(self.error(start, "expected a value")),
+        match json::number_end(self.bytes, start) {
+            Ok((end, _)) => Ok(end),
+            Err(NumberError::NotANumber) => Err(self.error(start, "expected a value")),
+            Err(NumberError::TooManyDigits) => Err(self.error(
+                start,
+                &format!("an integer of more than {INT_MAX_STR_DIGITS} digits (Python's limit)"),
+            )),
         }
-        if self.at(pos) == Some(b'.') && self.at(pos + 1).is_some_and(|b| b.is_ascii_digit()) {
-            pos = self.digits_end(pos + 1);
-        }
-        if matches!(self.at(pos), Some(b'e' | b'E')) {
-            let sign = usize::from(matches!(self.at(pos + 1), Some(b'+' | b'-')));
-            if self.at(pos + 1 + sign).is_some_and(|b| b.is_ascii_digit()) {
-                pos = self.digits_end(pos + 1 + sign);
-            }
-        }
-        Ok(pos)
     }
 
     fn scalar_end(&self, start: usize) -> Result<usize> {
@@ -662,6 +639,39 @@ mod tests {
         );
         assert!(read("{\"a\": \"x\ny\"}", "", 20_000).is_err());
         assert!(read("{\"a\": 1,}", "", 20_000).is_err());
+    }
+
+    #[test]
+    fn accepts_what_the_json_synopsis_accepts() {
+        // The same scanning primitives: Python's int digit limit (the pointer scanner of its own
+        // took a 4301-digit integer the JSON kind and Python refuse), escapes, control chars.
+        let documents = [
+            format!("[{}]", "7".repeat(4300)),
+            format!("[{}]", "7".repeat(4301)),
+            format!("[{}.5]", "7".repeat(5000)),
+            format!("[-{}e5]", "7".repeat(5000)),
+            "[\"\\u12\"]".to_string(),
+            "[\"\\q\"]".to_string(),
+            "[\"a\tb\"]".to_string(),
+            "[\"open]".to_string(),
+            "[\"\\ud800\", 1e5, -0.0, NaN]".to_string(),
+        ];
+        for document in documents {
+            let kind_accepts = crate::kinds::json::synopsis(&document).is_some();
+            let pointer_accepts = read(&document, "", 200_000).is_ok();
+            assert_eq!(
+                pointer_accepts,
+                kind_accepts,
+                "{}",
+                crate::python::take_chars(&document, 40)
+            );
+        }
+        let error = read(&format!("[{}]", "7".repeat(4301)), "", 200_000).expect_err("refused");
+        assert!(
+            error.message.contains("more than 4300 digits"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]
