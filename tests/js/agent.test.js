@@ -216,6 +216,64 @@ describe("Vercel AI SDK loop with a mock model", () => {
   });
 });
 
+describe("externalizingTool: the tool calls of one step are one turn", () => {
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  // Six results of 19,000 chars: each under the 20,000 threshold, 114,000 together (budget 100,000).
+  const result = (i) => `line ${i} `.repeat(19_000 / 8).padEnd(19_000, "x");
+  const wrapped = (ts, name) =>
+    externalizingTool(ts, name, tool({
+      description: name,
+      inputSchema: jsonSchema({ type: "object", properties: { i: { type: "integer" } }, required: ["i"], additionalProperties: false }),
+      execute: async ({ i }) => {
+        if (i === 99) throw new Error("tool failed");
+        await new Promise((resolve) => setTimeout(resolve, i)); // results come back at different times
+        return result(i);
+      },
+    }));
+
+  it("parallel calls of one step share the turn budget (generateText with six calls in one step)", async () => {
+    const ts = new ToolStub({ sessionId: "ai-step" });
+    const tools = { logs: wrapped(ts, "logs"), metrics: wrapped(ts, "metrics") };
+    let seen;
+    const model = new MockLanguageModelV3({
+      doGenerate: async ({ prompt }) => {
+        if (seen === undefined) {
+          seen = [];
+          return {
+            content: Array.from({ length: 6 }, (_, i) => ({ type: "tool-call", toolCallId: `c${i}`, toolName: i % 2 ? "metrics" : "logs", input: JSON.stringify({ i }) })),
+            finishReason: { unified: "tool-calls", raw: "tool_calls" },
+            usage,
+            warnings: [],
+          };
+        }
+        seen = prompt.at(-1).content.filter((c) => c.type === "tool-result").map((c) => c.output.value);
+        return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+      },
+    });
+    await generateText({ model, tools, prompt: "go", stopWhen: stepCountIs(3) });
+    assert.equal(seen.length, 6);
+    const inlineChars = seen.reduce((sum, text) => sum + text.length, 0);
+    assert.ok(inlineChars <= 100_000, `the model got ${inlineChars} chars from one step`);
+    const stubs = seen.filter((text) => text.startsWith("[OpenViking tool result externalized]"));
+    assert.ok(stubs.length >= 1 && stubs.every((stub) => /reason: turn_budget/.test(stub)), "the step's largest results went out for the turn budget");
+    assert.deepEqual(seen.filter((text) => !stubs.includes(text)), [0, 1, 2, 3, 4, 5].map(result).filter((text) => seen.includes(text)));
+    assert.equal((await ts.usage()).results, stubs.length);
+  });
+
+  it("calls of separate steps are separate turns; a failing call fails alone", async () => {
+    const ts = new ToolStub({ sessionId: "ai-steps" });
+    const logs = wrapped(ts, "logs");
+    assert.equal(await logs.execute({ i: 1 }, { toolCallId: "a" }), result(1));
+    assert.equal(await logs.execute({ i: 2 }, { toolCallId: "b" }), result(2), "alone in its step, a 19,000-char result stays inline");
+    const settled = await Promise.allSettled([logs.execute({ i: 99 }, { toolCallId: "x" }), ...[3, 4, 5, 6, 7, 8].map((i) => logs.execute({ i }, { toolCallId: `p${i}` }))]);
+    assert.equal(settled[0].status, "rejected");
+    assert.equal(settled[0].reason.message, "tool failed");
+    const texts = settled.slice(1).map((s) => s.value);
+    assert.ok(texts.reduce((sum, text) => sum + text.length, 0) <= 100_000);
+    assert.ok(texts.some((text) => text.startsWith("[OpenViking tool result externalized]")));
+  });
+});
+
 const storeMakers = {
   MemoryStore: () => new MemoryStore(),
   NodeFsStore: () => new NodeFsStore(mkdtempSync(path.join(tmpdir(), "tool-stub-retention-"))),
