@@ -2,9 +2,10 @@
 // The `tool-stub` command: stub, externalize, read, search and list tool outputs in a
 // filesystem store (./.tool-stub unless --store says otherwise).
 
-import { createReadStream } from "node:fs";
+import { createReadStream, readdirSync, existsSync } from "node:fs";
+import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { makePreview, ToolStub, ToolStubError, NodeFsStore, sha256Hex } from "./node.js";
+import { makePreview, ToolStub, ToolStubError, NodeFsStore } from "./node.js";
 import * as core from "../wasm/tool_stub.js";
 import { callCore } from "./core-call.js";
 
@@ -20,23 +21,25 @@ Commands:
   read REF --rows START[:COUNT] [--max-chars N]
   search REF QUERY [--limit N] [--context N | --context-lines N] [--regex] [-i] [-w]
   search-all QUERY [--tool-name N] [--limit N] [--per-result N] [--regex] [-i] [-w]
-  list [--tool-name N] [--limit N]
+  list [--tool-name N] [--limit N]      (without --session: every session's results)
   delete REF                    delete one stored result
   delete --all                  delete every result of the session
   usage                         results, chars and bytes the session stores
+                                (without --session: each session's, and the total)
   prune [--max-results N] [--max-bytes N] [--max-age-ms N]
                                 delete the oldest results beyond these limits
   mcp, mcp-proxy                MCP server and proxy (tool-stub mcp-proxy --help)
 
 Options everywhere:
   --store DIR      the filesystem store (default ./.tool-stub)
-  --session S      the session (default "default")
-  --json           machine-readable output
+  --session S      the session (default "default"; a REF's own session for read,
+                   search and delete)
+  --json           machine-readable output (errors too, on stderr)
   --help           this text`;
 
 const OPTIONS = {
   store: { type: "string", default: ".tool-stub" },
-  session: { type: "string", default: "default" },
+  session: { type: "string" },
   "tool-name": { type: "string" },
   "tool-id": { type: "string" },
   mime: { type: "string", default: "text/plain" },
@@ -151,6 +154,24 @@ function negativeValuesJoined(argv) {
   return joined;
 }
 
+/** The session folders of a filesystem store: the folders holding a tool-results folder, sorted. */
+function storedSessions(storeDir) {
+  if (!existsSync(storeDir)) return [];
+  return readdirSync(storeDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(storeDir, entry.name, "tool-results")))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/**
+ * The session a REF names (`<session uri>/tool-results/<id>`, the session uri ending in the
+ * session id): `{ sessionId, sessionUri }`, or null for a bare id.
+ */
+function sessionOfRef(ref) {
+  const match = /^(.+\/([^/]+))\/tool-results\/[^/]+$/.exec(ref ?? "");
+  return match && /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) ? { sessionUri: match[1], sessionId: match[2] } : null;
+}
+
 function needs(positionals, count, what) {
   if (positionals.length < count) throw new ToolStubError("INVALID_ARGUMENT", `missing ${what}\n\n${USAGE}`);
 }
@@ -171,7 +192,18 @@ async function main(argv) {
     maxBytes: integer(values["max-bytes"], "max-bytes"),
     maxAgeMs: integer(values["max-age-ms"], "max-age-ms"),
   });
-  const toolStub = () => new ToolStub({ store: new NodeFsStore(values.store), sessionId: values.session, config });
+  const session = values.session ?? "default";
+  const toolStub = (sessionId = session, sessionUri = undefined) =>
+    new ToolStub({ store: new NodeFsStore(values.store), sessionId, ...(sessionUri ? { sessionUri } : {}), config });
+  /** The ToolStub of a REF's session: the ref's own, unless --session names another (refused). */
+  const toolStubOf = (ref) => {
+    const own = sessionOfRef(ref);
+    if (!own) return toolStub();
+    if (values.session !== undefined && values.session !== own.sessionId) {
+      throw new ToolStubError("INVALID_ARGUMENT", `${ref} is a result of session ${own.sessionId}, not of --session ${values.session}; leave --session out`);
+    }
+    return toolStub(own.sessionId, own.sessionUri);
+  };
   // The input limit is the core's maxOutputBytes (the config's, with its default).
   const input = async (file) => readInput(file, JSON.parse(callCore(core.resolveConfig, JSON.stringify(config))).maxOutputBytes);
 
@@ -189,7 +221,8 @@ async function main(argv) {
     case "externalize": {
       const output = await input(args[0]);
       const ts = toolStub();
-      const toolId = values["tool-id"] ?? `cli_${sha256Hex(output).slice(0, 8)}`;
+      // The id is tr_cli_<sha256[:16]>: the content already names it (the same output, the same id).
+      const toolId = values["tool-id"] ?? "cli";
       const [part] = await ts.externalize(
         [{ toolId, toolName: values["tool-name"] ?? "tool", output, mimeType: values.mime }],
         { messageId: `cli_${Date.now()}` },
@@ -209,7 +242,7 @@ async function main(argv) {
       const structured = ["line", "lines", "column", "numbered", "pointer", "rows"].some((k) => values[k] !== undefined);
       if (structured) {
         const [start, count] = (values.rows ?? "").split(":");
-        const result = await toolStub().read(args[0], withoutUnset({
+        const result = await toolStubOf(args[0]).read(args[0], withoutUnset({
           line: integer(values.line ?? (values.lines !== undefined || values.numbered ? "1" : undefined), "line"),
           lines: integer(values.lines, "lines"),
           column: integer(values.column, "column"),
@@ -224,7 +257,7 @@ async function main(argv) {
         print(`[${result.toolResultId} ${describeRead(result)}]\n${result.content}`, result);
         return 0;
       }
-      const result = await toolStub().read(args[0], {
+      const result = await toolStubOf(args[0]).read(args[0], {
         offset: integer(values.offset, "offset"),
         limit: integer(values.limit, "limit"),
       });
@@ -238,7 +271,7 @@ async function main(argv) {
     }
     case "search": {
       needs(args, 2, "REF and QUERY");
-      const result = await toolStub().search(args[0], {
+      const result = await toolStubOf(args[0]).search(args[0], {
         query: args[1],
         limit: integer(values.limit, "limit"),
         contextChars: integer(values.context, "context"),
@@ -267,28 +300,45 @@ async function main(argv) {
       return 0;
     }
     case "list": {
-      const result = await toolStub().list({
-        toolName: values["tool-name"],
-        limit: integer(values.limit, "limit"),
-      });
-      const lines = result.toolResults.map(
-        (r) => `${r.storage_uri}  ${r.tool_name}  ${r.synopsis_kind}  ${r.original_chars} chars`,
-      );
-      print(lines.length ? lines.join("\n") : "(no stored results)", result);
+      const options = { toolName: values["tool-name"], limit: integer(values.limit, "limit") };
+      const describe = (records) =>
+        records.map((r) => `${r.storage_uri}  ${r.tool_name}  ${r.synopsis_kind}  ${r.original_chars} chars`);
+      if (values.session === undefined) {
+        const sessions = [];
+        for (const sessionId of storedSessions(values.store)) {
+          sessions.push({ sessionId, ...(await toolStub(sessionId).list(options)) });
+        }
+        const blocks = sessions.map((s) => [`session ${s.sessionId}: ${s.toolResults.length} result(s)`, ...describe(s.toolResults)].join("\n"));
+        print(blocks.length ? blocks.join("\n\n") : `(no sessions in ${values.store})`, { sessions });
+        return 0;
+      }
+      const result = await toolStub().list(options);
+      const lines = describe(result.toolResults);
+      print(lines.length ? lines.join("\n") : `(no stored results in session ${values.session})`, result);
       return 0;
     }
     case "delete": {
       if (values.all) {
         await toolStub().deleteSession();
-        print(`deleted every result of session ${values.session}`, { deleted: "all" });
+        print(`deleted every result of session ${session}`, { deleted: "all", sessionId: session });
         return 0;
       }
       needs(args, 1, "REF (or --all)");
-      const result = await toolStub().delete(args[0]);
+      const result = await toolStubOf(args[0]).delete(args[0]);
       print(result.deleted ? `deleted ${args[0]}` : `nothing stored at ${args[0]}`, result);
       return result.deleted ? 0 : 3;
     }
     case "usage": {
+      if (values.session === undefined) {
+        const sessions = [];
+        for (const sessionId of storedSessions(values.store)) sessions.push({ sessionId, ...(await toolStub(sessionId).usage()) });
+        const total = ["results", "chars", "bytes"].map((k) => [k, sessions.reduce((sum, s) => sum + s[k], 0)]);
+        const lines = sessions.map((s) => `${s.sessionId}: ${s.results} result(s), ${s.chars} chars, ${s.bytes} bytes`);
+        const totals = Object.fromEntries(total);
+        lines.push(`${sessions.length} session(s): ${totals.results} result(s), ${totals.chars} chars, ${totals.bytes} bytes`);
+        print(lines.join("\n"), { sessions, total: totals });
+        return 0;
+      }
       const usage = await toolStub().usage();
       print(`${usage.results} result(s), ${usage.chars} chars, ${usage.bytes} bytes in session ${values.session}`, usage);
       return 0;
@@ -307,6 +357,7 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   const code = error instanceof ToolStubError ? error.code : error?.code ?? "ERROR";
-  console.error(`tool-stub: ${code}: ${error?.message ?? error}`);
+  if (process.argv.includes("--json")) console.error(JSON.stringify({ error: { code, message: String(error?.message ?? error) } }));
+  else console.error(`tool-stub: ${code}: ${error?.message ?? error}`);
   process.exitCode = error instanceof ToolStubError && error.code === "NOT_FOUND" ? 3 : 2;
 }

@@ -175,3 +175,68 @@ describe("tool-stub CLI input and stores", () => {
     assert.match(run.stderr, /STORE_FAILED: .*ENOENT/);
   });
 });
+
+describe("tool-stub CLI sessions", () => {
+  const dir = path.join(cwd, "sessions");
+  const store = ["--store", dir];
+  const externalize = (session, text) => {
+    const file = path.join(cwd, `${session}.txt`);
+    writeFileSync(file, text);
+    const run = cli("externalize", file, ...store, "--session", session, "--threshold", "0", "--json");
+    assert.equal(run.status, 0, run.stderr);
+    return JSON.parse(run.stdout);
+  };
+  const alpha = externalize("alpha", "alpha line\n".repeat(50));
+  const beta = externalize("beta", "beta line\n".repeat(70));
+
+  it("a ref carries its session: read, search and delete need no --session", () => {
+    assert.match(alpha.outputRef, /\/sessions\/alpha\/tool-results\//);
+    const read = cli("read", alpha.outputRef, ...store, "--limit", "10", "--json");
+    assert.equal(read.status, 0, read.stderr);
+    assert.equal(JSON.parse(read.stdout).content, "alpha line");
+    const search = cli("search", beta.outputRef, "beta", ...store, "--limit", "1", "--json");
+    assert.equal(search.status, 0, search.stderr);
+    assert.equal(JSON.parse(search.stdout).totalMatches, 70);
+    const lines = cli("read", beta.outputRef, ...store, "--line", "2", "--lines", "1");
+    assert.equal(lines.status, 0, lines.stderr);
+    // A --session that contradicts the ref is refused, saying whose result it is.
+    const wrong = cli("read", alpha.outputRef, ...store, "--session", "beta");
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /INVALID_ARGUMENT: .* is a result of session alpha/);
+    // A bare id still needs its session.
+    const bare = cli("read", alpha.outputRef.split("/").at(-1), ...store, "--session", "alpha", "--json");
+    assert.equal(bare.status, 0, bare.stderr);
+  });
+
+  it("default tool ids do not repeat the hash", () => {
+    const id = alpha.outputRef.split("/").at(-1);
+    assert.equal(id, `tr_cli_${alpha.sha256.slice(0, 16)}`);
+  });
+
+  it("list and usage without --session show every session", () => {
+    const usage = cli("usage", ...store, "--json");
+    assert.equal(usage.status, 0, usage.stderr);
+    const { sessions, total } = JSON.parse(usage.stdout);
+    assert.deepEqual(sessions.map((s) => [s.sessionId, s.results]), [["alpha", 1], ["beta", 1]]);
+    assert.equal(total.results, 2);
+    assert.equal(total.chars, 550 + 700);
+    const text = cli("usage", ...store).stdout;
+    assert.match(text, /^alpha: 1 result\(s\), 550 chars/m);
+    assert.match(text, /^2 session\(s\): 2 result\(s\), 1250 chars/m);
+    const list = JSON.parse(cli("list", ...store, "--json").stdout);
+    assert.deepEqual(list.sessions.map((s) => [s.sessionId, s.toolResults.map((r) => r.storage_uri)]), [["alpha", [alpha.outputRef]], ["beta", [beta.outputRef]]]);
+    assert.match(cli("list", ...store).stdout, /^session beta: 1 result\(s\)\n.*tool-results\/tr_cli_/m);
+    assert.match(cli("list", "--store", path.join(cwd, "empty")).stdout, /no sessions in/);
+  });
+
+  it("--json on every command, errors included", () => {
+    for (const args of [["stub", path.join(cwd, "alpha.txt")], ["search-all", "line", "--session", "alpha"], ["prune", "--session", "alpha"], ["delete", beta.outputRef]]) {
+      const run = cli(...args, ...store, "--json");
+      assert.equal(run.status, 0, `${args[0]}: ${run.stderr}`);
+      assert.equal(typeof JSON.parse(run.stdout), "object", args[0]);
+    }
+    const missing = cli("read", beta.outputRef, ...store, "--json");
+    assert.equal(missing.status, 3);
+    assert.equal(JSON.parse(missing.stderr).error.code, "NOT_FOUND");
+  });
+});
