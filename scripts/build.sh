@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 say "compiling the core to wasm (release)"
 # Optimized for size: the shipped module is downloaded by every browser user (issue #8's budget is
 # 250 KB gzipped; this build is ~246 KB as the benchmark measures it). "s", not "z": "z" saves
-# another ~25 KB gzipped but makes the synopses 2-4x slower, and per-crate "z" overrides for serde/serde_json/regex-lite change
+# another ~25 KB gzipped but makes the synopses 2-4x slower, and per-crate "z" overrides for serde/serde_json change
 # nothing (their generic code is instantiated, and optimized, in this crate). The size comes from
 # the source instead: hand-rolled argument readers (src/json_fields.rs), one shared sort, no Unicode
 # case tables. Native release builds keep opt-level 3.

@@ -535,15 +535,13 @@ pub(super) fn python_float(text: &str) -> Res<f64> {
 
 /// SafeConstructor's `construct_yaml_timestamp`, with Python's date/datetime range checks.
 pub(super) fn construct_yaml_timestamp(value: &str) -> Res<PyScalar> {
-    let parts_re = &resolvers().timestamp_parts_re;
-    let captures = py_dollar_candidates(value)
-        .find_map(|candidate| parts_re.captures(candidate))
+    let parts = py_dollar_candidates(value)
+        .find_map(timestamp_parts)
         .ok_or(Rejected)?;
-    let number =
-        |name: &str| -> Option<u32> { captures.name(name).and_then(|m| m.as_str().parse().ok()) };
-    let year = i64::from(number("year").ok_or(Rejected)?);
-    let month = number("month").ok_or(Rejected)?;
-    let day = number("day").ok_or(Rejected)?;
+    let number = |digits: &str| -> Res<u32> { digits.parse().map_err(|_| Rejected) };
+    let year = i64::from(number(parts.year)?);
+    let month = number(parts.month)?;
+    let day = number(parts.day)?;
     if !(1..=9999).contains(&year)
         || !(1..=12).contains(&month)
         || day < 1
@@ -552,15 +550,16 @@ pub(super) fn construct_yaml_timestamp(value: &str) -> Res<PyScalar> {
         return Err(Rejected);
     }
     let date = Date { year, month, day };
-    let Some(hour) = number("hour") else {
+    let Some(time) = parts.time else {
         return Ok(PyScalar::Date(date));
     };
-    let minute = number("minute").ok_or(Rejected)?;
-    let second = number("second").ok_or(Rejected)?;
+    let hour = number(time.hour)?;
+    let minute = number(time.minute)?;
+    let second = number(time.second)?;
     if hour > 23 || minute > 59 || second > 59 {
         return Err(Rejected);
     }
-    let microsecond = match captures.name("fraction").map(|m| m.as_str()) {
+    let microsecond = match time.fraction {
         Some(fraction) if !fraction.is_empty() => {
             let digits: String = fraction
                 .chars()
@@ -571,22 +570,18 @@ pub(super) fn construct_yaml_timestamp(value: &str) -> Res<PyScalar> {
         }
         _ => 0,
     };
-    let offset_minutes = if let Some(sign) = captures.name("tz_sign") {
-        let offset = i64::from(number("tz_hour").ok_or(Rejected)?) * 60
-            + i64::from(number("tz_minute").unwrap_or(0));
-        // datetime.timezone needs -24h < offset < 24h.
-        if offset >= 24 * 60 {
-            return Err(Rejected);
+    let offset_minutes = match time.tz {
+        Some((Some(sign), tz_hour, tz_minute)) => {
+            let offset = i64::from(number(tz_hour)?) * 60
+                + i64::from(tz_minute.map_or(Ok(0), number)?);
+            // datetime.timezone needs -24h < offset < 24h.
+            if offset >= 24 * 60 {
+                return Err(Rejected);
+            }
+            Some(if sign == b'-' { -offset } else { offset })
         }
-        Some(if sign.as_str() == "-" {
-            -offset
-        } else {
-            offset
-        })
-    } else if captures.name("tz").is_some() {
-        Some(0)
-    } else {
-        None
+        Some((None, _, _)) => Some(0),
+        None => None,
     };
     Ok(PyScalar::DateTime(DateTime {
         date,

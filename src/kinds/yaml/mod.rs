@@ -30,10 +30,8 @@ use scanner::*;
 
 use super::Synopsis;
 use crate::python::{py_bytes_repr, py_repr_float, py_strip, utf8_len, INT_MAX_STR_DIGITS};
-use regex_lite::Regex;
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
-use std::sync::OnceLock;
 
 /// How many keys the summary and structure show (SPEC 3.3).
 const MAX_LISTED_KEYS: usize = 30;
@@ -511,6 +509,75 @@ mod tests {
                     "{candidate:?} against {reference}"
                 );
             }
+        }
+    }
+
+    /// The hand-written timestamp matcher against PyYAML's two patterns (resolver.py's, which
+    /// decides the tag, and constructor.py's, whose groups build the value).
+    #[test]
+    fn timestamp_matcher_agrees_with_pyyamls_patterns() {
+        let pattern = |body: &str| regex::Regex::new(&format!("^(?:{body})$")).unwrap();
+        let resolver = pattern(
+            r"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?",
+        );
+        let parts = pattern(
+            r"(?P<year>[0-9][0-9][0-9][0-9])-(?P<month>[0-9][0-9]?)-(?P<day>[0-9][0-9]?)(?:(?:[Tt]|[ \t]+)(?P<hour>[0-9][0-9]?):(?P<minute>[0-9][0-9]):(?P<second>[0-9][0-9])(?:\.(?P<fraction>[0-9]*))?(?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9][0-9]?)(?::(?P<tz_minute>[0-9][0-9]))?))?)?",
+        );
+        // Valid timestamps of every shape, and every one- and two-char edit of them.
+        let seeds = [
+            "2001-12-14", "2001-1-4", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5",
+            "2001-1-1 1:02:03Z", "2001-12-14\t21:59:43 +05:30", "2001-12-14T21:59:43.", "2001-12-14  1:59:43\tZ",
+        ];
+        let alphabet = ['0', '1', '9', '-', ':', 'T', 't', ' ', '\t', '.', 'Z', '+', 'x', '\n'];
+        let edits = |text: &str| -> Vec<String> {
+            let chars: Vec<char> = text.chars().collect();
+            let mut out = vec![text.to_string()];
+            for at in 0..=chars.len() {
+                let (head, tail) = chars.split_at(at);
+                let join = |middle: &[char], tail: &[char]| head.iter().chain(middle).chain(tail).collect::<String>();
+                if !tail.is_empty() {
+                    out.push(join(&[], &tail[1..]));
+                }
+                for &c in &alphabet {
+                    out.push(join(&[c], tail));
+                    if !tail.is_empty() {
+                        out.push(join(&[c], &tail[1..]));
+                    }
+                }
+            }
+            out
+        };
+        let candidates: Vec<String> = seeds
+            .iter()
+            .flat_map(|seed| edits(seed))
+            .flat_map(|once| edits(&once).into_iter().step_by(7).chain(std::iter::once(once)))
+            .collect();
+        let mut checked = 0;
+        for candidate in candidates {
+            assert_eq!(is_yaml_timestamp(&candidate), resolver.is_match(&candidate), "{candidate:?}");
+            let ours = timestamp_parts(&candidate);
+            let reference = parts.captures(&candidate);
+            assert_eq!(ours.is_some(), reference.is_some(), "{candidate:?}");
+            if let (Some(ours), Some(reference)) = (ours, reference) {
+                let group = |name: &str| reference.name(name).map(|m| m.as_str());
+                let time = ours.time.as_ref();
+                let tz = time.and_then(|t| t.tz);
+                let sign = tz.and_then(|(sign, _, _)| sign).map(|b| if b == b'-' { "-" } else { "+" });
+                assert_eq!(
+                    [Some(ours.year), Some(ours.month), Some(ours.day), time.map(|t| t.hour), time.map(|t| t.minute),
+                        time.map(|t| t.second), time.and_then(|t| t.fraction), sign,
+                        tz.filter(|t| t.0.is_some()).map(|t| t.1), tz.and_then(|t| t.2)],
+                    [group("year"), group("month"), group("day"), group("hour"), group("minute"),
+                        group("second"), group("fraction"), group("tz_sign"), group("tz_hour"), group("tz_minute")],
+                    "{candidate:?}"
+                );
+                assert_eq!(tz.is_some(), group("tz").is_some(), "{candidate:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked} timestamps compared");
+        for fixed in ["2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5", "2002-12-14", "2001-1-1 1:02:03Z", "2001-12-14\t21:59:43 +05:30"] {
+            assert!(is_yaml_timestamp(fixed), "{fixed}");
         }
     }
 }

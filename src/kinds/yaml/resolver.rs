@@ -2,39 +2,105 @@
 
 use super::*;
 
-pub(super) struct Resolvers {
-    pub(super) timestamp_re: Regex,
-    pub(super) timestamp_parts_re: Regex,
+/// The groups of PyYAML's timestamp pattern (constructor.py's `timestamp_regexp`), matched by
+/// hand over a whole candidate (a regex engine here was most of what regex-lite added to the
+/// wasm): `YYYY-M?M-D?D` and optionally `(T|t|[ \t]+)h?h:mm:ss(\.f*)?([ \t]*(Z|[-+]h?h(:mm)?))?`.
+/// Every run of digits is followed by a non-digit or the end, so matching greedily is what the
+/// backtracking pattern does.
+pub(super) struct TimestampParts<'a> {
+    pub(super) year: &'a str,
+    pub(super) month: &'a str,
+    pub(super) day: &'a str,
+    pub(super) time: Option<TimeParts<'a>>,
 }
 
-pub(super) fn resolvers() -> &'static Resolvers {
-    static RESOLVERS: OnceLock<Resolvers> = OnceLock::new();
-    RESOLVERS.get_or_init(|| {
-        // The patterns are PyYAML's (resolver.py / constructor.py) with the re.X whitespace removed.
-        let compile = |pattern: &str| Regex::new(pattern).unwrap_or_else(|_| unreachable_regex());
-        Resolvers {
-            timestamp_re: compile(
-                r"^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$",
-            ),
-            timestamp_parts_re: compile(
-                r"^(?P<year>[0-9][0-9][0-9][0-9])-(?P<month>[0-9][0-9]?)-(?P<day>[0-9][0-9]?)(?:(?:[Tt]|[ \t]+)(?P<hour>[0-9][0-9]?):(?P<minute>[0-9][0-9]):(?P<second>[0-9][0-9])(?:\.(?P<fraction>[0-9]*))?(?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9][0-9]?)(?::(?P<tz_minute>[0-9][0-9]))?))?)?$",
-            ),
+pub(super) struct TimeParts<'a> {
+    pub(super) hour: &'a str,
+    pub(super) minute: &'a str,
+    pub(super) second: &'a str,
+    pub(super) fraction: Option<&'a str>,
+    /// `Z` or `[-+]h?h(:mm)?`: `(sign, hour, minute)`, the sign `None` for `Z`.
+    pub(super) tz: Option<(Option<u8>, &'a str, Option<&'a str>)>,
+}
+
+/// `min..=max` ASCII digits at the start of `s` (as many as there are, up to `max`), and the rest.
+fn digits(s: &str, min: usize, max: usize) -> Option<(&str, &str)> {
+    let run = s.bytes().take(max).take_while(u8::is_ascii_digit).count();
+    (run >= min).then(|| s.split_at(run))
+}
+
+fn byte(s: &str, expected: u8) -> Option<&str> {
+    (s.as_bytes().first() == Some(&expected)).then(|| &s[1..])
+}
+
+fn skip_blanks(s: &str) -> &str {
+    s.trim_start_matches([' ', '\t'])
+}
+
+/// The whole of `s` as a timestamp's parts, or `None`.
+pub(super) fn timestamp_parts(s: &str) -> Option<TimestampParts<'_>> {
+    let (year, rest) = digits(s, 4, 4)?;
+    let (month, rest) = digits(byte(rest, b'-')?, 1, 2)?;
+    let (day, rest) = digits(byte(rest, b'-')?, 1, 2)?;
+    if rest.is_empty() {
+        return Some(TimestampParts { year, month, day, time: None });
+    }
+    let rest = match rest.as_bytes()[0] {
+        b'T' | b't' => &rest[1..],
+        b' ' | b'\t' => skip_blanks(rest),
+        _ => return None,
+    };
+    let (hour, rest) = digits(rest, 1, 2)?;
+    let (minute, rest) = digits(byte(rest, b':')?, 2, 2)?;
+    let (second, mut rest) = digits(byte(rest, b':')?, 2, 2)?;
+    let mut fraction = None;
+    if let Some(after_dot) = byte(rest, b'.') {
+        let run = after_dot.bytes().take_while(u8::is_ascii_digit).count();
+        fraction = Some(&after_dot[..run]);
+        rest = &after_dot[run..];
+    }
+    let mut tz = None;
+    if !rest.is_empty() {
+        let zone = skip_blanks(rest);
+        match zone.as_bytes().first() {
+            Some(b'Z') => {
+                tz = Some((None, "", None));
+                rest = &zone[1..];
+            }
+            Some(&sign @ (b'-' | b'+')) => {
+                let (tz_hour, after) = digits(&zone[1..], 1, 2)?;
+                let (tz_minute, after) = match byte(after, b':') {
+                    Some(colon) => {
+                        let (minute, after) = digits(colon, 2, 2)?;
+                        (Some(minute), after)
+                    }
+                    None => (None, after),
+                };
+                tz = Some((Some(sign), tz_hour, tz_minute));
+                rest = after;
+            }
+            _ => return None,
         }
+    }
+    rest.is_empty().then_some(TimestampParts {
+        year,
+        month,
+        day,
+        time: Some(TimeParts { hour, minute, second, fraction, tz }),
     })
 }
 
-/// The patterns above are constants that compile; this only exists to avoid a panicking unwrap.
-pub(super) fn unreachable_regex() -> Regex {
-    Regex::new("$^").unwrap_or_else(|_| unreachable_regex())
+/// resolver.py's timestamp pattern: `YYYY-MM-DD`, or a date with one- or two-digit month and
+/// day followed by a time.
+pub(super) fn is_yaml_timestamp(s: &str) -> bool {
+    timestamp_parts(s).is_some_and(|parts| {
+        parts.time.is_some() || (parts.month.len() == 2 && parts.day.len() == 2)
+    })
 }
 
 /// The text Python's `$` lets a pattern match: the whole string, or the string without one final `\n`.
 pub(super) fn py_dollar_candidates(value: &str) -> impl Iterator<Item = &str> {
     std::iter::once(value).chain(value.strip_suffix('\n'))
-}
-
-pub(super) fn py_match(regex: &Regex, value: &str) -> bool {
-    py_dollar_candidates(value).any(|candidate| regex.is_match(candidate))
 }
 
 // PyYAML's bool, null, int and float resolver patterns as hand-written matchers over the whole
@@ -167,7 +233,6 @@ pub(super) fn is_yaml_float(s: &str) -> bool {
 /// PyYAML's `resolve(ScalarNode, value, (True, _))`: resolvers are tried by first char, in
 /// registration order (bool, float, int, merge, null, timestamp, value).
 pub(super) fn resolve_plain_scalar(value: &str) -> Tag {
-    let resolvers = resolvers();
     let Some(first) = value.chars().next() else {
         return Tag::Null;
     };
@@ -187,7 +252,7 @@ pub(super) fn resolve_plain_scalar(value: &str) -> Tag {
             if first != '.' && py_dollar_candidates(value).any(is_yaml_int) {
                 return Tag::Int;
             }
-            if first.is_ascii_digit() && py_match(&resolvers.timestamp_re, value) {
+            if first.is_ascii_digit() && py_dollar_candidates(value).any(is_yaml_timestamp) {
                 return Tag::Timestamp;
             }
         }
