@@ -57,6 +57,8 @@ function definedOptions(opts, keys) {
   return Object.fromEntries(keys.filter((key) => opts[key] !== undefined).map((key) => [key, opts[key]]));
 }
 
+/** Result kinds whose search hits carry more than offset/line/column (src/retrieval/hit_coordinates.rs). */
+const KINDS_WITH_HIT_COORDINATES = ["csv", "tsv", "json"];
 const CORE_READS = { lines: "readLines", jsonPointer: "readJsonPointer", rows: "readTableRows" };
 const LIST_OPTIONS = ["toolName", "limit"];
 
@@ -385,7 +387,21 @@ export class ToolStub {
     const found = engine
       ? JSON.parse(grepContent(engine, content, request))
       : ((await this.#literalSearch(id, content, opts)) ?? JSON.parse(callCore(core.grepContent, content, request)));
-    return { toolResultId: id, matches: found.matches, totalMatches: found.totalMatches, ...noteOf(found) };
+    const matches = await this.#withHitCoordinates(id, content, found.matches);
+    return { toolResultId: id, matches, totalMatches: found.totalMatches, ...noteOf(found) };
+  }
+
+  /**
+   * The hits with what their result's kind adds for the next read: `row` (CSV/TSV, as
+   * `rows.start`) or `jsonPointer` (JSON), decided by the core.
+   */
+  async #withHitCoordinates(id, content, matches) {
+    if (matches.length === 0) return matches;
+    const kind = (await this.#loadMetadata(id))?.synopsis_kind;
+    if (!KINDS_WITH_HIT_COORDINATES.includes(kind)) return matches;
+    const hits = new Uint32Array(matches.flatMap((m) => [m.offset, m.length]));
+    const extra = JSON.parse(callCore(core.hitCoordinates, content, kind, hits));
+    return matches.map((match, i) => Object.assign(match, extra[i]));
   }
 
   /**
@@ -426,7 +442,8 @@ export class ToolStub {
       // A record without its output (a write cut short) has nothing to search.
       if (content === undefined) continue;
       const found = JSON.parse(engine ? grepContent(engine, content, grep) : callCore(core.grepContent, content, grep));
-      hits.push({ ...candidate, totalMatches: found.totalMatches, matches: found.matches });
+      const matches = await this.#withHitCoordinates(candidate.toolResultId, content, found.matches);
+      hits.push({ ...candidate, totalMatches: found.totalMatches, matches });
     }
     return JSON.parse(callCore(core.rankSearchAll, JSON.stringify(hits), plan.limit));
   }
@@ -534,7 +551,9 @@ export class ToolStub {
       case "read":
         return modelFacing(await this.read(reference, { offset: args.offset, limit: args.limit, includeMetadata: false }));
       case "readLines":
-        return modelFacing(await this.read(reference, { line: args.line, lines: args.lines ?? undefined, maxChars: args.maxChars, includeMetadata: false }));
+        return modelFacing(
+          await this.read(reference, { line: args.line, lines: args.lines ?? undefined, column: args.column ?? undefined, maxChars: args.maxChars, includeMetadata: false }),
+        );
       case "readJsonPointer":
         return modelFacing(await this.read(reference, { jsonPointer: args.jsonPointer, maxChars: args.maxChars, includeMetadata: false }));
       case "readRows":

@@ -294,7 +294,7 @@ export interface SearchOptions {
   contextChars?: number;
   /** Whole lines around the match (at most 1000 chars either side). */
   contextLines?: number;
-  /** `query` is a regular expression (Rust `regex-lite` syntax: linear time, ASCII `\w`/`\b`/case folding; `^`/`$` match at lines). */
+  /** `query` is a regular expression (Rust `regex` syntax: linear time, Unicode `\w`/`\d`/`\s`/`\b`/`\p{..}`; `^`/`$` match at lines). */
   regex?: boolean;
   ignoreCase?: boolean;
   wholeWord?: boolean;
@@ -310,6 +310,10 @@ export interface SearchMatch {
   column: number;
   /** Code points. */
   length: number;
+  /** CSV/TSV results: the data row holding the match, as `rows.start` takes it (absent in the header). */
+  row?: number;
+  /** JSON results: the pointer of the innermost value holding the match, as `jsonPointer` takes it. */
+  jsonPointer?: string;
 }
 
 export interface SearchResult {

@@ -53,6 +53,7 @@ impl Tool {
             "limit": {"type": "integer", "minimum": -1, "default": $READ_LIMIT, "description": "Code points to return; -1 for the rest (results are capped)."},
             "line": {"type": "integer", "minimum": 1, "description": "Line mode: the first line to return (1-based)."},
             "lines": {"type": "integer", "minimum": 1, "description": "Line mode: how many lines."},
+            "column": {"type": "integer", "minimum": 1, "description": "Line mode: the first column (1-based, in code points) of the first line, e.g. a search match's column or where a cut line continues."},
             "json_pointer": {"type": "string", "description": "JSON mode: an RFC 6901 pointer such as /items/3 ('' is the whole document)."},
             "row_start": {"type": "integer", "minimum": 1, "description": "Table mode: the first data row (1-based); the header always comes too."},
             "row_count": {"type": "integer", "minimum": 1, "description": "Table mode: how many data rows."}
@@ -227,6 +228,8 @@ pub enum ToolCall {
         reference: String,
         line: i64,
         lines: Option<i64>,
+        /// 1-based column of the first line to start at (a search hit's, a cut line's).
+        column: Option<i64>,
         max_chars: i64,
     },
     #[serde(rename_all = "camelCase")]
@@ -383,7 +386,10 @@ impl Arguments<'_> {
         let reference = self.string("ref", true)?.unwrap_or_default();
         let modes = [
             ("offset/limit", self.has("offset") || self.has("limit")),
-            ("line/lines", self.has("line") || self.has("lines")),
+            (
+                "line/lines",
+                self.has("line") || self.has("lines") || self.has("column"),
+            ),
             ("json_pointer", self.has("json_pointer")),
             (
                 "row_start/row_count",
@@ -406,6 +412,7 @@ impl Arguments<'_> {
                 reference,
                 line: self.integer("line", 1, 1)?,
                 lines: self.optional_integer("lines", 1)?,
+                column: self.optional_integer("column", 1)?,
                 max_chars: cap,
             },
             Some("json_pointer") => ToolCall::ReadJsonPointer {
@@ -751,9 +758,33 @@ mod tests {
                 reference: "x".into(),
                 line: 3,
                 lines: None,
+                column: None,
                 max_chars: 500
             })
         );
+        // Issue 16: a search hit's `line` and `column`, and a cut line's continue hint
+        // ("continue with line=1 column=19841"), are arguments the read tool takes.
+        let at_column = validate_call(
+            &names,
+            "openviking_tool_result_read",
+            &json!({"ref": "x", "line": 1, "column": 19841}),
+            500,
+        );
+        assert!(matches!(
+            at_column,
+            Ok(ToolCall::ReadLines {
+                line: 1,
+                column: Some(19841),
+                ..
+            })
+        ));
+        assert!(validate_call(
+            &names,
+            "openviking_tool_result_read",
+            &json!({"ref": "x", "offset": 3, "column": 2}),
+            500,
+        )
+        .is_err());
         for (name, args, says) in [
             ("nope", json!({}), "unknown tool"),
             (

@@ -270,6 +270,63 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// Work allowed to [`hit_pointers`], in bytes scanned per byte of text: a hit under thousands
+/// of nested containers would otherwise cost depth x size. Past it, a hit gets the pointer of
+/// the innermost value reached so far (one that holds it, not the innermost).
+const HIT_POINTER_WORK_PER_BYTE: usize = 8;
+
+/// For each hit (byte ranges, sorted, not overlapping), the RFC 6901 pointer of the innermost
+/// value of the document that holds all of it (`""` is the whole document), or `None` when the
+/// hit lies outside the document (trailing text) or the text is not JSON. Hits in a key belong
+/// to the object holding the key; a duplicate key's earlier value is not addressable (the
+/// pointer resolves to the last), so its hits belong to the object too.
+pub fn hit_pointers(text: &str, hits: &[(usize, usize)]) -> Vec<Option<String>> {
+    let mut pointers = vec![None; hits.len()];
+    let scanner = Scanner::new(text);
+    let root_start = text
+        .char_indices()
+        .find(|&(_, c)| !is_py_space(c))
+        .map_or(text.len(), |(at, _)| at);
+    let Ok(root_end) = scanner.value_end(root_start) else {
+        return pointers;
+    };
+    let holds = |(start, end): (usize, usize), hit: (usize, usize)| start <= hit.0 && hit.1 <= end;
+    let mut budget = text.len().saturating_mul(HIT_POINTER_WORK_PER_BYTE);
+    let root_hits: Vec<usize> = (0..hits.len())
+        .filter(|&i| holds((root_start, root_end), hits[i]))
+        .collect();
+    // Containers to look into, each with the hits it holds: no recursion, any depth.
+    let mut work = vec![((root_start, root_end), String::new(), root_hits)];
+    while let Some((range, pointer, inside)) = work.pop() {
+        for &i in &inside {
+            pointers[i] = Some(pointer.clone());
+        }
+        let cost = range.1 - range.0;
+        if cost > budget {
+            continue;
+        }
+        let children: Vec<(String, (usize, usize))> = match scanner.at(range.0) {
+            Some(b'{') => scanner.members(range.0).unwrap_or_default(),
+            Some(b'[') => scanner
+                .items(range.0)
+                .unwrap_or_default()
+                .into_iter()
+                .enumerate()
+                .map(|(index, item)| (index.to_string(), item))
+                .collect(),
+            _ => continue,
+        };
+        budget -= cost;
+        for (key, child) in children {
+            let held: Vec<usize> = inside.iter().copied().filter(|&i| holds(child, hits[i])).collect();
+            if !held.is_empty() {
+                work.push((child, format!("{pointer}/{}", escape_token(&key)), held));
+            }
+        }
+    }
+    pointers
+}
+
 /// The text of a JSON string body (escapes resolved; a lone surrogate becomes U+FFFD).
 fn decode_string(body: &str) -> String {
     let mut out = String::with_capacity(body.len());

@@ -4,6 +4,7 @@
 //! these two untouched.
 
 pub mod grep;
+pub mod hit_coordinates;
 pub mod json_pointer;
 pub mod lines;
 pub mod output_index;

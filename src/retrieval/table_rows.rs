@@ -87,6 +87,41 @@ fn record_text(text: &str) -> &str {
     text.strip_suffix('\r').unwrap_or(text)
 }
 
+/// `visit_non_blank_rows` through one `dyn` callback: each closure type would instantiate the
+/// whole CSV reader again (~17 KB of wasm for a second one).
+fn visit_rows(
+    text: &str,
+    delimiter: char,
+    on_row: &mut dyn FnMut(std::ops::Range<usize>),
+) -> std::result::Result<(), String> {
+    visit_non_blank_rows(text, delimiter, on_row)
+}
+
+/// For each hit (byte offsets of match starts, sorted), the data row holding it, as
+/// `rows.start` takes it (1 is the first row after the header); `None` for a hit in the header
+/// (every rows read shows it) or between rows, and for every hit when the text is not a table.
+pub fn hit_rows(text: &str, hit_starts: &[usize]) -> Vec<Option<usize>> {
+    let mut rows = vec![None; hit_starts.len()];
+    let Some(delimiter) = table_delimiter(text) else {
+        return rows;
+    };
+    let mut next = 0usize;
+    let mut non_blank = 0usize;
+    let _ = visit_rows(text, delimiter, &mut |range| {
+        while next < hit_starts.len() && hit_starts[next] < range.start {
+            next += 1;
+        }
+        while next < hit_starts.len() && range.contains(&hit_starts[next]) {
+            if non_blank > 0 {
+                rows[next] = Some(non_blank);
+            }
+            next += 1;
+        }
+        non_blank += 1;
+    });
+    rows
+}
+
 pub fn read_rows(text: &str, request: &RowsRequest) -> Result<RowsRead> {
     let request = check(request)?;
     let delimiter = table_delimiter(text).ok_or_else(|| {
@@ -97,7 +132,7 @@ pub fn read_rows(text: &str, request: &RowsRequest) -> Result<RowsRead> {
     let mut header = None;
     let mut wanted = Vec::new();
     let mut non_blank = 0usize;
-    visit_non_blank_rows(text, delimiter, |range| {
+    visit_rows(text, delimiter, &mut |range| {
         if non_blank == 0 {
             header = Some(range);
         } else if (request.start..=last_wanted).contains(&non_blank) {
