@@ -40,7 +40,7 @@ export function synopsis(output, options) {
   return synopsisFromCore(JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars)));
 }
 
-const STUB_OPTIONS = ["ref", "toolName", "sha256", "reason", "originalChars", "previewChars", "mimeType", "toolNames"];
+const STUB_OPTIONS = ["ref", "toolName", "sha256", "reason", "originalChars", "previewChars", "mimeType", "toolNames", "stubHeader"];
 
 function stubOptionsToCore(opts, allowed = STUB_OPTIONS) {
   checkKnownKeys(opts, allowed, "stub");
@@ -53,6 +53,7 @@ function stubOptionsToCore(opts, allowed = STUB_OPTIONS) {
     previewChars: opts.previewChars === undefined ? undefined : requireInteger(opts.previewChars, "previewChars"),
     mimeType: optionalString(opts.mimeType, "mimeType"),
     toolNames: opts.toolNames,
+    stubHeader: optionalString(opts.stubHeader, "stubHeader"),
   };
 }
 

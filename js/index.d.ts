@@ -41,6 +41,8 @@ export interface StubOptions {
   previewChars?: number;
   mimeType?: string;
   toolNames?: ToolNames;
+  /** The stub's first line; default "[OpenViking tool result externalized]". */
+  stubHeader?: string;
 }
 
 export declare function synopsis(output: string, options?: SynopsisOptions): Synopsis;
@@ -104,6 +106,9 @@ export interface ToolStubConfig {
   /** 20000: the most chars of a stub; its synopsis's lists and long names are clipped with
    * "... N more" markers (a stub is also never longer than an output over 4000 chars). */
   maxStubChars?: number;
+  /** The first line of every stub: one non-empty line; default the reference's
+   * "[OpenViking tool result externalized]". */
+  stubHeader?: string;
   /** A store call that takes longer fails (as STORE_FAILED, cause TimeoutError). */
   storeTimeoutMs?: number | null;
 }

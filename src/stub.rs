@@ -52,9 +52,14 @@ impl Default for ToolNames {
     }
 }
 
+/// The first line of a stub unless `stubHeader` names another (the reference's own line).
+pub const REFERENCE_STUB_HEADER: &str = "[OpenViking tool result externalized]";
+
 /// The header fields of a stub. Empty strings count as "not set".
 #[derive(Debug, Clone, Default)]
 pub struct StubHeader<'a> {
+    /// The first line (config `stubHeader`); empty is `REFERENCE_STUB_HEADER`.
+    pub title: &'a str,
     pub reference: &'a str,
     pub tool_name: &'a str,
     pub sha256: &'a str,
@@ -189,8 +194,13 @@ pub fn render_stub(synopsis: &Synopsis, header: &StubHeader<'_>) -> String {
     } else {
         header.tool_name
     };
+    let title = if header.title.is_empty() {
+        REFERENCE_STUB_HEADER
+    } else {
+        header.title
+    };
     let mut lines = vec![
-        "[OpenViking tool result externalized]".to_string(),
+        title.to_string(),
         format!("tool_name: {tool_name}"),
         format!("kind: {}", synopsis.kind),
         format!("original_chars: {}", header.original_chars),
@@ -266,6 +276,8 @@ pub fn effective_preview_chars(original_chars: usize, preview_chars: i64) -> i64
 /// Everything `make_preview` needs besides the output.
 #[derive(Debug, Clone, Default)]
 pub struct PreviewRequest<'a> {
+    /// The stub's first line; empty is `REFERENCE_STUB_HEADER`.
+    pub title: &'a str,
     pub mime_type: &'a str,
     pub preview_chars: i64,
     pub tool_name: &'a str,
@@ -292,6 +304,7 @@ pub fn make_preview(output: &str, request: &PreviewRequest<'_>) -> (Synopsis, St
     let stub = render_bounded_stub(
         &mut synopsis,
         &StubHeader {
+            title: request.title,
             reference: request.reference,
             tool_name: request.tool_name,
             sha256: request.sha256,

@@ -85,6 +85,8 @@ pub struct TurnConfig {
     /// The most chars of a stub: its synopsis's lists and long names are clipped to fit (see
     /// `stub::stub_limit`; a stub is also never longer than an output over 4,000 chars).
     pub max_stub_chars: usize,
+    /// The first line of every stub (default the reference's; one line, not empty).
+    pub stub_header: String,
 }
 
 json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
@@ -105,6 +107,7 @@ json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
     store_timeout_ms: "storeTimeoutMs" | "store_timeout_ms",
     max_output_bytes: "maxOutputBytes" | "max_output_bytes",
     max_stub_chars: "maxStubChars" | "max_stub_chars",
+    stub_header: "stubHeader" | "stub_header",
 });
 
 impl Default for TurnConfig {
@@ -127,11 +130,23 @@ impl Default for TurnConfig {
             store_timeout_ms: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             max_stub_chars: DEFAULT_MAX_STUB_CHARS,
+            stub_header: crate::stub::REFERENCE_STUB_HEADER.to_string(),
         }
     }
 }
 
 impl TurnConfig {
+    /// Refuses values the fields' types allow but a stub cannot carry.
+    pub fn check(&self) -> Result<()> {
+        if self.stub_header.is_empty() || self.stub_header.contains(['\n', '\r']) {
+            return Err(Error::invalid(format!(
+                "config.stubHeader must be one non-empty line, got {:?}",
+                self.stub_header
+            )));
+        }
+        Ok(())
+    }
+
     pub fn retention(&self) -> crate::retention::RetentionPolicy {
         crate::retention::RetentionPolicy {
             max_results: self.max_results,
@@ -320,6 +335,7 @@ pub struct TurnPlan {
     pub failure_mode: FailureMode,
     pub tool_names: ToolNames,
     pub max_stub_chars: usize,
+    pub stub_header: String,
 }
 
 /// An array of parts, each read by `ToolPart::from_json`.
@@ -425,6 +441,7 @@ fn rewrite_source_read(part: &mut ToolPart, reference: &str, config: &TurnConfig
             reference,
             sha256: &sha,
             reason: REASON_SOURCE_READ,
+            title: &config.stub_header,
             tools: Some(&config.tool_names),
             max_stub_chars: Some(config.max_stub_chars),
             ..Default::default()
@@ -482,6 +499,7 @@ fn handle_oversized(part: &mut ToolPart, error: Error, config: &TurnConfig) -> R
             let stub = render_stub(
                 &synopsis,
                 &StubHeader {
+                    title: &config.stub_header,
                     tool_name: &part.tool_name,
                     reason: REASON_TOO_LARGE,
                     original_chars,
@@ -570,6 +588,7 @@ fn candidate(
     let base_stub_chars = char_len(&render_stub(
         &bare,
         &StubHeader {
+            title: &config.stub_header,
             reference: &reference,
             tool_name: &part.tool_name,
             sha256: &sha256,
@@ -678,6 +697,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
         failure_mode: config.failure_mode,
         tool_names: config.tool_names.clone(),
         max_stub_chars: config.max_stub_chars,
+        stub_header: config.stub_header.clone(),
     };
     if !config.enabled || parts.iter().all(|part| part.output.is_empty()) {
         return Ok(unchanged(parts));
@@ -799,15 +819,18 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
             metadata_json: record::to_pretty_json(&record)?,
             stub: render_stub(
                 &synopsis,
-                &stub_header(
-                    &candidate.reference,
-                    &part.tool_name,
-                    &candidate.sha256,
-                    candidate.reason(&config),
-                    candidate.chars,
-                    preview,
-                    &config.tool_names,
-                ),
+                &StubHeader {
+                    title: &config.stub_header,
+                    ..stub_header(
+                        &candidate.reference,
+                        &part.tool_name,
+                        &candidate.sha256,
+                        candidate.reason(&config),
+                        candidate.chars,
+                        preview,
+                        &config.tool_names,
+                    )
+                },
             ),
             original_chars: candidate.chars,
         });
@@ -835,6 +858,7 @@ fn stub_header<'a>(
     tools: &'a ToolNames,
 ) -> StubHeader<'a> {
     StubHeader {
+        title: "",
         reference,
         tool_name,
         sha256,
@@ -852,6 +876,7 @@ fn stub_of_stored_record(
     write: &PlannedWrite,
     tool_name: &str,
     tools: &ToolNames,
+    title: &str,
     max_stub_chars: usize,
 ) -> Result<String> {
     let stored = record::parse_stored(metadata_json).ok_or_else(|| {
@@ -870,15 +895,18 @@ fn stub_of_stored_record(
                 ),
             )
         })?;
-    let header = stub_header(
-        &write.reference,
-        tool_name,
-        &write.sha256,
-        &write.reason,
-        write.original_chars,
-        write.preview_chars,
-        tools,
-    );
+    let header = StubHeader {
+        title,
+        ..stub_header(
+            &write.reference,
+            tool_name,
+            &write.sha256,
+            &write.reason,
+            write.original_chars,
+            write.preview_chars,
+            tools,
+        )
+    };
     // A record written before the bound (or by another writer) may hold a longer synopsis.
     let limit = stub_limit(write.original_chars, max_stub_chars);
     Ok(render_bounded_stub(&mut synopsis, &header, limit))
@@ -912,6 +940,7 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                         write,
                         &part.tool_name,
                         &plan.tool_names,
+                        &plan.stub_header,
                         plan.max_stub_chars,
                     )?
                 };
@@ -945,6 +974,7 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                                 tool_name: &part.tool_name,
                                 sha256: &write.sha256,
                                 reason: &stub_reason,
+                                title: &plan.stub_header,
                                 tools: Some(&plan.tool_names),
                                 max_stub_chars: Some(plan.max_stub_chars),
                                 ..Default::default()
@@ -993,6 +1023,29 @@ mod tests {
         assert_eq!(config.effective_preview(1), 2000);
         assert_eq!(config.effective_preview(7), 1428);
         assert_eq!(config.effective_preview(50), 1000);
+    }
+
+    #[test]
+    fn stub_header_brands_every_stub_of_a_turn_and_defaults_to_the_reference() {
+        let branded: TurnConfig =
+            serde_json::from_value(serde_json::json!({"stubHeader": "[acme: output stored]", "previewChars": 100}))
+                .expect("accepted");
+        assert!(branded.check().is_ok());
+        assert_eq!(TurnConfig::default().stub_header, "[OpenViking tool result externalized]");
+        let big = "word ".repeat(5_000);
+        for (config, first_line) in [
+            (branded, "[acme: output stored]"),
+            (TurnConfig::default(), "[OpenViking tool result externalized]"),
+        ] {
+            let plan = plan_turn(input(vec![part("a", big.clone())], config)).expect("planned");
+            assert_eq!(plan.writes.len(), 1);
+            assert_eq!(plan.writes[0].stub.lines().next(), Some(first_line));
+        }
+        for bad in ["", "two\nlines"] {
+            let config: TurnConfig =
+                serde_json::from_value(serde_json::json!({"stub_header": bad})).expect("parsed");
+            assert!(config.check().is_err(), "{bad:?} is refused");
+        }
     }
 
     #[test]

@@ -66,6 +66,7 @@ struct StubOptions {
     mime_type: String,
     tool_names: Option<ToolNames>,
     max_stub_chars: Option<usize>,
+    stub_header: String,
 }
 
 json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
@@ -78,6 +79,7 @@ json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
     mime_type: "mimeType",
     tool_names: "toolNames",
     max_stub_chars: "maxStubChars",
+    stub_header: "stubHeader",
 });
 
 #[wasm_bindgen(js_name = renderStub)]
@@ -87,6 +89,7 @@ pub fn render_stub_json(synopsis_json: &str, options_json: &str) -> BindingResul
     Ok(render_stub(
         &synopsis,
         &StubHeader {
+            title: &options.stub_header,
             reference: &options.reference,
             tool_name: &options.tool_name,
             sha256: &options.sha256,
@@ -123,6 +126,7 @@ pub fn make_preview_json(output: &str, options_json: &str) -> BindingResult<Stri
             original_chars: options.original_chars,
             tools: options.tool_names.as_ref(),
             max_stub_chars: options.max_stub_chars,
+            title: &options.stub_header,
         },
     );
     emit(&Preview {
@@ -451,6 +455,7 @@ pub fn list_records(
 #[wasm_bindgen(js_name = resolveConfig)]
 pub fn resolve_config(config_json: &str) -> BindingResult<String> {
     let config: turn::TurnConfig = parse("config", config_json)?;
+    config.check().map_err(to_js)?;
     emit(&config)
 }
 

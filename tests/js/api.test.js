@@ -204,6 +204,22 @@ describe("ToolStub round trips", () => {
     await rejectsWith(() => new ToolStub({ sessionId: "s5", config: { failureMode: "explode" } }), "INVALID_ARGUMENT");
     assert.throws(() => new ToolStub({ sessionId: "s5", config: { treshold: 1 } }), /unknown field `treshold`, expected one of `enabled`, `thresholdChars`/);
   });
+
+  it("brands its stubs with config.stubHeader; the default is the reference's header", async () => {
+    const output = "word ".repeat(6000);
+    const branded = new ToolStub({ sessionId: "brand", config: { stubHeader: "[acme: tool output stored]" } });
+    const [out] = await branded.externalize([{ toolId: "a", toolName: "t", output }], { messageId: "m" });
+    assert.equal(out.output.split("\n")[0], "[acme: tool output stored]");
+    assert.equal((await branded.read(out.outputRef, { limit: -1 })).content, output);
+    const plain = new ToolStub({ sessionId: "brand" });
+    const [ref] = await plain.externalize([{ toolId: "a", toolName: "t", output }], { messageId: "m" });
+    assert.equal(ref.output.split("\n")[0], "[OpenViking tool result externalized]");
+    assert.equal(ref.output.replace(/^.*\n/, ""), out.output.replace(/^.*\n/, ""), "only the first line differs");
+    assert.equal(makePreview("x", { stubHeader: "[h]" }).stub.split("\n")[0], "[h]");
+    for (const stubHeader of ["", "two\nlines"]) {
+      assert.throws(() => new ToolStub({ sessionId: "brand", config: { stubHeader } }), (e) => e instanceof ToolStubError && e.code === "INVALID_ARGUMENT" && /stubHeader/.test(e.message));
+    }
+  });
 });
 
 describe("failure modes with a store that fails", () => {

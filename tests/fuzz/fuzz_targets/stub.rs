@@ -28,6 +28,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     let original_chars: usize = u.arbitrary()?;
     let with_tools: bool = u.arbitrary()?;
     let header = StubHeader {
+        title: "",
         reference: &reference,
         tool_name: &tool_name,
         sha256: &sha256,
@@ -55,6 +56,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             original_chars: None,
             tools: with_tools.then_some(&tools),
             max_stub_chars: None,
+            title: "",
         },
     );
     let shown = preview_chars.clamp(0, output.chars().count() as i64);
