@@ -1,5 +1,5 @@
 // Generated from the core's constants (src/js_constants.rs): do not edit.
-// Write it again with: TOOL_STUB_WRITE_JS_CONSTANTS=1 cargo test --lib js_constants
+// Write it again with: TOOL_STUB_WRITE_GENERATED=1 cargo test --test generated_js
 
 /** The folder of a session's results: `<session>/tool-results/<id>/`. */
 export const RESULTS_DIR = "tool-results";

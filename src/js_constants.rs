@@ -1,11 +1,24 @@
-//! The core's constants that the JavaScript layer uses too (the store layout's names, the calls'
-//! defaults), written as js/core-constants.js: one source for them. The test fails when the file
-//! is stale and says how to write it again.
+//! The files of the JavaScript layer that are generated from the core, so that each rule has one
+//! source: js/core-constants.js (the store layout's names, the calls' defaults) and
+//! js/stores/error-codes.js / .d.ts (the error codes). Pure text here; tests/generated_js.rs
+//! checks the files in the repository against it (the core itself touches no files).
 
+use crate::error::ErrorCode;
 use crate::record::{INDEX_FILE, METADATA_FILE, OUTPUT_FILE, RESULTS_DIR};
 use crate::retrieval::{DEFAULT_LIST_LIMIT, DEFAULT_READ_LIMIT};
 
-fn javascript() -> String {
+const REWRITE: &str = "// Write it again with: TOOL_STUB_WRITE_GENERATED=1 cargo test --test generated_js\n";
+
+/// Each generated file: its path from the repository root, and its text.
+pub fn generated_js_files() -> [(&'static str, String); 3] {
+    [
+        ("js/core-constants.js", core_constants()),
+        ("js/stores/error-codes.js", error_codes_javascript()),
+        ("js/stores/error-codes.d.ts", error_codes_typescript()),
+    ]
+}
+
+fn core_constants() -> String {
     let strings = [
         ("RESULTS_DIR", RESULTS_DIR, "The folder of a session's results: `<session>/tool-results/<id>/`."),
         ("OUTPUT_FILE", OUTPUT_FILE, "A result's raw output."),
@@ -16,10 +29,7 @@ fn javascript() -> String {
         ("DEFAULT_READ_LIMIT", DEFAULT_READ_LIMIT, "`read`'s default limit, in code points."),
         ("DEFAULT_LIST_LIMIT", DEFAULT_LIST_LIMIT, "`list`'s default limit."),
     ];
-    let mut text = String::from(
-        "// Generated from the core's constants (src/js_constants.rs): do not edit.\n\
-         // Write it again with: TOOL_STUB_WRITE_JS_CONSTANTS=1 cargo test --lib js_constants\n",
-    );
+    let mut text = format!("// Generated from the core's constants (src/js_constants.rs): do not edit.\n{REWRITE}");
     for (name, value, meaning) in strings {
         text += &format!("\n/** {meaning} */\nexport const {name} = \"{value}\";\n");
     }
@@ -29,15 +39,22 @@ fn javascript() -> String {
     text
 }
 
-#[test]
-fn js_constants_are_generated_from_the_core() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("js/core-constants.js");
-    if std::env::var_os("TOOL_STUB_WRITE_JS_CONSTANTS").is_some() {
-        std::fs::write(&path, javascript()).expect("write js/core-constants.js");
+fn error_codes_header() -> String {
+    format!("// Generated from ErrorCode in src/error.rs, the one list of error codes: do not edit.\n{REWRITE}\n/** The stable codes of ToolStubError: callers branch on these, never on messages. */\n")
+}
+
+fn error_codes_javascript() -> String {
+    let mut text = error_codes_header() + "export const ERROR_CODES = Object.freeze([\n";
+    for code in ErrorCode::ALL {
+        text += &format!("  /** {} */\n  \"{}\",\n", code.meaning(), code.as_str());
     }
-    let found = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        found == javascript(),
-        "js/core-constants.js is stale: run TOOL_STUB_WRITE_JS_CONSTANTS=1 cargo test --lib js_constants"
-    );
+    text + "]);\n"
+}
+
+fn error_codes_typescript() -> String {
+    let mut text = error_codes_header() + "export type ToolStubErrorCode =\n";
+    for code in ErrorCode::ALL {
+        text += &format!("  /** {} */\n  | \"{}\"\n", code.meaning(), code.as_str());
+    }
+    text + "  ;\n\nexport declare const ERROR_CODES: readonly ToolStubErrorCode[];\n"
 }

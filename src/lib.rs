@@ -21,7 +21,6 @@ mod retention;
 mod retrieval;
 mod stub;
 mod synopsis;
-#[cfg(test)]
 mod js_constants;
 #[cfg(test)]
 mod test_support;
@@ -30,6 +29,8 @@ mod turn;
 pub mod wasm;
 
 pub use error::{Error, ErrorCode, Result};
+/// The JavaScript files generated from the core's constants (checked by tests/generated_js.rs).
+pub use js_constants::generated_js_files;
 pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 /// The synopsis kinds, each `synopsis(output)`; `None` when the output is not of that kind.
 pub use kinds::{code, json, table, text, xml, yaml, Synopsis};

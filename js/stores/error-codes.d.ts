@@ -1,5 +1,5 @@
 // Generated from ErrorCode in src/error.rs, the one list of error codes: do not edit.
-// Write it again with: TOOL_STUB_WRITE_ERROR_CODES=1 cargo test --lib error_codes
+// Write it again with: TOOL_STUB_WRITE_GENERATED=1 cargo test --test generated_js
 
 /** The stable codes of ToolStubError: callers branch on these, never on messages. */
 export type ToolStubErrorCode =
