@@ -14,6 +14,7 @@ import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { RESULTS_DIR, OUTPUT_FILE, METADATA_FILE, INDEX_FILE, DEFAULT_READ_LIMIT, DEFAULT_LIST_LIMIT } from "./core-constants.js";
 import { literalSearch } from "./literal-search.js";
 import { callGrep, grepContent, grepModule, needsGrepModule } from "./grep-module.js";
+import { SessionCatalog, utf8Length } from "./catalog.js";
 
 export { ToolStubError, MemoryStore };
 export { useSha256 } from "./core-call.js";
@@ -61,6 +62,8 @@ function definedOptions(opts, keys) {
 const KINDS_WITH_HIT_COORDINATES = ["csv", "tsv", "json"];
 const CORE_READS = { lines: "readLines", jsonPointer: "readJsonPointer", rows: "readTableRows" };
 const LIST_OPTIONS = ["toolName", "limit"];
+/** The model-facing list tool's options beyond the reference's (see #listTool). */
+const LIST_TOOL_FIELDS = ["ref", "tool_name", "kind", "chars", "created_at", "summary"];
 
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
 export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
@@ -72,6 +75,7 @@ export class ToolStub {
   #config;
   #userId;
   #now;
+  #catalog;
 
   /**
    * @param {object} options
@@ -104,6 +108,7 @@ export class ToolStub {
     // A store's answers are checked (a non-string would trap the core), and time out if asked to.
     const timed = this.#config.storeTimeoutMs == null ? store : withStoreTimeout(store, this.#config.storeTimeoutMs);
     this.#store = withCheckedAnswers(timed);
+    this.#catalog = new SessionCatalog(this.#store, this.#sessionId);
     this.#userId = optionalString(opts.userId, "userId", "default");
     if (opts.now !== undefined && typeof opts.now !== "function") throw invalid("now must be a function returning an ISO timestamp");
     this.#now = opts.now ?? (() => new Date().toISOString());
@@ -160,14 +165,51 @@ export class ToolStub {
     // write's keys, then its index and record files, two strings per write.
     const plan = await planTurn(callerJson(input, ""), outputs);
     const { writes, files } = plan;
+    const retain = this.#hasRetention();
+    // Writes, the catalog's record of them and retention happen under the session's lock, so a
+    // prune (of this or another process) never deletes a result a call in flight writes or reuses.
+    const outcomes = [];
     let finished;
-    try {
-      const outcomes = [];
-      for (const [i, write] of writes.entries()) {
-        outcomes.push(await this.#store_output(write, files[2 * i], files[2 * i + 1], outputs[write.partIndex]));
-      }
+    let finishError;
+    let retention;
+    const finish = () => {
       const failedOutputs = writes.map((write, i) => (outcomes[i].status === "failed" ? outputs[write.partIndex] : ""));
-      finished = plan.finish(outcomes, failedOutputs);
+      try {
+        finished = plan.finish(outcomes, failedOutputs);
+      } catch (error) {
+        finishError = error;
+      }
+    };
+    try {
+      if (writes.length > 0 || retain) {
+        try {
+          await this.#catalog.locked(async () => {
+            // The catalog is brought up to date before this call's writes, so they are its only news.
+            await this.#catalog.use(() => {}, { underLock: true }).catch(() => {});
+            const entries = [];
+            for (const [i, write] of writes.entries()) {
+              const outcome = await this.#store_output(write, files[2 * i], files[2 * i + 1], outputs[write.partIndex]);
+              outcomes.push(outcome);
+              if (outcome.status === "stored") {
+                const entry = await this.#entryOfStoredWrite(write, outcome, files[2 * i], files[2 * i + 1], outputs[write.partIndex]);
+                if (entry) entries.push(entry);
+              }
+            }
+            // The results are stored: a failure to record them is repaired by the next check of the
+            // catalog against the records, never by losing the turn.
+            await this.#catalog.commit(entries, []).catch(() => this.#catalog.invalidate());
+            finish();
+            if (retain && finished) retention = await this.#retain(this.#referencedIds(finished, coreParts));
+          });
+        } catch (error) {
+          // The lock could not be had (nothing was stored) or failed to release (all was).
+          const failure = { status: "failed", error: describeStoreError(error) };
+          while (outcomes.length < writes.length) outcomes.push(failure);
+          if (retain && retention === undefined) retention = { deleted: [], skipped: [], error: errorReport(error) };
+        }
+      }
+      if (finished === undefined && finishError === undefined) finish();
+      if (finishError !== undefined) throw toToolStubError(finishError);
     } finally {
       plan.release();
     }
@@ -180,11 +222,37 @@ export class ToolStub {
         ? { ...coreParts[i], ...part, output }
         : Object.assign({}, coreParts[i], part, { output });
     });
-    if (this.#hasRetention()) {
-      const referenced = result.flatMap((part) => [part.outputRef, part.sourceRef]).filter(Boolean);
-      await this.prune({ protect: referenced });
-    }
+    // What retention did (or why it could not), beside the parts: never thrown after storing.
+    if (retention !== undefined) Object.defineProperty(result, "retention", { value: retention, enumerable: false });
     return result;
+  }
+
+  /** The catalog entry of a stored write: from the files written, or the record it reused. */
+  async #entryOfStoredWrite(write, outcome, indexJson, metadataJson, output) {
+    const id = write.metadataKey[2];
+    try {
+      if (outcome.metadataJson === "") return SessionCatalog.entryOfWritten(id, metadataJson, indexJson, output);
+      const known = await this.#catalog.use((catalog) => catalog.has(id), { underLock: true });
+      return known ? undefined : await this.#catalog.entryOfStored(id);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The ids of this session's results a turn's parts refer to (refs of other sessions are not ours). */
+  #referencedIds(finished, parts) {
+    const ids = new Set();
+    for (const [i, part] of finished.entries()) {
+      for (const ref of [part.outputRef, part.sourceRef, parts[i]?.outputRef, parts[i]?.sourceRef]) {
+        if (typeof ref !== "string" || ref === "") continue;
+        try {
+          ids.add(this.#resolveId(ref));
+        } catch {
+          // Another session's ref, or not a ref: nothing of this session to keep.
+        }
+      }
+    }
+    return [...ids];
   }
 
   /**
@@ -354,7 +422,22 @@ export class ToolStub {
         `stored output of ${id} does not match its record (sha256 ${sha256.slice(0, 16)} vs ${String(record.sha256).slice(0, 16)}, ${totalChars} vs ${record.original_chars} chars)`,
       );
     }
+    // A verified result the catalog lacks (stored by another tool, or before a crash) is added.
+    try {
+      const known = await this.#catalog.use((catalog) => catalog.has(id));
+      if (!known) await this.#catalog.locked(() => this.#catalog.recheck({ underLock: true }));
+    } catch {
+      // The catalog is a cache: verifying the output is what this call promises.
+    }
     return { toolResultId: id, sha256, totalChars };
+  }
+
+  /**
+   * Rebuilds the session's catalog from the stored records (results stored by another tool or an
+   * older version are added, entries without a record dropped). Answers `{ results, added, removed }`.
+   */
+  async rebuildCatalog() {
+    return this.#catalog.locked(() => this.#catalog.rebuild());
   }
 
   async #readStructured(refOrId, opts, mode) {
@@ -426,26 +509,40 @@ export class ToolStub {
     checkKnownKeys(opts, SEARCH_ALL_OPTIONS, "searchAll");
     requireString(opts.query, "query");
     if (opts.toolName !== undefined) requireString(opts.toolName, "toolName");
-    const entries = await this.#store.loadRange([this.#sessionId, RESULTS_DIR]);
-    const files = entries.filter((e) => e.key.length === 4 && e.key[3] === METADATA_FILE).map((e) => e.value);
-    const outputs = new Map(
-      entries.filter((e) => e.key.length === 4 && e.key[3] === OUTPUT_FILE).map((e) => [e.key[2], e.value]),
-    );
     const request = callerJson(definedOptions(opts, SEARCH_ALL_OPTIONS), "options");
-    const plan = JSON.parse(callCore(core.searchAllPlan, request, JSON.stringify(files)));
+    // Checked before any I/O (a bad regex fails here); the candidates come from the catalog.
+    const plan = JSON.parse(callCore(core.searchAllPlan, request));
     const grep = JSON.stringify(plan.grep);
     const engine = needsGrepModule(plan.grep) ? await grepModule() : undefined;
     if (engine) callGrep(engine, "checkGrep", grep);
+    const candidates = await this.#catalog.use((catalog) => catalog.candidates(opts.toolName));
     const hits = [];
-    for (const candidate of plan.candidates) {
-      const content = outputs.get(candidate.toolResultId);
-      // A record without its output (a write cut short) has nothing to search.
-      if (content === undefined) continue;
+    const skipped = [];
+    // One output in memory at a time; what cannot be read is reported, not fatal to the session.
+    for (const candidate of candidates) {
+      const id = candidate.toolResultId;
+      let content;
+      try {
+        content = await this.#store.load(this.#key(id, "output.txt"));
+      } catch (error) {
+        skipped.push(skipReport(id, error));
+        continue;
+      }
+      if (content === undefined) {
+        skipped.push({ toolResultId: id, code: "CORRUPT", message: `tool result ${id} has no stored output` });
+        continue;
+      }
       const found = JSON.parse(engine ? grepContent(engine, content, grep) : callCore(core.grepContent, content, grep));
-      const matches = await this.#withHitCoordinates(candidate.toolResultId, content, found.matches);
-      hits.push({ ...candidate, totalMatches: found.totalMatches, matches });
+      const matches = await this.#withHitCoordinates(id, content, found.matches);
+      content = undefined;
+      if (found.totalMatches > 0) {
+        const { ref, toolName, createdAt } = candidate;
+        hits.push({ toolResultId: id, ref, toolName, createdAt, totalMatches: found.totalMatches, matches });
+      }
     }
-    return JSON.parse(callCore(core.rankSearchAll, JSON.stringify(hits), plan.limit));
+    const ranked = JSON.parse(callCore(core.rankSearchAll, JSON.stringify(hits), plan.limit));
+    if (skipped.length > 0) ranked.skipped = skipped;
+    return ranked;
   }
 
   /**
@@ -492,9 +589,51 @@ export class ToolStub {
     const toolName = opts.toolName === undefined ? undefined : requireString(opts.toolName, "toolName");
     const limit = optionalInteger(opts.limit, "limit", DEFAULT_LIST_LIMIT);
     callCore(core.checkListLimit, limit);
-    const entries = await this.#store.loadRange([this.#sessionId, RESULTS_DIR]);
-    const files = entries.filter((e) => e.key.length === 4 && e.key[3] === METADATA_FILE).map((e) => e.value);
-    return { toolResults: JSON.parse(callCore(core.listRecords, JSON.stringify(files), toolName, limit)) };
+    const { records, skipped } = await this.#listRecords({ toolName }, limit);
+    return skipped.length > 0 ? { toolResults: records, skipped } : { toolResults: records };
+  }
+
+  /**
+   * Up to `limit` stored records of the catalog's entries in `select`'s order (`toolName`,
+   * `order`, `offset`), loading only those records. A record that does not read is skipped and
+   * reported; an entry whose record is gone is dropped from the catalog.
+   */
+  async #listRecords(select, limit) {
+    const records = [];
+    const skipped = [];
+    const gone = [];
+    let offset = select.offset ?? 0;
+    let page;
+    await this.#catalog.use(async (catalog) => {
+      do {
+        const want = Math.min(limit - records.length + skipped.length + gone.length, 1000);
+        page = catalog.select({ ...select, offset, limit: Math.max(want, 1) });
+        for (const entry of page.entries) {
+          const id = entry.toolResultId;
+          let text;
+          try {
+            text = await this.#store.load(this.#key(id, "metadata.json"));
+          } catch (error) {
+            skipped.push(skipReport(id, error));
+            continue;
+          }
+          if (text === undefined) {
+            gone.push(id);
+            continue;
+          }
+          const record = listedRecord(text);
+          if (record === undefined) {
+            skipped.push({ toolResultId: id, code: "CORRUPT", message: `the record of tool result ${id} is not a JSON object` });
+            continue;
+          }
+          records.push(record);
+          if (records.length === limit) break;
+        }
+        offset += page.entries.length;
+      } while (records.length < limit && page.hasMore);
+    });
+    this.#catalog.dropInMemory(gone);
+    return { records, skipped, totalResults: page.totalResults - gone.length, hasMore: page.hasMore };
   }
 
   // --- Agent integration and lifecycle -------------------------------------------------------
@@ -583,11 +722,17 @@ export class ToolStub {
   /** Deletes one stored result. `{ deleted: false }` when there was none. */
   async delete(refOrId) {
     const id = this.#resolveId(refOrId);
-    const prefix = [this.#sessionId, RESULTS_DIR, id];
-    const existed = (await this.#store.load([...prefix, METADATA_FILE])) !== undefined ||
-      (await this.#store.load([...prefix, OUTPUT_FILE])) !== undefined;
-    await this.#removeResult(id);
-    return { deleted: existed };
+    this.#requireRemoveRange();
+    return this.#catalog.locked(async () => {
+      const prefix = [this.#sessionId, RESULTS_DIR, id];
+      const existed = (await this.#store.load([...prefix, METADATA_FILE])) !== undefined ||
+        (await this.#store.load([...prefix, OUTPUT_FILE])) !== undefined;
+      // The entry goes first: a crash before the files go leaves a result without an entry,
+      // which the next check of the catalog adds back, never an entry without its result.
+      await this.#catalog.commit([], [id]).catch(() => this.#catalog.invalidate());
+      await this.#removeResult(id);
+      return { deleted: existed };
+    });
   }
 
   /**
@@ -603,36 +748,76 @@ export class ToolStub {
     await removeRange.call(this.#store, [this.#sessionId, RESULTS_DIR, id]);
   }
 
-  /** Deletes every stored result of this session. */
+  /**
+   * Deletes every stored result of this session and its catalog: exactly what this package
+   * wrote under the session (its `tool-results` and `tool-stub` entries), nothing else.
+   */
   async deleteSession() {
-    await this.#requireRemoveRange().call(this.#store, [this.#sessionId]);
+    const removeRange = this.#requireRemoveRange();
+    await this.#catalog.locked(async () => {
+      await removeRange.call(this.#store, [this.#sessionId, "tool-results"]);
+      await this.#catalog.remove();
+    });
   }
 
-  /** What this session stores: result count, chars of the outputs, and UTF-8 bytes of outputs and records. */
+  /**
+   * What this session stores, from its catalog: `{ results, chars, bytes }` (UTF-8 bytes of the
+   * outputs, their indexes and records). It counts what `list` lists: a directory without a
+   * record (a write cut short) and temp files are not results.
+   */
   async usage() {
-    const results = await this.#storedResults();
-    return {
-      results: results.length,
-      chars: results.reduce((sum, r) => sum + r.chars, 0),
-      bytes: results.reduce((sum, r) => sum + r.bytes, 0),
-    };
+    return this.#catalog.use((catalog) => catalog.usage());
   }
 
   /**
    * Applies the retention policy (`maxResults`, `maxBytes`, `maxAgeMs`): deletes the oldest results
-   * first, never one in `protect` (refs or ids). Runs after every `externalize` too.
+   * first, never one in `protect` (refs or ids). Runs after every `externalize` too, under the
+   * session's lock. Answers `{ deleted: [ids] }`, with `skipped` for results it could not delete.
    */
   async prune(options) {
     const opts = requireOptions(options, "options");
     checkKnownKeys(opts, ["protect"], "prune");
     const protect = (opts.protect ?? []).map((ref) => this.#resolveId(ref));
     if (!this.#hasRetention()) return { deleted: [] };
-    const results = await this.#storedResults();
-    const doomed = JSON.parse(
-      callCore(core.planPrune, JSON.stringify(results), JSON.stringify(this.#config), Date.now(), JSON.stringify(protect)),
-    );
-    for (const id of doomed) await this.#removeResult(id);
-    return { deleted: doomed };
+    this.#requireRemoveRange();
+    const outcome = await this.#catalog.locked(() => this.#retain(protect));
+    if (outcome.error) throw new ToolStubError(outcome.error.code, outcome.error.message);
+    return outcome.skipped.length > 0 ? { deleted: outcome.deleted, skipped: outcome.skipped } : { deleted: outcome.deleted };
+  }
+
+  /**
+   * Retention under the lock: plans from the catalog, records the removals, then deletes each
+   * result. Never throws: `{ deleted, skipped: [{ toolResultId, code, message }], error? }`.
+   */
+  async #retain(protect) {
+    if (typeof this.#store.removeRange !== "function") {
+      return { deleted: [], skipped: [], error: { code: "INVALID_ARGUMENT", message: "store must implement removeRange() to delete" } };
+    }
+    let doomed;
+    try {
+      doomed = await this.#catalog.use(
+        (catalog) => catalog.planPrune(this.#config, Date.now(), protect),
+        { underLock: true },
+      );
+      if (doomed.length === 0) return { deleted: [], skipped: [] };
+      // A removal that cannot be recorded (a full disk) still frees the space; the catalog is
+      // then checked against the records at its next use.
+      await this.#catalog.commit([], doomed).catch(() => this.#catalog.invalidate());
+    } catch (error) {
+      return { deleted: [], skipped: [], error: errorReport(error) };
+    }
+    const deleted = [];
+    const skipped = [];
+    for (const id of doomed) {
+      try {
+        await this.#removeResult(id);
+        deleted.push(id);
+      } catch (error) {
+        // Its entry is gone, its files are not: the next check of the catalog lists it again.
+        skipped.push(skipReport(id, error));
+      }
+    }
+    return { deleted, skipped };
   }
 
   #hasRetention() {
@@ -644,28 +829,39 @@ export class ToolStub {
     if (typeof this.#store.removeRange !== "function") throw invalid("store must implement removeRange() to delete");
     return this.#store.removeRange;
   }
+}
 
-  /** Every stored result with its size, for usage and retention. */
-  async #storedResults() {
-    const entries = await this.#store.loadRange([this.#sessionId, RESULTS_DIR]);
-    const byId = new Map();
-    for (const { key, value } of entries) {
-      if (key.length !== 4) continue;
-      const result = byId.get(key[2]) ?? { toolResultId: key[2], createdAtMs: null, bytes: 0, chars: 0 };
-      result.bytes += utf8Length(value);
-      if (key[3] === METADATA_FILE) {
-        const record = callCore(core.parseStoredRecord, value);
-        if (record !== undefined) {
-          const parsed = JSON.parse(record);
-          const at = Date.parse(parsed.created_at);
-          result.createdAtMs = Number.isNaN(at) ? null : at;
-          result.chars = Number(parsed.original_chars) || 0;
-        }
-      }
-      byId.set(key[2], result);
-    }
-    return [...byId.values()];
+/**
+ * A stored record as `list` returns it: any JSON object, as the reference lists it (SPEC 6), else
+ * undefined. Parsed here, not in the core: Python's `json`, like `JSON.parse`, keeps a record
+ * holding an escaped lone surrogate, which serde_json refuses; and the page's filter and order
+ * come from the catalog.
+ */
+function listedRecord(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
   }
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+}
+
+/** `{ toolResultId, code, message }` for a result a session-level call could not read or delete. */
+function skipReport(toolResultId, error) {
+  const known = toToolStubError(error);
+  return { toolResultId, code: known.code, message: known.message };
+}
+
+function errorReport(error) {
+  const known = toToolStubError(error);
+  return { code: known.code, message: known.message };
+}
+
+/** A store failure as a part's `externalizationError` reads it. */
+function describeStoreError(error) {
+  const name = error?.cause?.name ?? error?.name ?? "Error";
+  return `${name}: ${error?.message ?? String(error)}`;
 }
 
 /** CORRUPT: a stored output whose length is not the one its index or record gives. */
@@ -697,19 +893,4 @@ function modelFacing(value) {
       .filter(([, v]) => v !== undefined)
       .map(([key, v]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), modelFacing(v)]),
   );
-}
-
-/** UTF-8 length of a string without encoding it (a lone surrogate counts as U+FFFD, 3 bytes). */
-function utf8Length(text) {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }

@@ -11,6 +11,7 @@
 // a module's internals can move without breaking them. The JS API is `wasm.rs`.
 
 mod agent;
+mod catalog;
 mod error;
 mod ids;
 mod json_fields;

@@ -437,20 +437,6 @@ pub fn check_list_limit(limit: f64) -> BindingResult<()> {
     retrieval::check_list_limit(int("limit", limit)?).map_err(to_js)
 }
 
-/// The session's records from its metadata files (a JSON array of their texts, in key order).
-#[wasm_bindgen(js_name = listRecords)]
-pub fn list_records(
-    metadata_files_json: &str,
-    tool_name: Option<String>,
-    limit: f64,
-) -> BindingResult<String> {
-    let files: Vec<String> = parse("metadata files", metadata_files_json)?;
-    emit(
-        &retrieval::list_records(&files, tool_name.as_deref(), int("limit", limit)?)
-            .map_err(to_js)?,
-    )
-}
-
 /// The config with every default filled in (and unknown keys refused).
 #[wasm_bindgen(js_name = resolveConfig)]
 pub fn resolve_config(config_json: &str) -> BindingResult<String> {
@@ -505,7 +491,8 @@ pub fn bound_items(items_json: &str, max_chars: f64) -> BindingResult<String> {
     emit(&BoundItems { items, left_out })
 }
 
-/// The ids to delete under the config's retention policy, oldest first.
+/// The ids to delete under the config's retention policy, oldest first (from the session's
+/// catalog entries: `toolResultId`, `createdAtMs`, `bytes`).
 #[wasm_bindgen(js_name = planPrune)]
 pub fn plan_prune(
     results_json: &str,
@@ -609,25 +596,18 @@ pub fn hit_coordinates(content: &str, kind: &str, hits: &[u32]) -> String {
 #[derive(Serialize)]
 struct SearchAllPlan {
     grep: retrieval::grep::GrepRequest,
-    candidates: Vec<retrieval::search_all::Candidate>,
     limit: i64,
 }
 
-/// `{grep, candidates}`: how to grep each stored result, and which ones (from the session's
-/// metadata files, a JSON array of their texts).
+/// `{grep, limit}`: how to grep each stored result (checked: a bad regex fails here, before any
+/// I/O); the results to grep come from the session's catalog (`catalogQuery` "candidates").
 #[wasm_bindgen(js_name = searchAllPlan)]
-pub fn search_all_plan(request_json: &str, metadata_files_json: &str) -> BindingResult<String> {
+pub fn search_all_plan(request_json: &str) -> BindingResult<String> {
     use retrieval::search_all;
     let request: search_all::SearchAllRequest = parse("searchAll options", request_json)?;
     let grep = search_all::grep_request(&request).map_err(to_js)?;
-    let files: Vec<String> = parse("metadata files", metadata_files_json)?;
-    let candidates = search_all::candidates(&files, request.tool_name.as_deref());
     let limit = request.limit.unwrap_or(search_all::DEFAULT_RESULT_LIMIT);
-    emit(&SearchAllPlan {
-        grep,
-        candidates,
-        limit,
-    })
+    emit(&SearchAllPlan { grep, limit })
 }
 
 #[wasm_bindgen(js_name = rankSearchAll)]
@@ -663,4 +643,19 @@ pub fn restore_part(
         )
         .map_err(to_js)?,
     )
+}
+
+/// The catalog entry (src/catalog.rs) of a stored record found under `dir_id` (`undefined` when
+/// the record is not a JSON object): `output_bytes` plus the UTF-8 bytes of the index and record
+/// files it is stored in.
+#[wasm_bindgen(js_name = catalogEntryOf)]
+pub fn catalog_entry_of(
+    dir_id: &str,
+    record: &str,
+    index: &str,
+    output_bytes: f64,
+) -> Option<String> {
+    let stored = output_bytes.max(0.0) as u64 + index.len() as u64 + record.len() as u64;
+    let entry = crate::catalog::CatalogEntry::from_record(dir_id, record, stored)?;
+    serde_json::to_string(&entry).ok()
 }

@@ -44,6 +44,16 @@ export function withCheckedAnswers(store) {
       }
       return entries;
     },
+    async loadKeys(method, prefix) {
+      const keys = await method(prefix);
+      if (!Array.isArray(keys)) throw junk("loadKeys", prefix, keys, "an array of keys");
+      for (const key of keys) {
+        if (!Array.isArray(key) || !key.every((segment) => typeof segment === "string")) {
+          throw junk("loadKeys", prefix, key, "a key (an array of strings)");
+        }
+      }
+      return keys;
+    },
     async size(method, key) {
       const size = await method(key);
       if (size !== undefined && !(Number.isSafeInteger(size) && size >= 0)) throw junk("size", key, size, "a length or undefined");

@@ -14,8 +14,14 @@
 
 import { ToolStubError } from "./errors.js";
 import { validateKey, validatePrefix, validateSliceBounds, validateValue } from "./keys.js";
+import { acquireLocal, lockName } from "./lock.js";
 
 const CHUNKS = ["chunks"];
+// The lease of a held lock lives at [LEASES, ...key], out of every range of real keys like the
+// pieces: a lease still there when the lock is next taken was left by a page that died holding it.
+const LEASES = ["leases"];
+// Locks of this realm, by database, store and key, when the Web Locks API is not there.
+const LOCAL_LOCKS = new Map();
 const DEFAULT_CHUNK_CHARS = 1 << 20;
 
 function isChunked(record) {
@@ -212,6 +218,42 @@ export class IndexedDbStore {
     }));
   }
 
+  /** The keys loadRange(prefix) would return, without their values (or pieces). */
+  async loadKeys(prefix) {
+    validatePrefix(prefix);
+    const range = this.#range(prefix);
+    return this.#tx("readonly", "loadKeys", (s) => s.getAllKeys(range));
+  }
+
+  /**
+   * An exclusive lock named by `key`: a Web Lock (`navigator.locks`, across the tabs of an origin)
+   * where there is one, else a lock of this realm. Its lease record says whether the last holder
+   * died holding it (`recovered: true`).
+   */
+  async lock(key) {
+    validateKey(key);
+    const name = `tool-stub\0${this.dbName}\0${this.storeName}\0${lockName(key)}`;
+    const releaseLock = await webLock(name) ?? (await acquireLocal(LOCAL_LOCKS, name));
+    try {
+      const lease = [LEASES, ...key];
+      const [previous] = await this.#tx("readwrite", "lock", (s) => [s.get(lease), s.put({ since: Date.now() }, lease)]);
+      let released = false;
+      const release = async () => {
+        if (released) return;
+        released = true;
+        try {
+          await this.#tx("readwrite", "unlock", (s) => s.delete(lease));
+        } finally {
+          releaseLock();
+        }
+      };
+      return { recovered: previous !== undefined, release };
+    } catch (err) {
+      releaseLock();
+      throw err;
+    }
+  }
+
   async removeRange(prefix) {
     validatePrefix(prefix);
     const range = this.#range(prefix);
@@ -279,4 +321,21 @@ export class IndexedDbStore {
     this.#conn = null;
     if (p) (await p.catch(() => null))?.close();
   }
+}
+
+/** Holds the Web Lock `name` until the answered function is called; undefined without Web Locks. */
+async function webLock(name) {
+  const locks = globalThis.navigator?.locks;
+  if (typeof locks?.request !== "function") return undefined;
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  await new Promise((resolve, reject) => {
+    locks.request(name, () => {
+      resolve();
+      return held;
+    }).catch(reject);
+  });
+  return release;
 }

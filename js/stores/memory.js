@@ -2,11 +2,13 @@
 // contain NUL (see keys.js), so joining with NUL is an unambiguous encoding.
 
 import { compareKeys, hasPrefix, validateKey, validatePrefix, validateSliceBounds, validateValue } from "./keys.js";
+import { acquireLocal, lockName } from "./lock.js";
 
 const SEP = "\0";
 
 export class MemoryStore {
   #map = new Map();
+  #locks = new Map();
 
   async load(key) {
     validateKey(key);
@@ -34,6 +36,24 @@ export class MemoryStore {
     // Sorted on read rather than kept in a sorted structure: simple, and the
     // memory store is for tests and small sessions.
     return out.sort((a, b) => compareKeys(a.key, b.key));
+  }
+
+  /** The keys loadRange(prefix) would return, without their values. */
+  async loadKeys(prefix) {
+    validatePrefix(prefix);
+    const out = [];
+    for (const k of this.#map.keys()) {
+      const key = k.split(SEP);
+      if (hasPrefix(key, prefix)) out.push(key);
+    }
+    return out.sort(compareKeys);
+  }
+
+  /** An exclusive lock named by `key` (held by this process only: the map is too). */
+  async lock(key) {
+    validateKey(key);
+    const release = await acquireLocal(this.#locks, lockName(key));
+    return { recovered: false, release: async () => release() };
   }
 
   async removeRange(prefix) {

@@ -9,9 +9,22 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { getSystemErrorMap } from "node:util";
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { ToolStubError } from "./errors.js";
 import { compareKeys, validateKey, validatePrefix, validateSegment, validateSliceBounds, validateValue } from "./keys.js";
 import { decode, encode, utf16Length } from "./wtf8.js";
+import { acquireLocal } from "./lock.js";
+
+// Locks held by this process, by lock file: callers of one process queue here instead of
+// polling the file.
+const LOCAL_LOCKS = new Map();
+// A lock whose holder stopped renewing it this long ago is stale, whatever its pid says.
+const DEFAULT_LEASE_MS = 60_000;
+// How long lock() waits for a live holder before it fails.
+const DEFAULT_LOCK_WAIT_MS = 120_000;
+// A takeover guard or an unreadable lock file (its writer died between creating and filling it)
+// older than this is stale.
+const GUARD_STALE_MS = 5_000;
 
 // Temp files written by save() before their atomic rename (`.<name>.<pid>.<hex>.tmp`); never
 // values. A crash between the write and the rename leaves one behind: see reclaimTempFile.
@@ -233,6 +246,155 @@ export class NodeFsStore {
     // Symlinks and other special files are not values: skipped, never followed.
   }
 
+  /** The keys loadRange(prefix) would return, sorted the same way, without reading any file. */
+  async loadKeys(prefix) {
+    validatePrefix(prefix);
+    const out = [];
+    const p = this.#path(prefix);
+    let stat;
+    try {
+      stat = await fs.lstat(p);
+    } catch (err) {
+      if (ABSENT.has(err?.code)) return out;
+      throw failed("cannot stat", prefix, err);
+    }
+    if (stat.isFile()) {
+      if (prefix.length > 0) out.push([...prefix]);
+    } else if (stat.isDirectory()) {
+      await this.#collectKeys(prefix, out);
+    }
+    return out.sort(compareKeys);
+  }
+
+  async #collectKeys(prefix, out) {
+    const p = this.#path(prefix);
+    let entries;
+    try {
+      entries = await fs.readdir(p, { withFileTypes: true });
+    } catch (err) {
+      if (ABSENT.has(err?.code)) return;
+      throw failed("cannot list", prefix, err);
+    }
+    const dirs = [];
+    for (const entry of entries) {
+      if (TEMP_FILE.test(entry.name)) {
+        // Session-level calls list keys here: the place to reclaim what crashed saves left.
+        await reclaimTempFile(p, entry.name);
+        continue;
+      }
+      if (!isValidSegment(entry.name)) continue;
+      if (entry.isFile()) out.push([...prefix, entry.name]);
+      else if (entry.isDirectory()) dirs.push([...prefix, entry.name]);
+      // Symlinks and other special files are not values, as in loadRange.
+    }
+    // A few directories at a time: a session holds thousands of result directories.
+    for (let i = 0; i < dirs.length; i += 16) {
+      await Promise.all(dirs.slice(i, i + 16).map((dir) => this.#collectKeys(dir, out)));
+    }
+  }
+
+  /**
+   * An exclusive lock named by `key`, across processes: a lock file created with O_EXCL that holds
+   * `{ pid, host, token }` and whose mtime the holder renews. A lock whose holder died (same host
+   * and its pid is gone) or stopped renewing for `leaseMs` is taken over, and the taker is told
+   * (`recovered: true`): the holder may have died between two writes.
+   */
+  async lock(key, { leaseMs = DEFAULT_LEASE_MS, waitMs = DEFAULT_LOCK_WAIT_MS } = {}) {
+    validateKey(key);
+    const file = this.#path(key);
+    const releaseLocal = await acquireLocal(LOCAL_LOCKS, file);
+    try {
+      const token = randomBytes(8).toString("hex");
+      const content = JSON.stringify({ pid: process.pid, host: hostname(), token });
+      const recovered = await this.#takeLockFile(key, file, content, leaseMs, Date.now() + waitMs);
+      const renew = setInterval(() => {
+        const now = new Date();
+        fs.utimes(file, now, now).catch(() => {});
+      }, Math.max(1_000, Math.floor(leaseMs / 3)));
+      renew.unref?.();
+      let released = false;
+      const release = async () => {
+        if (released) return;
+        released = true;
+        clearInterval(renew);
+        try {
+          // Only our own lock: one judged stale and taken over is the taker's now.
+          if ((await fs.readFile(file, "utf8").catch(() => "")) === content) await fs.unlink(file);
+        } catch (err) {
+          if (!ABSENT.has(err?.code)) throw failed("cannot release the lock", key, err);
+        } finally {
+          releaseLocal();
+        }
+      };
+      return { recovered, release };
+    } catch (err) {
+      releaseLocal();
+      throw err;
+    }
+  }
+
+  /** Creates the lock file, waiting for a live holder or taking over a dead one's; true when taken over. */
+  async #takeLockFile(key, file, content, leaseMs, deadline) {
+    let pause = 2;
+    let madeDir = false;
+    for (;;) {
+      try {
+        const fh = await fs.open(file, "wx");
+        try {
+          await fh.writeFile(content);
+        } finally {
+          await fh.close();
+        }
+        return false;
+      } catch (err) {
+        if (err?.code === "ENOENT" && !madeDir) {
+          // Once: a folder that cannot be made fails below with the OS error.
+          madeDir = true;
+          await makeDir(path.dirname(file)).catch((mkdirError) => {
+            throw failed("cannot create the lock", key, mkdirError);
+          });
+          continue;
+        }
+        if (err?.code !== "EEXIST") throw failed("cannot create the lock", key, err);
+      }
+      const seen = await lockState(file);
+      if (seen !== undefined && isStale(seen, leaseMs) && (await this.#takeOver(file, seen, content))) return true;
+      if (Date.now() > deadline) {
+        const holder = seen?.holder?.pid === undefined ? "another process" : `process ${seen.holder.pid}`;
+        throw new ToolStubError("STORE_FAILED", `the lock ${path.basename(file)} is held by ${holder}: gave up waiting`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, 50);
+    }
+  }
+
+  /**
+   * Replaces a stale lock file with ours, under a guard file so two takers cannot both win: the
+   * lock is re-read under the guard and replaced (temp file + rename) only if unchanged.
+   */
+  async #takeOver(file, seen, content) {
+    const guard = `${file}.takeover`;
+    try {
+      await (await fs.open(guard, "wx")).close();
+    } catch (err) {
+      if (err?.code !== "EEXIST") return false;
+      // A taker that died holding the guard leaves it behind: clear it for the next round.
+      const age = await fs.stat(guard).then((st) => Date.now() - st.mtimeMs, () => 0);
+      if (age > GUARD_STALE_MS) await fs.unlink(guard).catch(() => {});
+      return false;
+    }
+    try {
+      const now = await lockState(file);
+      if (now === undefined || now.text !== seen.text) return false;
+      const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`);
+      await fs.writeFile(tmp, content, { flag: "wx" });
+      await fs.rename(tmp, file);
+      return true;
+    } finally {
+      await fs.unlink(guard).catch(() => {});
+    }
+  }
+
   async removeRange(prefix) {
     validatePrefix(prefix);
     const p = this.#path(prefix);
@@ -307,6 +469,35 @@ export class NodeFsStore {
     } finally {
       await fh.close();
     }
+  }
+}
+
+/** `{ text, holder, ageMs }` of a lock file, or undefined when there is none. */
+async function lockState(file) {
+  try {
+    const [text, st] = await Promise.all([fs.readFile(file, "utf8"), fs.stat(file)]);
+    let holder;
+    try {
+      holder = JSON.parse(text);
+    } catch {
+      holder = undefined;
+    }
+    return { text, holder, ageMs: Date.now() - st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a lock's holder is gone: its process died (same host), or it stopped renewing. */
+function isStale({ holder, ageMs }, leaseMs) {
+  if (typeof holder?.pid !== "number") return ageMs > GUARD_STALE_MS;
+  if (ageMs > leaseMs) return true;
+  if (holder.host !== hostname() || holder.pid === process.pid) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (err) {
+    return err?.code === "ESRCH";
   }
 }
 

@@ -3,8 +3,8 @@
 //!
 //! Ranking: relevance is the number of matches in the output (more first); ties go to the newer
 //! result (`created_at`, later first), then to the smaller id, so the order is deterministic.
-//! The host does the I/O: [`candidates`] says which stored results to load, [`grep_request`]
-//! how to grep each, [`rank`] orders what matched.
+//! The host does the I/O: the session's catalog (`crate::catalog`) says which stored results to
+//! load (`toolName` applied first), [`grep_request`] how to grep each, [`rank`] orders what matched.
 
 use serde::Serialize;
 use serde_json::Value;
@@ -73,33 +73,6 @@ pub fn grep_request(request: &SearchAllRequest) -> Result<GrepRequest> {
     };
     grep::check(&grep)?;
     Ok(grep)
-}
-
-/// A stored result to grep.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Candidate {
-    pub tool_result_id: String,
-    #[serde(rename = "ref")]
-    pub reference: String,
-    pub tool_name: String,
-    pub created_at: String,
-}
-
-/// The readable records among the session's metadata files, filtered by tool name.
-pub fn candidates(metadata_files: &[String], tool_name: Option<&str>) -> Vec<Candidate> {
-    let text = |record: &Value, key: &str| record[key].as_str().unwrap_or("").to_string();
-    metadata_files
-        .iter()
-        .filter_map(|file| crate::record::parse_stored(file))
-        .filter(|record| tool_name.is_none_or(|name| record["tool_name"] == name))
-        .map(|record| Candidate {
-            tool_result_id: text(&record, "tool_result_id"),
-            reference: text(&record, "storage_uri"),
-            tool_name: text(&record, "tool_name"),
-            created_at: text(&record, "created_at"),
-        })
-        .collect()
 }
 
 /// One result that matched, as the host reports it (its grep result added to the candidate).
@@ -223,22 +196,5 @@ mod tests {
             ..ok
         })
         .is_err());
-    }
-
-    #[test]
-    fn candidates_skip_unreadable_records_and_filter_by_tool() {
-        let record = |id: &str, tool: &str| {
-            serde_json::json!({"tool_result_id": id, "sha256": "x", "tool_name": tool, "synopsis": {},
-                "storage_uri": format!("u/{id}"), "created_at": "t"})
-            .to_string()
-        };
-        let files = [record("a", "bash"), "{".to_string(), record("b", "grep")];
-        let found = candidates(&files, Some("grep"));
-        assert_eq!(found.len(), 1);
-        assert_eq!(
-            (found[0].reference.as_str(), found[0].tool_name.as_str()),
-            ("u/b", "grep")
-        );
-        assert_eq!(candidates(&files, None).len(), 2);
     }
 }

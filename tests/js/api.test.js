@@ -156,10 +156,15 @@ describe("ToolStub round trips", () => {
     counting.save = (key, value) => (saves.push(key.join("/")), store.save(key, value));
     counting.load = (key) => store.load(key);
     counting.loadRange = (prefix) => store.loadRange(prefix);
+    counting.loadKeys = (prefix) => store.loadKeys(prefix);
+    counting.lock = (key) => store.lock(key);
     const ts = new ToolStub({ store: counting, sessionId: "s3" });
     const first = await ts.externalize([part("same", bigJson)], { messageId: "m1" });
     const second = await ts.externalize([part("same", bigJson)], { messageId: "m2" });
-    assert.deepEqual(saves.map((key) => key.split("/").pop()), ["output.txt", "index.json", "metadata.json"], "once");
+    // The result's files, once (the session's catalog records the result once too).
+    const results = saves.filter((key) => key.includes("/tool-results/"));
+    assert.deepEqual(results.map((key) => key.split("/").pop()), ["output.txt", "index.json", "metadata.json"], "once");
+    assert.equal(saves.filter((key) => key.includes("/catalog-log/")).length, 1, "one catalog record");
     assert.equal(first[0].outputRef, second[0].outputRef);
     assert.equal(first[0].output, second[0].output);
   });

@@ -110,9 +110,25 @@ describe("a store answering the wrong type", () => {
     ["a null entry", (entries) => [...entries, null]],
   ]) {
     it(`loadRange answering ${what} is STORE_FAILED`, async () => {
-      const { ts } = await stored(junkStore("loadRange", junk));
+      // Session-level calls list keys with loadRange when the store has no loadKeys.
+      const store = junkStore("loadRange", junk);
+      store.loadKeys = undefined;
+      const { ts } = await stored(store);
       for (const call of [() => ts.list(), () => ts.usage(), () => ts.searchAll({ query: "z" })]) {
         await withoutTrap(() => assert.rejects(call(), STORE_FAILED_NAMING("store.loadRange(")));
+      }
+    });
+  }
+
+  for (const [what, junk] of [
+    ["a string", () => "keys"],
+    ["a key that is not an array", (keys) => [...keys, "s/tool-results/x"]],
+    ["a key holding a number", (keys) => keys.map((key) => [...key.slice(0, -1), 5])],
+  ]) {
+    it(`loadKeys answering ${what} is STORE_FAILED`, async () => {
+      const { ts } = await stored(junkStore("loadKeys", junk));
+      for (const call of [() => ts.list(), () => ts.usage(), () => ts.searchAll({ query: "z" })]) {
+        await withoutTrap(() => assert.rejects(call(), STORE_FAILED_NAMING("store.loadKeys(")));
       }
     });
   }

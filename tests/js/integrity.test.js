@@ -75,7 +75,7 @@ describe("temp files of crashed saves", () => {
   const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid;
   const leftover = (pid) => `.output.txt.${pid}.${"0123456789abcdef"}.tmp`;
 
-  it("are reclaimed by session-level calls when their writer is gone or they are an hour old, and never counted", async () => {
+  it("are reclaimed by the calls that walk the results when their writer is gone or they are an hour old, and never counted", async () => {
     const dir = freshDir("tmp");
     const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "s", config: { thresholdChars: 100 } });
     const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: big("x") }], { messageId: "m" });
@@ -88,7 +88,9 @@ describe("temp files of crashed saves", () => {
     const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
     utimesSync(path.join(resultDir, oldLive), hoursAgo, hoursAgo);
     assert.deepEqual(await ts.usage(), before, "temp files are not values");
-    await ts.list();
+    // list and usage read the session's catalog, not the results' folders: a call that walks
+    // them (the catalog's check, here an explicit rebuild) reclaims what crashed saves left.
+    await ts.rebuildCatalog();
     const left = readdirSync(resultDir).filter((name) => name.endsWith(".tmp"));
     assert.deepEqual(left, [freshLive], "pid 1 is alive and its file is fresh: a save may be writing it");
   });
@@ -252,7 +254,8 @@ describe("dedup", () => {
   it("still writes an intact result once", async () => {
     const saves = [];
     const store = new MemoryStore();
-    const counting = { load: (k) => store.load(k), loadRange: (p) => store.loadRange(p), save: (k, v) => (saves.push(k.at(-1)), store.save(k, v)) };
+    // The result's own files (the session's catalog under "tool-stub" records it beside them).
+    const counting = { load: (k) => store.load(k), loadRange: (p) => store.loadRange(p), save: (k, v) => (k[1] === "tool-results" && saves.push(k.at(-1)), store.save(k, v)) };
     const ts = new ToolStub({ store: counting, sessionId: "s", config: { thresholdChars: 100 } });
     await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m1" });
     await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m2" });

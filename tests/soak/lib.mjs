@@ -50,7 +50,8 @@ const TEMP_FILE = /^\..+\.\d+\.[0-9a-f]{16}\.tmp$/;
 
 /**
  * Every entry under the store folder that is not part of the package's layout
- * (`<session>/tool-results/<id>/<file>`, the temp files of its saves, and `<session>/` entries the
+ * (`<session>/tool-results/<id>/<file>`, the temp files of its saves, `<session>/tool-stub/` (the
+ * session's catalog and lock), and `<session>/` entries the
  * package itself writes: names in `sessionEntries`). Also counts temp files and orphans (a result
  * folder without its record: a write or a delete cut short, invisible to readers).
  */
@@ -71,7 +72,9 @@ export function layout(storeDir, sessions, sessionEntries = SESSION_ENTRIES) {
       continue;
     }
     for (const entry of names) {
-      if (entry.name !== "tool-results" && !sessionEntries.some((allowed) => allowed.test(entry.name))) strays.push(`${session}/${entry.name}`);
+      // `tool-stub/`: the session's catalog and lock (src/catalog.rs), beside the reference's tree.
+      const ours = entry.name === "tool-results" || (entry.name === "tool-stub" && entry.isDirectory());
+      if (!ours && !sessionEntries.some((allowed) => allowed.test(entry.name))) strays.push(`${session}/${entry.name}`);
     }
     const results = path.join(sessionDir, "tool-results");
     let ids = [];

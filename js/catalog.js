@@ -1,0 +1,422 @@
+// A session's catalog. The core defines its entries and plans retention over them (src/catalog.rs,
+// whose module doc describes the layout, the snapshot and log formats, and why); this file reads
+// and writes the snapshot and the log records after it, keeps the loaded catalog (a map of
+// entries) current, writes changes under the session's lock, and checks the catalog against the
+// stored records when it is missing, unreadable, first used, or left by a process that died
+// holding the lock.
+
+import * as core from "../wasm/tool_stub.js";
+import { callCore } from "./core-call.js";
+import { acquireLocal, lockName } from "./stores/lock.js";
+import { INDEX_FILE, parseOutputIndex } from "./output-index.js";
+
+// Mirrors src/catalog.rs and src/record.rs.
+const CATALOG_DIR = "tool-stub";
+const SNAPSHOT_FILE = "catalog.json";
+const LOG_DIR = "catalog-log";
+const LOCK_FILE = "lock";
+const COMPACT_AFTER = 64;
+const CATALOG_FORMAT = "tool-stub-catalog";
+const CATALOG_VERSION = 1;
+const RESULTS_DIR = "tool-results";
+const RECORD_FILE = "metadata.json";
+const OUTPUT_FILE = "output.txt";
+
+// Locks of stores without a lock() of their own: one table per store object.
+const FALLBACK_LOCKS = new WeakMap();
+
+/** The keys under `prefix`, without values where the store can (`loadKeys`), else from loadRange. */
+export async function keysOf(store, prefix) {
+  if (typeof store.loadKeys === "function") return store.loadKeys(prefix);
+  return (await store.loadRange(prefix)).map((entry) => entry.key);
+}
+
+/** UTF-8 length of a string without encoding it (a lone surrogate counts 3 bytes, as in WTF-8). */
+export function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** An entry as the core made it, with `createdAtMs` read as retention always read dates. */
+function timed(entryJson) {
+  if (entryJson === undefined) return undefined;
+  const entry = JSON.parse(entryJson);
+  const at = Date.parse(entry.createdAt);
+  entry.createdAtMs = Number.isNaN(at) ? null : at;
+  return entry;
+}
+
+/** `{ seq, entries }` of a snapshot this version reads, else undefined. */
+function parseSnapshot(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const ok = value?.format === CATALOG_FORMAT && value.version === CATALOG_VERSION &&
+    Number.isSafeInteger(value.seq) && value.seq >= 0 && Array.isArray(value.entries);
+  return ok ? value : undefined;
+}
+
+export class SessionCatalog {
+  #store;
+  #sessionId;
+  /** The loaded catalog: entries by id (undefined: none loaded). */
+  #entries;
+  /** Its ids in id order (the reference's list order), made when first asked for. */
+  #sorted;
+  /** The last log record (or snapshot) of the store that the loaded catalog holds. */
+  #seq = 0;
+  /** Whether the loaded catalog was checked against the stored records. */
+  #checked = false;
+
+  constructor(store, sessionId) {
+    this.#store = store;
+    this.#sessionId = sessionId;
+  }
+
+  #key(...segments) {
+    return [this.#sessionId, CATALOG_DIR, ...segments];
+  }
+
+  #resultKey(id, file) {
+    return [this.#sessionId, RESULTS_DIR, id, file];
+  }
+
+  /**
+   * Calls `fn(view)` with the current catalog (see #view). The caller holding the session's
+   * lock says so (`underLock`): a check that must save then does not take the lock again.
+   */
+  async use(fn, { underLock = false } = {}) {
+    await this.#current(underLock);
+    return fn(this.#view());
+  }
+
+  /** What session-level calls ask of the loaded catalog. */
+  #view() {
+    const entries = this.#entries;
+    const sorted = () => (this.#sorted ??= [...entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const chosen = (toolName) =>
+      sorted().map((id) => entries.get(id)).filter((entry) => toolName === undefined || entry.toolName === toolName);
+    return {
+      has: (id) => entries.has(id),
+      ids: () => sorted(),
+      usage: () => {
+        let chars = 0;
+        let bytes = 0;
+        for (const entry of entries.values()) {
+          chars += entry.originalChars;
+          bytes += entry.storedBytes;
+        }
+        return { results: entries.size, chars, bytes };
+      },
+      /** The entries `searchAll` greps: `toolName` applied before any output is loaded. */
+      candidates: (toolName) => chosen(toolName),
+      /**
+       * A page of entries: `toolName` first, in id order (the reference's) or `newest` first
+       * (latest `createdAt`; a date that does not read last; ties in id order), then
+       * `offset`/`limit`. `{ totalResults, offset, hasMore, entries }`.
+       */
+      select: ({ toolName, order = "id", offset = 0, limit }) => {
+        let list = chosen(toolName);
+        if (order === "newest") {
+          const at = (entry) => entry.createdAtMs ?? -Infinity;
+          list = list.map((entry, i) => [entry, i]).sort(([a, i], [b, j]) => at(b) - at(a) || i - j).map(([entry]) => entry);
+        }
+        const start = Math.min(offset, list.length);
+        const end = Math.min(start + limit, list.length);
+        return { totalResults: list.length, offset: start, hasMore: end < list.length, entries: list.slice(start, end) };
+      },
+      /** The ids retention deletes (planned by the core), oldest first. */
+      planPrune: (config, nowMs, protect) => {
+        const results = [...entries.values()].map((e) => ({ toolResultId: e.toolResultId, createdAtMs: e.createdAtMs, bytes: e.storedBytes }));
+        return JSON.parse(callCore(core.planPrune, JSON.stringify(results), JSON.stringify(config), nowMs, JSON.stringify(protect)));
+      },
+    };
+  }
+
+  /** Forgets the loaded catalog: the next call loads it from the store. */
+  forget() {
+    this.#entries = undefined;
+    this.#sorted = undefined;
+    this.#seq = 0;
+  }
+
+  #open(entries = []) {
+    this.forget();
+    this.#entries = new Map();
+    this.#change(entries, []);
+  }
+
+  #change(entries, ids) {
+    for (const id of ids) this.#entries.delete(id);
+    for (const entry of entries) {
+      if (entry !== null && typeof entry === "object" && typeof entry.toolResultId === "string") {
+        this.#entries.set(entry.toolResultId, entry);
+      }
+    }
+    this.#sorted = undefined;
+  }
+
+  /** The log's records, `[{ seq, key }]` in seq order. */
+  async #log() {
+    const keys = await keysOf(this.#store, this.#key(LOG_DIR));
+    return keys
+      .filter((key) => key.length === 4 && /^\d{12}$/.test(key[3]))
+      .map((key) => ({ seq: Number(key[3]), key }))
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  async #current(underLock) {
+    let loaded = false;
+    for (let attempt = 0; attempt < 3 && !loaded; attempt++) loaded = await this.#load();
+    let rebuilt = false;
+    if (!loaded) {
+      // The stored catalog does not read (or kept changing under us): rebuilt from the records.
+      this.#open();
+      this.#checked = false;
+      rebuilt = true;
+    }
+    if (!this.#checked) await this.#check(underLock, rebuilt);
+  }
+
+  /** Brings the loaded catalog up to the store's log, or loads it; false when it does not read. */
+  async #load() {
+    const log = await this.#log();
+    const last = log.at(-1)?.seq ?? 0;
+    if (this.#entries) {
+      if (this.#seq === last) return true;
+      if (this.#seq < last && (await this.#applyLog(log))) return true;
+    }
+    const text = await this.#store.load(this.#key(SNAPSHOT_FILE));
+    if (text === undefined && log.length === 0) {
+      // No catalog: a new session, or one stored by an older version or by another tool.
+      this.#open();
+      this.#checked = false;
+      return true;
+    }
+    const snapshot = text === undefined ? { seq: 0, entries: [] } : parseSnapshot(text);
+    if (snapshot === undefined) return false;
+    this.#open(snapshot.entries);
+    this.#seq = snapshot.seq;
+    if (!(await this.#applyLog(log))) {
+      this.forget();
+      return false;
+    }
+    return true;
+  }
+
+  /** Applies the log records after the loaded catalog's seq, in order; false on a gap. */
+  async #applyLog(log) {
+    for (const { seq, key } of log) {
+      if (seq <= this.#seq) continue;
+      if (seq !== this.#seq + 1) return false;
+      const text = await this.#store.load(key);
+      if (text === undefined) return false;
+      let record;
+      try {
+        record = JSON.parse(text);
+      } catch {
+        return false;
+      }
+      if (record?.seq !== seq || record.snapshot === true) return false;
+      this.#change(Array.isArray(record.add) ? record.add : [], Array.isArray(record.remove) ? record.remove.filter((id) => typeof id === "string") : []);
+      this.#seq = seq;
+    }
+    return true;
+  }
+
+  /**
+   * Adds the results that have a record and no entry, and drops the entries without a record.
+   * Saved as a new snapshot under the lock (taken here unless the caller holds it); in memory
+   * only if the lock cannot be had (a read-only store).
+   */
+  async #check(underLock, mustSave) {
+    const { entries, gone } = await this.#differences();
+    this.#checked = true;
+    if (entries.length === 0 && gone.length === 0 && !mustSave) return;
+    this.#change(entries, gone);
+    try {
+      if (mustSave) {
+        // Built from the records, not from the log: saved by a rebuild under the lock, which
+        // reads the records again (a change another process made since is not lost).
+        await (underLock ? this.rebuild() : this.locked(() => this.rebuild()));
+      } else {
+        await (underLock ? this.#saveSnapshot() : this.locked(() => this.#saveSnapshot()));
+      }
+    } catch (error) {
+      if (underLock) throw error;
+      // Kept in memory: a later check under the lock saves it.
+    }
+  }
+
+  /** `{ entries, gone }`: entries for stored records the catalog lacks, ids it has without a record. */
+  async #differences() {
+    const keys = await keysOf(this.#store, [this.#sessionId, RESULTS_DIR]);
+    const stored = keys.filter((key) => key.length === 4 && key[3] === RECORD_FILE).map((key) => key[2]);
+    const known = new Set(this.#entries.keys());
+    const present = new Set(stored);
+    const entries = [];
+    for (const id of stored) {
+      if (known.has(id)) continue;
+      const entry = await this.entryOfStored(id).catch(() => undefined);
+      if (entry) entries.push(entry);
+    }
+    return { entries, gone: [...known].filter((id) => !present.has(id)) };
+  }
+
+  /** The catalog entry of a stored result from its record and index; undefined without a record. */
+  async entryOfStored(id) {
+    const record = await this.#store.load(this.#resultKey(id, RECORD_FILE));
+    if (record === undefined) return undefined;
+    const index = (await this.#store.load(this.#resultKey(id, INDEX_FILE))) ?? "";
+    let outputBytes = parseOutputIndex(index)?.bytes;
+    if (outputBytes === undefined) {
+      // Stored by another tool or an older version: measured once, here.
+      const output = await this.#store.load(this.#resultKey(id, OUTPUT_FILE));
+      outputBytes = output === undefined ? 0 : utf8Length(output);
+    }
+    return timed(callCore(core.catalogEntryOf, id, record, index, outputBytes));
+  }
+
+  /** The entry of a result this call wrote, from the files it wrote. */
+  static entryOfWritten(id, recordJson, indexJson, output) {
+    const outputBytes = parseOutputIndex(indexJson)?.bytes ?? utf8Length(output);
+    return timed(callCore(core.catalogEntryOf, id, recordJson, indexJson, outputBytes));
+  }
+
+  /**
+   * Runs `fn()` holding the session's lock: the store's `lock`, or one of this realm for a store
+   * without it. When the store reports that the last holder died holding it (it may have died
+   * between two writes), the catalog is rebuilt from the records first.
+   */
+  async locked(fn) {
+    const key = this.#key(LOCK_FILE);
+    let lease;
+    if (typeof this.#store.lock === "function") {
+      lease = await this.#store.lock(key);
+    } else {
+      let table = FALLBACK_LOCKS.get(this.#store);
+      if (!table) FALLBACK_LOCKS.set(this.#store, (table = new Map()));
+      const release = await acquireLocal(table, lockName(key));
+      lease = { recovered: false, release: async () => release() };
+    }
+    let result;
+    try {
+      if (lease.recovered) await this.rebuild();
+      result = await fn();
+    } finally {
+      await lease.release();
+    }
+    return result;
+  }
+
+  /**
+   * Rebuilds the catalog from the stored records and saves it as a new snapshot; under the lock.
+   * Answers `{ results, added, removed }` against the catalog the store held.
+   */
+  async rebuild() {
+    let before = [];
+    try {
+      if (await this.#load()) before = [...this.#entries.keys()];
+    } catch {
+      before = [];
+    }
+    this.#open();
+    this.#checked = true;
+    const { entries } = await this.#differences();
+    this.#change(entries, []);
+    // The records are the truth here: no log record is replayed over them.
+    await this.#saveSnapshot(undefined, { fromRecords: true });
+    const ids = entries.map((entry) => entry.toolResultId);
+    const had = new Set(before);
+    const has = new Set(ids);
+    return { results: ids.length, added: ids.filter((id) => !had.has(id)), removed: before.filter((id) => !has.has(id)) };
+  }
+
+  /**
+   * Records a change (entries added, ids removed) as the next log record, and folds the log into
+   * a new snapshot now and then; under the lock.
+   */
+  async commit(entries, removedIds) {
+    if (entries.length === 0 && removedIds.length === 0) return;
+    await this.#current(true);
+    const seq = this.#seq + 1;
+    const record = JSON.stringify({ seq, add: entries, remove: removedIds });
+    try {
+      await this.#store.save(this.#key(LOG_DIR, String(seq).padStart(12, "0")), record);
+    } catch (error) {
+      // The store may or may not hold it: load the catalog again next time.
+      this.forget();
+      throw error;
+    }
+    this.#change(entries, removedIds);
+    this.#seq = seq;
+    const log = await this.#log();
+    if (log.length > COMPACT_AFTER) await this.#saveSnapshot(log);
+  }
+
+  /**
+   * Saves the loaded catalog (brought up to the log first) as a snapshot at the log's next seq,
+   * then its marker record, then removes the records it folds in; under the lock. A reader that
+   * listed the log before this finds the snapshot newer than any record it then misses.
+   */
+  async #saveSnapshot(listed, { fromRecords = false } = {}) {
+    const log = listed ?? (await this.#log());
+    // A catalog loaded from the store takes the records written since; one rebuilt from the
+    // records takes none (they would replay changes it already reflects). Records a loaded
+    // catalog cannot follow are replaced: it was checked against the records.
+    if (!fromRecords) await this.#applyLog(log);
+    const seq = Math.max(log.at(-1)?.seq ?? 0, this.#seq) + 1;
+    const snapshot = JSON.stringify({ format: CATALOG_FORMAT, version: CATALOG_VERSION, seq, entries: [...this.#entries.values()] });
+    const segment = String(seq).padStart(12, "0");
+    try {
+      await this.#store.save(this.#key(SNAPSHOT_FILE), snapshot);
+      await this.#store.save(this.#key(LOG_DIR, segment), JSON.stringify({ seq, snapshot: true }));
+    } catch (error) {
+      this.forget();
+      throw error;
+    }
+    this.#seq = seq;
+    for (const { key } of log) await this.#store.remove(key).catch(() => {});
+  }
+
+  /** Removes the stored catalog (snapshot and log); under the lock. */
+  async remove() {
+    this.forget();
+    this.#checked = false;
+    await this.#store.remove(this.#key(SNAPSHOT_FILE));
+    for (const key of await keysOf(this.#store, this.#key(LOG_DIR))) await this.#store.remove(key);
+  }
+
+  /**
+   * Forgets the loaded catalog and checks it against the records when next used: after a change
+   * that could not be recorded (a full disk must not stop a delete that frees it).
+   */
+  invalidate() {
+    this.forget();
+    this.#checked = false;
+  }
+
+  /** Checks the catalog against the stored records again (on `verify`). */
+  async recheck({ underLock = false } = {}) {
+    this.#checked = false;
+    return this.use(() => {}, { underLock });
+  }
+
+  /** Drops entries whose record turned out to be gone, in memory; the next check saves it. */
+  dropInMemory(ids) {
+    if (ids.length === 0 || !this.#entries) return;
+    this.#change([], ids);
+  }
+}
