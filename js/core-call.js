@@ -4,7 +4,7 @@
 import * as core from "../wasm/tool_stub.js";
 import { ERROR_CODES, ToolStubError } from "./stores/errors.js";
 import { encode as wtf8Bytes, isWellFormed, toWellFormed } from "./stores/wtf8.js";
-import { isReady } from "./ready.js";
+import { isReady, notReadyMessage } from "./ready.js";
 
 /**
  * Hex SHA-256 of a well-formed string's UTF-8 bytes, possibly async. The entry modules install the
@@ -143,10 +143,7 @@ export function toToolStubError(error) {
 /** Calls the core, with one error conversion for the whole package. */
 export function callCore(fn, ...args) {
   if (!isReady()) {
-    throw new ToolStubError(
-      "NOT_READY",
-      "the tool-stub wasm module is not initialized yet: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser') and await it before calling",
-    );
+    throw new ToolStubError("NOT_READY", notReadyMessage());
   }
   try {
     return fn(...args);

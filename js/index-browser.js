@@ -1,15 +1,28 @@
 // Entry point for browsers (and other hosts with fetch): the import resolves once the wasm module,
-// fetched next to this file, is instantiated (top-level await).
-import init from "../wasm/tool_stub.js";
+// fetched next to this file, is instantiated (top-level await). Where that fetch cannot work (a
+// bundler that does not emit the wasm, such as esbuild), the host calls `init({ module | bytes |
+// url })` before using the API; in Node, where fetch cannot read the package's file: URL, the
+// import fails saying to use the Node entry instead.
+import initWasm from "../wasm/tool_stub.js";
 import { useSha256 } from "./api.js";
 import { useStagedSha256 } from "./core-call.js";
-import { markReady } from "./ready.js";
+import { isReady, markReady, markNotReady } from "./ready.js";
 import { useGrepLoader } from "./grep-module.js";
+import { ToolStubError } from "./stores/errors.js";
 
-await init({ module_or_path: new URL("../wasm/tool_stub_bg.wasm", import.meta.url) });
-// WebCrypto exists only in secure contexts; elsewhere the core's SHA-256 stays in use.
-const subtle = globalThis.crypto?.subtle;
-if (subtle) {
+const WASM_URL = new URL("../wasm/tool_stub_bg.wasm", import.meta.url);
+const GREP_WASM_URL = new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url);
+
+/** The wasm a source names: `module` (a WebAssembly.Module), `bytes` (a BufferSource or Response), or `url`. */
+function wasmOf(source, prefix, fallback) {
+  const key = (name) => (prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name);
+  return source[key("module")] ?? source[key("bytes")] ?? source[key("url")] ?? fallback;
+}
+
+function useWebCrypto() {
+  // WebCrypto exists only in secure contexts; elsewhere the core's SHA-256 stays in use.
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return;
   const sha256OfBytes = async (bytes) => {
     const digest = new Uint8Array(await subtle.digest("SHA-256", bytes));
     return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -18,11 +31,44 @@ if (subtle) {
   // `digest` copies its input before it returns, so it may hash bytes in the core's memory.
   useStagedSha256(sha256OfBytes);
 }
-markReady();
-useGrepLoader(async () => {
-  const grep = await import("../wasm/tool_stub_grep.js");
-  await grep.default({ module_or_path: new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url) });
-  return grep;
-});
+
+/**
+ * Instantiates the core from the wasm the host gives (`module`, `bytes` or `url`; default: next
+ * to this file) and the grep module likewise (`grepModule`, `grepBytes` or `grepUrl`; loaded on
+ * the first regex/ignoreCase/wholeWord search). Idempotent once the core is ready.
+ */
+export async function init(source = {}) {
+  if (isReady()) return;
+  await initWasm({ module_or_path: wasmOf(source, "", WASM_URL) });
+  useWebCrypto();
+  markReady();
+  const grepWasm = wasmOf(source, "grep", GREP_WASM_URL);
+  useGrepLoader(async () => {
+    const grep = await import("../wasm/tool_stub_grep.js");
+    await grep.default({ module_or_path: grepWasm });
+    return grep;
+  });
+}
+
+const inNode = typeof process !== "undefined" && typeof process.versions?.node === "string" && !globalThis.Deno && !process.versions.bun;
+try {
+  await init();
+} catch (error) {
+  const cause = error?.message ?? String(error);
+  if (inNode) {
+    throw new ToolStubError(
+      "NOT_READY",
+      `tool-stub/browser could not load its wasm (${cause}): it fetches ${WASM_URL.href}, which Node's fetch cannot read. ` +
+        `In Node (SSR, vitest, scripts) import "tool-stub" or "tool-stub/node" instead; the package's "node" export condition picks the Node build`,
+      { cause: error },
+    );
+  }
+  // A browser page whose bundler did not emit the wasm: the API waits for the host's init().
+  markNotReady(
+    `tool-stub could not load its wasm from ${WASM_URL.href} (${cause}); your bundler may not have emitted it ` +
+      `(esbuild leaves new URL(..., import.meta.url) as it is). Serve wasm/tool_stub_bg.wasm and call ` +
+      `await init({ url }) with its address, or init({ module }) / init({ bytes }), before using tool-stub`,
+  );
+}
 
 export * from "./api.js";

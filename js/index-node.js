@@ -19,3 +19,6 @@ useGrepLoader(async () => {
 });
 
 export * from "./api.js";
+
+/** The browser entry's `init`: in Node the module is ready when the import resolves, so it does nothing. */
+export async function init() {}

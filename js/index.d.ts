@@ -67,6 +67,25 @@ export declare function useSha256(hasher: (text: string) => string | Promise<str
  */
 export declare function preloadGrep(): Promise<void>;
 
+/** Where `init` takes the wasm from: a compiled module, its bytes, or its address. */
+export interface WasmSource {
+  module?: WebAssembly.Module;
+  bytes?: BufferSource | Response;
+  url?: string | URL;
+  /** The same for the grep module (wasm/tool_stub_grep_bg.wasm), loaded on the first
+   * regex/ignoreCase/wholeWord search. */
+  grepModule?: WebAssembly.Module;
+  grepBytes?: BufferSource | Response;
+  grepUrl?: string | URL;
+}
+
+/**
+ * Browser entry: instantiates the wasm from what the host gives, for bundlers that do not emit the
+ * package's wasm (esbuild); call it before anything else. The import itself loads the wasm from
+ * next to the package when it can; `init` is then a no-op (as it always is in Node).
+ */
+export declare function init(source?: WasmSource): Promise<void>;
+
 export declare const DEFAULT_SESSION_URI_PATTERN: "viking://user/default/sessions/{sessionId}";
 
 export type FailureMode = "preserve_raw" | "reject" | "preview_only";
