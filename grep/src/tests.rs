@@ -230,3 +230,19 @@ fn positions_count_code_points() {
     let m = &result.matches[0];
     assert_eq!((m.offset, m.line, m.column, m.length), (4, 2, 2, 5));
 }
+
+#[test]
+fn both_budgets_notes_are_kept() {
+    let text = "x ".repeat(1 << 20);
+    let compiled = compile(&GrepRequest {
+        limit: Some(10_000),
+        context_chars: Some(100_000),
+        ..ignore_case("X")
+    })
+    .expect("valid");
+    // The snippet budget runs out after ~5 snippets, the time budget (spent from the start) at
+    // the first clock read: the note keeps both.
+    let result = compiled.run_with_budget(&text, -1.0);
+    let note = result.note.expect("a note");
+    assert!(note.contains("not listed") && note.contains("time budget"), "{note}");
+}

@@ -178,9 +178,14 @@ pub fn run(matcher: &mut dyn Matcher, options: &GrepOptions, text: &str) -> Grep
         let Some((start, end)) = found else {
             if let Some(why) = matcher.stop() {
                 let stopped_at = cursor.advance_to(from).offset;
-                note = Some(format!(
+                let stopped = format!(
                     "{why}; it stopped at char offset {stopped_at}: matches and totalMatches cover the text before it (narrow the pattern, or read on from there)"
-                ));
+                );
+                // A snippet-budget note stays: both say why fewer matches are listed.
+                note = Some(match note {
+                    Some(earlier) => format!("{earlier}. {stopped}"),
+                    None => stopped,
+                });
             }
             break;
         };
