@@ -380,6 +380,8 @@ export interface SearchAllResult {
   }[];
   totalResults: number;
   totalMatches: number;
+  /** Results whose output could not be read: reported, never fatal to the session. */
+  skipped?: SkippedResult[];
 }
 
 export declare class ToolStub {
@@ -388,7 +390,8 @@ export declare class ToolStub {
   readonly sessionUri: string;
   /** Externalizes one turn's tool parts; returns new parts (inputs untouched). */
   /** `peerId` is written into the records as `peer_id`. */
-  externalize(parts: ToolPart[], options: { messageId: string; peerId?: string }): Promise<ToolPart[]>;
+  /** With a retention policy, the answer's non-enumerable `retention` says what the prune did. */
+  externalize(parts: ToolPart[], options: { messageId: string; peerId?: string }): Promise<ToolPart[] & { readonly retention?: RetentionReport }>;
   read(refOrId: string, options?: ReadOptions): Promise<ReadResult>;
   read(refOrId: string, options: LineReadOptions): Promise<LineReadResult>;
   read(refOrId: string, options: JsonPointerReadOptions): Promise<JsonPointerReadResult>;
@@ -397,7 +400,8 @@ export declare class ToolStub {
   searchAll(options: SearchAllOptions): Promise<SearchAllResult>;
   /** Puts externalized outputs back (SHA-256 verified; `CORRUPT` on mismatch). */
   restore(parts: ToolPart[]): Promise<ToolPart[]>;
-  list(options?: { toolName?: string; limit?: number }): Promise<{ toolResults: ToolResultRecord[] }>;
+  /** The session's records in id order, from its catalog (see README "Sessions at scale"). */
+  list(options?: { toolName?: string; limit?: number }): Promise<{ toolResults: ToolResultRecord[]; skipped?: SkippedResult[] }>;
   /** Checks a stored output against its record (SHA-256 and length); CORRUPT on a mismatch. */
   verify(refOrId: string): Promise<{ toolResultId: string; sha256: string; totalChars: number }>;
   /**
@@ -418,10 +422,27 @@ export declare class ToolStub {
    */
   handleToolCall(name: string, args: unknown): Promise<ToolCallResult>;
   delete(refOrId: string): Promise<{ deleted: boolean }>;
+  /** Removes the session's `tool-results` and its catalog, nothing else of the session's folder. */
   deleteSession(): Promise<void>;
   usage(): Promise<{ results: number; chars: number; bytes: number }>;
   /** Applies the retention policy; `protect` lists refs or ids that must survive. */
-  prune(options?: { protect?: string[] }): Promise<{ deleted: string[] }>;
+  prune(options?: { protect?: string[] }): Promise<{ deleted: string[]; skipped?: SkippedResult[] }>;
+  /** Rebuilds the session's catalog from the stored records. */
+  rebuildCatalog(): Promise<{ results: number; added: string[]; removed: string[] }>;
+}
+
+/** A result a session-level call could not read or delete: reported, never fatal to the session. */
+export interface SkippedResult {
+  toolResultId: string;
+  code: string;
+  message: string;
+}
+
+/** What retention did after an `externalize` (the returned array's non-enumerable `retention`). */
+export interface RetentionReport {
+  deleted: string[];
+  skipped: SkippedResult[];
+  error?: { code: string; message: string };
 }
 
 export type ToolDefinitionFormat = "openai" | "openai-responses" | "anthropic" | "json-schema";

@@ -42,6 +42,14 @@ export interface Store {
   removeRange(prefix: string[]): Promise<void>;
   /** value.length (UTF-16 code units) without materialising the value where the backend allows it. */
   size?(key: StoreKey): Promise<number | undefined>;
+  /** Optional: the keys loadRange(prefix) would return, in the same order, without their values. */
+  loadKeys?(prefix: string[]): Promise<StoreKey[]>;
+  /**
+   * Optional: an exclusive lock named by `key` (across processes where the backend allows it).
+   * `recovered` says the last holder died holding it. ToolStub holds the session's lock while it
+   * writes a turn, records it in the session's catalog and applies retention.
+   */
+  lock?(key: StoreKey): Promise<StoreLock>;
   /**
    * Optional ranged read: the part of the value between positions `start` and `end` (integers,
    * 0 <= start <= end; `end` past the value is clamped), in `sliceUnit`; undefined if there is no
@@ -54,6 +62,13 @@ export interface Store {
 
 export type SliceUnit = "utf16" | "utf8";
 
+export interface StoreLock {
+  /** The last holder died holding the lock (it may have stopped between two writes). */
+  readonly recovered: boolean;
+  /** Releases the lock; calling it again does nothing. */
+  release(): Promise<void>;
+}
+
 /** In-memory store backed by a Map. */
 export declare class MemoryStore implements Store {
   constructor();
@@ -62,6 +77,8 @@ export declare class MemoryStore implements Store {
   remove(key: StoreKey): Promise<void>;
   loadRange(prefix: string[]): Promise<StoreEntry[]>;
   removeRange(prefix: string[]): Promise<void>;
+  loadKeys(prefix: string[]): Promise<StoreKey[]>;
+  lock(key: StoreKey): Promise<StoreLock>;
   size(key: StoreKey): Promise<number | undefined>;
   /** value.slice(start, end). */
   loadSlice(key: StoreKey, start: number, end: number): Promise<string | undefined>;
@@ -83,6 +100,8 @@ export declare class NodeFsStore implements Store {
   remove(key: StoreKey): Promise<void>;
   loadRange(prefix: string[]): Promise<StoreEntry[]>;
   removeRange(prefix: string[]): Promise<void>;
+  loadKeys(prefix: string[]): Promise<StoreKey[]>;
+  lock(key: StoreKey): Promise<StoreLock>;
   /** Counted from the file's bytes in chunks, without decoding the whole value. */
   size(key: StoreKey): Promise<number | undefined>;
   /** Reads only bytes start..end of the file (UTF-8/WTF-8) and decodes them. */
@@ -117,6 +136,8 @@ export declare class IndexedDbStore implements Store {
   remove(key: StoreKey): Promise<void>;
   loadRange(prefix: string[]): Promise<StoreEntry[]>;
   removeRange(prefix: string[]): Promise<void>;
+  loadKeys(prefix: string[]): Promise<StoreKey[]>;
+  lock(key: StoreKey): Promise<StoreLock>;
   /** From the record of a value stored in pieces; otherwise reads the value (IndexedDB keeps no per-record size). */
   size(key: StoreKey): Promise<number | undefined>;
   /** value.slice(start, end), reading only the pieces that hold it. */

@@ -256,3 +256,17 @@ describe("processes sharing a session", () => {
     }
   });
 });
+
+describe("tool-stub/testing", () => {
+  it("runs the store conformance suite on any store and reports each check", async () => {
+    const { runStoreConformance, cases } = await import("../../pkg/js/conformance.js");
+    const seen = [];
+    const report = await runStoreConformance(() => new MemoryStore(), { onResult: (r) => seen.push(r.name) });
+    assert.equal(report.failed, 0, JSON.stringify(report.results.filter((r) => !r.ok)));
+    assert.equal(report.passed, cases.length);
+    assert.ok(seen.includes("lock is exclusive, served in order, and releasing twice is harmless (optional)"));
+    // A store that breaks the contract is reported, not thrown.
+    const broken = await runStoreConformance(() => Object.assign(new MemoryStore(), { load: async () => "always" }));
+    assert.ok(broken.failed > 0 && broken.results.some((r) => !r.ok && r.error));
+  });
+});

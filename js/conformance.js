@@ -1,0 +1,429 @@
+// The store conformance suite, shipped as `tool-stub/testing` so authors of other stores can run
+// it (as automerge-repo ships its adapter tests): `runStoreConformance(setup)` runs every check,
+// in any test framework or none. The checks are plain data, so the same list runs under node:test
+// (tests/js/store-conformance.js) and in a real browser (tests/browser/store-conformance.html).
+// Browser-safe: no Node imports.
+//
+// Each check gets `makeStore`, which must return a fresh, empty store
+// (possibly async). Checks avoid keys that are both a value and a prefix of
+// another key: the file-system layout cannot hold those.
+
+// ---- a tiny assert that works everywhere --------------------------------
+
+function show(v) {
+  if (typeof v === "string" && v.length > 80) return `<string of length ${v.length}: ${JSON.stringify(v.slice(0, 40))}…>`;
+  const s = JSON.stringify(v);
+  return s !== undefined && s.length > 200 ? `${s.slice(0, 200)}…` : String(s);
+}
+
+export const assert = {
+  ok(cond, msg = "expected truthy") {
+    if (!cond) throw new Error(msg);
+  },
+  equal(actual, expected, msg = "") {
+    if (!Object.is(actual, expected)) throw new Error(`${msg ? msg + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
+  },
+  // Structural equality for plain data (arrays, objects, strings, numbers).
+  deepEqual(actual, expected, msg = "") {
+    const same = (a, b) => {
+      if (Object.is(a, b)) return true;
+      if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+      if (Array.isArray(a) !== Array.isArray(b)) return false;
+      const ka = Object.keys(a), kb = Object.keys(b);
+      return ka.length === kb.length && ka.every((k) => same(a[k], b[k]));
+    };
+    if (!same(actual, expected)) throw new Error(`${msg ? msg + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
+  },
+  async rejectsWithCode(promiseOrFn, code, msg = "") {
+    let err;
+    try {
+      await (typeof promiseOrFn === "function" ? promiseOrFn() : promiseOrFn);
+    } catch (e) {
+      err = e;
+    }
+    const where = msg ? msg + ": " : "";
+    if (!err) throw new Error(`${where}expected rejection with ${code}, but it resolved`);
+    if (err.name !== "ToolStubError" || err.code !== code) {
+      throw new Error(`${where}expected ToolStubError ${code}, got ${err.name} ${err.code ?? ""}: ${err.message}`);
+    }
+    return err;
+  },
+};
+
+// ---- helpers -------------------------------------------------------------
+
+const entries = (list) => list.map(({ key, value }) => [key, value]);
+
+async function roundTrip(store, key, value) {
+  await store.save(key, value);
+  assert.equal(await store.load(key), value, `load ${show(key)}`);
+  assert.equal(await store.size(key), value.length, `size ${show(key)}`);
+}
+
+// ---- ranged reads (optional: loadSlice with its sliceUnit) ---------------------------------------
+
+const utf8 = new TextEncoder();
+
+/** `[start, end]` of code units `from..to` of a well-formed `value` in the store's slice unit. */
+function sliceBounds(store, value, from, to) {
+  if (store.sliceUnit === "utf16") return [from, to];
+  return [utf8.encode(value.slice(0, from)).length, utf8.encode(value.slice(0, to)).length];
+}
+
+/** A value of about `length` code units, astral characters included, with a marker every so often. */
+function longValue(length) {
+  let value = "";
+  for (let i = 0; value.length < length; i++) value += i % 500 === 0 ? `[${i}]` : i % 7 === 0 ? "😀" : "é";
+  return value;
+}
+
+/** `i`, moved off the middle of a surrogate pair: byte positions exist only between characters. */
+function boundary(value, i) {
+  const splitsPair = /[\uD800-\uDBFF]/.test(value[i - 1] ?? "") && /[\uDC00-\uDFFF]/.test(value[i] ?? "");
+  return splitsPair ? i + 1 : i;
+}
+
+async function checkSlices(store, key, value, bounds) {
+  for (const [from, to] of bounds.map(([a, b]) => [boundary(value, a), boundary(value, b)])) {
+    const [start, end] = sliceBounds(store, value, from, to);
+    assert.equal(await store.loadSlice(key, start, end), value.slice(from, to), `slice ${from}..${to} of ${show(value)}`);
+  }
+}
+
+// ---- the checks ------------------------------------------------------------
+
+export const cases = [
+  {
+    name: "missing key loads as undefined",
+    async run(makeStore) {
+      const s = await makeStore();
+      assert.equal(await s.load(["nope"]), undefined);
+      assert.equal(await s.load(["no", "such", "path"]), undefined);
+      assert.equal(await s.size(["nope"]), undefined, "size of a missing key");
+      assert.deepEqual(await s.loadRange(["nope"]), []);
+      assert.deepEqual(await s.loadRange([]), [], "fresh store is empty");
+    },
+  },
+  {
+    name: "save then load",
+    async run(makeStore) {
+      const s = await makeStore();
+      await roundTrip(s, ["s1", "tool-results", "tr_x", "output.txt"], "hello world");
+      await roundTrip(s, ["single"], "v");
+    },
+  },
+  {
+    name: "empty string and awkward content round-trip",
+    async run(makeStore) {
+      const s = await makeStore();
+      await roundTrip(s, ["empty"], ""); // "" is a value, not a missing key
+      await roundTrip(s, ["bom"], "\uFEFFstarts with a BOM");
+      await roundTrip(s, ["nul"], "a\0b\r\n\tc");
+    },
+  },
+  {
+    name: "overwrite replaces the value",
+    async run(makeStore) {
+      const s = await makeStore();
+      await s.save(["k"], "first, longer value");
+      await s.save(["k"], "second");
+      assert.equal(await s.load(["k"]), "second");
+      assert.equal(await s.size(["k"]), 6);
+      assert.equal((await s.loadRange([])).length, 1, "still one entry");
+    },
+  },
+  {
+    name: "prefixes are whole segments",
+    async run(makeStore) {
+      const s = await makeStore();
+      await s.save(["a", "b"], "1");
+      await s.save(["a", "bc"], "2");
+      await s.save(["ab"], "3");
+      assert.deepEqual(entries(await s.loadRange(["a", "b"])), [[["a", "b"], "1"]]);
+      assert.deepEqual(entries(await s.loadRange(["a"])), [[["a", "b"], "1"], [["a", "bc"], "2"]]);
+      assert.deepEqual(entries(await s.loadRange(["ab"])), [[["ab"], "3"]]);
+      assert.deepEqual(await s.loadRange(["a", "b", "c"]), [], "prefix longer than the key");
+      await s.removeRange(["a", "b"]);
+      assert.deepEqual(entries(await s.loadRange([])), [[["a", "bc"], "2"], [["ab"], "3"]]);
+    },
+  },
+  {
+    name: "loadRange returns only the prefix, sorted segment-wise by code unit",
+    async run(makeStore) {
+      const s = await makeStore();
+      // Inserted out of order. "😀" (U+1F600, UTF-16 D83D DE00) sorts before
+      // "Ａ" (U+FF21) in code unit order, though after it in UTF-8 byte order.
+      // "\uFFFF\uFFFF" is the largest segment here: it catches range bounds
+      // that use a "high" string instead of something above all strings.
+      const keys = [
+        ["p", "b", "1"], ["q", "a"], ["p", "Ａ", "x"], ["p", "\uFFFF\uFFFF", "x"], ["p", "a", "2"], ["o", "z"],
+        ["p", "😀", "x"], ["p", "a", "10"], ["p", "B", "x"], ["p", "é", "x"], ["pp", "a"],
+      ];
+      for (const k of keys) await s.save(k, k.join("|"));
+      const expected = [
+        ["p", "B", "x"], ["p", "a", "10"], ["p", "a", "2"], ["p", "b", "1"],
+        ["p", "é", "x"], ["p", "😀", "x"], ["p", "Ａ", "x"], ["p", "\uFFFF\uFFFF", "x"],
+      ];
+      assert.deepEqual(entries(await s.loadRange(["p"])), expected.map((k) => [k, k.join("|")]));
+      assert.deepEqual(entries(await s.loadRange(["p", "a"])), [[["p", "a", "10"], "p|a|10"], [["p", "a", "2"], "p|a|2"]]);
+      assert.deepEqual(entries(await s.loadRange(["q", "a"])), [[["q", "a"], "q|a"]], "a key is in its own range");
+      const all = (await s.loadRange([])).map((e) => e.key);
+      assert.deepEqual(all, [["o", "z"], ...expected, ["pp", "a"], ["q", "a"]], "empty prefix = everything");
+    },
+  },
+  {
+    name: "returned keys are copies",
+    async run(makeStore) {
+      const s = await makeStore();
+      const key = ["x", "y"];
+      await s.save(key, "v");
+      key[1] = "changed"; // mutating the caller's array after save changes nothing
+      const [entry] = await s.loadRange(["x"]);
+      assert.deepEqual(entry.key, ["x", "y"]);
+      entry.key[0] = "zzz";
+      assert.deepEqual((await s.loadRange([]))[0].key, ["x", "y"]);
+    },
+  },
+  {
+    name: "a 5 MB value round-trips",
+    async run(makeStore) {
+      const s = await makeStore();
+      const chunk = "0123456789abcdef-é日😀\n";
+      const big = chunk.repeat(Math.ceil((5 * 1024 * 1024) / chunk.length));
+      await s.save(["big", "value"], big);
+      const back = await s.load(["big", "value"]);
+      assert.ok(back === big, `5 MB value differs (got length ${back?.length}, want ${big.length})`);
+      assert.equal(await s.size(["big", "value"]), big.length);
+    },
+  },
+  {
+    name: "remove deletes one key; removing a missing key is fine",
+    async run(makeStore) {
+      const s = await makeStore();
+      await s.save(["r", "a"], "1");
+      await s.save(["r", "b"], "2");
+      await s.remove(["r", "a"]);
+      assert.equal(await s.load(["r", "a"]), undefined);
+      assert.equal(await s.load(["r", "b"]), "2");
+      await s.remove(["r", "a"]);
+      await s.remove(["never", "was", "here"]);
+      await s.remove(["r"]); // a prefix, not a key: removes nothing
+      assert.deepEqual(entries(await s.loadRange([])), [[["r", "b"], "2"]]);
+    },
+  },
+  {
+    name: "removeRange deletes exactly the prefix",
+    async run(makeStore) {
+      const s = await makeStore();
+      for (const k of [["s1", "a", "x"], ["s1", "a", "y"], ["s1", "b"], ["s2", "a", "x"], ["s10"]]) await s.save(k, "v");
+      await s.removeRange(["s1", "a"]);
+      assert.deepEqual((await s.loadRange([])).map((e) => e.key), [["s1", "b"], ["s10"], ["s2", "a", "x"]]);
+      await s.removeRange(["s1"]);
+      assert.deepEqual((await s.loadRange([])).map((e) => e.key), [["s10"], ["s2", "a", "x"]]);
+      await s.removeRange(["missing", "prefix"]);
+      await s.removeRange(["s10"]); // a full key is its own range
+      assert.deepEqual((await s.loadRange([])).map((e) => e.key), [["s2", "a", "x"]]);
+      await s.removeRange([]);
+      assert.deepEqual(await s.loadRange([]), [], "empty prefix clears the store");
+      await s.save(["after"], "ok"); // the store still works afterwards
+      assert.equal(await s.load(["after"]), "ok");
+    },
+  },
+  {
+    name: "non-ASCII and astral text round-trips exactly",
+    async run(makeStore) {
+      const s = await makeStore();
+      const values = ["héllo", "日本語", "😀𝄞", "mixed é 日 😀 \u0000 \uFFFF end"];
+      for (const [i, v] of values.entries()) await roundTrip(s, ["t", String(i)], v);
+      await roundTrip(s, ["日本語", "😀"], "non-ASCII key segments work too");
+    },
+  },
+  {
+    name: "lone surrogates round-trip exactly",
+    async run(makeStore) {
+      const s = await makeStore();
+      const values = ["\uD800x\uDC00", "\uDBFF", "a\uDFFF", "\uDC00\uD800", "x\uD83D", "\uDE00y", "ok😀\uD800😀"];
+      for (const [i, v] of values.entries()) await roundTrip(s, ["lone", String(i)], v);
+      const all = await s.loadRange(["lone"]);
+      assert.deepEqual(all.map((e) => e.value), values, "via loadRange too");
+    },
+  },
+  {
+    name: "50 concurrent saves to distinct keys all land",
+    async run(makeStore) {
+      const s = await makeStore();
+      const n = 50;
+      await Promise.all(Array.from({ length: n }, (_, i) => s.save(["c", String(i).padStart(2, "0")], `value ${i}`)));
+      const got = await s.loadRange(["c"]);
+      assert.equal(got.length, n);
+      got.forEach((e, i) => assert.equal(e.value, `value ${i}`));
+    },
+  },
+  {
+    name: "concurrent saves to one key leave one whole value",
+    async run(makeStore) {
+      const s = await makeStore();
+      const values = Array.from({ length: 10 }, (_, i) => String.fromCharCode(65 + i).repeat(200_000 + i));
+      await Promise.all(values.map((v) => s.save(["same"], v)));
+      const got = await s.load(["same"]);
+      assert.ok(values.includes(got), `value is a mix or missing (length ${got?.length})`);
+      assert.deepEqual((await s.loadRange([])).map((e) => e.key), [["same"]], "no stray entries");
+    },
+  },
+  {
+    name: "invalid keys are rejected with INVALID_ARGUMENT and write nothing",
+    async run(makeStore) {
+      const s = await makeStore();
+      const badKeys = [
+        [], [""], ["."], [".."], ["a/b"], ["a\\b"], ["a\0b"], ["ok", ".."], ["ok", ""], ["..", "x"],
+        ["\uD800"], [1], [null], "a", undefined, null,
+      ];
+      for (const k of badKeys) {
+        const label = show(k);
+        await assert.rejectsWithCode(() => s.save(k, "x"), "INVALID_ARGUMENT", `save ${label}`);
+        await assert.rejectsWithCode(() => s.load(k), "INVALID_ARGUMENT", `load ${label}`);
+        await assert.rejectsWithCode(() => s.remove(k), "INVALID_ARGUMENT", `remove ${label}`);
+        await assert.rejectsWithCode(() => s.size(k), "INVALID_ARGUMENT", `size ${label}`);
+        if (Array.isArray(k) && k.length === 0) continue; // [] is a valid prefix
+        await assert.rejectsWithCode(() => s.loadRange(k), "INVALID_ARGUMENT", `loadRange ${label}`);
+        await assert.rejectsWithCode(() => s.removeRange(k), "INVALID_ARGUMENT", `removeRange ${label}`);
+      }
+      const err = await assert.rejectsWithCode(() => s.save(["fine", "a/b"], "x"), "INVALID_ARGUMENT");
+      assert.ok(err.message.includes('"a/b"'), `message names the bad segment: ${err.message}`);
+      await assert.rejectsWithCode(() => s.save(["k"], 42), "INVALID_ARGUMENT", "non-string value");
+      await assert.rejectsWithCode(() => s.save(["k"], undefined), "INVALID_ARGUMENT", "undefined value");
+      assert.deepEqual(await s.loadRange([]), [], "nothing was written");
+    },
+  },
+  {
+    name: "size() equals value.length in UTF-16 code units",
+    async run(makeStore) {
+      const s = await makeStore();
+      for (const v of ["", "abc", "é", "日本", "😀", "\uD800", "a😀b\uDC00"]) {
+        await s.save(["sz"], v);
+        assert.equal(await s.size(["sz"]), v.length, `size of ${show(v)}`);
+      }
+    },
+  },
+  {
+    name: "loadSlice reads a span of the value (units: sliceUnit)",
+    async run(makeStore) {
+      const s = await makeStore();
+      if (typeof s.loadSlice !== "function") return;
+      assert.ok(s.sliceUnit === "utf16" || s.sliceUnit === "utf8", `sliceUnit ${s.sliceUnit}`);
+      const value = "aé日😀b\n😀😀end";
+      await s.save(["sl", "v"], value);
+      await checkSlices(s, ["sl", "v"], value, [[0, 0], [0, value.length], [1, 3], [3, 5], [5, 9], [value.length, value.length]]);
+      const [start] = sliceBounds(s, value, 5, 5);
+      assert.equal(await s.loadSlice(["sl", "v"], start, start + 10_000), value.slice(5), "end past the value is clamped");
+      assert.equal(await s.loadSlice(["sl", "nope"], 0, 1), undefined, "missing key");
+      for (const [a, b] of [[-1, 2], [3, 1], [0.5, 2], [0, Infinity], ["0", 1]]) {
+        await assert.rejectsWithCode(() => s.loadSlice(["sl", "v"], a, b), "INVALID_ARGUMENT", `bounds ${a}, ${b}`);
+      }
+      await assert.rejectsWithCode(() => s.loadSlice(["sl", ".."], 0, 1), "INVALID_ARGUMENT", "bad key");
+    },
+  },
+  {
+    name: "a long value is whole for load, loadRange and size, and sliced anywhere",
+    async run(makeStore) {
+      const s = await makeStore();
+      // Longer than IndexedDbStore's pieces (1M code units by default), with one short neighbour.
+      const value = longValue(2_500_000);
+      await s.save(["big", "a"], value);
+      await s.save(["big", "b"], "short");
+      assert.equal(await s.load(["big", "a"]), value);
+      assert.equal(await s.size(["big", "a"]), value.length);
+      const all = await s.loadRange(["big"]);
+      assert.deepEqual(all.map((e) => e.key), [["big", "a"], ["big", "b"]], "pieces are not entries");
+      assert.ok(all[0].value === value && all[1].value === "short", "loadRange values");
+      if (typeof s.loadSlice === "function") {
+        const m = 1 << 20;
+        await checkSlices(s, ["big", "a"], value, [[0, 10], [m - 4, m + 4], [2 * m - 2, 2 * m + 3000], [value.length - 2000, value.length], [10, 2 * m + 10]]);
+      }
+      await s.save(["big", "a"], "now short");
+      assert.equal(await s.load(["big", "a"]), "now short", "a short value replaces a long one");
+      await s.save(["big", "a"], value);
+      await s.remove(["big", "a"]);
+      assert.equal(await s.load(["big", "a"]), undefined, "removed");
+      await s.save(["big", "c"], value);
+      await s.removeRange(["big"]);
+      assert.deepEqual(await s.loadRange([]), [], "nothing left, pieces included");
+      await s.save(["big", "c"], "again");
+      assert.equal(await s.load(["big", "c"]), "again");
+    },
+  },
+  {
+    name: "loadKeys lists the keys loadRange would, without values (optional)",
+    async run(makeStore) {
+      const s = await makeStore();
+      if (typeof s.loadKeys !== "function") return;
+      const keys = [["k", "b", "2"], ["k", "a"], ["k", "b", "10"], ["k", "😀"], ["kk", "x"], ["j"]];
+      for (const k of keys) await s.save(k, "v".repeat(1000));
+      await s.save(["k", "big"], longValue(1_200_000));
+      for (const prefix of [["k"], ["k", "b"], [], ["k", "a"], ["nope"], ["k", "b", "2", "deeper"]]) {
+        const expected = (await s.loadRange(prefix)).map((e) => e.key);
+        assert.deepEqual(await s.loadKeys(prefix), expected, `loadKeys ${show(prefix)}`);
+      }
+      const listed = await s.loadKeys(["k"]);
+      listed[0][0] = "changed"; // callers may mutate what they get
+      assert.deepEqual((await s.loadKeys(["k"]))[0][0], "k", "returned keys are copies");
+      await s.removeRange(["k"]);
+      assert.deepEqual(await s.loadKeys(["k"]), [], "pieces of a long value are not keys");
+      await assert.rejectsWithCode(() => s.loadKeys(["a/b"]), "INVALID_ARGUMENT", "bad prefix");
+    },
+  },
+  {
+    name: "lock is exclusive, served in order, and releasing twice is harmless (optional)",
+    async run(makeStore) {
+      const s = await makeStore();
+      if (typeof s.lock !== "function") return;
+      const key = ["s", "tool-stub", "lock"];
+      const order = [];
+      const first = await s.lock(key);
+      assert.equal(first.recovered, false, "a fresh lock was not left by anyone");
+      const second = s.lock(key).then(async (lease) => {
+        order.push("second");
+        await lease.release();
+      });
+      const other = await s.lock(["s", "other-lock"]);
+      order.push("other"); // another key is not held up
+      await other.release();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      order.push("first releases");
+      await first.release();
+      await first.release();
+      await second;
+      assert.deepEqual(order, ["other", "first releases", "second"]);
+      const again = await s.lock(key);
+      assert.equal(again.recovered, false, "released locks are not reported as crashed");
+      await again.release();
+      assert.deepEqual((await s.loadRange([])).map((e) => e.key).filter((k) => k[1] !== "tool-stub"), [], "a lock stores no value of its own elsewhere");
+      await assert.rejectsWithCode(() => s.lock(["..", "x"]), "INVALID_ARGUMENT", "bad key");
+    },
+  },
+];
+
+/**
+ * Runs every check against stores made by `setup()` (a fresh, empty store per call; may be
+ * async). Answers `{ passed, failed, results: [{ name, ok, error?, ms }] }`; never throws for a
+ * failing check. `onResult(result)` is called after each one.
+ */
+export async function runStoreConformance(setup, { onResult } = {}) {
+  if (typeof setup !== "function") throw new TypeError("runStoreConformance(setup): setup must be a function returning a fresh store");
+  const results = [];
+  for (const c of cases) {
+    const started = Date.now();
+    const result = { name: c.name, ok: true };
+    try {
+      await c.run(setup);
+    } catch (error) {
+      result.ok = false;
+      result.error = `${error?.name ?? "Error"}: ${error?.message ?? String(error)}`;
+    }
+    result.ms = Date.now() - started;
+    results.push(result);
+    onResult?.(result);
+  }
+  const failed = results.filter((r) => !r.ok).length;
+  return { passed: results.length - failed, failed, results };
+}
