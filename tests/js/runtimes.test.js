@@ -1,7 +1,8 @@
 // The package in the JS runtimes at hand, each loading it as a user would (a project whose
 // node_modules holds the built package): Node ESM import, CommonJS require, the browser entry
-// imported in Node (refused, saying what to do), and the browser entry's init({ bytes }) for hosts
-// whose bundler did not emit the wasm.
+// imported in Node (refused, saying what to do), the browser entry's init({ bytes }) for hosts
+// whose bundler did not emit the wasm, and Deno and Bun through their npm-distributed binaries
+// (dev dependencies; a missing one fails the check rather than skipping it).
 import { describe, it, after } from "node:test";
 import * as assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, rmSync } from "node:fs";
@@ -16,10 +17,11 @@ symlinkSync(path.join(ROOT, "pkg"), path.join(project, "node_modules/tool-stub")
 writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "app", private: true }));
 after(() => rmSync(project, { recursive: true, force: true }));
 
-/** Runs `file` (written into the project) with node; its stdout's last line as JSON. */
-function run(file, source) {
+/** Runs `file` (written into the project) with node (or `command`); its stdout's last line as JSON. */
+function run(file, source, command = [process.execPath]) {
   writeFileSync(path.join(project, file), source);
-  const result = spawnSync(process.execPath, [file], { cwd: project, encoding: "utf8" });
+  const [bin, ...args] = command;
+  const result = spawnSync(bin, [...args, file], { cwd: project, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" } });
   return { ...result, json: result.status === 0 ? JSON.parse(result.stdout.trim().split("\n").at(-1)) : undefined };
 }
 
@@ -46,6 +48,18 @@ describe("runtimes", () => {
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(result.json, EXPECTED);
   });
+
+  for (const [runtime, command] of [
+    ["Deno", [path.join(ROOT, "node_modules/.bin/deno"), "run", "--allow-read", "--allow-env"]],
+    ["Bun", [path.join(ROOT, "node_modules/.bin/bun"), "run"]],
+  ]) {
+    it(`${runtime} (npm binary): import from 'tool-stub'`, () => {
+      const result = run(`${runtime.toLowerCase()}.mjs`, `import { ToolStub, MemoryStore } from "tool-stub";\n${ROUND_TRIP}`, command);
+      assert.equal(result.error, undefined, `${runtime} did not start: ${result.error?.message} (npm ci installs it)`);
+      assert.equal(result.status, 0, result.stderr);
+      assert.deepEqual(result.json, EXPECTED);
+    });
+  }
 
   it("Node: import('tool-stub/browser') fails saying to use the Node entry, not 'fetch failed' alone", () => {
     const result = run("browser-in-node.mjs", `
