@@ -10,8 +10,17 @@ import { isReady, markReady, markNotReady } from "./ready.js";
 import { useGrepLoader } from "./grep-module.js";
 import { ToolStubError } from "./stores/errors.js";
 
-const WASM_URL = new URL("../wasm/tool_stub_bg.wasm", import.meta.url);
-const GREP_WASM_URL = new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url);
+/** A file of the package next to this module; null where the host gives modules no URL (workerd). */
+function packageFile(relative) {
+  try {
+    return new URL(relative, import.meta.url);
+  } catch {
+    return null;
+  }
+}
+
+const WASM_URL = packageFile("../wasm/tool_stub_bg.wasm");
+const GREP_WASM_URL = packageFile("../wasm/tool_stub_grep_bg.wasm");
 
 /** The wasm a source names: `module` (a WebAssembly.Module), `bytes` (a BufferSource or Response), or `url`. */
 function wasmOf(source, prefix, fallback) {
@@ -39,7 +48,9 @@ function useWebCrypto() {
  */
 export async function init(source = {}) {
   if (isReady()) return;
-  await initWasm({ module_or_path: wasmOf(source, "", WASM_URL) });
+  const wasm = wasmOf(source, "", WASM_URL);
+  if (wasm === null) throw new TypeError("this host gives the module no URL to find its wasm next to it (import.meta.url)");
+  await initWasm({ module_or_path: wasm });
   useWebCrypto();
   markReady();
   const grepWasm = wasmOf(source, "grep", GREP_WASM_URL);
@@ -58,14 +69,14 @@ try {
   if (inNode) {
     throw new ToolStubError(
       "NOT_READY",
-      `tool-stub/browser could not load its wasm (${cause}): it fetches ${WASM_URL.href}, which Node's fetch cannot read. ` +
+      `tool-stub/browser could not load its wasm (${cause}): it fetches ${WASM_URL?.href}, which Node's fetch cannot read. ` +
         `In Node (SSR, vitest, scripts) import "tool-stub" or "tool-stub/node" instead; the package's "node" export condition picks the Node build`,
       { cause: error },
     );
   }
   // A browser page whose bundler did not emit the wasm: the API waits for the host's init().
   markNotReady(
-    `tool-stub could not load its wasm from ${WASM_URL.href} (${cause}); your bundler may not have emitted it ` +
+    `tool-stub could not load its wasm from ${WASM_URL?.href ?? "next to its module"} (${cause}); your bundler may not have emitted it ` +
       `(esbuild leaves new URL(..., import.meta.url) as it is). Serve wasm/tool_stub_bg.wasm and call ` +
       `await init({ url }) with its address, or init({ module }) / init({ bytes }), before using tool-stub`,
   );

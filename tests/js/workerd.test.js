@@ -1,0 +1,88 @@
+// Cloudflare Workers through workerd (npm): a worker bundled by esbuild imports the browser entry,
+// hands it the wasm as the WebAssembly.Module workerd gives a `wasm` module (init({ module })),
+// and externalizes, reads and searches with MemoryStore inside a request.
+import { describe, it } from "node:test";
+import * as assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, copyFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { ROOT } from "./pkg.js";
+
+const WORKER = `
+import { init, ToolStub, MemoryStore } from "tool-stub/browser";
+import core from "./core.wasm";
+export default {
+  async fetch() {
+    try {
+      await init({ module: core });
+      const ts = new ToolStub({ sessionId: "w", store: new MemoryStore() });
+      const output = "x".repeat(30000) + "NEEDLE";
+      const [part] = await ts.externalize([{ toolId: "a", toolName: "t", output }], { messageId: "m" });
+      const read = await ts.read(part.outputRef, { offset: 30000, limit: 6 });
+      const hits = await ts.search(part.outputRef, { query: "NEEDLE" });
+      return Response.json({ truncated: part.truncated, content: read.content, at: hits.matches[0].offset });
+    } catch (e) {
+      return Response.json({ error: String(e?.code) + ": " + e?.message });
+    }
+  },
+};
+`;
+
+const CONFIG = `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .w) ],
+  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
+);
+const w :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "out/worker.js"), (name = "core.wasm", wasm = embed "out/core.wasm") ],
+  compatibilityDate = "2025-01-01",
+);
+`;
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+describe("Cloudflare Workers (workerd)", () => {
+  it("a bundled worker loads the wasm with init({ module }) and externalizes, reads and searches", async () => {
+    const project = mkdtempSync(path.join(tmpdir(), "tool-stub-workerd-"));
+    let workerd;
+    try {
+      mkdirSync(path.join(project, "node_modules"));
+      mkdirSync(path.join(project, "out"));
+      symlinkSync(path.join(ROOT, "pkg"), path.join(project, "node_modules/tool-stub"), "dir");
+      writeFileSync(path.join(project, "worker.js"), WORKER);
+      writeFileSync(path.join(project, "config.capnp"), CONFIG);
+      copyFileSync(path.join(ROOT, "pkg/wasm/tool_stub_bg.wasm"), path.join(project, "out/core.wasm"));
+      const build = spawnSync(
+        path.join(ROOT, "node_modules/.bin/esbuild"),
+        ["worker.js", "--bundle", "--format=esm", "--platform=neutral", "--main-fields=module,main", "--conditions=workerd,worker,browser", "--external:./core.wasm", "--outfile=out/worker.js", "--log-level=error"],
+        { cwd: project, encoding: "utf8" },
+      );
+      assert.equal(build.status, 0, build.stderr);
+      const port = await freePort();
+      let log = "";
+      workerd = spawn(path.join(ROOT, "node_modules/.bin/workerd"), ["serve", "config.capnp", "--socket-addr", `http=127.0.0.1:${port}`], { cwd: project });
+      workerd.stdout.on("data", (d) => (log += d));
+      workerd.stderr.on("data", (d) => (log += d));
+      let body;
+      for (let attempt = 0; attempt < 100 && body === undefined; attempt++) {
+        try {
+          body = await (await fetch(`http://127.0.0.1:${port}/`)).json();
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+      assert.deepEqual(body, { truncated: true, content: "NEEDLE", at: 30000 }, log);
+    } finally {
+      workerd?.kill();
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+});
