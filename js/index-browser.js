@@ -10,17 +10,20 @@ import { isReady, markReady, markNotReady } from "./ready.js";
 import { useGrepLoader } from "./grep-module.js";
 import { ToolStubError } from "./stores/errors.js";
 
-/** A file of the package next to this module; null where the host gives modules no URL (workerd). */
-function packageFile(relative) {
+/**
+ * The package's wasm files next to this module; null where the host gives modules no URL
+ * (workerd). Written as literal `new URL("...", import.meta.url)` expressions: that is the form
+ * Vite and webpack recognize to emit the files.
+ */
+function packageWasmUrls() {
   try {
-    return new URL(relative, import.meta.url);
+    return [new URL("../wasm/tool_stub_bg.wasm", import.meta.url), new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url)];
   } catch {
-    return null;
+    return [null, null];
   }
 }
 
-const WASM_URL = packageFile("../wasm/tool_stub_bg.wasm");
-const GREP_WASM_URL = packageFile("../wasm/tool_stub_grep_bg.wasm");
+const [WASM_URL, GREP_WASM_URL] = packageWasmUrls();
 
 /** The wasm a source names: `module` (a WebAssembly.Module), `bytes` (a BufferSource or Response), or `url`. */
 function wasmOf(source, prefix, fallback) {
