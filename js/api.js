@@ -62,8 +62,6 @@ function definedOptions(opts, keys) {
 const KINDS_WITH_HIT_COORDINATES = ["csv", "tsv", "json"];
 const CORE_READS = { lines: "readLines", jsonPointer: "readJsonPointer", rows: "readTableRows" };
 const LIST_OPTIONS = ["toolName", "limit"];
-/** The model-facing list tool's options beyond the reference's (see #listTool). */
-const LIST_TOOL_FIELDS = ["ref", "tool_name", "kind", "chars", "created_at", "summary"];
 
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
 export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
@@ -712,9 +710,32 @@ export class ToolStub {
         return modelFacing({ ...r, results: items, ...note });
       }
       default: {
-        const r = await this.list({ toolName: args.toolName ?? undefined, limit: args.limit });
-        const { items, note } = bounded(r.toolResults, "results");
-        return { tool_results: items, ...modelFacing(note) };
+        // One line per output unless the model asks for the whole records; paged and counted.
+        const select = { toolName: args.toolName ?? undefined, order: args.order, offset: args.offset };
+        let listed;
+        if (args.full) {
+          const { records, totalResults, hasMore } = await this.#listRecords(select, args.limit);
+          listed = { items: records, totalResults, hasMore };
+        } else {
+          const page = await this.#catalog.use((catalog) => catalog.select({ ...select, limit: args.limit }));
+          const items = page.entries.map((e) => ({
+            ref: e.ref,
+            tool_name: e.toolName,
+            kind: e.kind,
+            chars: e.originalChars,
+            created_at: e.createdAt,
+            summary: e.summary,
+          }));
+          listed = { items, totalResults: page.totalResults, hasMore: page.hasMore };
+        }
+        const { items, note } = bounded(listed.items, "results");
+        return {
+          tool_results: items,
+          total_results: listed.totalResults,
+          offset: args.offset,
+          has_more: listed.hasMore || items.length < listed.items.length,
+          ...modelFacing(note),
+        };
       }
     }
   }

@@ -79,7 +79,10 @@ impl Tool {
         }, "required": ["query"], "additionalProperties": false}"#;
         const LIST: &str = r#"{"type": "object", "properties": {
             "tool_name": {"type": "string", "description": "Only outputs of this tool."},
-            "limit": {"type": "integer", "minimum": 1, "default": $LIST_LIMIT, "description": "Most results to list."}
+            "limit": {"type": "integer", "minimum": 1, "default": $LIST_LIMIT, "description": "Most results to list."},
+            "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Results to skip (paging; total_results says how many there are)."},
+            "order": {"type": "string", "enum": ["id", "newest"], "default": "id", "description": "By id, or newest first."},
+            "full": {"type": "boolean", "default": false, "description": "Whole stored records instead of one line per output (ref, tool_name, kind, chars, created_at, summary)."}
         }, "additionalProperties": false}"#;
         let text = match self {
             Tool::Read => READ,
@@ -270,6 +273,10 @@ pub enum ToolCall {
     List {
         tool_name: Option<String>,
         limit: i64,
+        offset: i64,
+        /// `"id"` or `"newest"`.
+        order: String,
+        full: bool,
     },
 }
 
@@ -528,6 +535,17 @@ pub fn validate_call(
             limit: arguments
                 .integer("limit", DEFAULT_LIST_LIMIT, 1)?
                 .min((cap / MIN_RECORD_CHARS).max(1)),
+            offset: arguments.integer("offset", 0, 0)?,
+            order: match arguments.string("order", false)?.as_deref() {
+                None | Some("id") => "id".to_string(),
+                Some("newest") => "newest".to_string(),
+                Some(other) => {
+                    return Err(arguments.error(format!(
+                        "argument \"order\" must be \"id\" or \"newest\", got {other:?}"
+                    )))
+                }
+            },
+            full: arguments.flag("full")?,
         },
     })
 }

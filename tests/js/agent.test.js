@@ -93,7 +93,34 @@ describe("handleToolCall", () => {
     assert.ok(JSON.stringify(search.matches).length <= 5000);
     assert.ok(search.left_out > 0 && /left out/.test(search.note));
     const list = await ts.handleToolCall("openviking_tool_result_list", {});
-    assert.equal(list.tool_results[0].storage_uri, out.outputRef);
+    assert.deepEqual(Object.keys(list.tool_results[0]), ["ref", "tool_name", "kind", "chars", "created_at", "summary"]);
+    assert.equal(list.tool_results[0].ref, out.outputRef);
+    assert.equal(list.total_results, 1);
+    const full = await ts.handleToolCall("openviking_tool_result_list", { full: true });
+    assert.equal(full.tool_results[0].storage_uri, out.outputRef);
+  });
+
+  it("lists lean entries, newest first, paged, with the total", async () => {
+    const times = ["2026-01-01T00:00:00Z", "2026-01-03T00:00:00Z", "2026-01-02T00:00:00Z"];
+    let turn = 0;
+    const ts = new ToolStub({ sessionId: "hl", config: { thresholdChars: 100 }, now: () => times[turn] });
+    const refs = [];
+    for (turn = 0; turn < times.length; turn++) {
+      const [p] = await ts.externalize([{ toolId: `c${turn}`, toolName: turn === 1 ? "b" : "a", output: `# out ${turn}\n` + "x ".repeat(200) }], { messageId: `m${turn}` });
+      refs.push(p.outputRef);
+    }
+    const newest = await ts.handleToolCall("openviking_tool_result_list", { order: "newest" });
+    assert.deepEqual(newest.tool_results.map((r) => r.ref), [refs[1], refs[2], refs[0]]);
+    assert.equal(newest.tool_results[0].created_at, times[1]);
+    const page = await ts.handleToolCall("openviking_tool_result_list", { limit: 2, offset: 1 });
+    assert.equal(page.total_results, 3);
+    assert.equal(page.has_more, false);
+    assert.deepEqual(page.tool_results.map((r) => r.ref), [...refs].sort().slice(1));
+    const filtered = await ts.handleToolCall("openviking_tool_result_list", { tool_name: "b" });
+    assert.deepEqual(filtered.tool_results.map((r) => r.ref), [refs[1]]);
+    assert.equal(filtered.total_results, 1);
+    const bad = await ts.handleToolCall("openviking_tool_result_list", { order: "oldest" });
+    assert.match(bad.error.message, /order/);
   });
 
   it("returns model-readable errors instead of throwing", async () => {
