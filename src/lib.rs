@@ -40,6 +40,8 @@ pub use record::{stored_matches, ToolResultRecord};
 pub use retention::RetentionPolicy;
 /// The search the grep module (grep/) drives with its own matcher.
 pub use retrieval::grep;
+/// Line windows, JSON pointer reads and CSV/TSV rows reads (the fuzz targets drive them).
+pub use retrieval::{json_pointer, lines, table_rows};
 pub use retrieval::{output_index::output_index, read, ReadWindow};
 pub use stub::{
     make_preview, render_stub, PreviewRequest, StubHeader, ToolNames, DEFAULT_MAX_STUB_CHARS,

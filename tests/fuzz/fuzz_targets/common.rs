@@ -33,3 +33,72 @@ pub fn text(data: &[u8]) -> String {
 
 /// The kinds a synopsis may have.
 pub const KINDS: [&str; 8] = ["json", "yaml", "xml", "csv", "tsv", "code", "text", "unknown"];
+
+/// Reads a retrieval call's arguments from the front of the fuzz bytes: `Args::new` takes a
+/// fixed-size header (missing bytes read as 0), so the rest, the output, keeps seed files whole.
+pub struct Args<'a> {
+    header: &'a [u8],
+    at: usize,
+    pub rest: &'a [u8],
+}
+
+/// Values at and around the limits every integer option is checked against.
+const EDGE_INTS: [i64; 14] = [
+    i64::MIN,
+    -2,
+    -1,
+    0,
+    1,
+    2,
+    159,
+    160,
+    199,
+    200,
+    201,
+    1 << 20,
+    1 << 53,
+    i64::MAX,
+];
+
+impl<'a> Args<'a> {
+    pub fn new(data: &'a [u8], header_len: usize) -> Args<'a> {
+        let split = header_len.min(data.len());
+        Args {
+            header: &data[..split],
+            at: 0,
+            rest: &data[split..],
+        }
+    }
+
+    pub fn byte(&mut self) -> u8 {
+        let byte = self.header.get(self.at).copied().unwrap_or(0);
+        self.at += 1;
+        byte
+    }
+
+    pub fn flag(&mut self) -> bool {
+        self.byte() & 1 == 1
+    }
+
+    pub fn small(&mut self) -> usize {
+        usize::from(u16::from_le_bytes([self.byte(), self.byte()]))
+    }
+
+    /// An optional integer argument (3 header bytes): absent, an edge value, or a small one.
+    pub fn int_option(&mut self) -> Option<i64> {
+        let mode = self.byte() % 4;
+        let value = self.small();
+        match mode {
+            0 => None,
+            1 => Some(EDGE_INTS[value % EDGE_INTS.len()]),
+            2 => Some(value as i64 % 300),
+            _ => Some(value as i64),
+        }
+    }
+}
+
+/// The char-offset slice `start .. start+len` of `chars`, clamped to it.
+pub fn char_slice(chars: &[char], start: usize, len: usize) -> String {
+    let start = start.min(chars.len());
+    chars[start..(start + len).min(chars.len())].iter().collect()
+}
