@@ -100,5 +100,5 @@ impl<'a> Args<'a> {
 /// The char-offset slice `start .. start+len` of `chars`, clamped to it.
 pub fn char_slice(chars: &[char], start: usize, len: usize) -> String {
     let start = start.min(chars.len());
-    chars[start..(start + len).min(chars.len())].iter().collect()
+    chars[start..start.saturating_add(len).min(chars.len())].iter().collect()
 }
