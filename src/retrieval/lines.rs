@@ -250,7 +250,8 @@ pub fn read_lines(text: &str, request: &LineWindowRequest) -> Result<LineWindow>
         at = line_end + 1;
     }
     let end_position = cursor.advance_to(end);
-    let end_line = request.line + shown_lines.saturating_sub(1);
+    // No line shown (a column past the end of the last line): an empty window, as past the end.
+    let end_line = (request.line + shown_lines) - 1;
     let has_more = end_position.offset < total_chars && (cut || end_line < total_lines);
     let next = has_more.then(|| {
         if cut {
@@ -305,6 +306,27 @@ mod tests {
             },
         )
         .expect("valid request")
+    }
+
+    /// Fuzz finding (target `lines`): a column past the end of the last line showed nothing but
+    /// reported that line as shown (`end_line == start_line`, and no number when `numbered`).
+    #[test]
+    fn a_column_past_the_end_of_the_last_line_is_an_empty_window() {
+        for numbered in [false, true] {
+            let w = read_lines(
+                "ab\ncd",
+                &LineWindowRequest {
+                    line: Some(2),
+                    column: Some(10),
+                    numbered,
+                    ..Default::default()
+                },
+            )
+            .expect("valid request");
+            assert_eq!(w.content, "");
+            assert_eq!((w.start_line, w.end_line), (2, 1));
+            assert_eq!((w.start_offset, w.end_offset, w.has_more), (5, 5, false));
+        }
     }
 
     #[test]
