@@ -448,9 +448,30 @@ export interface RetentionReport {
 export type ToolDefinitionFormat = "openai" | "openai-responses" | "anthropic" | "json-schema";
 
 /** A retrieval tool's arguments as JSON Schema: always an object schema. */
+/** A JSON Schema type name, as the tool schemas use them. */
+export type ToolSchemaType = "string" | "integer" | "number" | "boolean" | "object" | "array" | "null";
+
+/**
+ * One argument's schema: the JSON Schema (draft 7) keywords the retrieval tools use. Typed, not
+ * `unknown`, so that the schemas are assignable to SDK types built on `JSONSchema7` (the AI SDK's
+ * `jsonSchema`).
+ */
+export interface ToolArgumentSchema {
+  type?: ToolSchemaType | ToolSchemaType[];
+  description?: string;
+  enum?: Array<string | number | boolean | null>;
+  items?: ToolArgumentSchema;
+  properties?: { [name: string]: ToolArgumentSchema };
+  required?: string[];
+  additionalProperties?: boolean;
+  minimum?: number;
+  maximum?: number;
+  anyOf?: ToolArgumentSchema[];
+}
+
 export interface ToolParametersSchema {
   type: "object";
-  properties: { [argument: string]: unknown };
+  properties: { [argument: string]: ToolArgumentSchema };
   required?: string[];
   additionalProperties: false;
   [keyword: string]: unknown;

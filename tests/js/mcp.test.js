@@ -146,7 +146,7 @@ describe("mcp-proxy against the test server", () => {
     assert.equal(found.matches[0].offset, original.indexOf(needle));
     assert.equal(found.matches[0].snippet, original.slice(original.indexOf(needle) - 10, original.indexOf(needle) + needle.length + 10));
     const listed = json(await viaProxy.client.callTool({ name: "openviking_tool_result_list", arguments: { tool_name: "big_text" } }));
-    assert.ok(listed.tool_results.some((record) => record.storage_uri === ref));
+    assert.ok(listed.tool_results.some((entry) => entry.ref === ref));
     const bad = await viaProxy.client.callTool({ name: READ, arguments: { ref: "tr_nope_0123456789abcdef" } });
     assert.equal(bad.isError, true);
     assert.equal(json(bad).error.code, "NOT_FOUND");
@@ -395,9 +395,10 @@ describe("tool-stub mcp (the retrieval tools over a store)", () => {
     assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name), RETRIEVAL);
     const listed = json(await client.callTool({ name: "openviking_tool_result_list", arguments: { tool_name: "big_text" } }));
     assert.ok(listed.tool_results.length >= 1);
-    const record = listed.tool_results.find((r) => r.original_chars === 50_000);
-    assert.equal(await readAll(client, record.storage_uri), bigText(50_000, 4));
-    const result = await client.callTool({ name: SEARCH, arguments: { ref: record.storage_uri, query: "000123 INFO" } });
+    // The model's list tool gives lean entries (ref, tool_name, kind, chars, created_at, summary).
+    const entry = listed.tool_results.find((r) => r.chars === 50_000);
+    assert.equal(await readAll(client, entry.ref), bigText(50_000, 4));
+    const result = await client.callTool({ name: SEARCH, arguments: { ref: entry.ref, query: "000123 INFO" } });
     assert.deepEqual(result.structuredContent, JSON.parse(result.content[0].text));
     assert.equal(result.structuredContent.matches.length, 1);
   });
