@@ -1,21 +1,14 @@
 // Two pages of the same origin externalize 200 outputs each (every 4th identical in both) into one
 // IndexedDB database at once, in headless Chromium; nothing may be lost or duplicated.
 // Prints one line per check and `N passed, N failed`.
-import { chromium } from "playwright-core";
+import { checkList, launchChromium } from "./harness.mjs";
 import { serve } from "../../www/serve.mjs";
 
-const results = [];
-const check = (name, ok, detail = "") => {
-  results.push(ok);
-  console.log(`${ok ? "ok" : "not ok"} - ${name}${detail ? `: ${detail}` : ""}`);
-};
+const { check, report } = checkList();
 
 const server = await serve(0);
 const url = `http://127.0.0.1:${server.address().port}/tests/browser/concurrency.html`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launchChromium();
 try {
   const context = await browser.newContext();
   const pages = [await context.newPage(), await context.newPage()];
@@ -39,6 +32,4 @@ try {
   await browser.close();
   server.close();
 }
-const passed = results.filter(Boolean).length;
-console.log(`${passed} passed, ${results.length - passed} failed`);
-process.exitCode = results.length > 0 && passed === results.length ? 0 : 1;
+report();

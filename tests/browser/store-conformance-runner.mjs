@@ -9,7 +9,7 @@ import * as http from "node:http";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./harness.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PAGE = "/tests/browser/store-conformance.html";
@@ -36,13 +36,7 @@ function startServer() {
 
 async function main() {
   const server = await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium();
   const problems = [];
   let results = [];
   try {
