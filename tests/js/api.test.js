@@ -19,20 +19,12 @@ import {
   NodeFsStore,
   ToolStubError,
   ROOT,
+  rejectsWith,
 } from "./pkg.js";
 
 const bigJson = JSON.stringify({ items: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `item ${i}` })) });
 const part = (toolId, output, extra = {}) => ({ toolId, toolName: "fetch", output, mimeType: "application/json", ...extra });
 
-async function rejectsWith(promiseOrFn, code) {
-  const run = typeof promiseOrFn === "function" ? promiseOrFn : () => promiseOrFn;
-  await assert.rejects(async () => run(), (error) => {
-    assert.ok(error instanceof ToolStubError, `expected ToolStubError, got ${error}`);
-    assert.equal(error.code, code, error.message);
-    assert.ok(error.message.length > 10);
-    return true;
-  });
-}
 
 describe("synopsis, renderStub, makePreview, toolResultId", () => {
   it("detects kinds and returns camelCase synopses", () => {

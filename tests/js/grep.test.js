@@ -2,16 +2,8 @@
 // semantics, bad and costly patterns, snippet budgets, the lazily loaded second module.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { ToolStub, MemoryStore, ToolStubError, preloadGrep } from "./pkg.js";
+import { ToolStub, MemoryStore, ToolStubError, preloadGrep, rejectsWith } from "./pkg.js";
 
-async function rejectsWith(promise, code, pattern) {
-  await assert.rejects(promise, (error) => {
-    assert.ok(error instanceof ToolStubError, `expected ToolStubError, got ${error}`);
-    assert.equal(error.code, code, error.message);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 /** Stores each output as its own externalized result. */
 async function stored(outputs) {

@@ -8,14 +8,9 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { ToolStub, MemoryStore, NodeFsStore, ToolStubError, sha256Hex } from "./pkg.js";
+import { ToolStub, MemoryStore, NodeFsStore, ToolStubError, sha256Hex, isCode } from "./pkg.js";
 import { encode } from "../../pkg/js/stores/wtf8.js";
 
-const isCode = (code) => (error) => {
-  assert.ok(error instanceof ToolStubError, `expected ToolStubError(${code}), got ${error}`);
-  assert.equal(error.code, code, error.message);
-  return true;
-};
 const freshDir = (tag) => mkdtempSync(path.join(tmpdir(), `tool-stub-${tag}-`));
 const big = (tag, n = 30_000) => `${tag}\n${"line of text ".repeat(n / 13)}`;
 

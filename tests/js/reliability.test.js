@@ -20,15 +20,11 @@ import {
   ToolStubError,
   useSha256,
   ROOT,
+  isCode,
 } from "./pkg.js";
 
 const NODE_ENTRY = path.join(ROOT, "pkg/js/node.js");
 const big = (tag, n = 30_000) => `${tag}\n` + "x".repeat(n);
-const isCode = (code) => (error) => {
-  assert.ok(error instanceof ToolStubError, `expected ToolStubError(${code}), got ${error}`);
-  assert.equal(error.code, code, error.message);
-  return true;
-};
 
 /** Every file under `dir`, relative, sorted. */
 function tree(dir) {

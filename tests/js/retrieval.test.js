@@ -3,16 +3,8 @@
 // unchanged with default options.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { ToolStub, MemoryStore, ToolStubError, sha256Hex } from "./pkg.js";
+import { ToolStub, MemoryStore, ToolStubError, sha256Hex, rejectsWith } from "./pkg.js";
 
-async function rejectsWith(promise, code, pattern) {
-  await assert.rejects(promise, (error) => {
-    assert.ok(error instanceof ToolStubError, `expected ToolStubError, got ${error}`);
-    assert.equal(error.code, code, error.message);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 let clock = 0;
 const now = () => new Date(Date.UTC(2024, 0, 1, 0, 0, clock++)).toISOString();
