@@ -270,11 +270,14 @@ export class ToolStub {
           return { status: "stored", metadataJson: existing };
         }
       }
-      // Output first: a record is only ever written for an output that is fully stored.
-      await this.#store.save(write.outputKey, output);
-      // The index before the record, so a recorded result never has a stale one (see output-index.js).
-      await this.#store.save(write.indexKey, indexJson);
-      await this.#store.save(write.metadataKey, metadataJson);
+      // Output first: a record is only ever written for an output that is fully stored. The index
+      // before the record, so a recorded result never has a stale one (see output-index.js). A
+      // store with `saveMany` writes the three at once (a transaction: all or none).
+      await saveInOrder(this.#store, [
+        { key: write.outputKey, value: output },
+        { key: write.indexKey, value: indexJson },
+        { key: write.metadataKey, value: metadataJson },
+      ]);
       return { status: "stored", metadataJson: "" };
     } catch (error) {
       const name = error?.cause?.name ?? error?.name ?? "Error";
@@ -850,6 +853,15 @@ export class ToolStub {
     if (typeof this.#store.removeRange !== "function") throw invalid("store must implement removeRange() to delete");
     return this.#store.removeRange;
   }
+}
+
+/**
+ * Saves `entries` with the store's `saveMany` (all or none) when it has one, else one `save` at a
+ * time in their order (a crash in between leaves the earlier ones: the record goes last).
+ */
+async function saveInOrder(store, entries) {
+  if (typeof store.saveMany === "function") return store.saveMany(entries);
+  for (const { key, value } of entries) await store.save(key, value);
 }
 
 /**

@@ -77,6 +77,8 @@ export class SessionCatalog {
   #sorted;
   /** The last log record (or snapshot) of the store that the loaded catalog holds. */
   #seq = 0;
+  /** The snapshot the loaded catalog started from: every log record after it, up to #seq, exists. */
+  #base = 0;
   /** Whether the loaded catalog was checked against the stored records. */
   #checked = false;
 
@@ -150,6 +152,7 @@ export class SessionCatalog {
     this.#entries = undefined;
     this.#sorted = undefined;
     this.#seq = 0;
+    this.#base = 0;
   }
 
   #open(entries = []) {
@@ -194,7 +197,10 @@ export class SessionCatalog {
   async #load() {
     const log = await this.#log();
     const last = log.at(-1)?.seq ?? 0;
-    if (this.#entries) {
+    // A record the loaded catalog holds that is gone from the log without a newer snapshot (a
+    // store whose values expire, such as RedisStore with ttlSeconds) means its results may be
+    // gone too: the catalog is loaded again, and checked against the records when it does not read.
+    if (this.#entries && !this.#lostRecords(log)) {
       if (this.#seq === last) return true;
       if (this.#seq < last && (await this.#applyLog(log))) return true;
     }
@@ -209,11 +215,20 @@ export class SessionCatalog {
     if (snapshot === undefined) return false;
     this.#open(snapshot.entries);
     this.#seq = snapshot.seq;
+    this.#base = snapshot.seq;
     if (!(await this.#applyLog(log))) {
       this.forget();
       return false;
     }
     return true;
+  }
+
+  /** Whether a log record between the loaded catalog's snapshot and its seq is gone. */
+  #lostRecords(log) {
+    if (this.#seq === this.#base) return false;
+    const seqs = new Set(log.map((record) => record.seq));
+    for (let seq = this.#base + 1; seq <= this.#seq; seq++) if (!seqs.has(seq)) return true;
+    return false;
   }
 
   /** Applies the log records after the loaded catalog's seq, in order; false on a gap. */
@@ -388,6 +403,7 @@ export class SessionCatalog {
       throw error;
     }
     this.#seq = seq;
+    this.#base = seq;
     for (const { key } of log) await this.#store.remove(key).catch(() => {});
   }
 

@@ -373,6 +373,33 @@ export const cases = [
     },
   },
   {
+    name: "saveMany saves every entry, or none when one is invalid (optional)",
+    async run(makeStore) {
+      const s = await makeStore();
+      if (typeof s.saveMany !== "function") return;
+      const big = longValue(1_200_000);
+      const entries = [
+        { key: ["m", "tool-results", "r1", "output.txt"], value: big },
+        { key: ["m", "tool-results", "r1", "index.json"], value: "lone \uD800 surrogate" },
+        { key: ["m", "tool-results", "r1", "metadata.json"], value: "{}" },
+      ];
+      await s.saveMany(entries);
+      for (const { key, value } of entries) {
+        assert.ok((await s.load(key)) === value, `load ${show(key)} after saveMany`);
+        assert.equal(await s.size(key), value.length, `size ${show(key)} after saveMany`);
+      }
+      assert.deepEqual((await s.loadRange(["m"])).map((e) => e.key), [entries[1].key, entries[2].key, entries[0].key], "loadRange after saveMany");
+      await s.saveMany([{ key: entries[2].key, value: "replaced" }, { key: ["m", "other"], value: "" }]);
+      assert.equal(await s.load(entries[2].key), "replaced", "saveMany replaces a value");
+      assert.equal(await s.load(["m", "other"]), "", "an empty value is a value");
+      await s.saveMany([]);
+      for (const bad of [[{ key: ["n", "a"], value: "1" }, { key: ["n", ".."], value: "2" }], [{ key: ["n", "a"], value: "1" }, { key: ["n", "b"], value: 2 }], [null], "not an array"]) {
+        await assert.rejectsWithCode(() => s.saveMany(bad), "INVALID_ARGUMENT", `saveMany ${show(bad)}`);
+      }
+      assert.deepEqual(await s.loadRange(["n"]), [], "a refused saveMany writes nothing");
+    },
+  },
+  {
     name: "lock is exclusive, served in order, and releasing twice is harmless (optional)",
     async run(makeStore) {
       const s = await makeStore();

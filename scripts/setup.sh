@@ -34,5 +34,11 @@ if $for_tests; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
+  # RedisStore's tests start their own servers (single and cluster) from this binary.
+  if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
+    say "installing redis-server (apt)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  fi
 fi
 say "setup complete"

@@ -30,6 +30,11 @@ export interface Store {
   load(key: StoreKey): Promise<string | undefined>;
   /** Creates or atomically replaces the value. */
   save(key: StoreKey, value: string): Promise<void>;
+  /**
+   * Optional: saves every entry at once, all or none (a transaction), where the backend allows it.
+   * ToolStub writes a result's output, index and record with it; without it, one save at a time.
+   */
+  saveMany?(entries: StoreEntry[]): Promise<void>;
   /** Removes the value; a missing key is not an error. */
   remove(key: StoreKey): Promise<void>;
   /**

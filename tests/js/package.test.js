@@ -55,13 +55,16 @@ describe("the npm package", () => {
     const check = `
       import { synopsis, ToolStub, MemoryStore, ToolStubError } from "tool-stub";
       import { NodeFsStore } from "tool-stub/node";
+      import { RedisStore } from "tool-stub/redis";
+      // ioredis is an optional peer dependency: not installed here, and no entry point needs it.
+      const ioredis = await import("ioredis").then(() => "installed", (e) => e.code);
       const kinds = [synopsis('{"a":1}').kind, synopsis("a,b\\n1,2\\n3,4").kind];
       const ts = new ToolStub({ sessionId: "p", store: new MemoryStore() });
       const [out] = await ts.externalize([{ toolId: "t", toolName: "x", output: "y ".repeat(20000) }], { messageId: "m" });
-      console.log(JSON.stringify({ kinds, truncated: out.truncated, fs: typeof NodeFsStore, err: typeof ToolStubError }));
+      console.log(JSON.stringify({ kinds, truncated: out.truncated, fs: typeof NodeFsStore, err: typeof ToolStubError, redis: typeof RedisStore, ioredis }));
     `;
     const result = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", check], { cwd: project, encoding: "utf8" }));
-    assert.deepEqual(result, { kinds: ["json", "csv"], truncated: true, fs: "function", err: "function" });
+    assert.deepEqual(result, { kinds: ["json", "csv"], truncated: true, fs: "function", err: "function", redis: "function", ioredis: "ERR_MODULE_NOT_FOUND" });
     // The declarations type-check a consumer under strict settings.
     writeFileSync(path.join(project, "consumer.ts"), CONSUMER_TS);
     writeFileSync(
