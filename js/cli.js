@@ -15,6 +15,7 @@ Commands:
   stub [FILE|-]                 print the stub of an output without storing it
   externalize [FILE|-]          store an output and print its stub and ref
       --session S --tool-name N [--tool-id I] [--mime M] [--threshold N]
+      (both) --enhanced          enhanced synopses (config.synopsisMode "enhanced")
   read REF [--offset N] [--limit N]
   read REF --line N [--lines N] [--column N] [--numbered] [--max-chars N]
   read REF --pointer /json/pointer [--max-chars N]
@@ -60,6 +61,7 @@ const OPTIONS = {
   "whole-word": { type: "boolean", short: "w" },
   "per-result": { type: "string" },
   "preview-chars": { type: "string" },
+  enhanced: { type: "boolean" },
   json: { type: "boolean", default: false },
   all: { type: "boolean", default: false },
   "max-results": { type: "string" },
@@ -191,6 +193,7 @@ async function main(argv) {
     maxResults: integer(values["max-results"], "max-results"),
     maxBytes: integer(values["max-bytes"], "max-bytes"),
     maxAgeMs: integer(values["max-age-ms"], "max-age-ms"),
+    synopsisMode: values.enhanced ? "enhanced" : undefined,
   });
   const session = values.session ?? "default";
   const toolStub = (sessionId = session, sessionUri = undefined) =>
@@ -214,6 +217,7 @@ async function main(argv) {
         mimeType: values.mime,
         toolName: values["tool-name"],
         previewChars: integer(values["preview-chars"], "preview-chars") ?? 2000,
+        ...(values.enhanced ? { synopsisMode: "enhanced" } : {}),
       });
       print(stub, { synopsis, stub });
       return 0;

@@ -27,7 +27,7 @@ function synopsisToCore(s) {
   };
 }
 
-const SYNOPSIS_OPTIONS = ["mimeType", "previewChars", "toolName"];
+const SYNOPSIS_OPTIONS = ["mimeType", "previewChars", "toolName", "synopsisMode"];
 
 /** The typed synopsis of one tool output. */
 export function synopsis(output, options) {
@@ -37,7 +37,8 @@ export function synopsis(output, options) {
   const mimeType = optionalString(opts.mimeType, "mimeType", "text/plain");
   const previewChars = optionalInteger(opts.previewChars, "previewChars", 2000);
   optionalString(opts.toolName, "toolName");
-  return synopsisFromCore(JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars)));
+  const mode = optionalString(opts.synopsisMode, "synopsisMode");
+  return synopsisFromCore(JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars, mode)));
 }
 
 const STUB_OPTIONS = ["ref", "toolName", "sha256", "reason", "originalChars", "previewChars", "mimeType", "toolNames", "stubHeader"];
@@ -67,8 +68,9 @@ export function renderStub(synopsisValue, options) {
 export function makePreview(output, options) {
   requireString(output, "output");
   const given = requireOptions(options, "options");
-  const opts = stubOptionsToCore(given, [...STUB_OPTIONS, "maxStubChars"]);
+  const opts = stubOptionsToCore(given, [...STUB_OPTIONS, "maxStubChars", "synopsisMode"]);
   if (given.maxStubChars !== undefined) opts.maxStubChars = requireInteger(given.maxStubChars, "maxStubChars");
+  if (given.synopsisMode !== undefined) opts.synopsisMode = requireString(given.synopsisMode, "synopsisMode");
   const result = JSON.parse(callCore(core.makePreviewJson, output, callerJson(opts, "options")));
   return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
 }

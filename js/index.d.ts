@@ -3,7 +3,13 @@
 export { ToolStubError, ToolStubErrorCode, MemoryStore, Store, StoreKey, StoreEntry } from "./stores/store.js";
 import type { Store, ToolStubErrorCode } from "./stores/store.js";
 
-export type SynopsisKind = "json" | "csv" | "tsv" | "yaml" | "xml" | "code" | "text" | "unknown";
+/** The reference's kinds; enhanced mode (`synopsisMode: "enhanced"`) adds kinds of its own. */
+export type SynopsisKind = "json" | "csv" | "tsv" | "yaml" | "xml" | "code" | "text" | "unknown" | (string & {});
+
+/** "reference" (default): the reference's synopses, byte for byte. "enhanced": synopses beyond
+ * the reference (record fields and value counts, column types, YAML documents, logs, HTML, test
+ * and compiler output), in stubs at most 20% longer than the reference's. */
+export type SynopsisMode = "reference" | "enhanced";
 
 /** What the stub says about an output. */
 export interface Synopsis {
@@ -22,6 +28,8 @@ export interface SynopsisOptions {
   /** Sizes the head/tail sample of `unknown` outputs only. Default 2000. */
   previewChars?: number;
   toolName?: string;
+  /** Default "reference". */
+  synopsisMode?: SynopsisMode;
 }
 
 /** The names the stub's Explore lines give the retrieval tools. */
@@ -50,7 +58,7 @@ export declare function renderStub(synopsis: Synopsis, options?: StubOptions): s
 /** The synopsis and its stub; `previewChars` (default 2000) is clamped to the output's length.
  * `maxStubChars` (default 20000) bounds the stub: the synopsis's lists and long names are clipped
  * with "... N more" markers (and a stub is never longer than an output over 4000 chars). */
-export declare function makePreview(output: string, options?: StubOptions & { maxStubChars?: number }): { synopsis: Synopsis; stub: string };
+export declare function makePreview(output: string, options?: StubOptions & { maxStubChars?: number; synopsisMode?: SynopsisMode }): { synopsis: Synopsis; stub: string };
 /** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` when toolId is empty. */
 export declare function toolResultId(toolId: string, sha256: string): string;
 /** Lower-case hex SHA-256 of the output's UTF-8 bytes (WTF-8 when it holds lone surrogates: the bytes a store keeps). */
@@ -128,6 +136,8 @@ export interface ToolStubConfig {
   /** The first line of every stub: one non-empty line; default the reference's
    * "[OpenViking tool result externalized]". */
   stubHeader?: string;
+  /** "reference" (default, byte-identical to the reference) or "enhanced" (see SynopsisMode). */
+  synopsisMode?: SynopsisMode;
   /** A store call that takes longer fails (as STORE_FAILED, cause TimeoutError). */
   storeTimeoutMs?: number | null;
 }

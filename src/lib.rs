@@ -12,6 +12,7 @@
 
 mod agent;
 mod catalog;
+mod enhanced;
 mod error;
 mod ids;
 mod json_fields;
@@ -43,8 +44,11 @@ pub use retrieval::grep;
 /// Line windows, JSON pointer reads and CSV/TSV rows reads (the fuzz targets drive them).
 pub use retrieval::{json_pointer, lines, table_rows};
 pub use retrieval::{output_index::output_index, read, ReadWindow};
+/// The enhanced synopsis mode (`config.synopsisMode: "enhanced"`).
+pub use enhanced::SynopsisMode;
 pub use stub::{
-    make_preview, render_stub, PreviewRequest, StubHeader, ToolNames, DEFAULT_MAX_STUB_CHARS,
+    make_preview, render_stub, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
+    DEFAULT_MAX_STUB_CHARS, ENHANCED_STUB_RATIO,
 };
 pub use synopsis::{generate, MAX_YAML_BYTES};
 pub use turn::{

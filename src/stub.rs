@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::enhanced::{self, SynopsisMode};
 use crate::json_fields;
 use crate::python::{char_len, take_chars};
 use crate::synopsis::{self, Synopsis};
@@ -266,6 +267,56 @@ pub fn render_bounded_stub(
     render_stub(synopsis, header)
 }
 
+/// An enhanced stub is at most this many times the length of the reference's stub of the same
+/// output (numerator, denominator): what it adds must earn its place in the model's context.
+pub const ENHANCED_STUB_RATIO: (usize, usize) = (6, 5);
+
+/// The synopsis of `output` in `mode`. In enhanced mode its stub with `header` is held to
+/// `ENHANCED_STUB_RATIO` of the reference's stub with the same header: the enhanced lists are
+/// clipped (`bound_synopsis`) when they would make it longer. Both stubs are measured without
+/// their sample, which is the reference's in both modes, so the bound holds whatever preview
+/// chars the stub is finally rendered with.
+pub fn synopsis_in_mode(
+    output: &str,
+    mime_type: &str,
+    preview_chars: i64,
+    mode: SynopsisMode,
+    header: &StubHeader<'_>,
+) -> Synopsis {
+    let reference = synopsis::generate(output, mime_type, preview_chars);
+    if mode == SynopsisMode::Reference {
+        return reference;
+    }
+    let limit = enhanced_stub_limit(&reference, header);
+    let mut enhanced = enhanced::generate_from(output, mime_type, reference);
+    hold_to_limit(&mut enhanced, header, limit);
+    enhanced
+}
+
+/// Chars of the stub of `synopsis` with `header`, without its sample.
+fn bare_stub_chars(synopsis: &Synopsis, header: &StubHeader<'_>) -> usize {
+    let bare = Synopsis {
+        sample: String::new(),
+        ..synopsis.clone()
+    };
+    char_len(&render_stub(&bare, header))
+}
+
+/// The most chars (without the sample) an enhanced stub may have, given the reference's synopsis.
+fn enhanced_stub_limit(reference: &Synopsis, header: &StubHeader<'_>) -> usize {
+    let (times, per) = ENHANCED_STUB_RATIO;
+    bare_stub_chars(reference, header) * times / per
+}
+
+/// Clips the lists of `synopsis` so its stub with `header` (without the sample) fits `limit`.
+fn hold_to_limit(synopsis: &mut Synopsis, header: &StubHeader<'_>, limit: usize) {
+    let chars = bare_stub_chars(synopsis, header);
+    if chars > limit {
+        let fixed = chars - sections_chars(synopsis);
+        bound_synopsis(synopsis, limit.saturating_sub(fixed));
+    }
+}
+
 /// `preview_chars = min(len(output), max(p, 0))`, the value a stub header and a record carry.
 pub fn effective_preview_chars(original_chars: usize, preview_chars: i64) -> i64 {
     preview_chars
@@ -289,6 +340,8 @@ pub struct PreviewRequest<'a> {
     pub tools: Option<&'a ToolNames>,
     /// The most chars of the stub (`DEFAULT_MAX_STUB_CHARS` when `None`).
     pub max_stub_chars: Option<usize>,
+    /// The synopsis rules (`config.synopsisMode`).
+    pub mode: SynopsisMode,
 }
 
 /// The synopsis of `output` and its rendered stub.
@@ -300,19 +353,20 @@ pub fn make_preview(output: &str, request: &PreviewRequest<'_>) -> (Synopsis, St
     } else {
         request.mime_type
     };
-    let mut synopsis = synopsis::generate(output, mime_type, preview_chars);
+    let header = StubHeader {
+        title: request.title,
+        reference: request.reference,
+        tool_name: request.tool_name,
+        sha256: request.sha256,
+        reason: request.reason,
+        original_chars: request.original_chars.unwrap_or(original_chars),
+        preview_chars,
+        tools: request.tools,
+    };
+    let mut synopsis = synopsis_in_mode(output, mime_type, preview_chars, request.mode, &header);
     let stub = render_bounded_stub(
         &mut synopsis,
-        &StubHeader {
-            title: request.title,
-            reference: request.reference,
-            tool_name: request.tool_name,
-            sha256: request.sha256,
-            reason: request.reason,
-            original_chars: request.original_chars.unwrap_or(original_chars),
-            preview_chars,
-            tools: request.tools,
-        },
+        &header,
         stub_limit(
             original_chars,
             request.max_stub_chars.unwrap_or(DEFAULT_MAX_STUB_CHARS),
@@ -449,6 +503,69 @@ mod tests {
         let mut untouched = synopsis.clone();
         bound_synopsis(&mut untouched, before);
         assert_eq!(untouched, synopsis);
+    }
+
+    #[test]
+    fn enhanced_synopses_are_clipped_to_the_reference_stub_ratio() {
+        let header = StubHeader {
+            reference: "viking://user/default/sessions/s/tool-results/tr_x",
+            reason: "single_threshold",
+            original_chars: 50_000,
+            ..Default::default()
+        };
+        let reference = synopsis::generate("alpha beta\ngamma", "text/plain", 2_000);
+        let limit = enhanced_stub_limit(&reference, &header);
+        assert_eq!(limit, bare_stub_chars(&reference, &header) * 6 / 5);
+        let mut long = Synopsis::new("log", "Log output");
+        long.summary = (0..200).map(|i| format!("level count line {i}")).collect();
+        long.structure = (0..50).map(|i| format!("field{i}: text")).collect();
+        hold_to_limit(&mut long, &header, limit);
+        assert!(bare_stub_chars(&long, &header) <= limit);
+        assert!(long.summary.last().is_some_and(|item| item.ends_with(" more")));
+        // A synopsis that fits is left as it is.
+        let mut short = Synopsis::new("log", "Log output");
+        short.summary = vec!["2 lines".into()];
+        let before = short.clone();
+        hold_to_limit(&mut short, &header, limit);
+        assert_eq!(short, before);
+    }
+
+    #[test]
+    fn enhanced_stubs_stay_within_the_ratio_of_the_reference() {
+        let outputs = [
+            ("[{\"id\": 1, \"state\": \"open\"}, {\"id\": 2, \"state\": \"closed\"}]".repeat(1), "application/json"),
+            ("a,b\n1,2\n3,4\n".to_string(), "text/csv"),
+            ("items:\n- kind: Pod\n  metadata:\n    name: x\n".to_string(), "application/yaml"),
+            ("# Title\n\nSome text.\n## Part\nmore".to_string(), "text/markdown"),
+            ("import os\ndef main():\n    pass\n".to_string(), "text/x-python"),
+            ("2024-01-01 ERROR boom\n2024-01-01 INFO ok\n".repeat(500), "text/plain"),
+            ("\u{1}\u{2}".repeat(100), "application/octet-stream"),
+        ];
+        for (output, mime_type) in outputs {
+            for preview_chars in [0, 100, 2_000] {
+                let request = |mode| PreviewRequest {
+                    mime_type,
+                    preview_chars,
+                    reference: "viking://user/default/sessions/s/tool-results/tr_x",
+                    sha256: "0123456789abcdef0123",
+                    reason: "single_threshold",
+                    mode,
+                    ..Default::default()
+                };
+                let (_, reference) = make_preview(&output, &request(SynopsisMode::Reference));
+                let (_, enhanced) = make_preview(&output, &request(SynopsisMode::Enhanced));
+                assert!(
+                    char_len(&enhanced) * 5 <= char_len(&reference) * 6,
+                    "{mime_type}: {} > 1.2 x {}\n{enhanced}",
+                    char_len(&enhanced),
+                    char_len(&reference)
+                );
+                // The header and the Explore lines are the reference's.
+                let explore = |stub: &str| stub.split("\nExplore:\n").nth(1).map(str::to_string);
+                assert_eq!(explore(&enhanced), explore(&reference));
+                assert!(enhanced.starts_with("[OpenViking tool result externalized]\ntool_name: tool\nkind: "));
+            }
+        }
     }
 
     #[test]

@@ -14,11 +14,13 @@ use crate::record::{
     INDEX_FILE, METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
 };
 use crate::retrieval::output_index::{index_of_received_output, OutputIndex};
+use crate::enhanced::SynopsisMode;
 use crate::stub::{
     bound_synopsis, effective_preview_chars, make_preview, render_bounded_stub, render_stub,
-    sections_chars, stub_limit, PreviewRequest, StubHeader, ToolNames, DEFAULT_MAX_STUB_CHARS,
+    sections_chars, stub_limit, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
+    DEFAULT_MAX_STUB_CHARS,
 };
-use crate::synopsis::{self, Synopsis};
+use crate::synopsis::Synopsis;
 
 pub const REASON_SINGLE: &str = "single_threshold";
 pub const REASON_BUDGET: &str = "turn_budget";
@@ -87,6 +89,8 @@ pub struct TurnConfig {
     pub max_stub_chars: usize,
     /// The first line of every stub (default the reference's; one line, not empty).
     pub stub_header: String,
+    /// The synopsis rules: the reference's (default) or the enhanced ones.
+    pub synopsis_mode: SynopsisMode,
 }
 
 json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
@@ -108,6 +112,7 @@ json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
     max_output_bytes: "maxOutputBytes" | "max_output_bytes",
     max_stub_chars: "maxStubChars" | "max_stub_chars",
     stub_header: "stubHeader" | "stub_header",
+    synopsis_mode: "synopsisMode" | "synopsis_mode",
 });
 
 impl Default for TurnConfig {
@@ -131,6 +136,7 @@ impl Default for TurnConfig {
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             max_stub_chars: DEFAULT_MAX_STUB_CHARS,
             stub_header: crate::stub::REFERENCE_STUB_HEADER.to_string(),
+            synopsis_mode: SynopsisMode::Reference,
         }
     }
 }
@@ -336,6 +342,7 @@ pub struct TurnPlan {
     pub tool_names: ToolNames,
     pub max_stub_chars: usize,
     pub stub_header: String,
+    pub synopsis_mode: SynopsisMode,
 }
 
 /// An array of parts, each read by `ToolPart::from_json`.
@@ -444,6 +451,7 @@ fn rewrite_source_read(part: &mut ToolPart, reference: &str, config: &TurnConfig
             title: &config.stub_header,
             tools: Some(&config.tool_names),
             max_stub_chars: Some(config.max_stub_chars),
+            mode: config.synopsis_mode,
             ..Default::default()
         },
     );
@@ -572,32 +580,36 @@ fn candidate(
     };
     let tool_result_id = tool_result_id(&part.tool_id, &sha256);
     let reference = result_ref(session_uri, &tool_result_id);
-    // Only `unknown` outputs have a head/tail sample (sized by the preview chars, so it is cut
-    // again once the selection is known); a 1-char preview tells whether there is one at all.
-    let mut synopsis = synopsis::generate(&part.output, part.mime_or_default(), 1);
-    let head_tail_sample = synopsis.kind == "unknown" && !synopsis.sample.is_empty();
-    let bare = Synopsis {
-        sample: String::new(),
-        ..synopsis.clone()
-    };
     let reason = if chars as i64 > config.threshold_chars {
         REASON_SINGLE
     } else {
         REASON_BUDGET
     };
-    let base_stub_chars = char_len(&render_stub(
-        &bare,
-        &StubHeader {
-            title: &config.stub_header,
-            reference: &reference,
-            tool_name: &part.tool_name,
-            sha256: &sha256,
-            reason,
-            original_chars: chars,
-            preview_chars: 0,
-            tools: Some(&config.tool_names),
-        },
-    ));
+    let bare_header = StubHeader {
+        title: &config.stub_header,
+        reference: &reference,
+        tool_name: &part.tool_name,
+        sha256: &sha256,
+        reason,
+        original_chars: chars,
+        preview_chars: 0,
+        tools: Some(&config.tool_names),
+    };
+    // Only `unknown` outputs have a head/tail sample (sized by the preview chars, so it is cut
+    // again once the selection is known); a 1-char preview tells whether there is one at all.
+    let mut synopsis = synopsis_in_mode(
+        &part.output,
+        part.mime_or_default(),
+        1,
+        config.synopsis_mode,
+        &bare_header,
+    );
+    let head_tail_sample = synopsis.kind == "unknown" && !synopsis.sample.is_empty();
+    let bare = Synopsis {
+        sample: String::new(),
+        ..synopsis.clone()
+    };
+    let base_stub_chars = char_len(&render_stub(&bare, &bare_header));
     let mut candidate = Candidate {
         index,
         chars,
@@ -698,6 +710,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
         tool_names: config.tool_names.clone(),
         max_stub_chars: config.max_stub_chars,
         stub_header: config.stub_header.clone(),
+        synopsis_mode: config.synopsis_mode,
     };
     if !config.enabled || parts.iter().all(|part| part.output.is_empty()) {
         return Ok(unchanged(parts));
@@ -977,6 +990,7 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                                 title: &plan.stub_header,
                                 tools: Some(&plan.tool_names),
                                 max_stub_chars: Some(plan.max_stub_chars),
+                                mode: plan.synopsis_mode,
                                 ..Default::default()
                             },
                         );
@@ -1046,6 +1060,31 @@ mod tests {
                 serde_json::from_value(serde_json::json!({"stub_header": bad})).expect("parsed");
             assert!(config.check().is_err(), "{bad:?} is refused");
         }
+    }
+
+    #[test]
+    fn synopsis_mode_is_read_from_the_config_and_used_by_every_stub_of_a_turn() {
+        let enhanced: TurnConfig =
+            serde_json::from_value(serde_json::json!({"synopsisMode": "enhanced"})).expect("accepted");
+        assert_eq!(enhanced.synopsis_mode, SynopsisMode::Enhanced);
+        let snake: TurnConfig =
+            serde_json::from_value(serde_json::json!({"synopsis_mode": "reference"})).expect("accepted");
+        assert_eq!(snake.synopsis_mode, SynopsisMode::Reference);
+        assert_eq!(TurnConfig::default().synopsis_mode, SynopsisMode::Reference);
+        let refused = serde_json::from_value::<TurnConfig>(serde_json::json!({"synopsisMode": "fancy"}))
+            .expect_err("refused");
+        assert!(refused.to_string().contains("synopsisMode"), "{refused}");
+        let output = "2024-05-01 12:00:00 INFO started\n".repeat(2_000);
+        let stubs: Vec<String> = [TurnConfig::default(), enhanced]
+            .into_iter()
+            .map(|config| {
+                let plan = plan_turn(input(vec![part("a", output.clone())], config)).expect("planned");
+                plan.writes[0].stub.clone()
+            })
+            .collect();
+        assert!(char_len(&stubs[1]) * 5 <= char_len(&stubs[0]) * 6);
+        let explore = |stub: &str| stub.split("\nExplore:\n").nth(1).map(str::to_string);
+        assert_eq!(explore(&stubs[0]), explore(&stubs[1]));
     }
 
     #[test]

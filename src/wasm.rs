@@ -10,7 +10,10 @@ use wasm_bindgen::prelude::*;
 use crate::error::{Error, ErrorCode};
 use crate::json_fields;
 use crate::record::{parse_stored, stored_matches};
-use crate::stub::{make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
+use crate::enhanced::SynopsisMode;
+use crate::stub::{
+    make_preview, render_stub, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
+};
 use crate::synopsis::Synopsis;
 use crate::{agent, ids, retention, retrieval, synopsis, turn};
 
@@ -49,10 +52,26 @@ fn int(what: &str, value: f64) -> BindingResult<i64> {
     }
 }
 
+/// `mode` is `synopsisMode` ("" for the default, "reference"); in enhanced mode the synopsis is
+/// bounded as the one of a stub without ref or tool name.
 #[wasm_bindgen(js_name = synopsisJson)]
-pub fn synopsis_json(output: &str, mime_type: &str, preview_chars: f64) -> BindingResult<String> {
+pub fn synopsis_json(
+    output: &str,
+    mime_type: &str,
+    preview_chars: f64,
+    mode: &str,
+) -> BindingResult<String> {
     let preview_chars = int("previewChars", preview_chars)?;
-    emit(&synopsis::generate(output, mime_type, preview_chars))
+    let mode = SynopsisMode::parse(mode).map_err(to_js)?;
+    if mode == SynopsisMode::Reference {
+        return emit(&synopsis::generate(output, mime_type, preview_chars));
+    }
+    let header = StubHeader {
+        original_chars: crate::python::char_len(output),
+        preview_chars,
+        ..StubHeader::default()
+    };
+    emit(&synopsis_in_mode(output, mime_type, preview_chars, mode, &header))
 }
 
 #[derive(Default)]
@@ -67,6 +86,7 @@ struct StubOptions {
     tool_names: Option<ToolNames>,
     max_stub_chars: Option<usize>,
     stub_header: String,
+    synopsis_mode: SynopsisMode,
 }
 
 json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
@@ -80,6 +100,7 @@ json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
     tool_names: "toolNames",
     max_stub_chars: "maxStubChars",
     stub_header: "stubHeader",
+    synopsis_mode: "synopsisMode",
 });
 
 #[wasm_bindgen(js_name = renderStub)]
@@ -127,6 +148,7 @@ pub fn make_preview_json(output: &str, options_json: &str) -> BindingResult<Stri
             tools: options.tool_names.as_ref(),
             max_stub_chars: options.max_stub_chars,
             title: &options.stub_header,
+            mode: options.synopsis_mode,
         },
     );
     emit(&Preview {

@@ -28,7 +28,7 @@ fn error_code(error: JsValue) -> String {
 
 #[wasm_bindgen_test]
 fn synopsis_detects_json_in_wasm() {
-    let json = wasm::synopsis_json(r#"{"a": [1, 2.5e-7], "b": "x"}"#, "text/plain", 2000.0)
+    let json = wasm::synopsis_json(r#"{"a": [1, 2.5e-7], "b": "x"}"#, "text/plain", 2000.0, "")
         .expect("synopsis");
     let synopsis: Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(synopsis["kind"], "json");

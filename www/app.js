@@ -98,7 +98,11 @@ try {
 function loadSavedConfig() {
   try {
     const saved = JSON.parse(localStorage.getItem(CONFIG_STORAGE_KEY) ?? "{}");
-    return { ...DEFAULT_CONFIG, ...Object.fromEntries(CONFIG_KEYS.filter((k) => Number.isSafeInteger(saved[k])).map((k) => [k, saved[k]])) };
+    return {
+      ...DEFAULT_CONFIG,
+      ...Object.fromEntries(CONFIG_KEYS.filter((k) => Number.isSafeInteger(saved[k])).map((k) => [k, saved[k]])),
+      synopsisMode: saved.synopsisMode === "enhanced" ? "enhanced" : "reference",
+    };
   } catch {
     return { ...DEFAULT_CONFIG };
   }
@@ -106,6 +110,7 @@ function loadSavedConfig() {
 
 function fillConfig(config) {
   for (const key of CONFIG_KEYS) $(`cfg-${key}`).value = String(config[key]);
+  $("cfg-synopsisMode").checked = config.synopsisMode === "enhanced";
 }
 
 /** The config from the form; throws an INVALID_ARGUMENT-coded error for a bad field. */
@@ -121,6 +126,7 @@ function readConfig() {
     input.removeAttribute("aria-invalid");
     config[key] = value;
   }
+  config.synopsisMode = $("cfg-synopsisMode").checked ? "enhanced" : "reference";
   return config;
 }
 
@@ -541,7 +547,7 @@ function wire() {
   $("config-form").addEventListener("input", saveConfig);
   $("config-form").addEventListener("submit", (e) => e.preventDefault());
   $("config-reset").addEventListener("click", () => {
-    fillConfig(DEFAULT_CONFIG);
+    fillConfig({ ...DEFAULT_CONFIG, synopsisMode: "reference" });
     saveConfig();
   });
 

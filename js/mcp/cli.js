@@ -15,7 +15,8 @@ export const MCP_USAGE = `  mcp [--store DIR] [--session S] [--config FILE] [--t
                                 its oversized tool results and shows stubs, and adds the
                                 retrieval tools. Options: --store DIR --session S --config FILE
                                 (JSON: the library's config) --threshold N --preview-chars N
-                                --turn-budget N --failure-mode M --tool-prefix P --timeout-ms N`;
+                                --turn-budget N --failure-mode M --tool-prefix P --timeout-ms N
+                                --enhanced (enhanced synopses: config.synopsisMode "enhanced")`;
 
 const OPTIONS = {
   store: { type: "string", default: ".tool-stub" },
@@ -25,6 +26,7 @@ const OPTIONS = {
   "preview-chars": { type: "string" },
   "turn-budget": { type: "string" },
   "failure-mode": { type: "string" },
+  enhanced: { type: "boolean" },
   "tool-prefix": { type: "string" },
   "timeout-ms": { type: "string", default: "300000" },
   url: { type: "string" },
@@ -59,6 +61,7 @@ function configOf(values) {
     previewChars: integer(values["preview-chars"], "preview-chars"),
     assistantTurnInlineBudgetChars: integer(values["turn-budget"], "turn-budget"),
     failureMode: values["failure-mode"],
+    synopsisMode: values.enhanced ? "enhanced" : undefined,
     toolNames: prefix === undefined ? undefined : { read: `${prefix}read`, search: `${prefix}search`, list: `${prefix}list`, searchAll: `${prefix}search_all` },
   };
   return { ...config, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };

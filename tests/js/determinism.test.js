@@ -18,14 +18,16 @@ const native = JSON.parse(
 describe("native and wasm give the same bytes", () => {
   it(`synopsis and stub of ${native.previews.length} generated outputs`, () => {
     assert.ok(native.previews.length >= 100);
-    for (const { output, mimeType, previewChars, expected } of native.previews) {
-      const actual = JSON.parse(makePreviewJson(output, JSON.stringify({ mimeType, previewChars })));
-      assert.deepEqual(actual, expected, `mime ${mimeType}, preview ${previewChars}: ${output.slice(0, 80)}`);
+    assert.ok(native.previews.some((preview) => preview.synopsisMode === "enhanced"));
+    for (const { output, mimeType, previewChars, synopsisMode, expected } of native.previews) {
+      const actual = JSON.parse(makePreviewJson(output, JSON.stringify({ mimeType, previewChars, synopsisMode })));
+      assert.deepEqual(actual, expected, `mime ${mimeType}, preview ${previewChars}, ${synopsisMode}: ${output.slice(0, 80)}`);
     }
   });
 
   it(`plans of ${native.turns.length} generated turns`, () => {
     assert.ok(native.turns.some((turn) => turn.expected.writes?.length > 0));
+    assert.ok(native.turns.some((turn) => turn.input.config.synopsisMode === "enhanced"));
     for (const { input, expected } of native.turns) {
       let actual;
       let turn;

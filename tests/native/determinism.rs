@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 use tool_stub::{finish_turn, plan_turn, ToolPart, TurnConfig, TurnInput, WriteOutcome};
-use tool_stub::{make_preview, PreviewRequest};
+use tool_stub::{make_preview, PreviewRequest, SynopsisMode};
 
 /// xorshift64*: a fixed, dependency-free sequence (the inputs only need to be varied and stable).
 struct Sequence(u64);
@@ -126,18 +126,25 @@ fn main() {
     for _ in 0..count {
         let (output, mime_type) = generated_output(&mut seq);
         let preview_chars = [0, 1, 200, 2000, 100_000][seq.below(5)];
-        let (synopsis, stub) = make_preview(
-            &output,
-            &PreviewRequest {
-                mime_type,
-                preview_chars,
-                ..Default::default()
-            },
-        );
-        previews.push(json!({
-            "output": output, "mimeType": mime_type, "previewChars": preview_chars,
-            "expected": {"synopsis": synopsis, "stub": stub},
-        }));
+        // Every output in both synopsis modes.
+        for (mode, name) in [
+            (SynopsisMode::Reference, "reference"),
+            (SynopsisMode::Enhanced, "enhanced"),
+        ] {
+            let (synopsis, stub) = make_preview(
+                &output,
+                &PreviewRequest {
+                    mime_type,
+                    preview_chars,
+                    mode,
+                    ..Default::default()
+                },
+            );
+            previews.push(json!({
+                "output": output, "mimeType": mime_type, "previewChars": preview_chars,
+                "synopsisMode": name, "expected": {"synopsis": synopsis, "stub": stub},
+            }));
+        }
     }
     let mut turns = Vec::new();
     for t in 0..count / 5 {
@@ -156,6 +163,7 @@ fn main() {
         let config = TurnConfig {
             threshold_chars: [50, 2000, 20_000][seq.below(3)],
             assistant_turn_inline_budget_chars: [100, 5000, 100_000][seq.below(3)],
+            synopsis_mode: [SynopsisMode::Reference, SynopsisMode::Enhanced][seq.below(2)],
             ..Default::default()
         };
         let input = TurnInput {

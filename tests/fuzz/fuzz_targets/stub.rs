@@ -2,7 +2,7 @@
 #![no_main]
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use tool_stub::{make_preview, render_stub, PreviewRequest, StubHeader, ToolNames};
+use tool_stub::{make_preview, render_stub, PreviewRequest, StubHeader, SynopsisMode, ToolNames};
 use tool_stub::Synopsis;
 
 fn strings(u: &mut Unstructured<'_>) -> Result<Vec<String>> {
@@ -44,6 +44,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     }
     let mime: String = u.arbitrary()?;
     let output: String = u.arbitrary()?;
+    let mode = if u.arbitrary()? { SynopsisMode::Enhanced } else { SynopsisMode::Reference };
     let (_, preview) = make_preview(
         &output,
         &PreviewRequest {
@@ -57,6 +58,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             tools: with_tools.then_some(&tools),
             max_stub_chars: None,
             title: "",
+            mode,
         },
     );
     let shown = preview_chars.clamp(0, output.chars().count() as i64);
