@@ -88,12 +88,16 @@ export function readOnlyMidTurn({ turns = 60, seed = 1 } = {}) {
   if (process.getuid?.() !== 0) return { skipped: "not root: cannot run the worker as another user" };
   const who = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, "-e", "process.stdout.write(String(process.getuid()))"], { encoding: "utf8" });
   if (who.status !== 0 || who.stdout === "0") return { skipped: `runuser -u nobody does not work here (${who.stderr?.trim() || who.error})` };
+  // The worker imports the package from this checkout: a checkout under a folder that user
+  // cannot enter (a mode-700 temp clone) cannot run the scenario at all.
+  const worker = fileURLToPath(new URL("./ro-worker.mjs", import.meta.url));
+  const reach = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, "-e", "require('fs').accessSync(process.argv[1])", worker], { encoding: "utf8" });
+  if (reach.status !== 0) return { skipped: "user nobody cannot read this checkout (a folder on its path is closed to other users)" };
   const parent = mkdtempSync(path.join(tmpdir(), "tool-stub-ro-"));
   const storeDir = path.join(parent, "store");
   mkdirSync(storeDir);
   chownSync(parent, 65534, 65534);
   chownSync(storeDir, 65534, 65534);
-  const worker = fileURLToPath(new URL("./ro-worker.mjs", import.meta.url));
   const run = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, worker, storeDir, String(turns), String(seed)], { encoding: "utf8", timeout: 300_000 });
   let stats;
   try {
