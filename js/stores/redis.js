@@ -68,6 +68,12 @@ function memberOf(rest) {
 
 /** The segments of a member (wtf8's decoder joins separately encoded surrogates into pairs). */
 function segmentsOf(member) {
+  // Without 0xED (the lead byte of an encoded surrogate) CESU-8 is UTF-8: one decode, one split.
+  if (!member.includes(0xed)) {
+    const segments = member.toString("utf8").split("\0");
+    segments.pop(); // after the last NUL
+    return segments;
+  }
   const segments = [];
   let start = 0;
   for (let i = member.indexOf(0); i !== -1; i = member.indexOf(0, start)) {

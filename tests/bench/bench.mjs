@@ -362,6 +362,100 @@ if (runs("7")) {
   verdict("7", target7, target7 ? "every grep row within 4x of V8's RegExp" : `slower than 4x V8: ${slow.join(", ")}`);
 }
 
+// ---- redis: RedisStore beside MemoryStore (issue 20) ---------------------------------------------
+// A redis-server started here (tests/js/redis-servers.js: 127.0.0.1, a free port, no persistence),
+// emptied between timed calls; ioredis from the dev dependencies. Rows: the 1,000-part turn into
+// each store (RedisStore: one MULTI/EXEC per result, 16 results in flight); a read at the end of
+// 100 MB (one GETRANGE); list, usage and the model's list tool at 10,000 results beside 20.
+if (runs("redis")) {
+  const { startRedis, requireRedis } = await import("../js/redis-servers.js");
+  let server;
+  let client;
+  try {
+    requireRedis();
+    server = await startRedis();
+    const { Redis } = await import("ioredis");
+    client = new Redis({ host: "127.0.0.1", port: server.port });
+  } catch (error) {
+    row("redis", "RedisStore rows", "-", `not measured: ${String(error.message).split("\n")[0]}`);
+  }
+  if (client) {
+    try {
+      const { RedisStore } = await import(path.join(PKG, "js/redis.js"));
+      let prefixes = 0;
+      const redisStore = () => new RedisStore({ client, keyPrefix: `bench-${prefixes++}` });
+      const median = async (count, fn, before = async () => {}) => {
+        const times = [];
+        for (let i = 0; i < count + 1; i++) {
+          await before();
+          globalThis.gc?.();
+          const start = performance.now();
+          await fn(i);
+          if (i > 0) times.push(performance.now() - start); // the first is a warm-up
+        }
+        return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+      };
+      const parts = turnParts(1000, 1000 * 50_000);
+      const turn = (makeStore) => median(5, () => new api.ToolStub({ store: makeStore(), sessionId: `turn-${session++}` }).externalize(parts, { messageId: "m" }), () => client.flushall());
+      const memoryTurn = await turn(() => new api.MemoryStore());
+      const redisTurn = await turn(redisStore);
+      row("redis", "externalize a turn of 1000 parts (50 MB), MemoryStore", ms(memoryTurn), "baseline, same run");
+      row("redis", "externalize a turn of 1000 parts (50 MB), RedisStore", ms(redisTurn), `${(redisTurn / memoryTurn).toFixed(2)}x MemoryStore; a MULTI per result, 16 in flight`);
+      await client.flushall();
+
+      if (!quick) {
+        const times = {};
+        for (const size of [10 * MB, 100 * MB]) {
+          const output = makeInput("text", size, 7);
+          const ts = new api.ToolStub({ store: redisStore(), sessionId: `read-${size}` });
+          const [part] = await ts.externalize([{ toolId: "t", toolName: "bench", output }], { messageId: "m" });
+          const offset = part.originalChars - 2000;
+          times[size] = await median(25, async () => {
+            const window = await ts.read(part.outputRef, { offset, limit: 2000, includeMetadata: false });
+            if (window.content !== output.slice(-window.content.length) || window.hasMore) throw new Error("wrong window");
+          });
+          row("redis", `RedisStore read 2,000 chars at the end of ${size / MB} MB`, ms(times[size]), size === 100 * MB ? `${(times[size] / times[10 * MB]).toFixed(2)}x the 10 MB read` : "");
+        }
+        await client.flushall();
+      }
+
+      // Sessions of 20 and 10,000 results of ~2 KB (thresholdChars 1,000), written 100 per turn.
+      const sessionCalls = {};
+      for (const count of [20, 10_000]) {
+        const store = redisStore();
+        const config = { thresholdChars: 1000 };
+        const filling = new api.ToolStub({ store, sessionId: "bench", config });
+        const filled = performance.now();
+        for (let i = 0; i < count; i += 100) {
+          const batch = [];
+          for (let j = i; j < Math.min(count, i + 100); j++) batch.push({ toolId: `c${j}`, toolName: j % 10 === 0 ? "rare" : "common", output: `result ${j}\n${`line of a tool output ${j % 97}\n`.repeat(80)}` });
+          await filling.externalize(batch, { messageId: `m${i}` });
+        }
+        const fillMs = performance.now() - filled;
+        const ts = () => new api.ToolStub({ store, sessionId: "bench", config });
+        const warm = ts();
+        await warm.usage();
+        sessionCalls[count] = {
+          "first call of a new ToolStub (loads the catalog)": await median(7, () => ts().usage()),
+          "list(limit 50)": await median(7, () => warm.list({ limit: 50 })),
+          "list(toolName, limit 50)": await median(7, () => warm.list({ toolName: "rare", limit: 50 })),
+          usage: await median(7, () => warm.usage()),
+          "the model's list tool (lean, newest first, limit 50)": await median(7, () => warm.handleToolCall("openviking_tool_result_list", { limit: 50, order: "newest" })),
+        };
+        if (count > 20) row("redis", `RedisStore: storing ${count} results of ~2 KB, 100 per turn`, `${(fillMs / 1000).toFixed(1)} s`, `${(fillMs / count).toFixed(2)} ms a result`);
+      }
+      for (const [call, small] of Object.entries(sessionCalls[20])) {
+        const big = sessionCalls[10_000][call];
+        row("redis", `RedisStore ${call} at 10,000 results`, ms(big), `${ms(small)} at 20 results (${(big / small).toFixed(1)}x)`);
+      }
+      await client.flushall();
+    } finally {
+      client.disconnect();
+      await server.stop();
+    }
+  }
+}
+
 // ---- the table ---------------------------------------------------------------------------------
 const cores = availableParallelism?.() ?? cpus().length;
 console.log(`tool-stub benchmark: Node ${process.version}, ${cores} cores, ${cpus()[0]?.model ?? "unknown CPU"}\n`);
