@@ -220,6 +220,10 @@ export class RedisStore {
     if (client === null || typeof client !== "object" || typeof client.multi !== "function" || typeof client.callBuffer !== "function") {
       throw new ToolStubError("INVALID_ARGUMENT", "RedisStore: options.client must be an ioredis Redis or Cluster client");
     }
+    // ioredis's own keyPrefix would prefix the keys a script is given but not the ones it builds.
+    if (client.options?.keyPrefix || client.options?.redisOptions?.keyPrefix) {
+      throw new ToolStubError("INVALID_ARGUMENT", "RedisStore: the ioredis client has a keyPrefix option: leave it unset and pass keyPrefix to RedisStore instead");
+    }
     if (typeof keyPrefix !== "string" || keyPrefix === "" || !isWellFormed(keyPrefix)) {
       throw new ToolStubError("INVALID_ARGUMENT", "RedisStore: keyPrefix must be a non-empty string");
     }
@@ -365,9 +369,20 @@ export class RedisStore {
       Promise.all([
         RedisStore.#exec(multi),
         // The session index (for an empty prefix) lives in another slot: it cannot join the MULTI.
-        this.#client.zadd(this.#sessionsKey, 0, cesu8(s.session)),
+        this.#indexSession(s.session, now),
       ]),
     );
+  }
+
+  /**
+   * Adds a session to the session index, scored by when it was last written. With a TTL, sessions
+   * not written for longer than it (so expired) leave the index here, or it would grow forever.
+   */
+  async #indexSession(session, now) {
+    if (this.#ttlMs === undefined) return this.#client.zadd(this.#sessionsKey, now, cesu8(session));
+    const multi = this.#client.multi().zadd(this.#sessionsKey, now, cesu8(session));
+    multi.zremrangebyscore(this.#sessionsKey, "-inf", now - this.#ttlMs - EXPIRY_SKEW_MS);
+    return RedisStore.#exec(multi);
   }
 
   async remove(key) {
@@ -393,7 +408,12 @@ export class RedisStore {
     validatePrefix(prefix);
     if (prefix.length === 0) {
       const out = [];
-      for (const session of await this.#sessions()) out.push(...(await this.loadKeys([session])));
+      for (const session of await this.#sessions()) {
+        const keys = await this.loadKeys([session]);
+        // Emptied by expiry (or by another client): it leaves the index.
+        if (keys.length === 0) await this.#io("list the sessions of", [], () => this.#forgetSessionIfEmpty(this.#session(session)));
+        out.push(...keys);
+      }
       return out;
     }
     const s = this.#session(prefix[0]);
@@ -446,7 +466,7 @@ export class RedisStore {
     if ((await this.#client.exists(s.keys)) !== 0) return;
     const member = cesu8(s.session);
     await this.#client.zrem(this.#sessionsKey, member);
-    if ((await this.#client.exists(s.keys)) !== 0) await this.#client.zadd(this.#sessionsKey, 0, member);
+    if ((await this.#client.exists(s.keys)) !== 0) await this.#client.zadd(this.#sessionsKey, Date.now(), member);
   }
 
   /** value.length from the session's length hash, without loading the value. */

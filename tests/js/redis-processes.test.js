@@ -75,6 +75,10 @@ async function checkWholeResults(store, sessionId) {
   return files.size;
 }
 
+// Counted: failed when Redis is missing (the suites below are then cancelled), skipped with
+// TOOL_STUB_SKIP_REDIS=1.
+it("redis-server and redis-cli are installed", { skip: SKIP_REDIS }, () => requireRedis());
+
 describe("RedisStore across processes (one redis-server)", { skip: SKIP_REDIS }, () => {
   let server;
   let client;

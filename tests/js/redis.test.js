@@ -18,6 +18,10 @@ const Redis = require("ioredis");
 
 const prefix = () => `t-${randomBytes(6).toString("hex")}`;
 
+// Counted: failed when Redis is missing (the suites below are then cancelled), skipped with
+// TOOL_STUB_SKIP_REDIS=1.
+it("redis-server and redis-cli are installed", { skip: SKIP_REDIS }, () => requireRedis());
+
 describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
   let server;
   let client;
@@ -46,6 +50,18 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     assert.deepEqual([...tags], [`{${keyPrefix}:s%7B1%7D}`], "one tag per session, with braces escaped");
     const commandstats = await client.info("commandstats");
     assert.doesNotMatch(commandstats.replace(/cmdstat_keys:[^\n]*\n?/, ""), /cmdstat_scan:/, "no SCAN");
+  });
+
+  it("refuses what it cannot work with: no client, an ioredis keyPrefix, bad options", () => {
+    const refused = (options, pattern) =>
+      assert.throws(() => new RedisStore(options), (err) => err instanceof ToolStubError && err.code === "INVALID_ARGUMENT" && pattern.test(err.message));
+    refused(undefined, /needs options/);
+    refused({ client: {} }, /ioredis Redis or Cluster client/);
+    const prefixed = new Redis({ host: "127.0.0.1", port: server.port, keyPrefix: "app:", lazyConnect: true });
+    refused({ client: prefixed }, /keyPrefix option: leave it unset/);
+    refused({ client, keyPrefix: "" }, /keyPrefix must be a non-empty string/);
+    refused({ client, ttlSeconds: 0 }, /ttlSeconds must be a positive number/);
+    refused({ client, keyprefix: "x" }, /unknown option "keyprefix"/);
   });
 
   it("ToolStub: a result is written in one MULTI and reads back exactly, lone surrogates included", async () => {
@@ -90,6 +106,7 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
   it("Redis errors are STORE_FAILED with what Redis said; a dead server fails within timeoutMs", async () => {
     const other = await startRedis();
     const c = new Redis({ host: "127.0.0.1", port: other.port, maxRetriesPerRequest: 1 });
+    c.on("error", () => {}); // reconnect attempts after the kill below
     try {
       const store = new RedisStore({ client: c, keyPrefix: prefix(), timeoutMs: 1500 });
       await store.save(["s", "k"], "v");
