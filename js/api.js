@@ -283,7 +283,17 @@ export class ToolStub {
         // unreadable or wrong. Then everything is written again.
         if ((await this.#store.load(write.outputKey)) === output) {
           const index = parseOutputIndex(await this.#store.load(write.indexKey));
-          if (index?.utf16 !== output.length) await this.#store.save(write.indexKey, indexJson);
+          if (this.#store.expires === true) {
+            // Values that expire (a TTL): the reused result is saved again, so it lives as long as
+            // a result stored now; its new stub's ref must not vanish with the first one's TTL.
+            await saveInOrder(this.#store, [
+              { key: write.outputKey, value: output },
+              { key: write.indexKey, value: indexJson },
+              { key: write.metadataKey, value: existing },
+            ]);
+          } else if (index?.utf16 !== output.length) {
+            await this.#store.save(write.indexKey, indexJson);
+          }
           return { status: "stored", metadataJson: existing };
         }
       }

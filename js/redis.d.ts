@@ -25,6 +25,8 @@ export interface RedisStoreOptions {
 export declare class RedisStore implements Store {
   constructor(options: RedisStoreOptions);
   readonly client: Redis | Cluster;
+  /** True with ttlSeconds: values expire on their own. */
+  readonly expires: boolean;
   load(key: StoreKey): Promise<string | undefined>;
   save(key: StoreKey, value: string): Promise<void>;
   /** Every entry of one session in one MULTI/EXEC: readers see all of them or none. */

@@ -244,6 +244,11 @@ export class RedisStore {
     this.#lockWaitMs = lockWaitMs;
   }
 
+  /** Whether values expire on their own (`ttlSeconds`): ToolStub then saves a reused result again. */
+  get expires() {
+    return this.#ttlMs !== undefined;
+  }
+
   /** The ioredis client this store uses. */
   get client() {
     return this.#client;

@@ -61,6 +61,11 @@ export interface Store {
    * value. ToolStub's `read` uses it with the output index to fetch only the span it needs.
    */
   loadSlice?(key: StoreKey, start: number, end: number): Promise<string | undefined>;
+  /**
+   * Optional: true when values may expire on their own (a TTL). ToolStub then saves a result it
+   * reuses (an identical output stored before) again, so it lives as long as one stored now.
+   */
+  readonly expires?: boolean;
   /** Unit of loadSlice's positions: "utf16" code units of the value, or "utf8" bytes of its stored form (which must lie on character boundaries). */
   readonly sliceUnit?: SliceUnit;
 }

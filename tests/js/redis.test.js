@@ -131,19 +131,21 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
   });
 
   it("ttlSeconds: values expire; listings and the catalog drop what expired", async () => {
+    // TTL 3 s; a stored at ~0 s, b at 1.5 s: between 3.0 and 4.5 s only b is stored. Every
+    // timing-dependent check has a margin of at least a second.
     const keyPrefix = prefix();
-    const store = new RedisStore({ client, keyPrefix, ttlSeconds: 2 });
+    const store = new RedisStore({ client, keyPrefix, ttlSeconds: 3 });
     const ts = new ToolStub({ store, sessionId: "ttl" });
     const idOf = (part) => part.outputRef.split("/").at(-1);
     const started = Date.now();
+    const at = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, started + ms - Date.now())));
     const [a] = await ts.externalize([{ toolId: "a", toolName: "t", output: "a".repeat(30_000) }], { messageId: "m1" });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await at(1500);
+    const bStored = Date.now();
     const [b] = await ts.externalize([{ toolId: "b", toolName: "t", output: "b".repeat(30_000) }], { messageId: "m2" });
     assert.equal((await ts.usage()).results, 2);
-    // a has expired, b has not (it has ~1 s left).
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 2300 - Date.now())));
+    await at(3400);
     assert.equal((await ts.usage()).results, 1, "a warm ToolStub drops the expired result from usage");
-    assert.ok(Date.now() - started < 2900, "checked before b expired (the machine was too slow otherwise)");
     assert.deepEqual((await ts.list()).toolResults.map((r) => r.tool_result_id), [idOf(b)]);
     await assert.rejects(ts.read(a.outputRef), (err) => err.code === "NOT_FOUND");
     const ids = (await store.loadKeys(["ttl", "tool-results"])).map((k) => k[2]);
@@ -151,9 +153,15 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     const fresh = new ToolStub({ store, sessionId: "ttl" });
     assert.deepEqual((await fresh.list()).toolResults.map((r) => r.tool_result_id), [idOf(b)]);
     assert.equal((await fresh.usage()).results, 1, "a new ToolStub counts only what is stored");
+    assert.ok(Date.now() < bStored + 3000, "checked before b expired (the machine was too slow for this test)");
     // The session's own keys (its key index) expire after its last value, with a margin.
     const pttl = await client.pttl(`{${keyPrefix}:ttl}#keys`);
-    assert.ok(pttl > 0 && pttl <= 62_000, `index TTL ${pttl}`);
+    assert.ok(pttl > 0 && pttl <= 63_000, `index TTL ${pttl}`);
+    // An identical output stored again restarts its result's TTL (its new ref must not vanish early).
+    const [again] = await ts.externalize([{ toolId: "b", toolName: "t", output: "b".repeat(30_000) }], { messageId: "m3" });
+    assert.equal(again.outputRef, b.outputRef, "the stored result is reused");
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, bStored + 3300 - Date.now())));
+    assert.equal((await ts.read(again.outputRef, { offset: 0, limit: 3 })).content, "bbb", "alive past the first store's TTL");
     // A value saved without a TTL makes the index permanent again.
     await new RedisStore({ client, keyPrefix }).save(["ttl", "keep"], "v");
     assert.equal(await client.pttl(`{${keyPrefix}:ttl}#keys`), -1);
