@@ -1,7 +1,7 @@
 // The declarations against the SDKs' own types: `tsc --strict` compiles a consumer that hands
 // toolDefinitions()'s results to the openai, @anthropic-ai/sdk and ai packages' types, branches on
 // handleToolCall's results, and uses externalizingTool's result as the string it is. Run under
-// `module: nodenext` and under `moduleResolution: bundler`. The SDKs are dev dependencies; a
+// `module: nodenext` and under `moduleResolution: bundler`. RedisStore is typed against ioredis's own types. The SDKs are dev dependencies; a
 // missing one makes the check fail (it would otherwise pass for the wrong reason).
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
 
-const SDKS = ["openai", "@anthropic-ai/sdk", "ai", "typescript"];
+const SDKS = ["openai", "@anthropic-ai/sdk", "ai", "typescript", "ioredis"];
 
 const CONSUMER_TS = `
 import { ToolStub, MemoryStore, type ToolCallResult } from "tool-stub";
@@ -20,6 +20,8 @@ import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import type { FunctionTool } from "openai/resources/responses/responses";
 import type { Tool as AnthropicTool } from "@anthropic-ai/sdk/resources/messages";
 import { jsonSchema, tool, type ToolSet } from "ai";
+import { Cluster, Redis } from "ioredis";
+import { RedisStore } from "tool-stub/redis";
 
 const ts = new ToolStub({
   sessionId: "s",
@@ -54,12 +56,20 @@ async function stubText(): Promise<number> {
 }
 const description = weather.description; // the wrapped tool's other fields are kept
 
+// RedisStore over either ioredis client, as a ToolStub's store.
+const redisStore = new RedisStore({ client: new Redis({ lazyConnect: true }), keyPrefix: "app", ttlSeconds: 3600 });
+const clusterStore = new RedisStore({ client: new Cluster([{ host: "127.0.0.1", port: 7000 }], { lazyConnect: true }) });
+const onRedis = new ToolStub({ sessionId: "s", store: clusterStore });
+const byteSlices: "utf8" = redisStore.sliceUnit;
+// @ts-expect-error: the client is required
+new RedisStore({ keyPrefix: "app" });
+
 // @ts-expect-error: the formats are a closed set
 ts.toolDefinitions({ format: "gemini" });
 // @ts-expect-error: an Anthropic definition is not a chat-completions tool
 const wrong: ChatCompletionTool[] = ts.toolDefinitions({ format: "anthropic" });
 
-void [chatTools, responsesTools, chatToolsByDefault, anthropicTools, aiTools, names, branch, stubText, description, wrong];
+void [chatTools, responsesTools, chatToolsByDefault, anthropicTools, aiTools, names, branch, stubText, description, wrong, onRedis, byteSlices];
 `;
 
 /** A throwaway project whose node_modules links the built package and the SDKs. */
