@@ -13,7 +13,7 @@ import { planTurn } from "./planned-turn.js";
 import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { RESULTS_DIR, OUTPUT_FILE, METADATA_FILE, INDEX_FILE, DEFAULT_READ_LIMIT, DEFAULT_LIST_LIMIT } from "./core-constants.js";
 import { literalSearch } from "./literal-search.js";
-import { callGrep, grepContent, grepModule, needsGrepModule } from "./grep-module.js";
+import { coreOnText, grepEngine, needsGrepModule } from "./grep-module.js";
 import { SessionCatalog, utf8Length } from "./catalog.js";
 
 export { ToolStubError, MemoryStore };
@@ -491,13 +491,14 @@ export class ToolStub {
     requireString(opts.query, "query");
     const request = callerJson(definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]), "options");
     callCore(core.checkGrep, request);
-    // The pattern is checked (and the grep module loaded) before any I/O.
-    const engine = needsGrepModule(opts) ? await grepModule() : undefined;
-    if (engine) callGrep(engine, "checkGrep", request);
+    // The pattern is checked (and the grep module loaded) before any I/O. In browsers the grep
+    // module, and the core's calls on a large text, run in a worker (see grep-module.js).
+    const engine = needsGrepModule(opts) ? await grepEngine() : undefined;
+    if (engine) await engine.check(request);
     const content = await this.#loadOutput(id);
     const found = engine
-      ? JSON.parse(grepContent(engine, content, request))
-      : ((await this.#literalSearch(id, content, opts)) ?? JSON.parse(callCore(core.grepContent, content, request)));
+      ? JSON.parse(await engine.search(content, request))
+      : ((await this.#literalSearch(id, content, opts)) ?? JSON.parse(await coreOnText("grepContent", content, request)));
     const matches = await this.#withHitCoordinates(id, content, found.matches);
     return { toolResultId: id, matches, totalMatches: found.totalMatches, ...noteOf(found) };
   }
@@ -511,7 +512,7 @@ export class ToolStub {
     const kind = (await this.#loadMetadata(id))?.synopsis_kind;
     if (!KINDS_WITH_HIT_COORDINATES.includes(kind)) return matches;
     const hits = new Uint32Array(matches.flatMap((m) => [m.offset, m.length]));
-    const extra = JSON.parse(callCore(core.hitCoordinates, content, kind, hits));
+    const extra = JSON.parse(await coreOnText("hitCoordinates", content, kind, hits));
     return matches.map((match, i) => Object.assign(match, extra[i]));
   }
 
@@ -541,8 +542,8 @@ export class ToolStub {
     // Checked before any I/O (a bad regex fails here); the candidates come from the catalog.
     const plan = JSON.parse(callCore(core.searchAllPlan, request));
     const grep = JSON.stringify(plan.grep);
-    const engine = needsGrepModule(plan.grep) ? await grepModule() : undefined;
-    if (engine) callGrep(engine, "checkGrep", grep);
+    const engine = needsGrepModule(plan.grep) ? await grepEngine() : undefined;
+    if (engine) await engine.check(grep);
     const candidates = await this.#catalog.use((catalog) => catalog.candidates(opts.toolName));
     const hits = [];
     const skipped = [];
@@ -560,7 +561,7 @@ export class ToolStub {
         skipped.push({ toolResultId: id, code: "CORRUPT", message: `tool result ${id} has no stored output` });
         continue;
       }
-      const found = JSON.parse(engine ? grepContent(engine, content, grep) : callCore(core.grepContent, content, grep));
+      const found = JSON.parse(engine ? await engine.search(content, grep) : await coreOnText("grepContent", content, grep));
       const matches = await this.#withHitCoordinates(id, content, found.matches);
       content = undefined;
       if (found.totalMatches > 0) {

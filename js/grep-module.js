@@ -3,22 +3,49 @@
 // module every page loads. It is instantiated on the first search that needs it, or ahead of time
 // with `preloadGrep()`; everything else works without it. The entry modules say how to load it
 // (a file read in Node, a fetch next to the package in browsers).
+//
+// Browsers run it in a search worker (search-worker.js, started by the browser entry) so that a
+// search over a large output never holds the page's main thread; where no worker can start (no
+// Worker, a bundle whose worker URL does not resolve), it runs on the main thread as in Node.
+// Either way the same wasm decides the answer.
 
+import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
-import { toToolStubError } from "./core-call.js";
+import { callCore, toToolStubError } from "./core-call.js";
+import { CoreUnavailable } from "./search-worker-client.js";
+import { CHUNK_UNITS, chunkRanges, yieldToEventLoop } from "./text-chunks.js";
+
+/**
+ * Outputs from this many UTF-16 units on have the main module's calls on their whole text (the
+ * core's literal search, hit coordinates) run in the search worker too where there is one; smaller
+ * ones take a few ms on the main thread, less than sending them.
+ */
+export const OFF_THREAD_MIN_UNITS = 1 << 20;
 
 let loader;
 let loading;
 let loaded;
+/** `async () => SearchWorker` (search-worker-client.js), installed by the browser entry. */
+let workerStarter;
+/** Why searches run on the main thread although a worker was tried. */
+let workerUnavailable;
+/** The engine searches use: a promise of `{ thread, check, search }`. */
+let engine;
 
 /** Called by an entry module with `async () => instantiated glue module`. */
 export function useGrepLoader(load) {
   loader = load;
 }
 
-/** Instantiates the grep module now (idempotent); resolves when it is ready. */
-export function preloadGrep() {
-  if (loaded) return Promise.resolve();
+/** Called by the browser entry with `async () => a started SearchWorker` (throws when none can start). */
+export function useSearchWorker(start) {
+  workerStarter = start;
+  engine = undefined;
+}
+
+/** The grep module on this thread, instantiated now if needed (idempotent). */
+function loadOnThisThread() {
+  if (loaded) return Promise.resolve(loaded);
   if (!loading) {
     if (!loader) {
       return Promise.reject(
@@ -30,6 +57,7 @@ export function preloadGrep() {
       .then(
         (module) => {
           loaded = module;
+          return module;
         },
         (error) => {
           loading = undefined;
@@ -40,15 +68,65 @@ export function preloadGrep() {
   return loading;
 }
 
+/**
+ * The engine on this thread: `check(request)` and `search(content, request)` (JSON text). A large
+ * text crosses into the module in pieces with a turn of the event loop between them; the search
+ * itself is one call. One search at a time, so pieces of two texts never mix.
+ */
+function thisThreadEngine(module) {
+  let queue = Promise.resolve();
+  return {
+    thread: "main",
+    check: async (request) => void callGrep(module, "checkGrep", request),
+    search(content, request) {
+      const run = queue.then(async () => {
+        await loadText(module, content);
+        return callGrep(module, "grepLoaded", request);
+      });
+      queue = run.catch(() => {});
+      return run;
+    },
+  };
+}
+
+async function pickEngine() {
+  if (workerStarter) {
+    try {
+      return await workerStarter();
+    } catch (error) {
+      workerUnavailable = String(error?.message ?? error);
+    }
+  }
+  return thisThreadEngine(await loadOnThisThread());
+}
+
+/**
+ * The engine of regex/ignoreCase/wholeWord searches, started on first use: the search worker
+ * where the entry installed one and it starts, else the grep module on this thread.
+ */
+export function grepEngine() {
+  if (!engine) {
+    engine = pickEngine();
+    engine.catch(() => {
+      engine = undefined;
+    });
+  }
+  return engine;
+}
+
+/**
+ * Instantiates the grep module now (idempotent); resolves with where searches run:
+ * `{ thread: "worker" }`, or `{ thread: "main" }` (with `workerUnavailable` saying why when a
+ * worker was tried).
+ */
+export async function preloadGrep() {
+  const { thread } = await grepEngine();
+  return thread === "main" && workerUnavailable !== undefined ? { thread, workerUnavailable } : { thread };
+}
+
 /** Whether a search's options need the grep module (the core's `GrepRequest::is_literal`). */
 export function needsGrepModule(options) {
   return Boolean(options.regex || options.ignoreCase || options.wholeWord);
-}
-
-/** The instantiated grep module, loading it first if needed. */
-export async function grepModule() {
-  if (!loaded) await preloadGrep();
-  return loaded;
 }
 
 /**
@@ -58,14 +136,38 @@ export async function grepModule() {
  */
 let loadedText;
 
-/** `{ matches, totalMatches, note? }` of a search in `content` (JSON text, as the core's). */
-export function grepContent(module, content, request) {
-  if (content !== loadedText) {
-    loadedText = undefined;
+/** Makes `content` the text the module holds (unless it is already). */
+async function loadText(module, content) {
+  if (content === loadedText) return;
+  loadedText = undefined;
+  if (content.length <= CHUNK_UNITS) {
     callGrep(module, "loadText", content);
-    loadedText = content;
+  } else {
+    callGrep(module, "clearText", content.length);
+    for (const [start, end] of chunkRanges(content)) {
+      callGrep(module, "appendText", content.slice(start, end));
+      await yieldToEventLoop();
+    }
   }
-  return callGrep(module, "grepLoaded", request);
+  loadedText = content;
+}
+
+/**
+ * The main module's `name(content, ...args)` (`grepContent`, `hitCoordinates`): in the search
+ * worker for a large output where one runs and was given the main module, else here.
+ */
+export async function coreOnText(name, content, ...args) {
+  if (workerStarter && content.length >= OFF_THREAD_MIN_UNITS) {
+    const started = await grepEngine().catch(() => undefined);
+    if (started?.thread === "worker" && started.hasCore) {
+      try {
+        return await started.core(name, content, args);
+      } catch (error) {
+        if (!(error instanceof CoreUnavailable)) throw error;
+      }
+    }
+  }
+  return callCore(core[name], content, ...args);
 }
 
 /** Calls the grep module with the package's error conversion; a trap resets the module. */

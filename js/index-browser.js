@@ -7,7 +7,8 @@ import initWasm from "../wasm/tool_stub.js";
 import { useSha256 } from "./api.js";
 import { useStagedSha256 } from "./core-call.js";
 import { isReady, markReady, markNotReady } from "./ready.js";
-import { useGrepLoader } from "./grep-module.js";
+import { useGrepLoader, useSearchWorker } from "./grep-module.js";
+import { SearchWorker } from "./search-worker-client.js";
 import { ToolStubError } from "./stores/errors.js";
 
 /**
@@ -24,6 +25,31 @@ function packageWasmUrls() {
 }
 
 const [WASM_URL, GREP_WASM_URL] = packageWasmUrls();
+
+/**
+ * The search worker (search-worker.js), written as the literal `new Worker(new URL(...,
+ * import.meta.url), { type: "module" })` that Vite, webpack and Parcel emit as a worker bundle.
+ * Throws where the host has no Worker or the module no URL (an iife bundle).
+ */
+function newSearchWorker(url) {
+  if (typeof Worker !== "function") throw new Error("this host has no Worker");
+  if (url !== undefined) return new Worker(url, { type: "module" });
+  return new Worker(new URL("./search-worker.js", import.meta.url), { type: "module" });
+}
+
+/**
+ * A wasm source as a worker can take it (a message cannot carry a URL object, a Response or a
+ * promise): an absolute URL string, a Module or bytes; undefined when it cannot.
+ */
+function forWorker(source) {
+  if (source == null) return undefined;
+  if (typeof WebAssembly !== "undefined" && source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  if (source instanceof URL) return source.href;
+  if (typeof source === "string") return new URL(source, globalThis.location?.href).href;
+  if (typeof Request === "function" && source instanceof Request) return source.url;
+  return undefined;
+}
 
 /** The wasm a source names: `module` (a WebAssembly.Module), `bytes` (a BufferSource or Response), or `url`. */
 function wasmOf(source, prefix, fallback) {
@@ -47,7 +73,9 @@ function useWebCrypto() {
 /**
  * Instantiates the core from the wasm the host gives (`module`, `bytes` or `url`; default: next
  * to this file) and the grep module likewise (`grepModule`, `grepBytes` or `grepUrl`; loaded on
- * the first regex/ignoreCase/wholeWord search). Idempotent once the core is ready.
+ * the first regex/ignoreCase/wholeWord search). Searches run in a worker (`searchWorkerUrl`: where
+ * the host serves js/search-worker.js when its bundler does not emit it; `searchWorker: false`: on
+ * the main thread). Idempotent once the core is ready.
  */
 export async function init(source = {}) {
   if (isReady()) return;
@@ -61,6 +89,12 @@ export async function init(source = {}) {
     const grep = await import("../wasm/tool_stub_grep.js");
     await grep.default({ module_or_path: grepWasm });
     return grep;
+  });
+  if (source.searchWorker === false) return;
+  useSearchWorker(async () => {
+    const sources = { grep: forWorker(grepWasm), core: forWorker(wasm) };
+    if (sources.grep === undefined) throw new Error("the grep module's wasm was given in a form a worker cannot take (a Response or a promise)");
+    return new SearchWorker(newSearchWorker(source.searchWorkerUrl), sources).start();
   });
 }
 

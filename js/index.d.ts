@@ -69,11 +69,19 @@ export declare function sha256Hex(output: string): string;
  * be written into the records, so only replace it with an equivalent one.
  */
 export declare function useSha256(hasher: (text: string) => string | Promise<string>): void;
+/** Where searches run: in the browser entry's search worker, or on the calling thread. */
+export interface GrepThread {
+  thread: "worker" | "main";
+  /** Why a browser's searches run on the main thread: the worker could not start (its script did
+   * not load, no Worker, an iife bundle without a module URL). */
+  workerUnavailable?: string;
+}
 /**
  * Loads the grep module (the second wasm module that runs `regex`, `ignoreCase` and `wholeWord`
- * searches) now instead of on the first such search. Rejects with `NOT_READY` if it cannot load.
+ * searches) now instead of on the first such search; in browsers it starts the search worker that
+ * runs it. Resolves with where searches run; rejects with `NOT_READY` if it cannot load.
  */
-export declare function preloadGrep(): Promise<void>;
+export declare function preloadGrep(): Promise<GrepThread>;
 
 /** Where `init` takes the wasm from: a compiled module, its bytes, or its address. */
 export interface WasmSource {
@@ -85,6 +93,11 @@ export interface WasmSource {
   grepModule?: WebAssembly.Module;
   grepBytes?: BufferSource | Response;
   grepUrl?: string | URL;
+  /** Where the host serves js/search-worker.js, for bundlers that do not emit it as a worker
+   * (esbuild): build it as its own ESM entry. Default: next to the module, as Vite and webpack emit it. */
+  searchWorkerUrl?: string | URL;
+  /** `false`: searches run on the main thread (no worker is started). */
+  searchWorker?: boolean;
 }
 
 /**

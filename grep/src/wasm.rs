@@ -58,6 +58,39 @@ pub fn load_text(content: String) {
     TEXT.with(|text| *text.borrow_mut() = content);
 }
 
+/// Empties the kept text, reserving `capacity` bytes for the `appendText`/`appendTextUtf8` chunks
+/// that follow: a large output crosses in pieces, so neither side holds the main thread (or a
+/// worker's message queue) for the whole copy.
+#[wasm_bindgen(js_name = clearText)]
+pub fn clear_text(capacity: usize) {
+    TEXT.with(|text| {
+        let mut text = text.borrow_mut();
+        *text = String::new();
+        text.reserve(capacity);
+    });
+}
+
+/// Appends a chunk to the kept text (a JS string: lone surrogates arrive as U+FFFD, as in
+/// `loadText`).
+#[wasm_bindgen(js_name = appendText)]
+pub fn append_text(chunk: &str) {
+    TEXT.with(|text| text.borrow_mut().push_str(chunk));
+}
+
+/// Appends a chunk of UTF-8 bytes (`TextEncoder` output, which a search worker receives as a
+/// transferred buffer) to the kept text; bytes that are not UTF-8 are refused and leave it as it
+/// was.
+#[wasm_bindgen(js_name = appendTextUtf8)]
+pub fn append_text_utf8(chunk: &[u8]) -> Result<(), JsValue> {
+    let chunk = std::str::from_utf8(chunk).map_err(|e| {
+        to_js(Error::invalid(format!(
+            "a text chunk is not UTF-8 ({e}): split text only at code point boundaries"
+        )))
+    })?;
+    append_text(chunk);
+    Ok(())
+}
+
 /// `grepContent` over the text of the last `loadText`.
 #[wasm_bindgen(js_name = grepLoaded)]
 pub fn grep_loaded(request_json: &str) -> Result<String, JsValue> {

@@ -12,14 +12,17 @@ const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "applic
 /** The `skip` option of a bundler test's describe: no Chromium is a skip, never a pass. */
 export const chromiumSkip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: skipped, not passed`;
 
-/** What the app sets as `window.result` when every call works. */
-export const EXPECTED_RESULT = { truncated: true, found: "NEEDLE" };
+/**
+ * What the app sets as `window.result` when every call works, its search having run in the search
+ * worker (`"worker"`: the bundler emitted js/search-worker.js) or on the main thread (`"main"`).
+ */
+export const expectedResult = (thread) => ({ truncated: true, found: "NEEDLE", thread });
 
 /**
  * The app: externalizes a JSON output into IndexedDbStore, searches it through the grep module
- * and reads the hit back. `imports` and `setup` let a bundler's app load the wasm its own way.
+ * and reads the hit back; `imports` must import `preloadGrep` too (it says where searches ran). `imports` and `setup` let a bundler's app load the wasm its own way.
  */
-export function appSource({ dbName, imports = 'import { ToolStub, IndexedDbStore } from "tool-stub/browser";', setup = "" }) {
+export function appSource({ dbName, imports = 'import { ToolStub, IndexedDbStore, preloadGrep } from "tool-stub/browser";', setup = "" }) {
   return `
 ${imports}
 try {
@@ -29,7 +32,7 @@ try {
   const [part] = await ts.externalize([{ toolId: "c1", toolName: "fetch", output }], { messageId: "m" });
   const hits = await ts.search(part.outputRef, { query: "needle", ignoreCase: true });
   const read = await ts.read(part.outputRef, { offset: hits.matches[0].offset, limit: 6 });
-  window.result = { truncated: part.truncated, found: read.content };
+  window.result = { truncated: part.truncated, found: read.content, thread: (await preloadGrep()).thread };
 } catch (error) {
   window.result = { error: String(error?.code ?? "") + ": " + String(error?.message ?? error) };
 }

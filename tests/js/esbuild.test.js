@@ -8,13 +8,13 @@ import { writeFileSync, readdirSync } from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
-import { appSource, chromiumSkip, EXPECTED_RESULT, runBundledApp } from "./bundled-app.js";
+import { appSource, chromiumSkip, expectedResult, runBundledApp } from "./bundled-app.js";
 
 const ESBUILD = path.join(ROOT, "node_modules/.bin/esbuild");
 
 const APP = appSource({
   dbName: "esbuild-app",
-  imports: `import { init, ToolStub, IndexedDbStore } from "tool-stub/browser";
+  imports: `import { init, ToolStub, IndexedDbStore, preloadGrep } from "tool-stub/browser";
 import core from "tool-stub/wasm/tool_stub_bg.wasm";
 import grep from "tool-stub/wasm/tool_stub_grep_bg.wasm";`,
   setup: "await init({ bytes: core, grepBytes: grep });",
@@ -30,6 +30,6 @@ describe("esbuild", { skip: chromiumSkip }, () => {
       assert.deepEqual(readdirSync(out).sort(), ["app.js", "index.html"], "no wasm file was emitted or copied");
       return out;
     });
-    assert.deepEqual(result, EXPECTED_RESULT);
+    assert.deepEqual(result, expectedResult("main"));
   });
 });

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
-import { appSource, chromiumSkip, EXPECTED_RESULT, runBundledApp } from "./bundled-app.js";
+import { appSource, chromiumSkip, expectedResult, runBundledApp } from "./bundled-app.js";
 
 describe("Vite", { skip: chromiumSkip }, () => {
   it("vite build of an app importing tool-stub/browser runs in Chromium with IndexedDbStore", async () => {
@@ -18,6 +18,6 @@ describe("Vite", { skip: chromiumSkip }, () => {
       assert.equal(build.status, 0, build.stderr + build.stdout);
       return path.join(project, "dist");
     });
-    assert.deepEqual(result, EXPECTED_RESULT);
+    assert.deepEqual(result, expectedResult("worker"));
   });
 });

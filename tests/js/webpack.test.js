@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
-import { appSource, chromiumSkip, EXPECTED_RESULT, runBundledApp } from "./bundled-app.js";
+import { appSource, chromiumSkip, expectedResult, runBundledApp } from "./bundled-app.js";
 
 const BUILD = `
   import webpack from ${JSON.stringify(path.join(ROOT, "node_modules/webpack/lib/index.js"))};
@@ -25,6 +25,6 @@ describe("webpack 5", { skip: chromiumSkip }, () => {
       writeFileSync(path.join(project, "dist/index.html"), `<!doctype html><script src="app.js"></script>`);
       return path.join(project, "dist");
     });
-    assert.deepEqual(result, EXPECTED_RESULT);
+    assert.deepEqual(result, expectedResult("worker"));
   });
 });
