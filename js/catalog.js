@@ -6,7 +6,7 @@
 // holding the lock.
 
 import * as core from "../wasm/tool_stub.js";
-import { callCore } from "./core-call.js";
+import { callCore, coreInstance } from "./core-call.js";
 import { acquireLocal, lockName } from "./stores/lock.js";
 import { INDEX_FILE, parseOutputIndex } from "./output-index.js";
 
@@ -15,15 +15,36 @@ const CATALOG_DIR = "tool-stub";
 const SNAPSHOT_FILE = "catalog.json";
 const LOG_DIR = "catalog-log";
 const LOCK_FILE = "lock";
+const HEAD_FILE = "catalog-head";
 const COMPACT_AFTER = 64;
+// A session of many results folds its log less often: a snapshot costs what the session holds,
+// so one every entries/COMPACT_SHARE records costs each change about the same at any size.
+const COMPACT_SHARE = 64;
 const CATALOG_FORMAT = "tool-stub-catalog";
 const CATALOG_VERSION = 1;
+const HEAD_FORMAT = "tool-stub-catalog-head";
 const RESULTS_DIR = "tool-results";
 const RECORD_FILE = "metadata.json";
 const OUTPUT_FILE = "output.txt";
 
 // Locks of stores without a lock() of their own: one table per store object.
 const FALLBACK_LOCKS = new WeakMap();
+
+// A catalog's retention order lives in the core (see #order); one whose ToolStub was collected is
+// dropped there too, if the core instance it was made in is still the current one.
+const ORDERS_LEFT = typeof FinalizationRegistry === "function"
+  ? new FinalizationRegistry(({ order, instance }) => {
+    if (order !== undefined && instance === coreInstance()) core.retentionOrderDrop(order);
+  })
+  : undefined;
+
+/** A new catalog generation's name: random, so a catalog removed and made again never reads as the old one. */
+function newGeneration() {
+  const bytes = new Uint8Array(12);
+  if (typeof globalThis.crypto?.getRandomValues === "function") globalThis.crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 /** The keys under `prefix`, without values where the store can (`loadKeys`), else from loadRange. */
 export async function keysOf(store, prefix) {
@@ -79,12 +100,27 @@ export class SessionCatalog {
   #seq = 0;
   /** The snapshot the loaded catalog started from: every log record after it, up to #seq, exists. */
   #base = 0;
+  /**
+   * The store's head record (its generation) as read before the loaded catalog was, or as this
+   * catalog wrote it; undefined when the store has none (a new session, or a catalog written
+   * before heads existed), and then the log is listed at each use.
+   */
+  #head;
+  /** Whether the loaded catalog is current for the lock this catalog holds now (see locked). */
+  #currentUnderLock = false;
   /** Whether the loaded catalog was checked against the stored records. */
   #checked = false;
+  /**
+   * The loaded catalog's results in retention order, kept in the core (`{ order, instance }`: its
+   * number and the core instance it lives in): made on the first prune, then changed with the
+   * catalog, so a prune sends nothing of the session across.
+   */
+  #order = { order: undefined, instance: -1 };
 
   constructor(store, sessionId) {
     this.#store = store;
     this.#sessionId = sessionId;
+    ORDERS_LEFT?.register(this, this.#order);
   }
 
   #key(...segments) {
@@ -139,12 +175,55 @@ export class SessionCatalog {
         const end = Math.min(start + limit, list.length);
         return { totalResults: list.length, offset: start, hasMore: end < list.length, entries: list.slice(start, end) };
       },
-      /** The ids retention deletes (planned by the core), oldest first. */
+      /** The ids retention deletes (planned by the core over its kept order), oldest first. */
       planPrune: (config, nowMs, protect) => {
-        const results = [...entries.values()].map((e) => ({ toolResultId: e.toolResultId, createdAtMs: e.createdAtMs, bytes: e.storedBytes }));
-        return JSON.parse(callCore(core.planPrune, JSON.stringify(results), JSON.stringify(config), nowMs, JSON.stringify(protect)));
+        const planned = callCore(core.retentionOrderPlan, this.#retentionOrder(), JSON.stringify(config), nowMs, JSON.stringify(protect));
+        if (planned === undefined) throw new Error("the core has no retention order under the number it gave");
+        return JSON.parse(planned);
       },
     };
+  }
+
+  /**
+   * The number of the loaded catalog's retention order in the current core, made and filled from
+   * the entries if needed. A number means nothing in another instance of the core (a restart
+   * begins numbering again), so one is used only in the instance it was made in.
+   */
+  #retentionOrder() {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (this.#order.order !== undefined && this.#order.instance === coreInstance()) return this.#order.order;
+      this.#dropOrder();
+      const instance = coreInstance();
+      const order = callCore(core.retentionOrderNew);
+      // A call may restart the core after it answers (to give memory back): then try again.
+      if (instance !== coreInstance()) continue;
+      Object.assign(this.#order, { order, instance });
+      const all = JSON.stringify([...this.#entries.values()].map(retained));
+      if (!callCore(core.retentionOrderChange, order, all, "[]")) this.#dropOrder();
+    }
+    throw new Error("the core restarted under every attempt to make a retention order");
+  }
+
+  /** Sends a change of the loaded catalog to its retention order, if it has one. */
+  #changeOrder(entries, ids) {
+    if (this.#order.order === undefined) return;
+    let kept = false;
+    if (this.#order.instance === coreInstance()) {
+      try {
+        kept = callCore(core.retentionOrderChange, this.#order.order, JSON.stringify(entries.map(retained)), JSON.stringify(ids)) &&
+          this.#order.instance === coreInstance();
+      } catch {
+        kept = false;
+      }
+    }
+    // Made again from the entries at the next prune.
+    if (!kept) this.#dropOrder();
+  }
+
+  #dropOrder() {
+    const { order, instance } = this.#order;
+    if (order !== undefined && instance === coreInstance()) core.retentionOrderDrop(order);
+    Object.assign(this.#order, { order: undefined, instance: -1 });
   }
 
   /** Forgets the loaded catalog: the next call loads it from the store. */
@@ -153,6 +232,9 @@ export class SessionCatalog {
     this.#sorted = undefined;
     this.#seq = 0;
     this.#base = 0;
+    this.#head = undefined;
+    this.#currentUnderLock = false;
+    this.#dropOrder();
   }
 
   #open(entries = []) {
@@ -163,11 +245,15 @@ export class SessionCatalog {
 
   #change(entries, ids) {
     for (const id of ids) this.#entries.delete(id);
+    const added = [];
     for (const entry of entries) {
       if (entry !== null && typeof entry === "object" && typeof entry.toolResultId === "string") {
         this.#entries.set(entry.toolResultId, entry);
+        added.push(entry);
       }
     }
+    // An id both removed and added stays (added after): the order removes first too, then adds.
+    this.#changeOrder(added, ids.filter((id) => !this.#entries.has(id)));
     this.#sorted = undefined;
   }
 
@@ -181,6 +267,8 @@ export class SessionCatalog {
   }
 
   async #current(underLock) {
+    // Nobody else writes while this catalog holds the lock: current once, current till released.
+    if (underLock && this.#currentUnderLock && this.#entries && this.#checked) return;
     let loaded = false;
     for (let attempt = 0; attempt < 3 && !loaded; attempt++) loaded = await this.#load();
     let rebuilt = false;
@@ -191,10 +279,50 @@ export class SessionCatalog {
       rebuilt = true;
     }
     if (!this.#checked) await this.#check(underLock, rebuilt);
+    if (underLock) this.#currentUnderLock = true;
+  }
+
+  /**
+   * Whether the loaded catalog is the store's, cheaply: the head record is the one it was loaded
+   * under (no snapshot was written since, and the catalog was not removed and made again), and
+   * there is no log record after its seq (every change writes the record after the latest).
+   * Two or three small reads, whatever the session holds; false sends the caller to the log's listing.
+   */
+  async #isCurrent() {
+    if (!this.#entries || this.#head === undefined) return false;
+    if ((await this.#store.load(this.#key(HEAD_FILE))) !== this.#head) return false;
+    // In a store whose values expire (RedisStore's ttlSeconds) the oldest log record after the
+    // snapshot goes first: when it is gone, the listing finds which records (and results) are.
+    if (this.#seq > this.#base && (await this.#store.load(this.#logKey(this.#base + 1))) === undefined) return false;
+    return (await this.#store.load(this.#logKey(this.#seq + 1))) === undefined;
+  }
+
+  #logKey(seq) {
+    return this.#key(LOG_DIR, String(seq).padStart(12, "0"));
+  }
+
+  /** Writes a new head record (a new generation): a snapshot was written, or a new catalog starts. */
+  async #writeHead() {
+    const head = JSON.stringify({ format: HEAD_FORMAT, generation: newGeneration() });
+    this.#head = undefined;
+    await this.#store.save(this.#key(HEAD_FILE), head);
+    this.#head = head;
   }
 
   /** Brings the loaded catalog up to the store's log, or loads it; false when it does not read. */
   async #load() {
+    if (await this.#isCurrent()) return true;
+    // Read before the log is listed: whatever is loaded below is at least as new as this head.
+    const head = await this.#store.load(this.#key(HEAD_FILE));
+    // Another generation (a snapshot since, or the catalog removed and made again, its log seqs
+    // starting over): the loaded catalog is no base to apply log records to.
+    if (this.#entries && head !== this.#head) this.forget();
+    const loaded = await this.#loadFromLog();
+    if (loaded) this.#head = head;
+    return loaded;
+  }
+
+  async #loadFromLog() {
     const log = await this.#log();
     const last = log.at(-1)?.seq ?? 0;
     // A record the loaded catalog holds that is gone from the log without a newer snapshot (a
@@ -327,10 +455,12 @@ export class SessionCatalog {
       lease = { recovered: false, release: async () => release() };
     }
     let result;
+    this.#currentUnderLock = false;
     try {
       if (lease.recovered) await this.rebuild();
       result = await fn();
     } finally {
+      this.#currentUnderLock = false;
       await lease.release();
     }
     return result;
@@ -369,7 +499,9 @@ export class SessionCatalog {
     const seq = this.#seq + 1;
     const record = JSON.stringify({ seq, add: entries, remove: removedIds });
     try {
-      await this.#store.save(this.#key(LOG_DIR, String(seq).padStart(12, "0")), record);
+      // A catalog without a head (new, or written before heads) gets one before its next record.
+      if (this.#head === undefined) await this.#writeHead();
+      await this.#store.save(this.#logKey(seq), record);
     } catch (error) {
       // The store may or may not hold it: load the catalog again next time.
       this.forget();
@@ -377,8 +509,7 @@ export class SessionCatalog {
     }
     this.#change(entries, removedIds);
     this.#seq = seq;
-    const log = await this.#log();
-    if (log.length > COMPACT_AFTER) await this.#saveSnapshot(log);
+    if (this.#seq - this.#base > Math.max(COMPACT_AFTER, this.#entries.size / COMPACT_SHARE)) await this.#saveSnapshot();
   }
 
   /**
@@ -394,10 +525,12 @@ export class SessionCatalog {
     if (!fromRecords) await this.#applyLog(log);
     const seq = Math.max(log.at(-1)?.seq ?? 0, this.#seq) + 1;
     const snapshot = JSON.stringify({ format: CATALOG_FORMAT, version: CATALOG_VERSION, seq, entries: [...this.#entries.values()] });
-    const segment = String(seq).padStart(12, "0");
     try {
       await this.#store.save(this.#key(SNAPSHOT_FILE), snapshot);
-      await this.#store.save(this.#key(LOG_DIR, segment), JSON.stringify({ seq, snapshot: true }));
+      await this.#store.save(this.#logKey(seq), JSON.stringify({ seq, snapshot: true }));
+      // Then a new generation: a reader holding an older catalog loads this snapshot, not a log
+      // whose records go next.
+      await this.#writeHead();
     } catch (error) {
       this.forget();
       throw error;
@@ -411,6 +544,8 @@ export class SessionCatalog {
   async remove() {
     this.forget();
     this.#checked = false;
+    // The head first: a reader that finds none lists the log and reads what is left.
+    await this.#store.remove(this.#key(HEAD_FILE));
     await this.#store.remove(this.#key(SNAPSHOT_FILE));
     for (const key of await keysOf(this.#store, this.#key(LOG_DIR))) await this.#store.remove(key);
   }
@@ -435,4 +570,15 @@ export class SessionCatalog {
     if (ids.length === 0 || !this.#entries) return;
     this.#change([], ids);
   }
+}
+
+/** What retention knows of an entry (src/retention.rs StoredResult). */
+function retained(entry) {
+  const at = entry.createdAtMs;
+  const bytes = entry.storedBytes;
+  return {
+    toolResultId: entry.toolResultId,
+    createdAtMs: typeof at === "number" && Number.isFinite(at) ? at : null,
+    bytes: Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : 0,
+  };
 }

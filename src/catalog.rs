@@ -7,12 +7,18 @@
 //! - `[session, "tool-stub", "catalog-log", "<seq as 12 digits>"]`: one small record per change
 //!   after the snapshot, `{"seq", "add": [entry...], "remove": [id...]}`, or `{"seq", "snapshot":
 //!   true}` (a new snapshot was written at that seq);
+//! - `[session, "tool-stub", "catalog-head"]`: the catalog's generation,
+//!   `{"format": "tool-stub-catalog-head", "generation": "<random hex>"}`, written anew with every
+//!   snapshot and when a catalog starts (a session removed and made again starts its seqs over);
 //! - `[session, "tool-stub", "lock"]`: the session's lock (the store's `lock`).
 //!
 //! Why a snapshot and a log: a change writes one small record (no record that every writer
-//! rewrites), reading the log's key listing tells a reader whether its loaded catalog is current
-//! (one listing, no values), and every 64 records the log is folded into a new
-//! snapshot so a cold load reads one snapshot and a few records. Every change is written under
+//! rewrites), and a reader knows its loaded catalog is current from two small reads, whatever the
+//! session holds: the head is the one it loaded under, and there is no record after its seq
+//! (every change writes the record after the latest; a snapshot, which removes records, writes a
+//! new head). Otherwise it lists the log and applies what is new. The log is folded into a new
+//! snapshot after 64 records, or entries/64 in a larger session (a snapshot costs what the
+//! session holds), so a cold load reads one snapshot and a bounded share of records. Every change is written under
 //! the session's lock, after the files it describes (the record stays the commit marker of a
 //! result), so log records never contend. The catalog is a cache of the records: it is checked
 //! against them (results with a record and no entry are added, entries without a record dropped)
@@ -20,7 +26,8 @@
 //! process that died is taken over, on `verify` and on `rebuildCatalog()`.
 //!
 //! The core defines an entry ([`CatalogEntry::from_record`]), as it defines `index.json`, and
-//! plans retention over the entries (`retention::plan_prune`); the host keeps the loaded catalog
+//! plans retention over them (`retention::RetentionOrder`, kept in the core and changed with the
+//! catalog, so a prune sends nothing of the session across); the host keeps the loaded catalog
 //! (a map of entries) and reads and writes the snapshot and log texts (the JSON above). Keeping
 //! the catalog in the core as well cost ~2.7 KB of the shipped wasm gzipped, which the 250 KB
 //! budget does not have; the host's uses of it are the reference's list order (ids), a tool-name

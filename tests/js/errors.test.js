@@ -110,11 +110,13 @@ describe("a store answering the wrong type", () => {
     ["a null entry", (entries) => [...entries, null]],
   ]) {
     it(`loadRange answering ${what} is STORE_FAILED`, async () => {
-      // Session-level calls list keys with loadRange when the store has no loadKeys.
+      // A session's first call (a new ToolStub's) lists its keys, with loadRange when the store
+      // has no loadKeys; later calls find their catalog current without a listing.
       const store = junkStore("loadRange", junk);
       store.loadKeys = undefined;
-      const { ts } = await stored(store);
-      for (const call of [() => ts.list(), () => ts.usage(), () => ts.searchAll({ query: "z" })]) {
+      await stored(store);
+      const opened = () => new ToolStub({ store, sessionId: "junk" });
+      for (const call of [() => opened().list(), () => opened().usage(), () => opened().searchAll({ query: "z" })]) {
         await withoutTrap(() => assert.rejects(call(), STORE_FAILED_NAMING("store.loadRange(")));
       }
     });
@@ -126,8 +128,10 @@ describe("a store answering the wrong type", () => {
     ["a key holding a number", (keys) => keys.map((key) => [...key.slice(0, -1), 5])],
   ]) {
     it(`loadKeys answering ${what} is STORE_FAILED`, async () => {
-      const { ts } = await stored(junkStore("loadKeys", junk));
-      for (const call of [() => ts.list(), () => ts.usage(), () => ts.searchAll({ query: "z" })]) {
+      const store = junkStore("loadKeys", junk);
+      await stored(store);
+      const opened = () => new ToolStub({ store, sessionId: "junk" });
+      for (const call of [() => opened().list(), () => opened().usage(), () => opened().searchAll({ query: "z" })]) {
         await withoutTrap(() => assert.rejects(call(), STORE_FAILED_NAMING("store.loadKeys(")));
       }
     });

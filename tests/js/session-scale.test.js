@@ -1,0 +1,161 @@
+// Session-level calls cost what they change, not what the session holds (issue 15): a loaded
+// catalog is kept and found current with two small reads (its head record and the absence of the
+// next log record), never a listing; retention plans over an order the core keeps; and yet every
+// change another ToolStub or process makes is seen: a new log record, a folded log (a snapshot),
+// a session removed and made again.
+import { describe, it } from "node:test";
+import * as assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { spawn } from "node:child_process";
+import { callCore, coreInstance } from "../../pkg/js/core-call.js";
+import { sha256Hex as coreSha256Hex } from "../../pkg/wasm/tool_stub.js";
+import { ToolStub, MemoryStore, NodeFsStore, ROOT } from "./pkg.js";
+
+const NODE_ENTRY = path.join(ROOT, "pkg/js/node.js");
+const SMALL = { thresholdChars: 100 };
+const output = (tag) => `${tag}\n` + "payload ".repeat(40);
+const part = (toolId, toolName = "t") => ({ toolId, toolName, output: output(toolId) });
+
+async function fill(ts, prefix, n, toolName) {
+  const refs = [];
+  for (let i = 0; i < n; i++) {
+    const [p] = await ts.externalize([part(`${prefix}${i}`, toolName)], { messageId: `${prefix}m${i}` });
+    assert.equal(p.truncated, true);
+    refs.push(p.outputRef);
+  }
+  return refs;
+}
+
+const toolIds = async (ts) => (await ts.list({ limit: 100_000 })).toolResults.map((r) => r.tool_id).sort();
+
+/** A store that counts its calls by method (listings separately: loadKeys and loadRange). */
+function counting(store) {
+  const calls = {};
+  const wrapped = {};
+  for (const method of ["load", "save", "remove", "loadRange", "removeRange", "loadKeys", "lock", "size"]) {
+    wrapped[method] = (...args) => {
+      calls[method] = (calls[method] ?? 0) + 1;
+      return store[method](...args);
+    };
+  }
+  const take = () => {
+    const seen = { ...calls };
+    for (const key of Object.keys(calls)) delete calls[key];
+    return seen;
+  };
+  return { store: wrapped, take };
+}
+
+describe("a loaded catalog stays current without listing", () => {
+  it("sees another ToolStub's change, a folded log, and a session removed and made again", async () => {
+    const store = new MemoryStore();
+    const reader = new ToolStub({ store, sessionId: "s", config: SMALL });
+    const writer = new ToolStub({ store, sessionId: "s", config: SMALL });
+    await fill(writer, "a", 3);
+    assert.deepEqual(await toolIds(reader), ["a0", "a1", "a2"]);
+    // One change: the log record after the reader's.
+    await fill(writer, "b", 1);
+    assert.deepEqual(await toolIds(reader), ["a0", "a1", "a2", "b0"]);
+    // More changes than the log holds before it is folded into a snapshot (64).
+    await fill(writer, "c", 70);
+    assert.equal((await reader.usage()).results, 74);
+    assert.equal((await toolIds(reader)).length, 74);
+    // Removed and made again with as many changes as before: the same log seqs, a new generation.
+    const seqsBefore = (await store.loadKeys(["s", "tool-stub", "catalog-log"])).map((key) => key[3]);
+    await writer.deleteSession();
+    await fill(writer, "d", 74);
+    const seqsAfter = (await store.loadKeys(["s", "tool-stub", "catalog-log"])).map((key) => key[3]);
+    assert.deepEqual(seqsAfter.at(-1), seqsBefore.at(-1), "the log ended at the same seq: only the head tells them apart");
+    const ids = await toolIds(reader);
+    assert.equal(ids.length, 74);
+    assert.ok(ids.every((id) => id.startsWith("d")), `the reader lists the new session: ${ids.slice(0, 3)}`);
+    assert.deepEqual(await reader.rebuildCatalog().then((r) => [r.added, r.removed]), [[], []]);
+  });
+
+  it("a turn with retention and the session-level calls make as many store calls at 300 results as at 20", async () => {
+    const calls = {};
+    for (const n of [20, 300]) {
+      const { store, take } = counting(new MemoryStore());
+      const filling = new ToolStub({ store, sessionId: "s", config: SMALL });
+      await fill(filling, "f", n);
+      const ts = new ToolStub({ store, sessionId: "s", config: { ...SMALL, maxResults: n } });
+      await ts.usage(); // a new ToolStub's first call loads and checks the catalog
+      take();
+      const seen = {};
+      // The session stays at n: each turn's prune deletes the oldest result.
+      for (let i = 0; i < 3; i++) {
+        const result = await ts.externalize([part(`x${i}`)], { messageId: `x${i}` });
+        assert.equal(result.retention.deleted.length, 1);
+        seen[`externalize ${i}`] = take();
+      }
+      await ts.usage();
+      seen.usage = take();
+      await ts.list({ limit: 5 });
+      seen.list = take();
+      await ts.prune();
+      seen.prune = take();
+      for (const [call, counts] of Object.entries(seen)) {
+        assert.equal((counts.loadKeys ?? 0) + (counts.loadRange ?? 0), 0, `${call} at ${n} results lists nothing: ${JSON.stringify(counts)}`);
+      }
+      calls[n] = seen;
+    }
+    assert.deepEqual(calls[300], calls[20]);
+  });
+
+  it("retention plans right after the core restarts, and never with another session's order", async () => {
+    const a = new ToolStub({ store: new MemoryStore(), sessionId: "a", config: { ...SMALL, maxResults: 3 } });
+    const b = new ToolStub({ store: new MemoryStore(), sessionId: "b", config: { ...SMALL, maxResults: 2 } });
+    await fill(a, "a", 4);
+    await fill(b, "b", 3);
+    const before = coreInstance();
+    // A trap (as a bug would cause one) restarts the core: the orders made before are gone.
+    assert.throws(() => callCore(coreSha256Hex, 42));
+    assert.notEqual(coreInstance(), before);
+    // b makes its order first in the fresh core, where numbers start again.
+    await fill(b, "b", 1);
+    await fill(a, "after", 1);
+    assert.deepEqual(await toolIds(a), ["a2", "a3", "after0"]);
+    assert.equal((await toolIds(b)).length, 2);
+  });
+});
+
+describe("processes sharing a session: a long-lived ToolStub sees the other's writes", () => {
+  const run = (script) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "inherit", "inherit"] });
+      child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`exited ${code}`))));
+    });
+
+  it("after the other process adds (past a fold of the log), deletes and prunes", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-long-lived-"));
+    const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "shared", config: { ...SMALL, maxResults: 60 } });
+    await fill(ts, "p", 5);
+    assert.equal((await ts.usage()).results, 5);
+    await run(`
+      import { ToolStub, NodeFsStore } from ${JSON.stringify(NODE_ENTRY)};
+      const ts = new ToolStub({ store: new NodeFsStore(${JSON.stringify(dir)}), sessionId: "shared", config: { thresholdChars: 100 } });
+      for (let i = 0; i < 70; i++) {
+        const [p] = await ts.externalize([{ toolId: "c" + i, toolName: "child", output: "c" + i + "\\n" + "payload ".repeat(40) }], { messageId: "m" + i });
+        if (!p.truncated) throw new Error("not stored");
+      }
+      const { toolResults } = await ts.list({ limit: 1000 });
+      await ts.delete(toolResults.find((r) => r.tool_id === "p0").tool_result_id);
+    `);
+    // The long-lived ToolStub's catalog was loaded before: it sees all 70, and not p0.
+    const ids = await toolIds(ts);
+    assert.equal(ids.length, 74);
+    assert.ok(!ids.includes("p0") && ids.includes("c69"));
+    assert.equal((await ts.usage()).results, 74);
+    // Its retention plans over the other process's results too: 74 + 1 new, keep 60.
+    const [p] = await ts.externalize([part("last")], { messageId: "last" });
+    assert.equal(p.truncated, true);
+    const kept = await toolIds(ts);
+    assert.equal(kept.length, 60);
+    assert.ok(kept.includes("last") && !kept.includes("p1") && !kept.includes("c0"), kept.slice(0, 5).join(","));
+    const fresh = new ToolStub({ store: new NodeFsStore(dir), sessionId: "shared" });
+    assert.deepEqual(await toolIds(fresh), kept);
+    assert.deepEqual(await fresh.rebuildCatalog().then((r) => [r.added, r.removed]), [[], []]);
+  });
+});
