@@ -393,8 +393,12 @@ export class RedisStore {
   async remove(key) {
     validateKey(key);
     const { s, member, valueKey } = this.#where(key);
-    const multi = this.#client.multi().unlink(valueKey).zrem(s.keys, member).hdel(s.len, member).zrem(s.exp, member);
-    await this.#io("remove", key, () => RedisStore.#exec(multi));
+    const multi = this.#client.multi().unlink(valueKey).zrem(s.keys, member).hdel(s.len, member).zrem(s.exp, member).exists(s.keys);
+    await this.#io("remove", key, async () => {
+      const answers = await RedisStore.#exec(multi);
+      // The session's last key: it leaves the session index (deleteSession ends here).
+      if (answers.at(-1) === 0) await this.#forgetSessionIfEmpty(s);
+    });
   }
 
   /** The sessions that hold keys (for an empty prefix), in key order. */
@@ -459,7 +463,7 @@ export class RedisStore {
     const [min, max] = rangeOf(prefix.slice(1));
     await this.#io("remove the keys under", prefix, async () => {
       await this.#script("removeRange", [s.keys, s.len, s.exp], [min, max, s.base]);
-      if (prefix.length === 1) await this.#forgetSessionIfEmpty(s);
+      await this.#forgetSessionIfEmpty(s);
     });
   }
 

@@ -65,7 +65,8 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
   });
 
   it("ToolStub: a result is written in one MULTI and reads back exactly, lone surrogates included", async () => {
-    const store = makeStore();
+    const keyPrefix = prefix();
+    const store = new RedisStore({ client, keyPrefix });
     const ts = new ToolStub({ store, sessionId: "chat-1" });
     const output = `${"line with a lone \uD800 surrogate and 😀\n".repeat(2000)}end \uDC00`;
     const [part] = await ts.externalize([{ toolId: "c1", toolName: "t", output }], { messageId: "m1" });
@@ -84,6 +85,10 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     assert.deepEqual(await ts.delete(part.outputRef), { deleted: true });
     assert.equal((await ts.usage()).results, 0);
     assert.deepEqual(await store.loadKeys(["chat-1", "tool-results"]), [], "nothing left of the result");
+    await ts.externalize([{ toolId: "c2", toolName: "t", output }], { messageId: "m2" });
+    await ts.deleteSession();
+    assert.equal(await client.zcard(`{${keyPrefix}}:sessions`), 0, "deleteSession leaves no session index entry");
+    assert.deepEqual(await store.loadKeys([]), [], "nor anything listed");
   });
 
   it("a 100 MB output round-trips, and a read at its end fetches only a span", async () => {
