@@ -15,6 +15,7 @@ import { RESULTS_DIR, OUTPUT_FILE, METADATA_FILE, INDEX_FILE, DEFAULT_READ_LIMIT
 import { literalSearch } from "./literal-search.js";
 import { coreOnText, grepEngine, needsGrepModule } from "./grep-module.js";
 import { SessionCatalog, utf8Length } from "./catalog.js";
+import { isReady, whenReady } from "./ready.js";
 
 export { ToolStubError, MemoryStore };
 export { useSha256 } from "./core-call.js";
@@ -77,6 +78,8 @@ export class ToolStub {
   #userId;
   #now;
   #catalog;
+  /** The core's part of the constructor, while it waits for the wasm (see #configured). */
+  #configure;
 
   /**
    * @param {object} options
@@ -91,14 +94,12 @@ export class ToolStub {
     const opts = requireOptions(options, "options");
     checkKnownKeys(opts, ["store", "sessionId", "sessionUri", "config", "userId", "now"], "ToolStub");
     this.#sessionId = requireString(opts.sessionId, "sessionId");
-    callCore(core.validateSessionId, this.#sessionId);
     this.#sessionUri = optionalString(
       opts.sessionUri,
       "sessionUri",
       DEFAULT_SESSION_URI_PATTERN.replace("{sessionId}", this.#sessionId),
     );
-    // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
-    this.#config = JSON.parse(callCore(core.resolveConfig, callerJson(requireOptions(opts.config, "config"), "config")));
+    const configJson = callerJson(requireOptions(opts.config, "config"), "config");
     const store = opts.store ?? new MemoryStore();
     readingCaller("store", () => {
       if (store === null || typeof store !== "object") throw invalid("store must be a store object");
@@ -106,13 +107,55 @@ export class ToolStub {
         if (typeof store[method] !== "function") throw invalid(`store must implement ${method}()`);
       }
     });
-    // A store's answers are checked (a non-string would trap the core), and time out if asked to.
-    const timed = this.#config.storeTimeoutMs == null ? store : withStoreTimeout(store, this.#config.storeTimeoutMs);
-    this.#store = withCheckedAnswers(timed);
-    this.#catalog = new SessionCatalog(this.#store, this.#sessionId);
     this.#userId = optionalString(opts.userId, "userId", "default");
     if (opts.now !== undefined && typeof opts.now !== "function") throw invalid("now must be a function returning an ISO timestamp");
     this.#now = opts.now ?? (() => new Date().toISOString());
+    this.#configure = () => {
+      callCore(core.validateSessionId, this.#sessionId);
+      // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
+      this.#config = JSON.parse(callCore(core.resolveConfig, configJson));
+      // A store's answers are checked (a non-string would trap the core), and time out if asked to.
+      const timed = this.#config.storeTimeoutMs == null ? store : withStoreTimeout(store, this.#config.storeTimeoutMs);
+      this.#store = withCheckedAnswers(timed);
+      this.#catalog = new SessionCatalog(this.#store, this.#sessionId);
+    };
+    // The browser entry loads the wasm in the background: a ToolStub made before it is ready
+    // checks its session id and config with the core on its first call.
+    if (isReady()) this.#configured();
+  }
+
+  /** Runs the core's part of the constructor if it has not run (it throws as the constructor would). */
+  #configured() {
+    if (this.#configure === undefined) return;
+    const configure = this.#configure;
+    try {
+      configure();
+      this.#configure = undefined;
+    } catch (error) {
+      // Not ready yet: a later call tries again (after the host's init). A bad config stays bad.
+      if (error?.code !== "NOT_READY") this.#configure = () => { throw error; };
+      throw error;
+    }
+  }
+
+  /**
+   * The async methods wait for the wasm, then configure: only while either is pending, so a call
+   * on a ready ToolStub still reads its arguments when it starts (nothing else runs in between).
+   */
+  static {
+    for (const name of ["externalize", "read", "verify", "rebuildCatalog", "search", "searchAll", "restore", "list", "delete", "deleteSession", "usage", "prune"]) {
+      const method = this.prototype[name];
+      const waiting = {
+        [name](...args) {
+          if (isReady() && this.#configure === undefined) return method.apply(this, args);
+          return whenReady().then(() => {
+            this.#configured();
+            return method.apply(this, args);
+          });
+        },
+      }[name];
+      Object.defineProperty(this.prototype, name, { value: waiting, writable: true, configurable: true });
+    }
   }
 
   get sessionId() {
@@ -672,6 +715,7 @@ export class ToolStub {
     const opts = requireOptions(options, "options");
     checkKnownKeys(opts, ["format"], "toolDefinitions");
     const format = optionalString(opts.format, "format", "openai");
+    this.#configured();
     return JSON.parse(callCore(core.toolDefinitions, JSON.stringify(this.#config.toolNames), format));
   }
 
@@ -690,6 +734,11 @@ export class ToolStub {
       }
     }
     try {
+      if (!isReady() || this.#configure !== undefined) {
+        // As the other methods do (see the static block), but a failure becomes this call's answer.
+        await whenReady();
+        this.#configured();
+      }
       if (typeof name !== "string") throw invalid(`the tool name must be a string (got ${name === null ? "null" : typeof name})`);
       const checked = JSON.parse(
         callCore(

@@ -1,12 +1,13 @@
-// Entry point for browsers (and other hosts with fetch): the import resolves once the wasm module,
-// fetched next to this file, is instantiated (top-level await). Where that fetch cannot work (a
-// bundler that does not emit the wasm, such as esbuild), the host calls `init({ module | bytes |
-// url })` before using the API; in Node, where fetch cannot read the package's file: URL, the
+// Entry point for browsers (and other hosts with fetch): the import starts instantiating the wasm
+// module, fetched next to this file, without top-level await (so an iife bundle can hold it);
+// ToolStub's methods wait for it, and `await init()` says when the synchronous calls work. Where
+// that fetch cannot work (a bundler that does not emit the wasm, such as esbuild), the host calls
+// `init({ module | bytes | url })`; in Node, where fetch cannot read the package's file: URL, the
 // import fails saying to use the Node entry instead.
 import initWasm from "../wasm/tool_stub.js";
 import { useSha256 } from "./api.js";
 import { useStagedSha256 } from "./core-call.js";
-import { isReady, markReady, markNotReady } from "./ready.js";
+import { isReady, markReady, markNotReady, useReadiness } from "./ready.js";
 import { useGrepLoader, useSearchWorker } from "./grep-module.js";
 import { SearchWorker } from "./search-worker-client.js";
 import { ToolStubError } from "./stores/errors.js";
@@ -70,15 +71,8 @@ function useWebCrypto() {
   useStagedSha256(sha256OfBytes);
 }
 
-/**
- * Instantiates the core from the wasm the host gives (`module`, `bytes` or `url`; default: next
- * to this file) and the grep module likewise (`grepModule`, `grepBytes` or `grepUrl`; loaded on
- * the first regex/ignoreCase/wholeWord search). Searches run in a worker (`searchWorkerUrl`: where
- * the host serves js/search-worker.js when its bundler does not emit it; `searchWorker: false`: on
- * the main thread). Idempotent once the core is ready.
- */
-export async function init(source = {}) {
-  if (isReady()) return;
+/** Instantiates the core (and says how to load the grep module and the search worker). */
+async function instantiate(source) {
   const wasm = wasmOf(source, "", WASM_URL);
   if (wasm === null) throw new TypeError("this host gives the module no URL to find its wasm next to it (import.meta.url)");
   await initWasm({ module_or_path: wasm });
@@ -98,25 +92,47 @@ export async function init(source = {}) {
   });
 }
 
+/** The last `init`'s promise: one instantiation at a time (the glue keeps the first one in flight). */
+let initializing;
+
+/**
+ * Instantiates the core from the wasm the host gives (`module`, `bytes` or `url`; default: next
+ * to this file) and the grep module likewise (`grepModule`, `grepBytes` or `grepUrl`; loaded on
+ * the first regex/ignoreCase/wholeWord search). Searches run in a worker (`searchWorkerUrl`: where
+ * the host serves js/search-worker.js when its bundler does not emit it; `searchWorker: false`: on
+ * the main thread). The import starts `init()` itself; awaiting it is how a page knows the
+ * synchronous calls work. Idempotent once the core is ready.
+ */
+export function init(source = {}) {
+  const previous = initializing ?? Promise.resolve();
+  initializing = previous.catch(() => {}).then(() => (isReady() ? undefined : instantiate(source)));
+  // ToolStub's methods wait for it (a failure is theirs to report, as NOT_READY saying why).
+  useReadiness(initializing.catch(() => {}));
+  return initializing;
+}
+
 const inNode = typeof process !== "undefined" && typeof process.versions?.node === "string" && !globalThis.Deno && !process.versions.bun;
-try {
-  await init();
-} catch (error) {
-  const cause = error?.message ?? String(error);
-  if (inNode) {
-    throw new ToolStubError(
-      "NOT_READY",
-      `tool-stub/browser could not load its wasm (${cause}): it fetches ${WASM_URL?.href}, which Node's fetch cannot read. ` +
-        `In Node (SSR, vitest, scripts) import "tool-stub" or "tool-stub/node" instead; the package's "node" export condition picks the Node build`,
-      { cause: error },
-    );
-  }
-  // A browser page whose bundler did not emit the wasm: the API waits for the host's init().
-  markNotReady(
-    `tool-stub could not load its wasm from ${WASM_URL?.href ?? "next to its module"} (${cause}); your bundler may not have emitted it ` +
-      `(esbuild leaves new URL(..., import.meta.url) as it is). Serve wasm/tool_stub_bg.wasm and call ` +
-      `await init({ url }) with its address, or init({ module }) / init({ bytes }), before using tool-stub`,
+if (inNode) {
+  // Node's fetch cannot read the package's file: URL, so this entry could never load its wasm.
+  throw new ToolStubError(
+    "NOT_READY",
+    `tool-stub/browser cannot load its wasm in Node: it fetches ${WASM_URL?.href}, which Node's fetch cannot read. ` +
+      `In Node (SSR, vitest, scripts) import "tool-stub" or "tool-stub/node" instead; the package's "node" export condition picks the Node build`,
   );
 }
+// No top-level await (an iife bundle, esbuild's default, cannot hold one): the wasm loads in the
+// background. ToolStub's methods wait for it; the synchronous calls need `await init()` first.
+markNotReady(
+  "the tool-stub wasm module is still loading: await init() before calling synopsis, renderStub, makePreview, toolResultId, sha256Hex " +
+    "or toolDefinitions (ToolStub's other methods wait for it themselves)",
+);
+init().catch((error) => {
+  // A page whose bundler did not emit the wasm: the API waits for the host's init().
+  markNotReady(
+    `tool-stub could not load its wasm from ${WASM_URL?.href ?? "next to its module"} (${error?.message ?? error}); your bundler may not have emitted it ` +
+      `(esbuild leaves new URL(..., import.meta.url) as it is, and an iife bundle has no module URL). Serve wasm/tool_stub_bg.wasm and call ` +
+      `await init({ url }) with its address, or init({ module }) / init({ bytes }), before using tool-stub`,
+  );
+});
 
 export * from "./api.js";

@@ -102,8 +102,9 @@ export interface WasmSource {
 
 /**
  * Browser entry: instantiates the wasm from what the host gives, for bundlers that do not emit the
- * package's wasm (esbuild); call it before anything else. The import itself loads the wasm from
- * next to the package when it can; `init` is then a no-op (as it always is in Node).
+ * package's wasm (esbuild). The import itself starts loading the wasm from next to the package (no
+ * top-level await); `init()` resolves when it is ready (the synchronous calls need that; ToolStub's
+ * methods wait by themselves). In Node it does nothing: the module is ready at import.
  */
 export declare function init(source?: WasmSource): Promise<void>;
 

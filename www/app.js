@@ -82,6 +82,7 @@ let api;
 let store;
 try {
   api = await import("../pkg/js/browser.js");
+  await api.init(); // the page calls synopsis() synchronously
   store = new api.IndexedDbStore();
 } catch (error) {
   $("boot-status").hidden = true;

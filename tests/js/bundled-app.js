@@ -23,8 +23,11 @@ export const expectedResult = (thread) => ({ truncated: true, found: "NEEDLE", t
  * and reads the hit back; `imports` must import `preloadGrep` too (it says where searches ran). `imports` and `setup` let a bundler's app load the wasm its own way.
  */
 export function appSource({ dbName, imports = 'import { ToolStub, IndexedDbStore, preloadGrep } from "tool-stub/browser";', setup = "" }) {
+  // The body in an async function, not at the top level: an iife bundle (esbuild's default
+  // format) cannot hold a top-level await.
   return `
 ${imports}
+(async () => {
 try {
   ${setup}
   const ts = new ToolStub({ store: new IndexedDbStore({ dbName: ${JSON.stringify(dbName)} }), sessionId: "app" });
@@ -36,6 +39,7 @@ try {
 } catch (error) {
   window.result = { error: String(error?.code ?? "") + ": " + String(error?.message ?? error) };
 }
+})();
 `;
 }
 

@@ -71,6 +71,35 @@ describe("runtimes", () => {
     assert.match(result.json.message, /In Node .* import "tool-stub" or "tool-stub\/node" instead/);
   });
 
+  it("browser entry, no top-level await: a ToolStub made at import waits for the wasm; synchronous calls say to await init()", () => {
+    // A non-Node host (as a page is) whose fetch of the wasm takes a while.
+    const result = run("lazy.mjs", `
+      import { readFileSync } from "node:fs";
+      import { fileURLToPath } from "node:url";
+      globalThis.Deno = {};
+      globalThis.fetch = async (url) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return new Response(readFileSync(fileURLToPath(url)), { headers: { "content-type": "application/wasm" } });
+      };
+      const { init, synopsis, ToolStub, MemoryStore } = await import("tool-stub/browser");
+      let early;
+      try { synopsis("x"); } catch (e) { early = { code: e.code, message: e.message }; }
+      const bad = new ToolStub({ sessionId: "bad", config: { bogus: 1 } });
+      ${ROUND_TRIP.replace("console.log(JSON.stringify({", "const roundTrip = JSON.parse(JSON.stringify({")}
+      const badCalls = [];
+      for (let i = 0; i < 2; i++) await bad.list().catch((e) => badCalls.push(e.code));
+      await init();
+      const kind = synopsis('{"a": 1}', { mimeType: "application/json" }).kind;
+      console.log(JSON.stringify({ early, badCalls, kind, roundTrip }));
+    `);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.json.early.code, "NOT_READY");
+    assert.match(result.json.early.message, /still loading: await init\(\) before calling synopsis/);
+    assert.deepEqual(result.json.badCalls, ["INVALID_ARGUMENT", "INVALID_ARGUMENT"], "a bad config made before the wasm loaded fails every call");
+    assert.equal(result.json.kind, "json");
+    assert.deepEqual(result.json.roundTrip, EXPECTED);
+  });
+
   it("browser entry whose wasm fetch fails: NOT_READY says to call init, and init({ bytes }) makes it work", () => {
     // A non-Node host (as a bundled page is) whose fetch of the wasm fails, like esbuild's 404.
     const result = run("bundled.mjs", `
@@ -79,7 +108,7 @@ describe("runtimes", () => {
       globalThis.fetch = async () => { throw new TypeError("fetch failed"); };
       const { init, ToolStub, MemoryStore } = await import("tool-stub/browser");
       let before;
-      try { new ToolStub({ sessionId: "rt" }); } catch (e) { before = { code: e.code, message: e.message }; }
+      try { await new ToolStub({ sessionId: "rt" }).list(); } catch (e) { before = { code: e.code, message: e.message }; }
       const wasm = (name) => readFileSync(new URL("./node_modules/tool-stub/wasm/" + name, import.meta.url));
       await init({ bytes: wasm("tool_stub_bg.wasm"), grepBytes: wasm("tool_stub_grep_bg.wasm") });
       ${ROUND_TRIP.replace("console.log(JSON.stringify({", "console.log(JSON.stringify({ before,")}
