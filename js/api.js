@@ -680,12 +680,13 @@ export class ToolStub {
       do {
         const want = Math.min(limit - records.length + skipped.length + gone.length, 1000);
         page = catalog.select({ ...select, offset, limit: Math.max(want, 1) });
-        for (const entry of page.entries) {
+        // The page's records are read up to RECORDS_IN_FLIGHT at a time (a store over the network
+        // answers them in one round trip), then taken in the page's order.
+        const loaded = await loadEach(this.#store, page.entries.map((entry) => this.#key(entry.toolResultId, "metadata.json")));
+        for (const [i, entry] of page.entries.entries()) {
           const id = entry.toolResultId;
-          let text;
-          try {
-            text = await this.#store.load(this.#key(id, "metadata.json"));
-          } catch (error) {
+          const { text, error } = loaded[i];
+          if (error !== undefined) {
             skipped.push(skipReport(id, error));
             continue;
           }
@@ -930,6 +931,27 @@ export class ToolStub {
     if (typeof this.#store.removeRange !== "function") throw invalid("store must implement removeRange() to delete");
     return this.#store.removeRange;
   }
+}
+
+/** How many records `list` reads at once. */
+const RECORDS_IN_FLIGHT = 16;
+
+/** `[{ text } | { error }]`: each key loaded, up to RECORDS_IN_FLIGHT at once, in the keys' order. */
+async function loadEach(store, keys) {
+  const out = new Array(keys.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < keys.length) {
+      const i = next++;
+      try {
+        out[i] = { text: await store.load(keys[i]) };
+      } catch (error) {
+        out[i] = { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RECORDS_IN_FLIGHT, keys.length) }, worker));
+  return out;
 }
 
 /**
