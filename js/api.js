@@ -38,7 +38,7 @@ const READ_MODES = {
 };
 const SEARCH_OPTIONS = ["query", "limit", "contextChars"];
 const GREP_OPTIONS = ["regex", "ignoreCase", "wholeWord", "contextLines"];
-const SEARCH_ALL_OPTIONS = ["query", "regex", "ignoreCase", "wholeWord", "toolName", "limit", "perResult", "contextChars", "contextLines"];
+const SEARCH_ALL_OPTIONS = ["query", "regex", "ignoreCase", "wholeWord", "toolName", "limit", "perResult", "contextChars", "contextLines", "order"];
 
 /** The read mode the options ask for ("offset" is the reference's), checked for mixing. */
 function readMode(opts) {
@@ -587,11 +587,22 @@ export class ToolStub {
     const grep = JSON.stringify(plan.grep);
     const engine = needsGrepModule(plan.grep) ? await grepEngine() : undefined;
     if (engine) await engine.check(grep);
-    const candidates = await this.#catalog.use((catalog) => catalog.candidates(opts.toolName));
+    // `toolName` is applied here, from the catalog, before any output is loaded.
+    let candidates = await this.#catalog.use((catalog) => catalog.candidates(opts.toolName));
+    const stopAfter = plan.stopAfter;
+    if (stopAfter !== undefined) {
+      // order "newest": searched in its ranking order (the core's), so it can stop at `limit` hits.
+      const known = candidates.map(({ toolResultId, createdAt }) => ({ toolResultId, createdAt: typeof createdAt === "string" ? createdAt : "" }));
+      const order = callCore(core.searchAllScanOrder, JSON.stringify(known));
+      candidates = Array.from(order, (i) => candidates[i]);
+    }
     const hits = [];
     const skipped = [];
+    let searched = 0;
     // One output in memory at a time; what cannot be read is reported, not fatal to the session.
     for (const candidate of candidates) {
+      if (stopAfter !== undefined && hits.length >= stopAfter) break;
+      searched++;
       const id = candidate.toolResultId;
       let content;
       try {
@@ -612,7 +623,7 @@ export class ToolStub {
         hits.push({ toolResultId: id, ref, toolName, createdAt, totalMatches: found.totalMatches, matches });
       }
     }
-    const ranked = JSON.parse(callCore(core.rankSearchAll, JSON.stringify(hits), plan.limit));
+    const ranked = JSON.parse(callCore(core.rankSearchAll, JSON.stringify(hits), plan.limit, opts.order, candidates.length - searched));
     if (skipped.length > 0) ranked.skipped = skipped;
     return ranked;
   }

@@ -94,8 +94,13 @@ export class SessionCatalog {
   #sessionId;
   /** The loaded catalog: entries by id (undefined: none loaded). */
   #entries;
-  /** Its ids in id order (the reference's list order), made when first asked for. */
+  /** Its ids in id order (the reference's list order), made when first asked for, then kept. */
   #sorted;
+  /** Its ids by tool name, each in id order, made when first asked for, then kept. */
+  #byTool;
+  /** Its sums, kept with every change: `usage` adds nothing up. */
+  #chars = 0;
+  #bytes = 0;
   /** The last log record (or snapshot) of the store that the loaded catalog holds. */
   #seq = 0;
   /** The snapshot the loaded catalog started from: every log record after it, up to #seq, exists. */
@@ -143,21 +148,24 @@ export class SessionCatalog {
   /** What session-level calls ask of the loaded catalog. */
   #view() {
     const entries = this.#entries;
-    const sorted = () => (this.#sorted ??= [...entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-    const chosen = (toolName) =>
-      sorted().map((id) => entries.get(id)).filter((entry) => toolName === undefined || entry.toolName === toolName);
+    const sorted = () => (this.#sorted ??= [...entries.keys()].sort(byId));
+    const ofTool = (toolName) => {
+      if (!this.#byTool) {
+        this.#byTool = new Map();
+        for (const id of sorted()) {
+          const name = entries.get(id).toolName;
+          const ids = this.#byTool.get(name);
+          if (ids) ids.push(id);
+          else this.#byTool.set(name, [id]);
+        }
+      }
+      return this.#byTool.get(toolName) ?? [];
+    };
+    const chosen = (toolName) => (toolName === undefined ? sorted() : ofTool(toolName)).map((id) => entries.get(id));
     return {
       has: (id) => entries.has(id),
       ids: () => sorted(),
-      usage: () => {
-        let chars = 0;
-        let bytes = 0;
-        for (const entry of entries.values()) {
-          chars += entry.originalChars;
-          bytes += entry.storedBytes;
-        }
-        return { results: entries.size, chars, bytes };
-      },
+      usage: () => ({ results: entries.size, chars: this.#chars, bytes: this.#bytes }),
       /** The entries `searchAll` greps: `toolName` applied before any output is loaded. */
       candidates: (toolName) => chosen(toolName),
       /**
@@ -166,6 +174,13 @@ export class SessionCatalog {
        * `offset`/`limit`. `{ totalResults, offset, hasMore, entries }`.
        */
       select: ({ toolName, order = "id", offset = 0, limit }) => {
+        if (order !== "newest") {
+          // In id order: only the page's entries are looked up.
+          const ids = toolName === undefined ? sorted() : ofTool(toolName);
+          const start = Math.min(offset, ids.length);
+          const end = Math.min(start + limit, ids.length);
+          return { totalResults: ids.length, offset: start, hasMore: end < ids.length, entries: ids.slice(start, end).map((id) => entries.get(id)) };
+        }
         let list = chosen(toolName);
         if (order === "newest") {
           const at = (entry) => entry.createdAtMs ?? -Infinity;
@@ -230,6 +245,9 @@ export class SessionCatalog {
   forget() {
     this.#entries = undefined;
     this.#sorted = undefined;
+    this.#byTool = undefined;
+    this.#chars = 0;
+    this.#bytes = 0;
     this.#seq = 0;
     this.#base = 0;
     this.#head = undefined;
@@ -244,17 +262,40 @@ export class SessionCatalog {
   }
 
   #change(entries, ids) {
-    for (const id of ids) this.#entries.delete(id);
+    for (const id of ids) this.#drop(id);
     const added = [];
     for (const entry of entries) {
       if (entry !== null && typeof entry === "object" && typeof entry.toolResultId === "string") {
+        this.#drop(entry.toolResultId);
         this.#entries.set(entry.toolResultId, entry);
+        this.#chars += count(entry.originalChars);
+        this.#bytes += count(entry.storedBytes);
+        if (this.#sorted) insertSorted(this.#sorted, entry.toolResultId);
+        if (this.#byTool) {
+          const same = this.#byTool.get(entry.toolName);
+          if (same) insertSorted(same, entry.toolResultId);
+          else this.#byTool.set(entry.toolName, [entry.toolResultId]);
+        }
         added.push(entry);
       }
     }
     // An id both removed and added stays (added after): the order removes first too, then adds.
     this.#changeOrder(added, ids.filter((id) => !this.#entries.has(id)));
-    this.#sorted = undefined;
+  }
+
+  /** Removes an entry and its place in the sums and the kept id lists (nothing if it is not there). */
+  #drop(id) {
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return;
+    this.#entries.delete(id);
+    this.#chars -= count(entry.originalChars);
+    this.#bytes -= count(entry.storedBytes);
+    if (this.#sorted) removeSorted(this.#sorted, id);
+    const same = this.#byTool?.get(entry.toolName);
+    if (same) {
+      removeSorted(same, id);
+      if (same.length === 0) this.#byTool.delete(entry.toolName);
+    }
   }
 
   /** The log's records, `[{ seq, key }]` in seq order. */
@@ -581,4 +622,36 @@ function retained(entry) {
     createdAtMs: typeof at === "number" && Number.isFinite(at) ? at : null,
     bytes: Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : 0,
   };
+}
+
+/** The reference's list order: ids compared by UTF-16 code units. */
+function byId(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Where `id` is, or would go, in ids sorted by `byId`. */
+function placeOf(ids, id) {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (ids[mid] < id) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function insertSorted(ids, id) {
+  const at = placeOf(ids, id);
+  if (ids[at] !== id) ids.splice(at, 0, id);
+}
+
+function removeSorted(ids, id) {
+  const at = placeOf(ids, id);
+  if (ids[at] === id) ids.splice(at, 1);
+}
+
+/** A count an entry holds (a number from the core; anything else from a damaged snapshot is 0). */
+function count(value) {
+  return Number.isFinite(value) ? value : 0;
 }

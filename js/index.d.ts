@@ -390,10 +390,15 @@ export interface SearchAllOptions {
   /** Default 120. */
   contextChars?: number;
   contextLines?: number;
+  /**
+   * "relevance" (default): most matches first, then newest; every candidate is searched.
+   * "newest": newest first; the search stops once `limit` results matched (see `unsearched`).
+   */
+  order?: "relevance" | "newest";
 }
 
 export interface SearchAllResult {
-  /** Most matches first, then newest first. */
+  /** Most matches first, then newest first (or newest first with `order: "newest"`). */
   results: {
     ref: string;
     toolResultId: string;
@@ -402,8 +407,11 @@ export interface SearchAllResult {
     totalMatches: number;
     matches: SearchMatch[];
   }[];
+  /** Results that matched, and their matches (of those searched, with `unsearched`). */
   totalResults: number;
   totalMatches: number;
+  /** Candidates not searched: an `order: "newest"` search stopped once `limit` results matched. */
+  unsearched?: number;
   /** Results whose output could not be read: reported, never fatal to the session. */
   skipped?: SkippedResult[];
 }

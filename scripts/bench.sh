@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
 # The benchmark table (README "Performance"): builds the release package, then times the public JS
-# API in Node. Not part of scripts/test.sh. Pass --quick to skip the 100 MB rows.
+# API in Node. Not part of scripts/test.sh. Pass --quick to skip the 100 MB rows. `--only=T[,T]`
+# runs just those targets' rows; target `session` is the session-scale table (README "Sessions at
+# scale": 10,000 results in NodeFsStore, 2,000 in IndexedDbStore on fake-indexeddb and in headless
+# Chromium, each call beside the same call at 20 results), run after the others.
 source "$(dirname "$0")/lib.sh"
 bash scripts/setup.sh
 bash scripts/build.sh
-node --max-old-space-size=4096 --expose-gc tests/bench/bench.mjs "$@"
+only=""
+for arg in "$@"; do
+  case $arg in --only=*) only=${arg#--only=} ;; esac
+done
+if [ -z "$only" ] || [[ ",$only," != ",session," ]]; then
+  node --max-old-space-size=4096 --expose-gc tests/bench/bench.mjs "$@"
+fi
+if [ -z "$only" ] || [[ ",$only," == *,session,* ]]; then
+  node --expose-gc tests/bench/session.mjs
+fi

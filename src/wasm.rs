@@ -7,10 +7,10 @@ use std::cell::RefCell;
 use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
 
+use crate::enhanced::SynopsisMode;
 use crate::error::{Error, ErrorCode};
 use crate::json_fields;
 use crate::record::{parse_stored, stored_matches};
-use crate::enhanced::SynopsisMode;
 use crate::stub::{
     make_preview, render_stub, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
 };
@@ -71,7 +71,13 @@ pub fn synopsis_json(
         preview_chars,
         ..StubHeader::default()
     };
-    emit(&synopsis_in_mode(output, mime_type, preview_chars, mode, &header))
+    emit(&synopsis_in_mode(
+        output,
+        mime_type,
+        preview_chars,
+        mode,
+        &header,
+    ))
 }
 
 #[derive(Default)]
@@ -661,26 +667,59 @@ pub fn hit_coordinates(content: &str, kind: &str, hits: &[u32]) -> String {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct SearchAllPlan {
     grep: retrieval::grep::GrepRequest,
     limit: i64,
+    /// Set for `order: "newest"`: search the candidates in `searchAllScanOrder`'s order and stop
+    /// once this many matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stop_after: Option<i64>,
 }
 
-/// `{grep, limit}`: how to grep each stored result (checked: a bad regex fails here, before any
-/// I/O); the results to grep come from the session's catalog (`catalogQuery` "candidates").
+/// `{grep, limit, stopAfter?}`: how to grep each stored result (checked: a bad regex fails here,
+/// before any I/O), and when to stop; the results to grep come from the session's catalog.
 #[wasm_bindgen(js_name = searchAllPlan)]
 pub fn search_all_plan(request_json: &str) -> BindingResult<String> {
     use retrieval::search_all;
     let request: search_all::SearchAllRequest = parse("searchAll options", request_json)?;
     let grep = search_all::grep_request(&request).map_err(to_js)?;
     let limit = request.limit.unwrap_or(search_all::DEFAULT_RESULT_LIMIT);
-    emit(&SearchAllPlan { grep, limit })
+    let order = search_all::SearchOrder::parse(request.order.as_deref()).map_err(to_js)?;
+    let stop_after = (order == search_all::SearchOrder::Newest).then_some(limit);
+    emit(&SearchAllPlan {
+        grep,
+        limit,
+        stop_after,
+    })
 }
 
+/// The order in which an `order: "newest"` search loads its candidates (`[{toolResultId,
+/// createdAt}]`): indices, newest first.
+#[wasm_bindgen(js_name = searchAllScanOrder)]
+pub fn search_all_scan_order(candidates_json: &str) -> BindingResult<Vec<u32>> {
+    let candidates: Vec<retrieval::search_all::Candidate> =
+        parse("search candidates", candidates_json)?;
+    Ok(retrieval::search_all::scan_order(&candidates)
+        .into_iter()
+        .map(|i| i as u32)
+        .collect())
+}
+
+/// The hits ranked under the request's `order` ("relevance" or "newest"), cut to `limit`;
+/// `unsearched` candidates were not searched.
 #[wasm_bindgen(js_name = rankSearchAll)]
-pub fn rank_search_all(hits_json: &str, limit: f64) -> BindingResult<String> {
+pub fn rank_search_all(
+    hits_json: &str,
+    limit: f64,
+    order: Option<String>,
+    unsearched: f64,
+) -> BindingResult<String> {
+    use retrieval::search_all;
     let hits = parse("search hits", hits_json)?;
-    emit(&retrieval::search_all::rank(hits, int("limit", limit)?).map_err(to_js)?)
+    let order = search_all::SearchOrder::parse(order.as_deref()).map_err(to_js)?;
+    let unsearched = usize::try_from(int("unsearched", unsearched)?).unwrap_or(0);
+    emit(&search_all::rank(hits, int("limit", limit)?, order, unsearched).map_err(to_js)?)
 }
 
 #[wasm_bindgen(js_name = restorePlan)]

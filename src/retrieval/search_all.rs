@@ -3,6 +3,11 @@
 //!
 //! Ranking: relevance is the number of matches in the output (more first); ties go to the newer
 //! result (`created_at`, later first), then to the smaller id, so the order is deterministic.
+//! With `order: "newest"` results rank newest first (then by id) whatever their match count, and
+//! the host searches the candidates in that order ([`scan_order`]) and stops once `limit` of them
+//! matched: no result searched later could rank before them. Its totals then count the results
+//! searched, and `unsearched` says how many candidates were not. The default ranking needs every
+//! candidate (a later one may match more often), so it searches them all.
 //! The host does the I/O: the session's catalog (`crate::catalog`) says which stored results to
 //! load (`toolName` applied first), [`grep_request`] how to grep each, [`rank`] orders what matched.
 
@@ -32,6 +37,27 @@ pub struct SearchAllRequest {
     pub per_result: Option<i64>,
     pub context_chars: Option<i64>,
     pub context_lines: Option<i64>,
+    /// "relevance" (default) or "newest".
+    pub order: Option<String>,
+}
+
+/// How `searchAll` ranks its results (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchOrder {
+    Relevance,
+    Newest,
+}
+
+impl SearchOrder {
+    pub fn parse(order: Option<&str>) -> Result<Self> {
+        match order {
+            None | Some("relevance") => Ok(SearchOrder::Relevance),
+            Some("newest") => Ok(SearchOrder::Newest),
+            Some(other) => Err(Error::invalid(format!(
+                "order must be \"relevance\" or \"newest\" (got {other:?})"
+            ))),
+        }
+    }
 }
 
 json_fields::defaulted_struct!(SearchAllRequest, deny_unknown_fields, {
@@ -44,6 +70,7 @@ json_fields::defaulted_struct!(SearchAllRequest, deny_unknown_fields, {
     per_result: "perResult",
     context_chars: "contextChars",
     context_lines: "contextLines",
+    order: "order",
 });
 
 /// The grep each stored output gets, its options checked before any I/O (its pattern is
@@ -71,8 +98,41 @@ pub fn grep_request(request: &SearchAllRequest) -> Result<GrepRequest> {
         },
         context_lines: request.context_lines,
     };
+    SearchOrder::parse(request.order.as_deref())?;
     grep::check(&grep)?;
     Ok(grep)
+}
+
+/// A stored result `searchAll` may search, as the catalog knows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub tool_result_id: String,
+    pub created_at: String,
+}
+
+json_fields::required_struct!(Candidate, {
+    tool_result_id: "toolResultId",
+    created_at: "createdAt",
+});
+
+/// Newer first (`created_at`, later first), then the smaller id: the order of `Newest`, and the
+/// default ranking's tie-break.
+fn newer_first(a: (&str, &str), b: (&str, &str)) -> std::cmp::Ordering {
+    b.0.cmp(a.0).then_with(|| a.1.cmp(b.1))
+}
+
+/// The order (indices into `candidates`) in which `Newest` searches them: its ranking order.
+pub fn scan_order(candidates: &[Candidate]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    stable_sort_by(&mut order, |&a, &b| {
+        let key = |i: usize| {
+            candidates.get(i).map_or(("", ""), |c| {
+                (c.created_at.as_str(), c.tool_result_id.as_str())
+            })
+        };
+        newer_first(key(a), key(b))
+    });
+    order
 }
 
 /// One result that matched, as the host reports it (its grep result added to the candidate).
@@ -105,10 +165,18 @@ pub struct Ranked {
     pub total_results: usize,
     /// Matches over all of them.
     pub total_matches: usize,
+    /// Candidates not searched: a `Newest` search stopped once `limit` results matched.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unsearched: usize,
 }
 
-/// The hits with matches, most relevant first (see the module doc), cut to `limit`.
-pub fn rank(hits: Vec<Hit>, limit: i64) -> Result<Ranked> {
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The hits with matches, in `order` (see the module doc), cut to `limit`; `unsearched`
+/// candidates were not searched.
+pub fn rank(hits: Vec<Hit>, limit: i64, order: SearchOrder, unsearched: usize) -> Result<Ranked> {
     if limit <= 0 {
         return Err(Error::invalid(format!("limit must be > 0 (got {limit})")));
     }
@@ -117,10 +185,14 @@ pub fn rank(hits: Vec<Hit>, limit: i64) -> Result<Ranked> {
         .filter(|hit| hit.total_matches > 0)
         .collect();
     stable_sort_by(&mut results, |a, b| {
-        b.total_matches
-            .cmp(&a.total_matches)
-            .then_with(|| b.created_at.cmp(&a.created_at))
-            .then_with(|| a.tool_result_id.cmp(&b.tool_result_id))
+        let newer = newer_first(
+            (&a.created_at, &a.tool_result_id),
+            (&b.created_at, &b.tool_result_id),
+        );
+        match order {
+            SearchOrder::Relevance => b.total_matches.cmp(&a.total_matches).then(newer),
+            SearchOrder::Newest => newer,
+        }
     });
     let total_results = results.len();
     let total_matches = results.iter().map(|hit| hit.total_matches).sum();
@@ -129,6 +201,7 @@ pub fn rank(hits: Vec<Hit>, limit: i64) -> Result<Ranked> {
         results,
         total_results,
         total_matches,
+        unsearched,
     })
 }
 
@@ -156,7 +229,7 @@ mod tests {
             hit("d", "2024-01-09", 0),
             hit("e", "2024-01-03", 2),
         ];
-        let ranked = rank(hits, 3).expect("valid");
+        let ranked = rank(hits.clone(), 3, SearchOrder::Relevance, 0).expect("valid");
         let order: Vec<_> = ranked
             .results
             .iter()
@@ -164,7 +237,39 @@ mod tests {
             .collect();
         assert_eq!(order, ["c", "b", "e"]);
         assert_eq!((ranked.total_results, ranked.total_matches), (4, 11));
-        assert!(rank(Vec::new(), 0).is_err());
+        assert!(rank(Vec::new(), 0, SearchOrder::Relevance, 0).is_err());
+        let newest = rank(hits, 2, SearchOrder::Newest, 7).expect("valid");
+        let order: Vec<_> = newest
+            .results
+            .iter()
+            .map(|h| h.tool_result_id.as_str())
+            .collect();
+        assert_eq!(
+            (order.as_slice(), newest.unsearched),
+            (["b", "e"].as_slice(), 7)
+        );
+    }
+
+    #[test]
+    fn newest_searches_in_its_ranking_order() {
+        let candidate = |id: &str, at: &str| Candidate {
+            tool_result_id: id.into(),
+            created_at: at.into(),
+        };
+        let candidates = [
+            candidate("a", "2024-01-01"),
+            candidate("c", "2024-01-03"),
+            candidate("b", "2024-01-03"),
+            candidate("d", "2024-01-02"),
+        ];
+        assert_eq!(scan_order(&candidates), [2, 1, 3, 0]);
+        let request = |order: &str| SearchAllRequest {
+            query: "x".into(),
+            order: Some(order.into()),
+            ..Default::default()
+        };
+        assert!(grep_request(&request("newest")).is_ok());
+        assert!(grep_request(&request("oldest")).is_err());
     }
 
     #[test]

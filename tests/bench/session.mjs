@@ -1,63 +1,115 @@
 // Session-scale rows (issue 15): list(limit 50), list(toolName), usage, prune, externalize of a
 // 100 KB output with retention on, and searchAll with a toolName filter, in a session of N results
-// beside the same call in a session of 20, in NodeFsStore and IndexedDbStore (fake-indexeddb).
-// Usage: node tests/bench/session.mjs [N for NodeFsStore] [N for IndexedDbStore]
+// beside the same call in a session of 20 (tests/bench/session-calls.mjs), in NodeFsStore,
+// IndexedDbStore on fake-indexeddb and, when Chromium is there, IndexedDbStore in headless
+// Chromium (tests/bench/browser-session.html); then searchAll's peak memory against its largest
+// output (needs --expose-gc).
+//
+// Usage: node --expose-gc tests/bench/session.mjs [--fs=N] [--idb=N] [--chromium=N] [--kb=K] [--runs=R]
+//   --fs        results in the NodeFsStore session (default 10000; 0 skips it)
+//   --idb       results in the fake-indexeddb session (default 2000; 0 skips it)
+//   --chromium  results in the Chromium IndexedDB session (default 2000; 0 skips it)
+//   --kb        size of each stored result in KB (default 20: 10,000 results are ~200 MB of outputs)
+//   --runs      timed calls per row and session (default 15)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { ToolStub, NodeFsStore } from "../../pkg/js/node.js";
 import { IndexedDbStore } from "../../pkg/js/stores/indexeddb.js";
+import { SMALL, sessionRows, tableRows } from "./session-calls.mjs";
 
-const [fsCount = 2000, idbCount = 2000] = process.argv.slice(2).map(Number);
-const OUTPUT_KB = 20; // each stored result (the externalize row stores 100 KB)
-const output = (i) => `result ${i}\n` + `line of a tool output ${i % 97}\n`.repeat((OUTPUT_KB * 1024) / 26);
+const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=")));
+const count = (name, fallback) => Number(args[name] ?? fallback);
+const kb = count("kb", 20);
+const runs = count("runs", 15);
 
-async function median(fn, runs = 7) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn(i);
-    times.push(performance.now() - t);
+/**
+ * searchAll's peak memory: the live heap (after a collection) each time the store hands it an
+ * output, and after the call, above the live heap before it; against the largest output.
+ */
+async function searchAllPeak(store) {
+  const ts = new ToolStub({ store, sessionId: "peak", config: { thresholdChars: 100 } });
+  const sizes = [1, 8, 2, 8, 4].map((mb) => mb * 1024 * 1024);
+  for (const [k, size] of sizes.entries()) {
+    await ts.externalize([{ toolId: `p${k}`, toolName: "peak", output: `peak ${k}\n` + "z".repeat(size) }], { messageId: `p${k}` });
   }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
-}
-
-async function session(makeStore, n) {
-  const store = makeStore();
-  const config = { maxResults: n + 1000 };
-  const filling = new ToolStub({ store, sessionId: "bench", config: { thresholdChars: 100 } });
-  for (let i = 0; i < n; i += 50) {
-    const parts = [];
-    for (let j = i; j < Math.min(n, i + 50); j++) parts.push({ toolId: `c${j}`, toolName: j % 10 === 0 ? "rare" : "common", output: output(j) });
-    await filling.externalize(parts, { messageId: `m${i}` });
-  }
-  // A new ToolStub, as a process that opens the session: its first call loads the catalog.
-  const ts = new ToolStub({ store, sessionId: "bench", config: { ...config, thresholdChars: 100 } });
-  const first = performance.now();
-  await ts.usage();
-  const cold = performance.now() - first;
-  const big = "x".repeat(100 * 1024);
-  return {
-    cold,
-    "list(limit 50)": await median(() => ts.list({ limit: 50 })),
-    "list(toolName)": await median(() => ts.list({ toolName: "rare", limit: 50 })),
-    usage: await median(() => ts.usage()),
-    prune: await median(() => ts.prune()),
-    "externalize 100 KB, retention on": await median((i) => ts.externalize([{ toolId: `x${i}`, toolName: "new", output: big + i }], { messageId: `x${i}` })),
-    "searchAll(toolName: 1 result)": await median(() => ts.searchAll({ query: "result", toolName: "new" })),
+  const live = () => {
+    globalThis.gc();
+    const { heapUsed, external } = process.memoryUsage();
+    return heapUsed + external;
   };
+  const load = store.load.bind(store);
+  let peak = 0;
+  let base = 0;
+  store.load = async (key) => {
+    const value = await load(key);
+    if (key.at(-1) === "output.txt") peak = Math.max(peak, live() - base);
+    return value;
+  };
+  // Once to warm the module's memory (wasm memory only grows), then measured.
+  await ts.searchAll({ query: "peak", toolName: "peak" });
+  base = live();
+  peak = 0;
+  await ts.searchAll({ query: "peak", toolName: "peak" });
+  peak = Math.max(peak, live() - base);
+  store.load = load;
+  return { peak, largest: Math.max(...sizes) };
 }
 
-const rows = [];
-for (const [name, make, n] of [
-  ["NodeFsStore", () => new NodeFsStore(mkdtempSync(path.join(tmpdir(), "tool-stub-bench-session-"))), fsCount],
-  ["IndexedDbStore", () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }), idbCount],
-]) {
-  const small = await session(make, 20);
-  const large = await session(make, n);
-  for (const call of Object.keys(small)) {
-    rows.push(`| ${name} | ${call} | ${small[call].toFixed(1)} ms | ${large[call].toFixed(1)} ms (${n} results) | ${(large[call] / small[call]).toFixed(2)}x |`);
+/** The Chromium rows (the same calls in the browser build), or why they could not be measured. */
+async function chromiumRows(n) {
+  let browser;
+  let server;
+  try {
+    const { launchChromium } = await import("../browser/harness.mjs");
+    const { serve } = await import("../../www/serve.mjs");
+    server = await serve(0);
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}/tests/bench/browser-session.html`);
+    await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+    return await page.evaluate(([n, kb, runs]) => window.sessionRows(n, kb, runs), [n, kb, runs]);
+  } catch (error) {
+    return String(error?.message ?? error).split("\n")[0].slice(0, 120);
+  } finally {
+    await browser?.close();
+    server?.close();
   }
 }
-console.log("| store | call | 20 results | large session | ratio |\n|---|---|---|---|---|\n" + rows.join("\n"));
+
+const out = [];
+const dirs = [];
+const stores = [
+  ["NodeFsStore", count("fs", 10_000), () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-bench-session-"));
+    dirs.push(dir);
+    return new NodeFsStore(dir);
+  }],
+  ["IndexedDbStore (fake-indexeddb)", count("idb", 2_000), () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange })],
+];
+try {
+  for (const [name, n, makeStore] of stores) {
+    if (!n) continue;
+    const { rows, filledMs } = await sessionRows({ ToolStub, makeStore, n, kb, runs });
+    console.error(`${name}: filled ${SMALL} + ${n} results of ${kb} KB in ${(filledMs / 1000).toFixed(1)} s`);
+    out.push(...tableRows(name, n, rows));
+    if (typeof globalThis.gc === "function") {
+      const { peak, largest } = await searchAllPeak(makeStore());
+      const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+      out.push(`| ${name} | searchAll peak memory above baseline (5 outputs of 1-8 MB) | largest output ${mb(largest)} | ${mb(peak)} | ${(peak / largest).toFixed(2)}x |`);
+    }
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+  const n = count("chromium", 2_000);
+  if (n) {
+    const rows = await chromiumRows(n);
+    if (typeof rows === "string") out.push(`| IndexedDbStore (headless Chromium) | - | - | not measured: ${rows} | - |`);
+    else out.push(...tableRows("IndexedDbStore (headless Chromium)", n, rows));
+  }
+} finally {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}
+console.log(`| store | call | ${SMALL} results | large session (results of ${kb} KB) | ratio |`);
+console.log("|---|---|---|---|---|");
+console.log(out.join("\n"));

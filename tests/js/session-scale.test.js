@@ -159,3 +159,57 @@ describe("processes sharing a session: a long-lived ToolStub sees the other's wr
     assert.deepEqual(await fresh.rebuildCatalog().then((r) => [r.added, r.removed]), [[], []]);
   });
 });
+
+describe("searchAll loads one output at a time, only its tool's, and stops when it can", () => {
+  /** A store that records which outputs are loaded, in order, and how many are held at once. */
+  function recording(store) {
+    const loads = [];
+    const wrapped = {};
+    for (const method of ["save", "remove", "loadRange", "removeRange", "loadKeys", "lock"]) wrapped[method] = (...args) => store[method](...args);
+    wrapped.load = async (key) => {
+      const value = await store.load(key);
+      if (key.at(-1) === "output.txt") loads.push(key[2]);
+      return value;
+    };
+    return { store: wrapped, loads };
+  }
+
+  async function session() {
+    const { store, loads } = recording(new MemoryStore());
+    let tick = 0;
+    // Each result a minute after the previous: "newest" is the last stored.
+    const now = () => new Date(Date.UTC(2025, 0, 1, 0, tick++)).toISOString();
+    const ts = new ToolStub({ store, sessionId: "s", config: SMALL, now });
+    const ids = {};
+    for (let i = 0; i < 10; i++) {
+      const toolName = i % 2 ? "odd" : "even";
+      // Result i matches "needle" i + 1 times: the most matches are the newest too.
+      const [p] = await ts.externalize([{ toolId: `r${i}`, toolName, output: `r${i}\n` + "needle ".repeat(i + 1) + "hay ".repeat(60) }], { messageId: `m${i}` });
+      ids[`r${i}`] = p.outputRef.split("/").pop();
+    }
+    loads.length = 0;
+    return { ts, loads, ids };
+  }
+
+  it("toolName is applied before loading, and the default ranking searches every candidate once", async () => {
+    const { ts, loads, ids } = await session();
+    const found = await ts.searchAll({ query: "needle", toolName: "odd", limit: 2 });
+    assert.deepEqual(found.results.map((r) => r.toolResultId), [ids.r9, ids.r7]);
+    assert.deepEqual([found.totalResults, found.totalMatches, found.unsearched], [5, 2 + 4 + 6 + 8 + 10, undefined]);
+    assert.deepEqual([...loads].sort(), [ids.r1, ids.r3, ids.r5, ids.r7, ids.r9].sort(), "each odd output once, no other");
+  });
+
+  it("order newest loads newest first and stops once limit results matched", async () => {
+    const { ts, loads, ids } = await session();
+    const found = await ts.searchAll({ query: "needle", order: "newest", limit: 3 });
+    assert.deepEqual(loads, [ids.r9, ids.r8, ids.r7], "the three newest, newest first, then no more");
+    assert.deepEqual(found.results.map((r) => r.toolResultId), [ids.r9, ids.r8, ids.r7]);
+    assert.deepEqual([found.totalResults, found.unsearched], [3, 7]);
+    // Results that do not match are searched past; a search that finds fewer than limit loads all.
+    loads.length = 0;
+    const few = await ts.searchAll({ query: "needle needle needle needle needle needle needle needle needle", order: "newest", limit: 5, toolName: "even" });
+    assert.deepEqual(loads, [ids.r8, ids.r6, ids.r4, ids.r2, ids.r0]);
+    assert.deepEqual([few.totalResults, few.unsearched], [1, undefined]);
+    await assert.rejects(ts.searchAll({ query: "x", order: "oldest" }), /order must be "relevance" or "newest"/);
+  });
+});
