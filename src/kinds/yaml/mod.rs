@@ -416,8 +416,12 @@ mod tests {
             .chain(0x2000..0x2100)
             .chain(0xD700..0xE100)
             .chain(0xFEF0..0x10010);
-        for ch in probes.filter_map(char::from_u32) {
-            let text = format!("a: b{ch}c\n");
+        // Short lines, and long ones whose bytes the line scan reads 8 at a time.
+        let texts = |ch: char| [format!("a: b{ch}c\n"), format!("a: bbbbbbb{ch}ccccccccccccccc # x\n")];
+        for (ch, text) in probes
+            .filter_map(char::from_u32)
+            .flat_map(|ch| texts(ch).map(|text| (ch, text)))
+        {
             let answered = simple::load(&text).is_some();
             let special = matches!(
                 ch,
@@ -431,18 +435,109 @@ mod tests {
         }
         // What it leaves to the port.
         for text in [
-            "a: \"q\\n\"\n",
             "a: 'q' x\n",
-            "a: [1]\n",
-            "a: &x 1\n",
             "a: b\r\n",
             "a:\tb\n",
             "1: x\n",
             "a: <<\n",
             "a: b\n  c\n",
+            "a: [1,\n  2]\n",
+            "a: [b: c]\n",
+            "a: {b: }\n",
+            "a: [x?y]\n",
+            "a: [&x 1]\n",
+            "a: !!str x\n",
+            "a: &x\n  b: *x\n",
+            "a: *x\nb: &x 1\n",
+            "a: &x 1\nb: &x 2\n",
+            "a: &x {b: 1}\n<<: *x\n",
+            "a: &x\n  <<: {b: 1}\nc:\n  <<: *x\n",
+            "a: |2\n  x\n",
+            "a: |\n     \n  x\n",
+            "a: \"\\q\"\n",
+            "a: \"x\\\n  y\"\n",
         ] {
             assert_eq!(simple::load(text), None, "{text:?}");
         }
+    }
+
+    /// The fast path's rules for flow collections, quoted scalars, anchors, aliases, merges and
+    /// block scalars against the port, on every document of up to four of these lines.
+    #[test]
+    fn simple_path_agrees_with_the_port_on_manifest_shapes() {
+        let anchors_and_blocks = [
+            "a: &x 1",
+            "b: *x",
+            "c: &m",
+            "  k: v",
+            "  <<: *m",
+            "<<: *m",
+            "- <<: *m",
+            "- &s",
+            "- *s",
+            "  - *x",
+            "d: &m {k: 1, j: [2]}",
+            "e: |",
+            "  text: # x",
+            "f: >-",
+            "   ",
+            "    deeper",
+            "- y",
+            "# c",
+            "k: *m",
+            "- |+",
+        ];
+        let flows_and_quotes = [
+            "d: [x, 'y', \"z\\n\", {p: q}]",
+            "- {n: m, v: \"p\"}",
+            "g: {a: 1, a: [2], b: yes, }",
+            "h: ['it''s', \"\\x41\\u00e9\\U0001F600\", 2024-01-02]",
+            "i: [a: b]",
+            "j: [2023-02-29, 0b_]",
+            "k: {[a]: b}",
+            "l: \"\\q\\xZZ\"",
+            "  - x",
+            "- y",
+            "n: [a, [b, {c: d}], ]",
+            "o: {a: , b}",
+            "p: [a b, -1, .5, ~, 0x1F, 1:20, http://x, -.inf, a:b]",
+            "q: {\"k\": v, 'k2' : w}",
+            "r: [a, b",
+            "s: ['a #b', \"\\\"\"]",
+            "- [1, 2] # c",
+            "t:",
+            "  u: {}",
+            "- [,]",
+            "v: {=: x}",
+        ];
+        for pieces in [&anchors_and_blocks[..], &flows_and_quotes[..]] {
+            let mut answered = 0;
+            for lines in crate::test_support::joined_pieces(
+                &pieces
+                    .iter().map(|piece| format!("{piece}\n")).collect::<Vec<_>>()
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
+            ) {
+                if let Some(fast) = simple::load(&lines) {
+                    answered += 1;
+                    assert_eq!(Ok(fast), load_with_port(&lines), "{lines:?}");
+                }
+            }
+            assert!(answered > 2_000, "{answered}");
+        }
+        // The benchmark's manifests are answered by the fast path.
+        let manifest = "apiVersion: v1\nkind: List\nmetadata:\n  name: \"bench\"\n\
+            defaults: &defaults\n  imagePullPolicy: IfNotPresent\nitems:\n\
+            - apiVersion: apps/v1\n  metadata:\n    labels: {app: svc-0, tier: \"backend\"}\n\
+            \x20   annotations:\n      description: |\n        two words\n        owned by team 0\n\
+            \x20 spec:\n    containers:\n    - name: main\n      <<: *defaults\n\
+            \x20     args: [\"--port\", \"8273\", \"--log-level\", 'info']\n\
+            \x20     env:\n      - {name: MODE, value: \"production\"}\n      - name: D\n\
+            \x20       value: 'two words'\n";
+        let fast = simple::load(manifest);
+        assert!(fast.is_some(), "{manifest}");
+        assert_eq!(fast, load_with_port(manifest).ok());
     }
 
     #[test]
