@@ -71,25 +71,45 @@ function useWebCrypto() {
   useStagedSha256(sha256OfBytes);
 }
 
-/** Instantiates the core (and says how to load the grep module and the search worker). */
+/** The wasm of the instantiation, for `init` calls that only change where searches run. */
+let instantiated;
+
+/** Instantiates the core, then says how to load the grep module and where searches run. */
 async function instantiate(source) {
   const wasm = wasmOf(source, "", WASM_URL);
   if (wasm === null) throw new TypeError("this host gives the module no URL to find its wasm next to it (import.meta.url)");
   await initWasm({ module_or_path: wasm });
   useWebCrypto();
   markReady();
-  const grepWasm = wasmOf(source, "grep", GREP_WASM_URL);
+  instantiated = { wasm, grepWasm: wasmOf(source, "grep", GREP_WASM_URL) };
+  useSearch(source);
+}
+
+/**
+ * The grep module's loader and the search worker (unless `searchWorker: false`), from the wasm
+ * of the instantiation. Takes effect for the searches after it, once no engine has started yet.
+ */
+function useSearch(source) {
+  const { wasm, grepWasm } = instantiated;
   useGrepLoader(async () => {
     const grep = await import("../wasm/tool_stub_grep.js");
     await grep.default({ module_or_path: grepWasm });
     return grep;
   });
-  if (source.searchWorker === false) return;
+  if (source.searchWorker === false) {
+    useSearchWorker(undefined);
+    return;
+  }
   useSearchWorker(async () => {
     const sources = { grep: forWorker(grepWasm), core: forWorker(wasm) };
     if (sources.grep === undefined) throw new Error("the grep module's wasm was given in a form a worker cannot take (a Response or a promise)");
     return new SearchWorker(newSearchWorker(source.searchWorkerUrl), sources).start();
   });
+}
+
+/** An `init` once the core is ready: only its search options (`searchWorker`, `searchWorkerUrl`) apply. */
+function reconfigure(source) {
+  if (source.searchWorker !== undefined || source.searchWorkerUrl !== undefined) useSearch(source);
 }
 
 /** The last `init`'s promise: one instantiation at a time (the glue keeps the first one in flight). */
@@ -101,11 +121,12 @@ let initializing;
  * the first regex/ignoreCase/wholeWord search). Searches run in a worker (`searchWorkerUrl`: where
  * the host serves js/search-worker.js when its bundler does not emit it; `searchWorker: false`: on
  * the main thread). The import starts `init()` itself; awaiting it is how a page knows the
- * synchronous calls work. Idempotent once the core is ready.
+ * synchronous calls work. Once the core is ready, an `init` changes only where searches run (before
+ * the first search).
  */
 export function init(source = {}) {
   const previous = initializing ?? Promise.resolve();
-  initializing = previous.catch(() => {}).then(() => (isReady() ? undefined : instantiate(source)));
+  initializing = previous.catch(() => {}).then(() => (isReady() ? reconfigure(source) : instantiate(source)));
   // ToolStub's methods wait for it (a failure is theirs to report, as NOT_READY saying why).
   useReadiness(initializing.catch(() => {}));
   return initializing;

@@ -93,8 +93,10 @@ export interface WasmSource {
   grepModule?: WebAssembly.Module;
   grepBytes?: BufferSource | Response;
   grepUrl?: string | URL;
-  /** Where the host serves js/search-worker.js, for bundlers that do not emit it as a worker
-   * (esbuild): build it as its own ESM entry. Default: next to the module, as Vite and webpack emit it. */
+  /** Where the host serves js/search-worker.js (export `tool-stub/search-worker`), for bundlers that
+   * do not emit it as a worker (esbuild, Rollup): build it as its own ESM entry. Default: next to the
+   * module, as Vite and webpack emit it. Like `searchWorker`, it applies to an `init` after the core is
+   * ready too (before the first search). */
   searchWorkerUrl?: string | URL;
   /** `false`: searches run on the main thread (no worker is started). */
   searchWorker?: boolean;
