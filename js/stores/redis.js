@@ -143,6 +143,13 @@ else
   for i = 1, 3 do redis.call('PERSIST', KEYS[i]) end
 end
 return 1`,
+  // Run inside a save's MULTI when values get no TTL. ARGV: the members saved. Once the session
+  // has values with a TTL, these members no longer expire, and neither may the session's index.
+  persistIndex: `
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+redis.call('ZREM', KEYS[3], unpack(ARGV))
+for i = 1, 3 do redis.call('PERSIST', KEYS[i]) end
+return 1`,
   // KEYS: lock, held marker. ARGV: token, lease ms, marker ttl ms (0: none).
   // Answers -1 (held by another), 0 (taken), 1 (taken; the last holder died holding it).
   lock: `
@@ -197,6 +204,8 @@ export class RedisStore {
   #lockLeaseMs;
   #lockWaitMs;
   #locks = new Map();
+  /** Session index writes in flight, by session (see #indexSession). */
+  #indexing = new Map();
 
   /**
    * @param {object} options
@@ -361,10 +370,7 @@ export class RedisStore {
     multi.zadd(s.keys, ...writes.flatMap((w) => [0, w.member]));
     multi.hset(s.len, ...writes.flatMap((w) => [w.member, String(w.length)]));
     if (this.#ttlMs === undefined) {
-      multi.zrem(s.exp, ...writes.map((w) => w.member));
-      multi.persist(s.keys);
-      multi.persist(s.len);
-      multi.persist(s.exp);
+      multi.eval(SCRIPTS.persistIndex, 3, s.keys, s.len, s.exp, ...writes.map((w) => w.member));
     } else {
       multi.zadd(s.exp, ...writes.flatMap((w) => [now + this.#ttlMs, w.member]));
       multi.eval(SCRIPTS.expireIndex, 3, s.keys, s.len, s.exp, this.#ttlMs);
@@ -383,11 +389,22 @@ export class RedisStore {
    * Adds a session to the session index, scored by when it was last written. With a TTL, sessions
    * not written for longer than it (so expired) leave the index here, or it would grow forever.
    */
-  async #indexSession(session, now) {
-    if (this.#ttlMs === undefined) return this.#client.zadd(this.#sessionsKey, now, cesu8(session));
-    const multi = this.#client.multi().zadd(this.#sessionsKey, now, cesu8(session));
-    multi.zremrangebyscore(this.#sessionsKey, "-inf", now - this.#ttlMs - EXPIRY_SKEW_MS);
-    return RedisStore.#exec(multi);
+  #indexSession(session, now) {
+    // Saves running at once (a turn's results) share one index write: it is sent beside each of
+    // their MULTIs as its own would be.
+    const pending = this.#indexing.get(session);
+    if (pending) return pending;
+    let write;
+    if (this.#ttlMs === undefined) {
+      write = this.#client.zadd(this.#sessionsKey, now, cesu8(session));
+    } else {
+      const multi = this.#client.multi().zadd(this.#sessionsKey, now, cesu8(session));
+      multi.zremrangebyscore(this.#sessionsKey, "-inf", now - this.#ttlMs - EXPIRY_SKEW_MS);
+      write = RedisStore.#exec(multi);
+    }
+    const shared = write.finally(() => this.#indexing.delete(session));
+    this.#indexing.set(session, shared);
+    return shared;
   }
 
   async remove(key) {
