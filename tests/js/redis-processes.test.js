@@ -111,11 +111,13 @@ describe("RedisStore across processes (one redis-server)", { skip: SKIP_REDIS },
     assert.equal(await checkWholeResults(store, "shared"), 0, "the reader deleted every result");
   });
 
-  it("a writer SIGKILLed mid-turn leaves no half-visible result (20 trials)", async () => {
+  // TOOL_STUB_REDIS_KILL_TRIALS=200 for a longer run (README "Redis").
+  const killTrials = Number(process.env.TOOL_STUB_REDIS_KILL_TRIALS ?? 20);
+  it(`a writer SIGKILLed mid-turn leaves no half-visible result (${killTrials} trials)`, async () => {
     const keyPrefix = prefix();
     const store = new RedisStore({ client, keyPrefix, lockLeaseMs: 500 });
     let stored = 0;
-    for (let trial = 0; trial < 20; trial++) {
+    for (let trial = 0; trial < killTrials; trial++) {
       const looper = startWorker({ role: "looper", nodes: nodes(), keyPrefix, sessionId: "killed", parts: 12, lockLeaseMs: 500 });
       await looper.next((e) => e.turn !== undefined || e.error);
       // Somewhere in a later turn: a turn of 12 parts takes some tens of ms.
