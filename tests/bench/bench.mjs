@@ -362,6 +362,64 @@ if (runs("7")) {
   verdict("7", target7, target7 ? "every grep row within 4x of V8's RegExp" : `slower than 4x V8: ${slow.join(", ")}`);
 }
 
+// ---- browser-search: the page's main thread during a 100 MB search (issue 16) -------------------
+// tests/browser/grep.html in headless Chromium: a wholeWord search of a 100 MB log (its one match on
+// the last line), the text sent to the grep module anew each time, under a long-task observer; in
+// the search worker, and on the main thread (the fallback: the worker's script blocked) in the same
+// run; and in the worker with the output in IndexedDbStore. Median of 3 each. Target: no
+// main-thread task over 100 ms while the worker searches (MemoryStore).
+if (!quick && runs("browser-search")) {
+  const measured = await browserSearchTimes(3);
+  const label = "search 100 MB in headless Chromium (wholeWord, text sent anew)";
+  if (typeof measured === "string") {
+    row("browser-search", label, "-", `not measured: ${measured}`);
+  } else {
+    const { worker, main, indexedDb } = measured;
+    row("browser-search", `${label}, longest main-thread task: search worker`, ms(worker.longest), "long tasks are those over 50 ms (0: none)");
+    row("browser-search", `${label}, longest main-thread task: main thread (fallback)`, ms(main.longest), "same run, the worker's script blocked");
+    row("browser-search", `${label}, total: search worker`, ms(worker.totalMs), `${(worker.totalMs / main.totalMs).toFixed(2)}x the main thread's`);
+    row("browser-search", `${label}, total: main thread (fallback)`, ms(main.totalMs));
+    row("browser-search", `${label}, longest main-thread task: search worker, IndexedDbStore`, ms(indexedDb.longest), "the store joins the output's 1 M-char pieces into one string");
+    verdict("browser-search", worker.longest <= 100, `longest main-thread task ${ms(worker.longest)} in the worker (target <= 100 ms; ${ms(main.longest)} on the main thread)`);
+  }
+}
+
+/**
+ * Medians of `runs` searches of tests/browser/grep.html's 100 MB output: `{ worker, main, indexedDb }`, each
+ * `{ longest, totalMs }`, or why they could not be measured.
+ */
+async function browserSearchTimes(runs) {
+  let browser;
+  let server;
+  try {
+    const { launchChromium } = await import("../browser/harness.mjs");
+    const { serve } = await import("../../www/serve.mjs");
+    server = await serve(0);
+    browser = await launchChromium();
+    const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const result = {};
+    for (const [name, blockWorker, indexedDb] of [["worker", false, false], ["main", true, false], ["indexedDb", false, true]]) {
+      const context = await browser.newContext();
+      if (blockWorker) await context.route("**/search-worker.js", (route) => route.abort());
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${server.address().port}/tests/browser/grep.html`);
+      await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+      await page.evaluate((idb) => window.prepareBig(100, idb), indexedDb);
+      const times = [];
+      for (let i = 0; i < runs; i++) times.push(await page.evaluate(() => window.searchBig({ query: "ERROR", wholeWord: true }, true)));
+      if (times.some((t) => t.totalMatches !== 1)) throw new Error(`the ${name} search did not find its match`);
+      result[name] = { longest: median(times.map((t) => t.longest)), totalMs: median(times.map((t) => t.totalMs)) };
+      await context.close();
+    }
+    return result;
+  } catch (error) {
+    return String(error?.message ?? error).split("\n")[0].slice(0, 80);
+  } finally {
+    await browser?.close();
+    server?.close();
+  }
+}
+
 // ---- redis: RedisStore beside MemoryStore (issue 20) ---------------------------------------------
 // A redis-server started here (tests/js/redis-servers.js: 127.0.0.1, a free port, no persistence),
 // emptied between timed calls; ioredis from the dev dependencies. Rows: the 1,000-part turn into

@@ -64,6 +64,12 @@ try {
   check(`no main-thread task over ${LONG_TASK_LIMIT_MS} ms during the literal search`, literal.longest <= LONG_TASK_LIMIT_MS,
     `longest ${ms(literal.longest)}, search ${ms(literal.totalMs)}`);
 
+  // The same output in IndexedDbStore (for the record: its load joins the output's pieces into one
+  // string on the main thread).
+  await worker.page.evaluate(() => window.prepareBig(100, true));
+  const fromIndexedDb = await worker.page.evaluate((o) => window.searchBig(o, true), WHOLE_WORD);
+  check("the 100 MB search from IndexedDbStore finds the match too", same(fromIndexedDb.matches, [expected]));
+
   const inWorker = await worker.page.evaluate(() => window.paritySearches());
   check("no page errors (worker)", worker.errors.length === 0, worker.errors.join("; "));
   await worker.page.context().close();
@@ -86,6 +92,7 @@ try {
   console.log(`info - 100 MB, wholeWord "ERROR" (text sent over): ${line("worker", big)}; ${line("main thread", mainBig)}`);
   console.log(`info - 100 MB, ignoreCase+wholeWord "error" (text already there): ${line("worker", ignoreCase)}; ${line("main thread", mainIgnoreCase)}`);
   console.log(`info - 100 MB, literal "ERROR" (JS indexOf, worker page): ${line("main thread", literal)}`);
+  console.log(`info - 100 MB in IndexedDbStore, wholeWord "ERROR": ${line("worker", fromIndexedDb)}`);
   check("no page errors (main thread)", fallback.errors.length === 0, fallback.errors.join("; "));
 } catch (error) {
   check("run", false, String(error?.stack ?? error));

@@ -97,6 +97,20 @@ describe("NodeFsStore specifics", () => {
 });
 
 describe("IndexedDbStore specifics", () => {
+  it("loads a value of many pieces (read a few per request) whole and in order, beside values of other keys", async () => {
+    const s = new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange, chunkChars: 7 });
+    const value = Array.from({ length: 23 }, (_, i) => `piece ${String(i).padStart(2, "0")}|`).join("") + "😀end";
+    await s.save(["a", "v"], value);
+    await s.save(["a", "w"], "other " + value);
+    await s.save(["a", "short"], "tiny");
+    assert.equal(await s.load(["a", "v"]), value);
+    assert.equal(await s.load(["a", "w"]), "other " + value);
+    assert.equal(await s.load(["a", "short"]), "tiny");
+    assert.equal(await s.load(["a", "none"]), undefined);
+    await s.save(["a", "v"], "");
+    assert.equal(await s.load(["a", "v"]), "");
+  });
+
   it("shares a database with another object store name", async () => {
     const indexedDB = new IDBFactory();
     const a = new IndexedDbStore({ indexedDB, IDBKeyRange, storeName: "a" });
