@@ -25,7 +25,10 @@ export const OFF_THREAD_MIN_UNITS = 1 << 20;
 let loader;
 let loading;
 let loaded;
-/** `async () => SearchWorker` (search-worker-client.js), installed by the browser entry. */
+/**
+ * `async (onStopped) => SearchWorker` (search-worker-client.js), installed by the browser entry;
+ * `onStopped(worker)` is called if that worker fails later.
+ */
 let workerStarter;
 /** Why searches run on the main thread although a worker was tried. */
 let workerUnavailable;
@@ -37,7 +40,7 @@ export function useGrepLoader(load) {
   loader = load;
 }
 
-/** Called by the browser entry with `async () => a started SearchWorker` (throws when none can start). */
+/** Called by the browser entry with `async (onStopped) => a started SearchWorker` (throws when none can start). */
 export function useSearchWorker(start) {
   workerStarter = start;
   engine = undefined;
@@ -89,10 +92,10 @@ function thisThreadEngine(module) {
   };
 }
 
-async function pickEngine() {
+async function pickEngine(onStopped) {
   if (workerStarter) {
     try {
-      return await workerStarter();
+      return await workerStarter(onStopped);
     } catch (error) {
       workerUnavailable = String(error?.message ?? error);
     }
@@ -106,9 +109,13 @@ async function pickEngine() {
  */
 export function grepEngine() {
   if (!engine) {
-    engine = pickEngine();
-    engine.catch(() => {
-      engine = undefined;
+    // A worker that fails after it started is replaced: the next search picks an engine again.
+    const picking = pickEngine(() => {
+      if (engine === picking) engine = undefined;
+    });
+    engine = picking;
+    picking.catch(() => {
+      if (engine === picking) engine = undefined;
     });
   }
   return engine;

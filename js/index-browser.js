@@ -100,10 +100,10 @@ function useSearch(source) {
     useSearchWorker(undefined);
     return;
   }
-  useSearchWorker(async () => {
+  useSearchWorker(async (onStopped) => {
     const sources = { grep: forWorker(grepWasm), core: forWorker(wasm) };
     if (sources.grep === undefined) throw new Error("the grep module's wasm was given in a form a worker cannot take (a Response or a promise)");
-    return new SearchWorker(newSearchWorker(source.searchWorkerUrl), sources).start();
+    return new SearchWorker(newSearchWorker(source.searchWorkerUrl), sources, onStopped).start();
   });
 }
 

@@ -35,9 +35,14 @@ export class SearchWorker {
   #queue = Promise.resolve();
   #failure;
   #hasCore;
+  /** Whether `start` succeeded: only a worker that did is reported as stopped. */
+  #started = false;
 
-  /** `worker`: a started module Worker; `sources`: `{ grep, core }` wasm the worker can take. */
-  constructor(worker, sources) {
+  /**
+   * `worker`: a started module Worker; `sources`: `{ grep, core }` wasm the worker can take;
+   * `onStopped(this)`: called once if the worker fails (it is then terminated).
+   */
+  constructor(worker, sources, onStopped) {
     this.#worker = worker;
     this.#hasCore = sources.core !== undefined;
     worker.onmessage = ({ data }) => {
@@ -48,10 +53,14 @@ export class SearchWorker {
       else pending.resolve(data.result);
     };
     const fail = (why) => {
-      // A worker that could not load its script, or died: every pending call fails, later ones too.
+      // A worker that could not load its script, or threw outside a call: its state is unknown, so
+      // it ends; the calls waiting on it fail, and the owner starts searches elsewhere.
+      if (this.#failure) return;
       this.#failure = new ToolStubError("NOT_READY", `the search worker stopped: ${why}`);
+      worker.terminate();
       for (const { reject } of this.#pending.values()) reject(this.#failure);
       this.#pending.clear();
+      if (this.#started) onStopped?.(this);
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
@@ -75,6 +84,7 @@ export class SearchWorker {
     } finally {
       clearTimeout(timer);
     }
+    this.#started = true;
     return this;
   }
 

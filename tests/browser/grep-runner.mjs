@@ -72,6 +72,16 @@ try {
 
   const inWorker = await worker.page.evaluate(() => window.paritySearches());
   check("no page errors (worker)", worker.errors.length === 0, worker.errors.join("; "));
+
+  // A search worker that throws outside a call (its state unknown) is ended and replaced.
+  const [searchWorker] = worker.page.workers();
+  const ended = new Promise((resolve) => searchWorker.once("close", () => resolve(true)));
+  await searchWorker.evaluate(() => void setTimeout(() => { throw new Error("a failure the runner causes"); }));
+  const replaced = await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve(false), 10_000))]);
+  const afterCrash = await worker.page.evaluate(async () => ({ found: await window.unicodeSearches(), thread: await window.preloadGrepResult() }));
+  check("a search worker that fails is ended, and the next search runs in a new one", replaced && afterCrash.thread.thread === "worker" &&
+    same(afterCrash.found.ignoreCase, ["ÉCOLE", "école"]) && worker.page.workers().length === 1 && worker.page.workers()[0] !== searchWorker,
+    JSON.stringify({ replaced, thread: afterCrash.thread, workers: worker.page.workers().length }));
   await worker.page.context().close();
 
   const fallback = await openPage(true);
