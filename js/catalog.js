@@ -20,6 +20,10 @@ const COMPACT_AFTER = 64;
 // A session of many results folds its log less often: a snapshot costs what the session holds,
 // so one every entries/COMPACT_SHARE records costs each change about the same at any size.
 const COMPACT_SHARE = 64;
+// In a store whose values expire (`expires: true`, RedisStore's ttlSeconds) results go without a
+// change of the catalog, also results folded into a snapshot that outlives them: the catalog is
+// checked against the records again when its last check is this old.
+const EXPIRING_RECHECK_MS = 1_000;
 const CATALOG_FORMAT = "tool-stub-catalog";
 const CATALOG_VERSION = 1;
 const HEAD_FORMAT = "tool-stub-catalog-head";
@@ -115,6 +119,8 @@ export class SessionCatalog {
   #currentUnderLock = false;
   /** Whether the loaded catalog was checked against the stored records. */
   #checked = false;
+  /** When it was (Date.now()). */
+  #checkedAt = 0;
   /**
    * The loaded catalog's results in retention order, kept in the core (`{ order, instance }`: its
    * number and the core instance it lives in): made on the first prune, then changed with the
@@ -308,6 +314,7 @@ export class SessionCatalog {
   }
 
   async #current(underLock) {
+    if (this.#checked && this.#store.expires === true && Date.now() - this.#checkedAt > EXPIRING_RECHECK_MS) this.#checked = false;
     // Nobody else writes while this catalog holds the lock: current once, current till released.
     if (underLock && this.#currentUnderLock && this.#entries && this.#checked) return;
     let loaded = false;
@@ -428,6 +435,7 @@ export class SessionCatalog {
   async #check(underLock, mustSave) {
     const { entries, gone } = await this.#differences();
     this.#checked = true;
+    this.#checkedAt = Date.now();
     if (entries.length === 0 && gone.length === 0 && !mustSave) return;
     this.#change(entries, gone);
     try {
@@ -520,6 +528,7 @@ export class SessionCatalog {
     }
     this.#open();
     this.#checked = true;
+    this.#checkedAt = Date.now();
     const { entries } = await this.#differences();
     this.#change(entries, []);
     // The records are the truth here: no log record is replayed over them.

@@ -37,6 +37,10 @@ const EXPIRY_SKEW_MS = 60_000;
 // Values fetched per MGET in loadRange.
 const MGET_BATCH = 128;
 
+// Locks taken through each client in this process, by Redis key: callers of one process (and
+// RedisStores sharing a client) queue here, in order, instead of polling Redis.
+const LOCAL_LOCKS = new WeakMap();
+
 const NUL = Buffer.of(0);
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -203,7 +207,6 @@ export class RedisStore {
   #timeoutMs;
   #lockLeaseMs;
   #lockWaitMs;
-  #locks = new Map();
   /** Session index writes in flight, by session (see #indexSession). */
   #indexing = new Map();
 
@@ -249,7 +252,7 @@ export class RedisStore {
     this.#prefix = escapeTag(keyPrefix, ":");
     this.#ttlMs = ttlSeconds === undefined ? undefined : Math.max(1, Math.round(ttlSeconds * 1000));
     this.#timeoutMs = timeoutMs;
-    this.#lockLeaseMs = Math.round(lockLeaseMs);
+    this.#lockLeaseMs = Math.max(1, Math.round(lockLeaseMs));
     this.#lockWaitMs = lockWaitMs;
   }
 
@@ -536,7 +539,8 @@ export class RedisStore {
     const { s, member } = this.#where(key);
     const lockKey = s.lock(member);
     const heldKey = s.held(member);
-    const releaseLocal = await acquireLocal(this.#locks, lockKey.toString("latin1"));
+    if (!LOCAL_LOCKS.has(this.#client)) LOCAL_LOCKS.set(this.#client, new Map());
+    const releaseLocal = await acquireLocal(LOCAL_LOCKS.get(this.#client), lockKey.toString("latin1"));
     try {
       const token = randomBytes(16).toString("hex");
       const deadline = Date.now() + this.#lockWaitMs;

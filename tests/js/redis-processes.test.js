@@ -197,7 +197,9 @@ describe("RedisStore on a Redis Cluster with replicas: a master killed", { skip:
     const slots = await client.cluster("SLOTS");
     const [, , [, masterPort]] = slots.find(([from, to]) => from <= slot && slot <= to);
     const master = cluster.nodes.find((n) => n.port === masterPort);
-    assert.equal(redisCli(master.port, "wait", "1", "2000"), "1", "the replica has the writes");
+    // WAIT counts the writes of its own connection: it is sent on the one the store wrote through.
+    const connection = client.nodes("master").find((node) => node.options.port === masterPort);
+    assert.equal(await connection.wait(1, 5000), 1, "the replica has the writes");
     await master.kill();
 
     const started = Date.now();

@@ -146,6 +146,8 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     const at = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, started + ms - Date.now())));
     const [a] = await ts.externalize([{ toolId: "a", toolName: "t", output: "a".repeat(30_000) }], { messageId: "m1" });
     await at(1500);
+    // A snapshot that holds a and outlives it (written now, it expires at ~4.5 s).
+    await ts.rebuildCatalog();
     const bStored = Date.now();
     const [b] = await ts.externalize([{ toolId: "b", toolName: "t", output: "b".repeat(30_000) }], { messageId: "m2" });
     assert.equal((await ts.usage()).results, 2);
