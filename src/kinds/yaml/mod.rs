@@ -440,8 +440,13 @@ mod tests {
             "a:\tb\n",
             "1: x\n",
             "a: <<\n",
-            "a: b\n  c\n",
             "a: [1,\n  2]\n",
+            "a: b # c\n  d\n",
+            "a: b\n\n  c\n",
+            "a: b\n  c: d\n",
+            "a: b\n  - c\n",
+            "a: &x b\n  c\n",
+            "a: 2023-02-29\n  x\n",
             "a: [b: c]\n",
             "a: {b: }\n",
             "a: [x?y]\n",
@@ -486,6 +491,9 @@ mod tests {
             "# c",
             "k: *m",
             "- |+",
+            "- 1",
+            "   2001-12-14",
+            "  21:59:43 # c",
         ];
         let flows_and_quotes = [
             "d: [x, 'y', \"z\\n\", {p: q}]",
@@ -509,6 +517,7 @@ mod tests {
             "  u: {}",
             "- [,]",
             "v: {=: x}",
+            "    more words",
         ];
         for pieces in [&anchors_and_blocks[..], &flows_and_quotes[..]] {
             let mut answered = 0;
@@ -538,6 +547,19 @@ mod tests {
         let fast = simple::load(manifest);
         assert!(fast.is_some(), "{manifest}");
         assert_eq!(fast, load_with_port(manifest).ok());
+        // Plain scalars folded over lines, as kubectl writes long descriptions: the folded value
+        // decides the type (`1 2` is a str, `1` alone an int).
+        let folded = "a: 1\n  2\nspec:\n  description: APIVersion defines the versioned schema\n    \
+            of an object. Servers should convert\n  version: v1\n";
+        let fast = simple::load(folded);
+        assert_eq!(
+            fast,
+            Some(TopLevel::Mapping(vec![
+                (PyScalar::Str("a".to_string()), "string"),
+                (PyScalar::Str("spec".to_string()), "object"),
+            ]))
+        );
+        assert_eq!(fast, load_with_port(folded).ok());
     }
 
     #[test]

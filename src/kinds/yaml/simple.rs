@@ -3,7 +3,7 @@
 //! config dumps write them. It reads the text line by line instead of token by token, and builds
 //! nothing but the top-level summary.
 //!
-//! Beside plain scalars it takes: one-line quoted scalars (escapes checked as PyYAML's scanner
+//! Beside plain scalars (also folded over more indented lines) it takes: one-line quoted scalars (escapes checked as PyYAML's scanner
 //! does), one-line flow collections of such scalars (`args: ["--port", "80"]`, `{app: x}`),
 //! literal and folded block scalars without an indentation indicator, anchors on values, aliases
 //! as whole values, and `<<: *alias` merges of an earlier, finished, merge-free mapping into a
@@ -12,8 +12,8 @@
 //! It is only an accelerator: it answers only when it is sure of PyYAML's result, and gives up
 //! (`None`) on anything outside that shape or anything doubtful (tags, multi-line flow
 //! collections or quoted scalars, a flow entry with an empty value, `?` keys, anchors or aliases
-//! inside flow collections, an alias to a node not yet finished, tabs, CR, multi-line plain
-//! scalars, merges at the root, non-string top-level keys, a scalar that does not construct, ...).
+//! inside flow collections, an alias to a node not yet finished, tabs, CR, plain scalars
+//! with blank lines or comments inside, merges at the root, non-string top-level keys, a scalar that does not construct, ...).
 //! The full port in the parent module then decides, so a wrong give-up costs time, never parity.
 //! The parent's differential tests run both on the same inputs.
 
@@ -111,6 +111,20 @@ impl BlockScalar {
     }
 }
 
+/// A plain scalar value that may go on over more indented lines, folded into one.
+struct PlainScalar<'a> {
+    /// PyYAML's `self.indent + 1`: continuation lines start at this column or deeper.
+    min_indent: usize,
+    /// The top-level entry whose type the value decides, if any.
+    top_entry: Option<usize>,
+    first: &'a str,
+    /// The value so far, once a continuation line came.
+    folded: Option<String>,
+    /// A comment ended the scalar: a continuation line is an error.
+    closed: bool,
+    after_blank: bool,
+}
+
 struct Summary<'a> {
     blocks: Vec<Block<'a>>,
     pending: Option<Pending<'a>>,
@@ -120,6 +134,9 @@ struct Summary<'a> {
     root_started: bool,
     anchors: HashMap<&'a str, Anchored>,
     block_scalar: Option<BlockScalar>,
+    plain: Option<PlainScalar<'a>>,
+    /// Whether the line being read has a comment.
+    line_has_comment: bool,
 }
 
 /// Loads `text` when it has the simple shape; `None` to let the full port decide.
@@ -132,6 +149,8 @@ pub(super) fn load(text: &str) -> Option<TopLevel> {
         root_started: false,
         anchors: HashMap::new(),
         block_scalar: None,
+        plain: None,
+        line_has_comment: false,
     };
     let mut document_start_allowed = true;
     let mut line_start = 0;
@@ -145,6 +164,20 @@ pub(super) fn load(text: &str) -> Option<TopLevel> {
                 continue;
             }
             summary.block_scalar = None;
+        }
+        // A plain scalar ends at ` #`; nothing else on these lines can hide a `#`.
+        let content = match line.comment {
+            Some(comment) => text.get(line.content_start..comment)?,
+            None => rest,
+        }
+        .trim_end_matches(' ');
+        if let Some(plain) = &summary.plain {
+            if plain.folded.is_none() && column < plain.min_indent && !rest.is_empty() {
+                // The common case: a one-line value, and the next line is its parent's.
+                summary.plain = None;
+            } else if summary.continue_plain(column, rest, content, line.comment.is_some())? {
+                continue;
+            }
         }
         if rest.is_empty() || rest.starts_with('#') {
             continue;
@@ -163,12 +196,7 @@ pub(super) fn load(text: &str) -> Option<TopLevel> {
             continue;
         }
         document_start_allowed = false;
-        // A plain scalar ends at ` #`; nothing else on these lines can hide a `#`.
-        let content = match line.comment {
-            Some(comment) => text.get(line.content_start..comment)?,
-            None => rest,
-        }
-        .trim_end_matches(' ');
+        summary.line_has_comment = line.comment.is_some();
         summary.line(column, content)?;
     }
     summary.finish()
@@ -638,6 +666,14 @@ impl<'a> Summary<'a> {
         if !starts_inline_node(*value.as_bytes().first()?) {
             let tag = self.scalar(value)?;
             self.set_value_type(owner, type_name(tag));
+            self.plain = Some(PlainScalar {
+                min_indent: block_indent + 1,
+                top_entry: owner.top_entry,
+                first: value,
+                folded: None,
+                closed: self.line_has_comment,
+                after_blank: false,
+            });
             return Some(());
         }
         self.inline_node(block_indent, value, owner)
@@ -804,7 +840,53 @@ impl<'a> Summary<'a> {
         }
     }
 
+    /// A line after a plain scalar value: `true` when it continues the scalar (folded into it),
+    /// `false` when it ends it and is read as usual.
+    fn continue_plain(
+        &mut self,
+        column: usize,
+        rest: &str,
+        content: &str,
+        has_comment: bool,
+    ) -> Option<bool> {
+        let plain = self.plain.as_mut()?;
+        if rest.is_empty() {
+            plain.after_blank = true;
+            return Some(true);
+        }
+        if column < plain.min_indent || rest.starts_with('#') {
+            self.finish_plain()?;
+            return Some(false);
+        }
+        // Given up: after a blank line (the value would hold a line break), after a comment
+        // (PyYAML's scalar ended there, so this line is an error), and a line holding what could
+        // end a plain scalar or start another token.
+        if plain.after_blank || plain.closed || !is_simple_plain(content) {
+            return None;
+        }
+        let folded = plain.folded.get_or_insert_with(|| plain.first.to_string());
+        folded.push(' ');
+        folded.push_str(content);
+        plain.closed = has_comment;
+        Some(true)
+    }
+
+    /// The type of a plain scalar that went on over several lines: its folded value's.
+    fn finish_plain(&mut self) -> Option<()> {
+        let Some(plain) = self.plain.take() else {
+            return Some(());
+        };
+        if let Some(folded) = plain.folded {
+            let tag = constructed_tag(&folded)?;
+            if let Some(entry) = plain.top_entry.and_then(|at| self.entries.get_mut(at)) {
+                entry.1 = type_name(tag);
+            }
+        }
+        Some(())
+    }
+
     fn finish(mut self) -> Option<TopLevel> {
+        self.finish_plain()?;
         if let Some(pending) = self.pending.take() {
             self.decided(pending, "null")?;
         }
