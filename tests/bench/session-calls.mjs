@@ -39,12 +39,13 @@ const CALLS = {
   "list(toolName: 5 results)": ({ ts }) => ts.list({ toolName: "rare", limit: 50 }),
   usage: ({ ts }) => ts.usage(),
   "prune (nothing to delete)": ({ ts }) => ts.prune(),
+  "searchAll(toolName: 5 results)": ({ ts }) => ts.searchAll({ query: "result", toolName: "rare" }),
+  // The writing calls last: they change the sessions the calls above read.
   // maxResults above the session: retention plans every turn, deletes nothing.
   "externalize 100 KB, retention on": ({ ts }, i) => ts.externalize([{ toolId: `x${i}`, toolName: "new", output: big + i }], { messageId: `x${i}` }),
-  // maxResults at the session's size: every turn's prune deletes the oldest result.
+  // maxResults at the session's size after the row above: every turn's prune deletes the oldest.
   "externalize 100 KB, retention deleting the oldest": ({ capped }, i) =>
     capped.externalize([{ toolId: `y${i}`, toolName: "new", output: big + i }], { messageId: `y${i}` }),
-  "searchAll(toolName: 5 results)": ({ ts }) => ts.searchAll({ query: "result", toolName: "rare" }),
 };
 
 /**
@@ -60,10 +61,11 @@ export async function sessionRows({ ToolStub, makeStore, n, kb = 20, runs = 15 }
   const sessions = {};
   for (const [side, size] of [["small", SMALL], ["large", n]]) {
     const warm = await open(ToolStub, stores[side], { maxResults: size + 10_000 });
-    const capped = await open(ToolStub, stores[side], { maxResults: size });
+    const capped = await open(ToolStub, stores[side], { maxResults: size + runs });
     sessions[side] = { ts: warm.ts, capped: capped.ts, cold: warm.cold };
   }
   const rows = {};
+  // In this order: each call's 15 runs on both sessions, then the next call.
   for (const [call, run] of Object.entries(CALLS)) {
     const times = { small: [], large: [] };
     for (let i = 0; i < runs; i++) {
