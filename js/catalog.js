@@ -334,14 +334,17 @@ export class SessionCatalog {
    * Whether the loaded catalog is the store's, cheaply: the head record is the one it was loaded
    * under (no snapshot was written since, and the catalog was not removed and made again), and
    * there is no log record after its seq (every change writes the record after the latest).
-   * Two or three small reads, whatever the session holds; false sends the caller to the log's listing.
+   * Two small reads (three in a store whose values expire), whatever the session holds; false
+   * sends the caller to the log's listing.
    */
   async #isCurrent() {
     if (!this.#entries || this.#head === undefined) return false;
     if ((await this.#store.load(this.#key(HEAD_FILE))) !== this.#head) return false;
-    // In a store whose values expire (RedisStore's ttlSeconds) the oldest log record after the
-    // snapshot goes first: when it is gone, the listing finds which records (and results) are.
-    if (this.#seq > this.#base && (await this.#store.load(this.#logKey(this.#base + 1))) === undefined) return false;
+    // In a store whose values expire (`expires: true`: RedisStore with ttlSeconds) the oldest log
+    // record after the snapshot goes first: when it is gone, the listing finds which records (and
+    // results) are.
+    if (this.#store.expires === true && this.#seq > this.#base &&
+      (await this.#store.load(this.#logKey(this.#base + 1))) === undefined) return false;
     return (await this.#store.load(this.#logKey(this.#seq + 1))) === undefined;
   }
 

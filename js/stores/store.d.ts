@@ -63,7 +63,8 @@ export interface Store {
   loadSlice?(key: StoreKey, start: number, end: number): Promise<string | undefined>;
   /**
    * Optional: true when values may expire on their own (a TTL). ToolStub then saves a result it
-   * reuses (an identical output stored before) again, so it lives as long as one stored now.
+   * reuses (an identical output stored before) again, so it lives as long as one stored now, and
+   * a loaded session catalog checks that its oldest log record is still there before it trusts itself.
    */
   readonly expires?: boolean;
   /** Unit of loadSlice's positions: "utf16" code units of the value, or "utf8" bytes of its stored form (which must lie on character boundaries). */
