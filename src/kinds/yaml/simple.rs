@@ -545,7 +545,12 @@ impl<'a> Summary<'a> {
     }
 
     /// A second anchor of the same name is an error in PyYAML's composer: left to the port.
-    fn define_anchor(&mut self, name: &'a str, type_name: &'static str, finished: bool) -> Option<()> {
+    fn define_anchor(
+        &mut self,
+        name: &'a str,
+        type_name: &'static str,
+        finished: bool,
+    ) -> Option<()> {
         let anchored = Anchored {
             type_name,
             finished,
@@ -661,7 +666,12 @@ impl<'a> Summary<'a> {
     /// The node after `key: ` or `- ` on the line of the innermost block (at `block_indent`):
     /// optionally anchored, then nothing (its content follows on later lines), an alias, a
     /// one-line flow collection, a block scalar header, a quoted or a plain scalar.
-    fn inline_value(&mut self, block_indent: usize, value: &'a str, owner: Pending<'a>) -> Option<()> {
+    fn inline_value(
+        &mut self,
+        block_indent: usize,
+        value: &'a str,
+        owner: Pending<'a>,
+    ) -> Option<()> {
         // Most values are plain scalars: they skip the other shapes' checks.
         if !starts_inline_node(*value.as_bytes().first()?) {
             let tag = self.scalar(value)?;
@@ -681,7 +691,12 @@ impl<'a> Summary<'a> {
 
     /// `inline_value` for the nodes that start with an indicator.
     #[inline(never)]
-    fn inline_node(&mut self, block_indent: usize, value: &'a str, owner: Pending<'a>) -> Option<()> {
+    fn inline_node(
+        &mut self,
+        block_indent: usize,
+        value: &'a str,
+        owner: Pending<'a>,
+    ) -> Option<()> {
         let (anchor, node) = split_anchor(value)?;
         let owner = Pending { anchor, ..owner };
         let Some(&first) = node.as_bytes().first() else {
