@@ -11,14 +11,16 @@ import { ROOT } from "./pkg.js";
 const npm = (args, cwd) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 const CONSUMER_TS = `
-import { synopsis, makePreview, ToolStub, MemoryStore, ToolStubError, type ToolPart, type Synopsis } from "tool-stub";
+import { synopsis, makePreview, ToolStub, MemoryStore, ToolStubError, type ToolPart, type Synopsis, type SynopsisKind } from "tool-stub";
 import { NodeFsStore } from "tool-stub/node";
 import { IndexedDbStore } from "tool-stub/browser";
 import { aiSdkTools } from "tool-stub/ai-sdk";
 import { retrievalTools, type McpTool } from "tool-stub/mcp";
 
 const s: Synopsis = synopsis("{}", { mimeType: "application/json" });
-const kind: "json" | "csv" | "tsv" | "yaml" | "xml" | "code" | "text" | "unknown" = s.kind;
+// Kinds stay open (enhanced mode adds its own) yet a literal still narrows and autocompletes.
+const kind: SynopsisKind = s.kind;
+const isTable: boolean = kind === "csv" || kind === "tsv";
 const { stub } = makePreview("x", { previewChars: 10, ref: "r" });
 const ts = new ToolStub({ sessionId: "s", store: new NodeFsStore("dir"), config: { thresholdChars: 10, failureMode: "reject" } });
 async function use(): Promise<void> {
@@ -31,7 +33,7 @@ async function use(): Promise<void> {
   const result = await ts.handleToolCall("x", { ref: "r" });
   const usage = await ts.usage();
   const mcpTools: McpTool[] = retrievalTools(ts);
-  void [n, defs, result, usage, kind, new MemoryStore(), IndexedDbStore, aiSdkTools, mcpTools];
+  void [n, defs, result, usage, kind, isTable, new MemoryStore(), IndexedDbStore, aiSdkTools, mcpTools];
 }
 try { void use(); } catch (e) { if (e instanceof ToolStubError) console.log(e.code); }
 `;
