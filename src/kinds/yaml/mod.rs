@@ -460,7 +460,13 @@ mod tests {
             "a: |2\n  x\n",
             "a: |\n     \n  x\n",
             "a: \"\\q\"\n",
-            "a: \"x\\\n  y\"\n",
+            "a: 'x\n---\n'\n",
+            "a: 'x\n",
+            "a: 'x\n  y' z\n",
+            "a: \"x\n \\q\"\n",
+            "a: 'x'# c\n",
+            "a: [x] #c\n  - y\n",
+            "a: [x, #c\n  y]\n",
         ] {
             assert_eq!(simple::load(text), None, "{text:?}");
         }
@@ -494,6 +500,10 @@ mod tests {
             "- 1",
             "   2001-12-14",
             "  21:59:43 # c",
+            "e: 'multi",
+            "  line' # c",
+            "q: \"esc\\",
+            "  \\x41 end\" ",
         ];
         let flows_and_quotes = [
             "d: [x, 'y', \"z\\n\", {p: q}]",
@@ -518,6 +528,9 @@ mod tests {
             "- [,]",
             "v: {=: x}",
             "    more words",
+            "s: [\"a #b\", 'c'] # d",
+            "- 'a #b' # c",
+            "  y'",
         ];
         for pieces in [&anchors_and_blocks[..], &flows_and_quotes[..]] {
             let mut answered = 0;

@@ -3,19 +3,19 @@
 //! config dumps write them. It reads the text line by line instead of token by token, and builds
 //! nothing but the top-level summary.
 //!
-//! Beside plain scalars (also folded over more indented lines) it takes: one-line quoted scalars (escapes checked as PyYAML's scanner
-//! does), one-line flow collections of such scalars (`args: ["--port", "80"]`, `{app: x}`),
-//! literal and folded block scalars without an indentation indicator, anchors on values, aliases
-//! as whole values, and `<<: *alias` merges of an earlier, finished, merge-free mapping into a
-//! nested mapping.
+//! Beside plain scalars (also folded over more indented lines) it takes: quoted scalars (escapes
+//! checked as PyYAML's scanner does; values may go on over lines), one-line flow collections of
+//! such scalars (`args: ["--port", "80"]`, `{app: x}`), literal and folded block scalars without
+//! an indentation indicator, anchors on values, aliases as whole values, and `<<: *alias` merges
+//! of an earlier, finished, merge-free mapping into a nested mapping.
 //!
 //! It is only an accelerator: it answers only when it is sure of PyYAML's result, and gives up
 //! (`None`) on anything outside that shape or anything doubtful (tags, multi-line flow
-//! collections or quoted scalars, a flow entry with an empty value, `?` keys, anchors or aliases
-//! inside flow collections, an alias to a node not yet finished, tabs, CR, plain scalars
-//! with blank lines or comments inside, merges at the root, non-string top-level keys, a scalar that does not construct, ...).
-//! The full port in the parent module then decides, so a wrong give-up costs time, never parity.
-//! The parent's differential tests run both on the same inputs.
+//! collections, quoted keys, a flow entry with an empty value, `?` keys, anchors or aliases
+//! inside flow collections, an alias to a node not yet finished, tabs, CR, plain scalars with
+//! blank lines or comments inside, merges at the root, non-string top-level keys, a scalar that
+//! does not construct, ...). The full port in the parent module then decides, so a wrong give-up
+//! costs time, never parity. The parent's differential tests run both on the same inputs.
 
 use super::{
     construct_yaml_float, construct_yaml_int, construct_yaml_timestamp, is_plain_small_decimal,
@@ -137,6 +137,11 @@ struct Summary<'a> {
     plain: Option<PlainScalar<'a>>,
     /// Whether the line being read has a comment.
     line_has_comment: bool,
+    /// A quoted scalar value going on over lines: whether it is double-quoted.
+    open_quoted: Option<bool>,
+    text: &'a str,
+    /// Where the line being read ends.
+    line_end: usize,
 }
 
 /// Loads `text` when it has the simple shape; `None` to let the full port decide.
@@ -151,6 +156,9 @@ pub(super) fn load(text: &str) -> Option<TopLevel> {
         block_scalar: None,
         plain: None,
         line_has_comment: false,
+        open_quoted: None,
+        text,
+        line_end: 0,
     };
     let mut document_start_allowed = true;
     let mut line_start = 0;
@@ -159,6 +167,20 @@ pub(super) fn load(text: &str) -> Option<TopLevel> {
         let rest = text.get(line.content_start..line.end)?;
         line_start = line.end + 1;
         let column = line.content_start - line.start;
+        if let Some(double) = summary.open_quoted {
+            // PyYAML skips the line's leading blanks and refuses a document marker.
+            if column == 0 && is_document_marker(rest) {
+                return None;
+            }
+            match scan_quoted(rest.as_bytes(), 0, double) {
+                QuotedScan::Open => {}
+                QuotedScan::Closed(end) if is_blank_or_comment(rest.get(end..)?) => {
+                    summary.open_quoted = None;
+                }
+                QuotedScan::Closed(_) | QuotedScan::Invalid => return None,
+            }
+            continue;
+        }
         if let Some(block_scalar) = summary.block_scalar.as_mut() {
             if block_scalar.takes(column, rest.is_empty())? {
                 continue;
@@ -197,9 +219,21 @@ pub(super) fn load(text: &str) -> Option<TopLevel> {
         }
         document_start_allowed = false;
         summary.line_has_comment = line.comment.is_some();
+        summary.line_end = line.end;
         summary.line(column, content)?;
     }
     summary.finish()
+}
+
+/// `---` or `...` followed by a space or the end of the line.
+fn is_document_marker(rest: &str) -> bool {
+    matches!(
+        rest.as_bytes(),
+        [b'-', b'-', b'-']
+            | [b'-', b'-', b'-', b' ', ..]
+            | [b'.', b'.', b'.']
+            | [b'.', b'.', b'.', b' ', ..]
+    )
 }
 
 /// One line, found in a single pass over its bytes (the fast path's main cost).
@@ -313,8 +347,8 @@ fn starts_flow_plain(first: u8, second: Option<u8>) -> bool {
 
 /// A plain scalar inside a flow collection, from its first byte: the scalar (trailing spaces
 /// removed) and what follows it. PyYAML ends it at `,[]{}`, or at a `:` followed by a space, one
-/// of `,[]{}` or the end; a `?` (which would end it and start a key) is left to the port. A ` #`
-/// cannot occur: the line was cut there.
+/// of `,[]{}` or the end; a `?` (which would end it and start a key) and a ` #` (a comment,
+/// the collection then going on over lines) are left to the port.
 fn flow_plain(text: &str) -> Option<(&str, &str)> {
     let bytes = text.as_bytes();
     if !starts_flow_plain(*bytes.first()?, bytes.get(1).copied()) {
@@ -325,7 +359,9 @@ fn flow_plain(text: &str) -> Option<(&str, &str)> {
     while let Some(&byte) = bytes.get(at) {
         match byte {
             b',' | b'[' | b']' | b'{' | b'}' => break,
+            // `?` would end it and start a key; ` #` starts a comment, the flow goes on below.
             b'?' => return None,
+            b'#' if at > 0 && bytes.get(at - 1) == Some(&b' ') => return None,
             b':' if matches!(
                 bytes.get(at + 1),
                 None | Some(b' ' | b',' | b'[' | b']' | b'{' | b'}')
@@ -345,30 +381,59 @@ fn flow_plain(text: &str) -> Option<(&str, &str)> {
     Some((text.get(..end)?, text.get(end..)?))
 }
 
-/// The byte just after a quoted scalar that opens at the start of `text` and closes on this line:
-/// single-quoted with its inner quotes doubled, or double-quoted with escapes PyYAML's scanner
-/// accepts. `None` when it does not close here (a ` #` inside was cut off as a comment, so that
-/// leaves it open too) or holds an escape PyYAML refuses. Either kind is a str whatever it holds.
-fn quoted_end(text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut at = 1;
-    match bytes.first()? {
-        b'\'' => loop {
-            match bytes.get(at)? {
-                b'\'' if bytes.get(at + 1) == Some(&b'\'') => at += 2,
-                b'\'' => return Some(at + 1),
-                _ => at += 1,
+/// How far a quoted scalar's text goes on this line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum QuotedScan {
+    /// It closes here: the byte just after the closing quote.
+    Closed(usize),
+    /// It goes on over the next line.
+    Open,
+    /// An escape PyYAML refuses.
+    Invalid,
+}
+
+/// Scans a quoted scalar's text in `line` from byte `from` (inside the quotes): single-quoted
+/// with its inner quotes doubled, or double-quoted with escapes PyYAML's scanner accepts (a `\`
+/// ending the line escapes the line break). Either kind is a str whatever it holds.
+fn scan_quoted(line: &[u8], from: usize, double: bool) -> QuotedScan {
+    let mut at = from;
+    while let Some(&byte) = line.get(at) {
+        match byte {
+            b'"' if double => return QuotedScan::Closed(at + 1),
+            b'\\' if double => {
+                if at + 1 == line.len() {
+                    return QuotedScan::Open;
+                }
+                match line.get(at + 1..).and_then(escape_length) {
+                    Some(length) => at += 1 + length,
+                    None => return QuotedScan::Invalid,
+                }
             }
-        },
-        b'"' => loop {
-            match bytes.get(at)? {
-                b'"' => return Some(at + 1),
-                b'\\' => at += 1 + escape_length(bytes.get(at + 1..)?)?,
-                _ => at += 1,
-            }
-        },
-        _ => None,
+            b'\'' if !double && line.get(at + 1) == Some(&b'\'') => at += 2,
+            b'\'' if !double => return QuotedScan::Closed(at + 1),
+            _ => at += 1,
+        }
     }
+    QuotedScan::Open
+}
+
+/// The byte just after a quoted scalar that opens at the start of `text` and closes on it.
+fn quoted_end(text: &str) -> Option<usize> {
+    let double = match text.as_bytes().first()? {
+        b'\'' => false,
+        b'"' => true,
+        _ => return None,
+    };
+    match scan_quoted(text.as_bytes(), 1, double) {
+        QuotedScan::Closed(end) => Some(end),
+        QuotedScan::Open | QuotedScan::Invalid => None,
+    }
+}
+
+/// What may follow a node to the end of its line: nothing, or spaces and a comment.
+fn is_blank_or_comment(rest: &str) -> bool {
+    let after_spaces = rest.trim_start_matches(' ');
+    after_spaces.is_empty() || (after_spaces.starts_with('#') && after_spaces.len() < rest.len())
 }
 
 /// The length of a double-quoted scalar's escape after its `\`: one of PyYAML's single-char
@@ -715,7 +780,9 @@ impl<'a> Summary<'a> {
                 anchored.type_name
             }
             b'[' | b'{' => {
-                if !self.flow_collection(node, 0)?.is_empty() {
+                // Read from the whole line: a ` #` inside a quoted entry is no comment.
+                let after = self.flow_collection(self.to_line_end(node)?, 0)?;
+                if !is_blank_or_comment(after) {
                     return None; // `[a]: b` (an unhashable key) or other text after it
                 }
                 if first == b'[' {
@@ -737,14 +804,23 @@ impl<'a> Summary<'a> {
                 "string"
             }
             b'\'' | b'"' => {
-                if quoted_end(node)? != node.len() {
-                    return None;
+                let full = self.to_line_end(node)?;
+                match scan_quoted(full.as_bytes(), 1, first == b'"') {
+                    QuotedScan::Closed(end) if is_blank_or_comment(full.get(end..)?) => {}
+                    QuotedScan::Open => self.open_quoted = Some(first == b'"'),
+                    QuotedScan::Closed(_) | QuotedScan::Invalid => return None,
                 }
                 "string"
             }
             _ => type_name(self.scalar(node)?),
         };
         self.decided(owner, type_name)
+    }
+
+    /// `node` (a part of the line being read) and the rest of its line, comment included.
+    fn to_line_end(&self, node: &str) -> Option<&'a str> {
+        let start = (node.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
+        self.text.get(start..self.line_end)
     }
 
     /// A flow collection that opens at the start of `text` and closes on this line: what follows
@@ -901,6 +977,9 @@ impl<'a> Summary<'a> {
     }
 
     fn finish(mut self) -> Option<TopLevel> {
+        if self.open_quoted.is_some() {
+            return None; // a quoted scalar left open: an error
+        }
         self.finish_plain()?;
         if let Some(pending) = self.pending.take() {
             self.decided(pending, "null")?;
