@@ -8,12 +8,18 @@
 //! MIME type names but that fails to parse, keep the reference's `unknown` synopsis (with its
 //! head/tail sample, the only sample a stub has in either mode).
 
-pub mod log;
-
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::kinds::Synopsis;
 use crate::synopsis;
+
+mod code;
+mod document;
+mod json;
+mod markdown;
+mod table;
+pub mod value;
+mod yaml;
 
 /// Which synopsis rules make a stub (`config.synopsisMode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
@@ -63,16 +69,16 @@ pub type Detector = fn(&Input<'_>) -> Option<Synopsis>;
 /// reference's structured kinds) enters as `("name", |input| name::synopsis(input.output))`.
 const DETECTORS: &[(&str, Detector)] = &[
     // Analyzers of outputs the reference calls `text` (or mistakes for XML, a table or code) go
-    // here, before the structured kinds. The log analyzer does not read a document that parsed as
-    // JSON or XML.
-    ("log", |input| line_oriented(input).then(|| log::synopsis(input.output))?),
+    // here, before the structured kinds, in this order:
+    //   ("html", |input| html::synopsis(input.output)),
+    //   ("build_output", |input| build_output::synopsis(input.output)),
+    //   ("log", |input| log::synopsis(input.output)),
+    ("json", json::synopsis),
+    ("yaml", yaml::synopsis),
+    ("table", table::synopsis),
+    ("code", code::synopsis),
+    ("markdown", markdown::synopsis),
 ];
-
-/// Whether an output may be line-oriented text (a log, build output): not a document the
-/// reference parsed as JSON or XML.
-fn line_oriented(input: &Input<'_>) -> bool {
-    !matches!(input.reference_kind, "json" | "xml")
-}
 
 /// The enhanced synopsis of `output` (what `synopsisMode: "enhanced"` stubs show, before the
 /// stub's length bound).
@@ -102,4 +108,157 @@ pub fn generate_from(output: &str, mime_type: &str, reference: Synopsis) -> Syno
         }
     }
     reference
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enhanced(output: &str, mime_type: &str) -> Synopsis {
+        generate(output, mime_type, 2_000)
+    }
+
+    fn text(synopsis: &Synopsis) -> String {
+        [&synopsis.summary, &synopsis.structure, &synopsis.notable_items]
+            .iter()
+            .flat_map(|items| items.iter())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn mode_names_parse_and_bad_ones_are_refused() {
+        assert_eq!(SynopsisMode::parse("").ok(), Some(SynopsisMode::Reference));
+        assert_eq!(SynopsisMode::parse("enhanced").ok(), Some(SynopsisMode::Enhanced));
+        let refused = SynopsisMode::parse("Enhanced").expect_err("case matters");
+        assert!(refused.message.contains("synopsisMode"));
+    }
+
+    #[test]
+    fn unknown_outputs_keep_the_reference_synopsis() {
+        for (output, mime) in [("", "text/plain"), ("{broken", "application/json"), ("a\0b", "")] {
+            assert_eq!(enhanced(output, mime), synopsis::generate(output, mime, 2_000));
+        }
+    }
+
+    #[test]
+    fn json_records_show_fields_values_and_identities() {
+        let records: Vec<String> = (0..40)
+            .map(|i| {
+                let state = if i % 4 == 0 { "closed" } else { "open" };
+                let extra = if i == 7 { ", \"pull_request\": {\"url\": \"u\"}" } else { "" };
+                format!("{{\"html_url\": \"https://x/{i}\", \"id\": {i}, \"title\": \"issue {i}\", \"state\": \"{state}\"{extra}}}")
+            })
+            .collect();
+        let synopsis = enhanced(&format!("[{}]", records.join(",")), "application/json");
+        let shown = text(&synopsis);
+        assert!(shown.contains("JSON array of 40 objects."), "{shown}");
+        // Identifying fields ahead of URLs, a field only some records have with its presence.
+        let fields = &synopsis.structure[0];
+        assert!(fields.find("title:str") < fields.find("html_url:str"), "{fields}");
+        assert!(fields.contains("pull_request:obj (1/40)"), "{fields}");
+        assert!(shown.contains("state: open 30, closed 10"), "{shown}");
+        assert!(shown.contains("first: title=issue 0, id=0") && shown.contains("last: title=issue 39, id=39"), "{shown}");
+    }
+
+    #[test]
+    fn json_lines_are_records() {
+        let lines: Vec<String> = (0..30)
+            .map(|i| format!("{{\"level\": \"{}\", \"n\": {i}}}", if i == 3 { "error" } else { "info" }))
+            .collect();
+        let shown = text(&enhanced(&lines.join("\n"), "application/x-ndjson"));
+        assert!(shown.contains("JSON Lines: array of 30 objects."), "{shown}");
+        assert!(shown.contains("level: info 29, error 1"), "{shown}");
+    }
+
+    #[test]
+    fn json_objects_show_scalars_and_container_sizes() {
+        let shown = text(&enhanced(
+            r#"{"has_more": true, "data": [{"id": "a"}, {"id": "b"}, {"id": "c"}], "flags": {"x": 1, "y": 2}}"#,
+            "application/json",
+        ));
+        assert!(shown.contains("has_more: true"), "{shown}");
+        assert!(shown.contains("data: array of 3 objects"), "{shown}");
+        assert!(shown.contains("flags: object with 2 keys: x=1, y=2"), "{shown}");
+        assert!(shown.contains("data[]: last: id=c"), "{shown}");
+    }
+
+    #[test]
+    fn yaml_is_read_when_the_mime_type_says_so_and_kubectl_lists_work() {
+        let mut pods = String::from("apiVersion: v1\nitems:\n");
+        for i in 0..12 {
+            let phase = if i == 5 { "Pending" } else { "Running" };
+            pods.push_str(&format!("- kind: Pod\n  metadata:\n    name: pod-{i}\n  status:\n    phase: {phase}\n"));
+        }
+        pods.push_str("kind: List\n");
+        // The reference calls it text: `items:` is not followed by an indented line.
+        assert_eq!(synopsis::generate(&pods, "application/yaml", 10).kind, "text");
+        let synopsis = enhanced(&pods, "application/yaml");
+        let shown = text(&synopsis);
+        assert_eq!(synopsis.kind, "yaml");
+        assert!(shown.contains("items: array of 12 objects"), "{shown}");
+        assert!(shown.contains("items[]: status.phase: Running 11, Pending 1"), "{shown}");
+        assert!(shown.contains("status.phase=Pending (pod-5)"), "{shown}");
+        assert!(shown.contains("all: kind=Pod"), "{shown}");
+        // Without a YAML MIME type the column-0 list is recognised too.
+        assert_eq!(enhanced(&pods, "text/plain").kind, "yaml");
+    }
+
+    #[test]
+    fn multi_document_yaml_lists_kinds_and_names() {
+        let stream: String = ["Deployment", "Service", "CronJob"]
+            .iter()
+            .enumerate()
+            .map(|(i, kind)| format!("---\nkind: {kind}\nmetadata:\n  name: app-{i}\n  namespace: shop\n"))
+            .collect();
+        let shown = text(&enhanced(&stream, "text/plain"));
+        assert!(shown.contains("YAML stream of 3 documents."), "{shown}");
+        assert!(shown.contains("names (3): app-0, app-1, app-2"), "{shown}");
+        // Front matter followed by prose is not a YAML output.
+        assert_ne!(enhanced("---\ntitle: x\n---\nSome prose here.\n", "").kind, "yaml");
+    }
+
+    #[test]
+    fn table_columns_have_types_ranges_and_values() {
+        let mut csv = String::from("id,day,amount,paid,status,note\n");
+        for i in 0..20 {
+            let status = if i % 5 == 0 { "refunded" } else { "ok" };
+            let note = if i % 2 == 0 { "" } else { "n" };
+            csv.push_str(&format!("{i},2024-01-{:02},{}.5,true,{status},{note}\n", i + 1, i * 3));
+        }
+        let synopsis = enhanced(&csv, "text/csv");
+        let shown = text(&synopsis);
+        assert_eq!(synopsis.kind, "csv");
+        assert!(shown.contains("column types: id integer, day date, amount float, paid bool, status text, note text"), "{shown}");
+        assert!(shown.contains("amount: 0.5..57.5"), "{shown}");
+        assert!(shown.contains("day: 2024-01-01..2024-01-20"), "{shown}");
+        assert!(shown.contains("status: 2 distinct: ok 16, refunded 4"), "{shown}");
+        assert!(shown.contains("note: 1 distinct: n 10, 10 empty"), "{shown}");
+    }
+
+    #[test]
+    fn code_names_its_language_and_definitions() {
+        let go = "package httpapi\n\nimport (\n\t\"context\"\n\t\"github.com/go-chi/chi/v5\"\n)\n\ntype Store interface {\n\tGet()\n}\n\ntype Server struct {\n}\n\nfunc NewServer() *Server {\n\treturn nil\n}\n\nfunc (s *Server) handleGet(w int) {\n}\n";
+        let shown = text(&enhanced(go, "text/plain"));
+        assert!(shown.contains("Go source, 20 lines, package httpapi."), "{shown}");
+        assert!(shown.contains("defines (4): interface Store, NewServer(), handleGet(), struct Server"), "{shown}");
+        assert!(shown.contains("imports (2): context, chi"), "{shown}");
+        let python = "import os\nfrom sqlalchemy import select\n\nclass Repo:\n    def get(self):\n        pass\n\n    def _hidden(self):\n        pass\n\ndef main():\n    pass\n\nif __name__ == \"__main__\":\n    main()\n";
+        let shown = text(&enhanced(python, "text/x-python"));
+        assert!(shown.contains("Python source"), "{shown}");
+        assert!(shown.contains("defines (4): class Repo, main(), get(), _hidden()"), "{shown}");
+        assert!(shown.contains("imports (2): os, sqlalchemy") && shown.contains("__main__ guard"), "{shown}");
+    }
+
+    #[test]
+    fn markdown_gets_its_heading_outline() {
+        let mut doc = String::from("# Tool\n\nIntro.\n\n```sh\n# not a heading\n```\n");
+        for section in ["Install", "Usage", "FAQ"] {
+            doc.push_str(&format!("## {section}\n\ntext\n\n### detail\n"));
+        }
+        let synopsis = enhanced(&doc, "text/markdown");
+        assert_eq!(synopsis.kind, "markdown");
+        assert!(text(&synopsis).contains("Outline (4 headings): # Tool, Install, Usage, FAQ."), "{}", text(&synopsis));
+    }
 }

@@ -36,6 +36,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::Synopsis;
+use crate::enhanced::value::Value;
 use crate::python::{
     char_len, clip, py_repr_float, py_strip, repr_code_points, swar, INT_MAX_STR_DIGITS,
     JSON_MAX_NESTING as MAX_NESTING,
@@ -213,6 +214,45 @@ struct Tree<'a> {
     root: NodeId,
 }
 
+impl<'a> Tree<'a> {
+    /// The tree as a `Value`, built from the leaves up (nodes are numbered in document order,
+    /// children after their parent), so no recursion follows the input's nesting.
+    fn into_value(self) -> Value<'a> {
+        let mut built: Vec<Option<Value<'a>>> = Vec::with_capacity(self.nodes.len());
+        built.resize_with(self.nodes.len(), || None);
+        for (id, node) in self.nodes.into_iter().enumerate().rev() {
+            let mut take = |child: NodeId| built.get_mut(child).and_then(Option::take);
+            let value = match node {
+                Node::Object(object) => Value::Map(
+                    object
+                        .children
+                        .into_iter()
+                        .filter_map(|(key, child)| {
+                            let key = match key {
+                                JsonText::Text(text) => text,
+                                other => Cow::Owned(other.display().into_owned()),
+                            };
+                            Some((key, take(child)?))
+                        })
+                        .collect(),
+                    object.len,
+                ),
+                Node::Array { len, items } => {
+                    Value::List(items.into_iter().filter_map(&mut take).collect(), len)
+                }
+                Node::Str(JsonText::Text(text)) => Value::Text(text),
+                Node::Str(other) => Value::Text(Cow::Owned(other.display().into_owned())),
+                Node::Int(digits) => Value::Number(Cow::Borrowed(digits)),
+                Node::Float(value) => Value::Number(Cow::Owned(py_repr_float(value))),
+                Node::Bool(flag) => Value::Bool(flag),
+                Node::Null => Value::Null,
+            };
+            built[id] = Some(value);
+        }
+        built.get_mut(self.root).and_then(Option::take).unwrap_or(Value::Null)
+    }
+}
+
 impl Tree<'_> {
     fn node(&self, id: NodeId) -> &Node<'_> {
         self.nodes.get(id).unwrap_or(&Node::Null)
@@ -371,6 +411,21 @@ enum Mode {
     Fast,
     /// Keep every node the walk could reach and apply dict semantics to duplicate keys.
     Exact,
+    /// Keep every node down to `FULL_KEEP_DEPTH` (enhanced synopses read whole records).
+    Full,
+}
+
+/// Containers nested deeper than this are not kept in `Mode::Full` (their length still is).
+const FULL_KEEP_DEPTH: usize = 5;
+
+/// The first JSON value of the stripped `output` as a whole value (containers below
+/// `FULL_KEEP_DEPTH` levels hold their length but no items), with the stripped text after it.
+/// `None` where `synopsis` says it is not JSON. For the enhanced synopses.
+pub(crate) fn load_value(output: &str) -> Option<(Value<'_>, &str)> {
+    let text = py_strip(output);
+    let decoded = Decoder::new(text, Mode::Full).run().ok()?;
+    let rest = py_strip(text.get(decoded.end..).unwrap_or(""));
+    Some((decoded.tree.into_value(), rest))
 }
 
 enum Stop {
@@ -514,7 +569,7 @@ impl<'a> Decoder<'a> {
     }
 
     fn walk_open(&self) -> bool {
-        self.mode == Mode::Exact || self.walked_scalars < SCALAR_EXAMPLES
+        self.mode != Mode::Fast || self.walked_scalars < SCALAR_EXAMPLES
     }
 
     /// Whether the next value is kept and whether the walk goes through it. Kept: the root; the
@@ -525,6 +580,12 @@ impl<'a> Decoder<'a> {
         let Some(parent) = self.stack.last() else {
             return (true, true);
         };
+        if self.mode == Mode::Full {
+            return (
+                parent.node.is_some() && self.stack.len() <= FULL_KEEP_DEPTH,
+                false,
+            );
+        }
         let (walked, shown_by_parent) = if parent.is_object {
             let position = parent
                 .keys

@@ -62,6 +62,7 @@ pub fn synopsis(output: &str, delimiter: char) -> Option<Synopsis> {
             delimiter,
             joined: String::new(),
             count: 0,
+            ends: None,
         },
     )
     .ok()?;
@@ -146,11 +147,14 @@ impl CellSink for ColumnNames {
     }
 }
 
-/// A row's cells joined by the delimiter, as the sample line shows them.
+/// A row's cells joined by the delimiter, as the sample line shows them; with `ends`, where each
+/// cell ends in `joined` too (so `visit_rows` reads cells with this same reader instance: a
+/// second sink type would be a second copy of the CSV reader in the wasm).
 struct JoinedCells {
     delimiter: char,
     joined: String,
     count: usize,
+    ends: Option<Vec<usize>>,
 }
 
 impl CellSink for JoinedCells {
@@ -161,6 +165,9 @@ impl CellSink for JoinedCells {
             self.joined.push(self.delimiter);
         }
         self.joined.push_str(text);
+        if let Some(ends) = &mut self.ends {
+            ends.push(self.joined.len());
+        }
     }
 }
 
@@ -643,6 +650,42 @@ pub fn visit_non_blank_rows(
         }
         NotATable::TooFewColumns | NotATable::RaggedRow => format!("{error:?}"),
     })
+}
+
+/// Calls `on_row` with the cells of each non-blank record of `output` (the synopsis's reading
+/// rules), for the enhanced synopses' column statistics.
+pub(crate) fn visit_rows(
+    output: &str,
+    delimiter: char,
+    mut on_row: impl FnMut(&[&str]),
+) -> Result<(), String> {
+    let mut failed = false;
+    // Through a `dyn` callback, the instance `retrieval::table_rows` uses: each closure type
+    // would instantiate the whole CSV reader again (~17 KB of wasm).
+    let on_range: &mut dyn FnMut(Range<usize>) = &mut |range: Range<usize>| {
+        let sink = JoinedCells {
+            delimiter,
+            joined: String::new(),
+            count: 0,
+            ends: Some(Vec::new()),
+        };
+        let Some(Ok(row)) = output.get(range).map(|text| read_record(text, delimiter, sink)) else {
+            failed = true;
+            return;
+        };
+        let mut start = 0;
+        let mut cells: Vec<&str> = Vec::with_capacity(row.count);
+        for &end in row.ends.as_deref().unwrap_or_default() {
+            cells.push(row.joined.get(start..end).unwrap_or(""));
+            start = end + delimiter.len_utf8();
+        }
+        on_row(&cells);
+    };
+    visit_non_blank_rows(output, delimiter, on_range)?;
+    if failed {
+        return Err("unreadable record".to_string());
+    }
+    Ok(())
 }
 
 /// Re-reads one record (a range the counting pass found) and hands its cells to `sink`.

@@ -60,6 +60,9 @@ describe("synopsisMode", () => {
     assert.equal(stub.stdout.trimEnd(), makePreview(csv, { toolName: "export", synopsisMode: "enhanced" }).stub);
     const stored = cli("externalize", file, "--tool-name", "export", "--enhanced", "--json");
     assert.equal(stored.status, 0, stored.stderr);
-    assert.equal(body(JSON.parse(stored.stdout).output), body(stub.stdout.trimEnd()));
+    // Its header names the ref and sha256, so the length bound differs from the stub's: the
+    // enhanced column types are there all the same.
+    assert.match(JSON.parse(stored.stdout).output, /\n- column types: id integer, order_date date, amount float, status text\n/);
+    assert.notEqual(stub.stdout.trimEnd(), makePreview(csv, { toolName: "export" }).stub);
   });
 });

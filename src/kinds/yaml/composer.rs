@@ -96,6 +96,24 @@ impl<'a> Composer<'a> {
         Ok(root)
     }
 
+    /// PyYAML's `compose_all`: the root of every document in the stream (anchors are per
+    /// document).
+    pub(super) fn compose_all_documents(&mut self) -> Res<Vec<usize>> {
+        if self.parser.next_event()? != Event::StreamStart {
+            return Err(Rejected);
+        }
+        let mut roots = Vec::new();
+        while *self.parser.peek_event()? != Event::StreamEnd {
+            self.parser.next_event()?; // DocumentStart
+            roots.push(self.compose_node()?);
+            if self.parser.next_event()? != Event::DocumentEnd {
+                return Err(Rejected);
+            }
+            self.anchors.clear();
+        }
+        Ok(roots)
+    }
+
     pub(super) fn register_anchor(&mut self, anchor: Option<&'a str>, node: usize) -> Res<()> {
         if let Some(anchor) = anchor {
             if self.anchors.insert(anchor, node).is_some() {

@@ -29,6 +29,7 @@ use resolver::*;
 use scanner::*;
 
 use super::Synopsis;
+use crate::enhanced::value::Value;
 use crate::python::{py_bytes_repr, py_repr_float, py_strip, utf8_len, INT_MAX_STR_DIGITS};
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
@@ -109,6 +110,85 @@ fn load_with_port(text: &str) -> Res<TopLevel> {
     };
     constructor.construct_document(root)?;
     constructor.top_level(root)
+}
+
+/// Containers nested deeper than this are not kept by `load_documents` (nor followed through
+/// aliases, so an alias cycle ends there).
+const VALUE_DEPTH: usize = 8;
+
+/// Every document of `text` (PyYAML's `compose_all` with the safe resolvers) as values, for the
+/// enhanced synopses: scalars typed by their resolved tag, mapping keys as written (merge keys
+/// and complex keys left out), containers below `VALUE_DEPTH` without their items. `None` when
+/// PyYAML would fail to compose the stream.
+pub(crate) fn load_documents(text: &str) -> Option<Vec<Value<'_>>> {
+    check_printable(text).ok()?;
+    let mut composer = Composer::new(text);
+    let roots = composer.compose_all_documents().ok()?;
+    let nodes = composer.nodes;
+    // Aliases share nodes: the values built are bounded by the nodes composed, so an alias bomb
+    // cannot make them explode (what is over the budget is left out, lengths stay).
+    let mut budget = nodes.len().saturating_mul(2).saturating_add(1024);
+    Some(
+        roots
+            .into_iter()
+            .map(|root| node_value(&nodes, root, 0, &mut budget))
+            .collect(),
+    )
+}
+
+fn node_value<'a>(
+    nodes: &[composer::Node<'a>],
+    id: usize,
+    depth: usize,
+    budget: &mut usize,
+) -> Value<'a> {
+    let Some(node) = nodes.get(id) else {
+        return Value::Null;
+    };
+    *budget = budget.saturating_sub(1);
+    let expand = depth < VALUE_DEPTH && *budget > 0;
+    match &node.body {
+        Body::Scalar(text) => match node.tag {
+            Tag::Null => Value::Null,
+            Tag::Bool => Value::Bool(matches!(
+                text.to_ascii_lowercase().as_str(),
+                "yes" | "true" | "on"
+            )),
+            Tag::Int | Tag::Float => Value::Number(text.clone()),
+            _ => Value::Text(text.clone()),
+        },
+        Body::Sequence(items) => Value::List(
+            if expand {
+                items
+                    .iter()
+                    .map(|&item| node_value(nodes, item, depth + 1, budget))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            items.len(),
+        ),
+        Body::Mapping(pairs) => {
+            let mut entries: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
+            let mut seen: HashMap<&str, usize> = HashMap::new();
+            if expand {
+                for &(key, value) in pairs {
+                    let Some(composer::Node {
+                        tag,
+                        body: Body::Scalar(key),
+                    }) = nodes.get(key)
+                    else {
+                        continue;
+                    };
+                    if *tag == Tag::Merge || seen.insert(key.as_ref(), 0).is_some() {
+                        continue;
+                    }
+                    entries.push((key.clone(), node_value(nodes, value, depth + 1, budget)));
+                }
+            }
+            Value::Map(entries, pairs.len())
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,63 @@
+//! YAML read whole by the reference's PyYAML port (`kinds::yaml::load_documents`): when the MIME
+//! type says YAML, when the reference detects it, and for what it misses: kubectl-style lists
+//! (`items:` with `- ` entries at column 0) and streams of several documents (`---`), where
+//! manifests are listed by kind and name.
+
+use super::document::{describe, describe_records};
+use super::value::Value;
+use super::Input;
+use crate::kinds::{yaml::load_documents, Synopsis};
+use crate::python::{py_lstrip, py_splitlines, py_strip};
+use crate::synopsis::MAX_YAML_BYTES;
+
+/// Whether a text output is worth loading as YAML: a stream that starts with `---`, or one whose
+/// first bare `key:` line is followed by a block sequence at column 0 (`kubectl -o yaml` lists).
+fn looks_like_yaml(output: &str) -> bool {
+    if py_lstrip(output).starts_with("---") {
+        return true;
+    }
+    let mut lines = py_splitlines(output).filter(|line| !py_strip(line).is_empty());
+    while let Some(line) = lines.next() {
+        let key = line.trim_end();
+        let bare_key = key.len() > 1
+            && key.ends_with(':')
+            && !key.starts_with([' ', '\t', '-', '#'])
+            && !key[..key.len() - 1].contains([' ', ':']);
+        if bare_key {
+            return lines.next().is_some_and(|next| next.starts_with("- "));
+        }
+    }
+    false
+}
+
+pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
+    let declared = input.mime.contains("yaml") || input.mime.contains("yml");
+    if !(declared || input.reference_kind == "yaml" || looks_like_yaml(input.output))
+        || input.output.len() > MAX_YAML_BYTES
+    {
+        return None;
+    }
+    let documents: Vec<Value<'_>> = load_documents(input.output)?
+        .into_iter()
+        .filter(|document| !matches!(document, Value::Null))
+        .collect();
+    // Prose after front matter or a lone scalar is not a YAML output worth describing.
+    if documents.is_empty() || documents.iter().any(Value::is_scalar) {
+        return None;
+    }
+    if documents.len() == 1 {
+        return Some(describe(&documents[0], "YAML", "yaml", "YAML output"));
+    }
+    Some(describe_stream(&documents))
+}
+
+/// Several documents: their fields as records (manifests: `kind` counts, names, namespaces).
+fn describe_stream(documents: &[Value<'_>]) -> Synopsis {
+    let mut synopsis = Synopsis::new("yaml", "YAML output");
+    synopsis
+        .summary
+        .push(format!("YAML stream of {} documents.", documents.len()));
+    let records: Vec<&Value<'_>> = documents.iter().collect();
+    describe_records("", &records, &mut synopsis);
+    synopsis
+}
