@@ -14,6 +14,7 @@ import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { RESULTS_DIR, OUTPUT_FILE, METADATA_FILE, INDEX_FILE, DEFAULT_READ_LIMIT, DEFAULT_LIST_LIMIT } from "./core-constants.js";
 import { literalSearch } from "./literal-search.js";
 import { coreOnText, grepEngine, needsGrepModule } from "./grep-module.js";
+import { TextPieces, wholeText } from "./text-chunks.js";
 import { SessionCatalog, utf8Length } from "./catalog.js";
 import { isReady, whenReady } from "./ready.js";
 
@@ -377,12 +378,12 @@ export class ToolStub {
    * its record): an output cut short or grown behind the store's back is CORRUPT, never read as
    * if it were whole. (`verify` checks the SHA-256 too.)
    */
-  async #loadOutput(id) {
+  async #loadOutput(id, { pieces = false } = {}) {
     const record = await this.#store.load(this.#key(id, METADATA_FILE));
     if (record === undefined) {
       throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.#sessionId}`);
     }
-    const content = await this.#store.load(this.#key(id, OUTPUT_FILE));
+    const content = await this.#loadOutputText(id, pieces);
     if (content === undefined) {
       throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
     }
@@ -392,10 +393,22 @@ export class ToolStub {
     } else {
       const parsed = callCore(core.parseStoredRecord, record);
       const chars = parsed === undefined ? undefined : JSON.parse(parsed).original_chars;
-      const stored = Number.isSafeInteger(chars) ? countCodePoints(content) : chars;
+      const stored = Number.isSafeInteger(chars) ? countCodePoints(wholeText(content)) : chars;
       if (stored !== chars) throw changedOutput(id, stored, chars, "chars", "record");
     }
     return content;
+  }
+
+  /**
+   * The stored output: a string, or with `pieces` and a store that has `loadPieces`, the store's
+   * pieces not joined (a TextPieces, for the search worker); undefined if there is none.
+   */
+  async #loadOutputText(id, pieces) {
+    const key = this.#key(id, OUTPUT_FILE);
+    if (!pieces || typeof this.#store.loadPieces !== "function") return this.#store.load(key);
+    const stored = await this.#store.loadPieces(key);
+    if (stored === undefined) return undefined;
+    return stored.length === 1 ? stored[0] : new TextPieces(stored);
   }
 
   async #loadMetadata(id) {
@@ -538,7 +551,9 @@ export class ToolStub {
     // module, and the core's calls on a large text, run in a worker (see grep-module.js).
     const engine = needsGrepModule(opts) ? await grepEngine() : undefined;
     if (engine) await engine.check(request);
-    const content = await this.#loadOutput(id);
+    // A search in the worker takes the output as the store keeps it (its pieces, sent one by one),
+    // so a large output is never joined on the page's main thread.
+    const content = await this.#loadOutput(id, { pieces: engine?.thread === "worker" });
     const found = engine
       ? JSON.parse(await engine.search(content, request))
       : ((await this.#literalSearch(id, content, opts)) ?? JSON.parse(await coreOnText("grepContent", content, request)));

@@ -353,6 +353,34 @@ export const cases = [
     },
   },
   {
+    name: "loadPieces gives the value's pieces, whose join is load's value (optional)",
+    async run(makeStore) {
+      const s = await makeStore();
+      if (typeof s.loadPieces !== "function") return;
+      const joined = async (key) => {
+        const pieces = await s.loadPieces(key);
+        assert.ok(Array.isArray(pieces) && pieces.every((p) => typeof p === "string"), `loadPieces ${show(key)} gives strings`);
+        return pieces.join("");
+      };
+      // Longer than IndexedDbStore's pieces (1M code units by default), with a surrogate pair
+      // across its first piece boundary, and short values beside it.
+      const m = 1 << 20;
+      const big = "a".repeat(m - 1) + "😀" + longValue(1_500_000);
+      const values = [[["pc", "empty"], ""], [["pc", "short"], "a😀\uD800é"], [["pc", "big"], big]];
+      for (const [key, value] of values) await s.save(key, value);
+      for (const [key, value] of values) {
+        assert.equal(await joined(key), value, `pieces of ${show(key)}`);
+        assert.equal(await joined(key), await s.load(key), `pieces of ${show(key)} against load`);
+      }
+      assert.equal(await s.loadPieces(["pc", "nope"]), undefined, "missing key");
+      await s.save(["pc", "big"], "now short");
+      assert.equal(await joined(["pc", "big"]), "now short", "a short value replaces a long one");
+      await s.remove(["pc", "short"]);
+      assert.equal(await s.loadPieces(["pc", "short"]), undefined, "removed");
+      await assert.rejectsWithCode(() => s.loadPieces(["pc", ".."]), "INVALID_ARGUMENT", "bad key");
+    },
+  },
+  {
     name: "loadKeys lists the keys loadRange would, without values (optional)",
     async run(makeStore) {
       const s = await makeStore();

@@ -13,7 +13,8 @@ import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { callCore, toToolStubError } from "./core-call.js";
 import { CoreUnavailable } from "./search-worker-client.js";
-import { CHUNK_UNITS, chunkRanges, yieldToEventLoop } from "./text-chunks.js";
+import { whenReady } from "./ready.js";
+import { CHUNK_UNITS, chunkRanges, wholeText, yieldToEventLoop } from "./text-chunks.js";
 
 /**
  * Outputs from this many UTF-16 units on have the main module's calls on their whole text (the
@@ -83,7 +84,7 @@ function thisThreadEngine(module) {
     check: async (request) => void callGrep(module, "checkGrep", request),
     search(content, request) {
       const run = queue.then(async () => {
-        await loadText(module, content);
+        await loadText(module, wholeText(content));
         return callGrep(module, "grepLoaded", request);
       });
       queue = run.catch(() => {});
@@ -93,6 +94,10 @@ function thisThreadEngine(module) {
 }
 
 async function pickEngine(onStopped) {
+  // The browser entry installs the loader and the worker once its core is instantiated, in the
+  // background: a `preloadGrep()` or search right after the import waits for that, or it would find
+  // no loader (NOT_READY) and pick no worker.
+  await whenReady();
   if (workerStarter) {
     try {
       return await workerStarter(onStopped);
@@ -161,7 +166,8 @@ async function loadText(module, content) {
 
 /**
  * The main module's `name(content, ...args)` (`grepContent`, `hitCoordinates`): in the search
- * worker for a large output where one runs and was given the main module, else here.
+ * worker for a large output where one runs and was given the main module, else here. `content` is
+ * a string or a store's TextPieces (joined only when the call runs here).
  */
 export async function coreOnText(name, content, ...args) {
   if (workerStarter && content.length >= OFF_THREAD_MIN_UNITS) {
@@ -174,7 +180,7 @@ export async function coreOnText(name, content, ...args) {
       }
     }
   }
-  return callCore(core[name], content, ...args);
+  return callCore(core[name], wholeText(content), ...args);
 }
 
 /** Calls the grep module with the package's error conversion; a trap resets the module. */

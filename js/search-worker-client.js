@@ -5,7 +5,7 @@
 
 import { ToolStubError } from "./stores/errors.js";
 import { toToolStubError } from "./core-call.js";
-import { chunkRanges, yieldToEventLoop } from "./text-chunks.js";
+import { textPieces, yieldToEventLoop } from "./text-chunks.js";
 
 /** How long a new worker may take to answer its first message before searches stay on this thread. */
 const START_TIMEOUT_MS = 20_000;
@@ -93,7 +93,7 @@ export class SearchWorker {
     return this.#hasCore && !this.#failure;
   }
 
-  /** Whether the worker holds `text` already. */
+  /** Whether the worker holds `text` (a string or TextPieces) already. */
   holds(text) {
     return this.#text !== undefined && this.#text === text;
   }
@@ -123,16 +123,19 @@ export class SearchWorker {
     return run;
   }
 
-  /** Sends `text` unless the worker holds it: UTF-8 pieces, each transferred, yielding between. */
+  /**
+   * Sends `text` (a string, or a store's TextPieces, never joined here) unless the worker holds it:
+   * UTF-8 pieces, each transferred, yielding between.
+   */
   async #load(text) {
     if (this.holds(text)) return;
     this.#text = undefined;
     this.#post({ op: "begin", capacity: text.length });
     const encoder = new TextEncoder();
-    for (const [start, end] of chunkRanges(text)) {
+    for (const piece of textPieces(text)) {
       // encodeInto, not encode: ~4x faster in Chromium. A buffer of the piece's length holds it
       // when it is ASCII; what does not fit (encodeInto stops at a code point) goes in a second one.
-      let rest = text.slice(start, end);
+      let rest = piece;
       for (let size = rest.length; rest.length > 0; size = rest.length * 3) {
         const buffer = new Uint8Array(size);
         const { read, written } = encoder.encodeInto(rest, buffer);
@@ -160,7 +163,7 @@ export class SearchWorker {
     return this.#exclusive(() => this.#call({ op: "checkGrep", request }));
   }
 
-  /** The grep module's answer (JSON text) for `request` over `text`. */
+  /** The grep module's answer (JSON text) for `request` over `text` (a string or TextPieces). */
   search(text, request) {
     return this.#exclusive(() => this.#onText(text, { op: "grep", request }));
   }

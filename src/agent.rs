@@ -75,7 +75,8 @@ impl Tool {
             "whole_word": {"type": "boolean", "default": false, "description": "Only matches that are whole words."},
             "tool_name": {"type": "string", "description": "Only outputs of this tool."},
             "limit": {"type": "integer", "minimum": 1, "default": 10, "description": "Most results (outputs) to return."},
-            "per_result": {"type": "integer", "minimum": 1, "default": 3, "description": "Most matches shown per output."}
+            "per_result": {"type": "integer", "minimum": 1, "default": 3, "description": "Most matches shown per output."},
+            "order": {"type": "string", "enum": ["relevance", "newest"], "default": "relevance", "description": "relevance: most matches first (searches every output); newest: newest outputs first, stopping once limit outputs matched (cheaper in a long session)."}
         }, "required": ["query"], "additionalProperties": false}"#;
         const LIST: &str = r#"{"type": "object", "properties": {
             "tool_name": {"type": "string", "description": "Only outputs of this tool."},
@@ -268,6 +269,8 @@ pub enum ToolCall {
         tool_name: Option<String>,
         limit: i64,
         per_result: i64,
+        /// `"relevance"` or `"newest"`.
+        order: String,
     },
     #[serde(rename_all = "camelCase")]
     List {
@@ -330,6 +333,21 @@ impl Arguments<'_> {
                 "argument \"{key}\" must be a string, got {}",
                 json_type(other)
             ))),
+        }
+    }
+
+    /// One of `allowed` (the first when the argument is absent or null).
+    fn choice(&self, key: &str, allowed: &[&str]) -> std::result::Result<String, CallError> {
+        match self.string(key, false)? {
+            None => Ok(allowed[0].to_string()),
+            Some(value) if allowed.contains(&value.as_str()) => Ok(value),
+            Some(other) => {
+                let names: Vec<String> = allowed.iter().map(|name| format!("{name:?}")).collect();
+                Err(self.error(format!(
+                    "argument \"{key}\" must be {}, got {other:?}",
+                    names.join(" or ")
+                )))
+            }
         }
     }
 
@@ -527,6 +545,7 @@ pub fn validate_call(
             tool_name: arguments.string("tool_name", false)?,
             limit: arguments.integer("limit", 10, 1)?,
             per_result: arguments.integer("per_result", 3, 1)?,
+            order: arguments.choice("order", &["relevance", "newest"])?,
         },
         Tool::List => ToolCall::List {
             tool_name: arguments.string("tool_name", false)?,
@@ -536,15 +555,7 @@ pub fn validate_call(
                 .integer("limit", DEFAULT_LIST_LIMIT, 1)?
                 .min((cap / MIN_RECORD_CHARS).max(1)),
             offset: arguments.integer("offset", 0, 0)?,
-            order: match arguments.string("order", false)?.as_deref() {
-                None | Some("id") => "id".to_string(),
-                Some("newest") => "newest".to_string(),
-                Some(other) => {
-                    return Err(arguments.error(format!(
-                        "argument \"order\" must be \"id\" or \"newest\", got {other:?}"
-                    )))
-                }
-            },
+            order: arguments.choice("order", &["id", "newest"])?,
             full: arguments.flag("full")?,
         },
     })
@@ -590,6 +601,38 @@ mod tests {
         assert_eq!(limit_of(list(1_000_000_000_000_000, 20_000)), 200);
         assert_eq!(limit_of(list(7, 20_000)), 7);
         assert_eq!(limit_of(list(1_000, 10)), 1);
+    }
+
+    #[test]
+    fn orders_default_to_the_first_choice_and_refuse_others_by_name() {
+        let names = ToolNames::default();
+        let order_of = |tool: &str, args: Value| match validate_call(&names, tool, &args, 20_000) {
+            Ok(ToolCall::SearchAll { order, .. } | ToolCall::List { order, .. }) => Ok(order),
+            Ok(other) => panic!("{other:?}"),
+            Err(error) => Err(error.message),
+        };
+        let search_all = "openviking_tool_result_search_all";
+        let list = "openviking_tool_result_list";
+        assert_eq!(order_of(search_all, json!({ "query": "q" })).unwrap(), "relevance");
+        assert_eq!(
+            order_of(search_all, json!({ "query": "q", "order": null })).unwrap(),
+            "relevance"
+        );
+        assert_eq!(
+            order_of(search_all, json!({ "query": "q", "order": "newest" })).unwrap(),
+            "newest"
+        );
+        assert_eq!(order_of(list, json!({})).unwrap(), "id");
+        let refused = order_of(search_all, json!({ "query": "q", "order": "id" })).unwrap_err();
+        assert!(
+            refused.contains(r#"argument "order" must be "relevance" or "newest", got "id""#),
+            "{refused}"
+        );
+        let refused = order_of(list, json!({ "order": 3 })).unwrap_err();
+        assert!(refused.contains("must be a string, got"), "{refused}");
+        let enum_of = |tool: Tool| tool.parameters()["properties"]["order"]["enum"].clone();
+        assert_eq!(enum_of(Tool::SearchAll), json!(["relevance", "newest"]));
+        assert_eq!(enum_of(Tool::List), json!(["id", "newest"]));
     }
 
     #[test]

@@ -34,6 +34,11 @@ pub use error::{Error, ErrorCode, Result};
 /// The JavaScript files generated from the core's constants (checked by tests/generated_js.rs).
 pub use js_constants::generated_js_files;
 pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
+/// The enhanced mode's analyzers of outputs the reference calls `text`, each
+/// `synopsis(output) -> Option<Synopsis>` (the fuzz targets drive them).
+pub mod enhanced_kinds {
+    pub use crate::enhanced::log;
+}
 /// The synopsis kinds, each `synopsis(output)`; `None` when the output is not of that kind.
 pub use kinds::{code, json, table, text, xml, yaml, Synopsis};
 pub use python::{char_len, is_py_space, py_lstrip, py_strip, py_word_count, py_words};

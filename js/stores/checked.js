@@ -32,6 +32,13 @@ export function withCheckedAnswers(store) {
   return wrapStore(store, {
     load: stringOrUndefined("load"),
     loadSlice: stringOrUndefined("loadSlice"),
+    async loadPieces(method, key) {
+      const pieces = await method(key);
+      if (pieces !== undefined && !(Array.isArray(pieces) && pieces.every((piece) => typeof piece === "string"))) {
+        throw junk("loadPieces", key, pieces, "an array of strings or undefined");
+      }
+      return pieces;
+    },
     async loadRange(method, prefix) {
       const entries = await method(prefix);
       if (!Array.isArray(entries)) throw junk("loadRange", prefix, entries, "an array of { key, value } entries");

@@ -62,6 +62,13 @@ export interface Store {
    */
   loadSlice?(key: StoreKey, start: number, end: number): Promise<string | undefined>;
   /**
+   * Optional: the value as the pieces the store keeps it in, in order, not joined (their join is
+   * `load(key)`'s value; a value kept whole is one piece); undefined if there is no value. In
+   * browsers a search run in the search worker sends an output to it piece by piece, so a large
+   * output is never joined into one string on the page's main thread.
+   */
+  loadPieces?(key: StoreKey): Promise<string[] | undefined>;
+  /**
    * Optional: true when values may expire on their own (a TTL). ToolStub then saves a result it
    * reuses (an identical output stored before) again, so it lives as long as one stored now, and
    * a loaded session catalog checks that its oldest log record is still there before it trusts itself.
@@ -153,6 +160,8 @@ export declare class IndexedDbStore implements Store {
   size(key: StoreKey): Promise<number | undefined>;
   /** value.slice(start, end), reading only the pieces that hold it. */
   loadSlice(key: StoreKey, start: number, end: number): Promise<string | undefined>;
+  /** The value's stored pieces (of `chunkChars` units; one for a short value), not joined. */
+  loadPieces(key: StoreKey): Promise<string[] | undefined>;
   readonly sliceUnit: "utf16";
   /** Closes the connection; the next call reopens it. */
   close(): Promise<void>;

@@ -7,7 +7,7 @@ import { wrapStore } from "./forward.js";
 
 /** The store's calls that do I/O and answer with a promise. */
 // `lock` is not among them: it waits for its holder on its own deadline (the store's).
-const TIMED_METHODS = ["load", "save", "saveMany", "remove", "loadRange", "removeRange", "size", "loadSlice", "loadKeys"];
+const TIMED_METHODS = ["load", "save", "saveMany", "remove", "loadRange", "removeRange", "size", "loadSlice", "loadKeys", "loadPieces"];
 
 export function withStoreTimeout(store, ms) {
   const timed = (name) => (method, ...args) => {

@@ -8,6 +8,8 @@
 //! MIME type names but that fails to parse, keep the reference's `unknown` synopsis (with its
 //! head/tail sample, the only sample a stub has in either mode).
 
+pub mod log;
+
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::kinds::Synopsis;
@@ -69,16 +71,21 @@ pub type Detector = fn(&Input<'_>) -> Option<Synopsis>;
 /// reference's structured kinds) enters as `("name", |input| name::synopsis(input.output))`.
 const DETECTORS: &[(&str, Detector)] = &[
     // Analyzers of outputs the reference calls `text` (or mistakes for XML, a table or code) go
-    // here, before the structured kinds, in this order:
-    //   ("html", |input| html::synopsis(input.output)),
-    //   ("build_output", |input| build_output::synopsis(input.output)),
-    //   ("log", |input| log::synopsis(input.output)),
+    // here, before the structured kinds (html and build_output to come, before log). The log
+    // analyzer does not read a document that parsed as JSON or XML.
+    ("log", |input| line_oriented(input).then(|| log::synopsis(input.output))?),
     ("json", json::synopsis),
     ("yaml", yaml::synopsis),
     ("table", table::synopsis),
     ("code", code::synopsis),
     ("markdown", markdown::synopsis),
 ];
+
+/// Whether an output may be line-oriented text (a log, build output): not a document the
+/// reference parsed as JSON or XML.
+fn line_oriented(input: &Input<'_>) -> bool {
+    !matches!(input.reference_kind, "json" | "xml")
+}
 
 /// The enhanced synopsis of `output` (what `synopsisMode: "enhanced"` stubs show, before the
 /// stub's length bound).

@@ -384,7 +384,7 @@ if (runs("7")) {
 // the last line), the text sent to the grep module anew each time, under a long-task observer; in
 // the search worker, and on the main thread (the fallback: the worker's script blocked) in the same
 // run; and in the worker with the output in IndexedDbStore. Median of 3 each. Target: no
-// main-thread task over 100 ms while the worker searches (MemoryStore).
+// main-thread task over 100 ms while the worker searches (MemoryStore and IndexedDbStore).
 if (!quick && runs("browser-search")) {
   const measured = await browserSearchTimes(3);
   const label = "search 100 MB in headless Chromium (wholeWord, text sent anew)";
@@ -396,8 +396,10 @@ if (!quick && runs("browser-search")) {
     row("browser-search", `${label}, longest main-thread task: main thread (fallback)`, ms(main.longest), "same run, the worker's script blocked");
     row("browser-search", `${label}, total: search worker`, ms(worker.totalMs), `${(worker.totalMs / main.totalMs).toFixed(2)}x the main thread's`);
     row("browser-search", `${label}, total: main thread (fallback)`, ms(main.totalMs));
-    row("browser-search", `${label}, longest main-thread task: search worker, IndexedDbStore`, ms(indexedDb.longest), "the store joins the output's 1 M-char pieces into one string");
-    verdict("browser-search", worker.longest <= 100, `longest main-thread task ${ms(worker.longest)} in the worker (target <= 100 ms; ${ms(main.longest)} on the main thread)`);
+    row("browser-search", `${label}, longest main-thread task: search worker, IndexedDbStore`, ms(indexedDb.longest), "the store's 1 M-char pieces go to the worker unjoined (loadPieces)");
+    row("browser-search", `${label}, total: search worker, IndexedDbStore`, ms(indexedDb.totalMs), "reading the pieces included");
+    const met = worker.longest <= 100 && indexedDb.longest <= 100;
+    verdict("browser-search", met, `longest main-thread task ${ms(worker.longest)} in the worker, ${ms(indexedDb.longest)} from IndexedDbStore (target <= 100 ms; ${ms(main.longest)} on the main thread)`);
   }
 }
 

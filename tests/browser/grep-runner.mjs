@@ -1,6 +1,7 @@
 // The grep module in headless Chromium: the browser build runs regex/ignoreCase/wholeWord searches
 // in a search worker (js/search-worker.js), which loads the grep module on the first such search,
-// with Unicode semantics. A search over a 100 MB output must never hold the main thread for more
+// with Unicode semantics. A search over a 100 MB output (in MemoryStore, and in IndexedDbStore,
+// whose pieces go to the worker unjoined) must never hold the main thread for more
 // than 100 ms at a stretch (issue 16: a long-task observer watches it) and find the match a test
 // computes from the text. A second page, whose worker script the runner blocks, searches on the
 // main thread (the fallback): its answers to many searches must equal the worker's, and its
@@ -64,13 +65,21 @@ try {
   check(`no main-thread task over ${LONG_TASK_LIMIT_MS} ms during the literal search`, literal.longest <= LONG_TASK_LIMIT_MS,
     `longest ${ms(literal.longest)}, search ${ms(literal.totalMs)}`);
 
-  // The same output in IndexedDbStore (for the record: its load joins the output's pieces into one
-  // string on the main thread).
+  // The same output in IndexedDbStore: its 1 M-char pieces go to the worker as they are (joining
+  // them into one string on the main thread was a 110-160 ms task). Same retry policy.
   await worker.page.evaluate(() => window.prepareBig(100, true));
-  const fromIndexedDb = await worker.page.evaluate((o) => window.searchBig(o, true), WHOLE_WORD);
-  check("the 100 MB search from IndexedDbStore finds the match too", same(fromIndexedDb.matches, [expected]));
+  const idbAttempts = [];
+  while (idbAttempts.length < 3 && !idbAttempts.some((a) => a.longest <= LONG_TASK_LIMIT_MS)) {
+    idbAttempts.push(await worker.page.evaluate((o) => window.searchBig(o, true), WHOLE_WORD));
+  }
+  const fromIndexedDb = idbAttempts.at(-1);
+  check("the 100 MB search from IndexedDbStore finds the match too",
+    idbAttempts.every((a) => same(a.matches, [expected]) && a.totalMatches === 1), JSON.stringify(fromIndexedDb.matches.map(({ snippet, ...m }) => m)));
+  check(`no main-thread task over ${LONG_TASK_LIMIT_MS} ms during the search from IndexedDbStore`, fromIndexedDb.longest <= LONG_TASK_LIMIT_MS,
+    idbAttempts.map((a) => `longest ${ms(a.longest)}, search ${ms(a.totalMs)}`).join("; "));
 
   const inWorker = await worker.page.evaluate(() => window.paritySearches());
+  const inWorkerFromIndexedDb = await worker.page.evaluate(() => window.paritySearches(true));
   check("no page errors (worker)", worker.errors.length === 0, worker.errors.join("; "));
 
   // A search worker that throws outside a call (its state unknown) is ended and replaced.
@@ -94,6 +103,10 @@ try {
     inWorker.length === onMain.length && differing.length === 0 && inWorker.some((a) => a.error) &&
       inWorker.some((a) => a.matches?.some((m) => m.row !== undefined)) && inWorker.some((a) => a.matches?.some((m) => m.jsonPointer !== undefined)),
     differing.length ? JSON.stringify(differing[0]).slice(0, 400) : "");
+  const differingFromIndexedDb = inWorkerFromIndexedDb.filter((answer, i) => !same(answer, onMain[i]));
+  check("the same searches of outputs in IndexedDbStore pieces (sent to the worker unjoined) answer as on the main thread",
+    inWorkerFromIndexedDb.length === onMain.length && differingFromIndexedDb.length === 0,
+    differingFromIndexedDb.length ? JSON.stringify(differingFromIndexedDb[0]).slice(0, 400) : "");
   await fallback.page.evaluate(() => window.prepareBig(100));
   const mainBig = await fallback.page.evaluate((o) => window.searchBig(o, true), WHOLE_WORD);
   const mainIgnoreCase = await fallback.page.evaluate((o) => window.searchBig(o, false), IGNORE_CASE);

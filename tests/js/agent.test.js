@@ -177,6 +177,12 @@ describe("handleToolCall", () => {
     assert.equal(grep.matches[0].snippet, "ERROR step 7");
     const everywhere = await ts.handleToolCall("openviking_tool_result_search_all", { query: "lost_in_transit" });
     assert.equal(everywhere.results[0].ref, jsonPart.outputRef);
+    // Newest first, stopping at `limit` outputs: the older outputs are left unsearched.
+    const newest = await ts.handleToolCall("openviking_tool_result_search_all", { query: "2", order: "newest", limit: 1 });
+    assert.deepEqual([newest.results.length, newest.results[0].ref, newest.unsearched], [1, tablePart.outputRef, 2]);
+    const badOrder = await ts.handleToolCall("openviking_tool_result_search_all", { query: "x", order: "oldest" });
+    assert.equal(badOrder.error.code, "INVALID_ARGUMENT");
+    assert.match(badOrder.error.message, /"order" must be "relevance" or "newest"/);
     const badRegex = await ts.handleToolCall("openviking_tool_result_search", { ref: logPart.outputRef, query: "(", regex: true });
     assert.equal(badRegex.error.code, "INVALID_ARGUMENT");
   });

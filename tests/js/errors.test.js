@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { coreInstance, isWellFormed, wellFormed } from "../../pkg/js/core-call.js";
 import { withStoreTimeout } from "../../pkg/js/stores/timeout.js";
+import { withCheckedAnswers } from "../../pkg/js/stores/checked.js";
 import { validateId as coreValidateId } from "../../pkg/wasm/tool_stub.js";
 import { ToolStub, MemoryStore, ToolStubError, renderStub } from "./pkg.js";
 
@@ -122,6 +123,22 @@ describe("a store answering the wrong type", () => {
     });
   }
 
+  // Only a browser search in the worker reads an output by its pieces, so the wrapper is checked here.
+  for (const [what, junk] of [["a string", "abc"], ["an array holding a number", ["a", 5]], ["a Buffer", Buffer.from("abc")]]) {
+    it(`loadPieces answering ${what} is STORE_FAILED naming the key`, async () => {
+      const store = new MemoryStore();
+      store.loadPieces = async () => junk;
+      await assert.rejects(withCheckedAnswers(store).loadPieces(["s", "output.txt"]), STORE_FAILED_NAMING("store.loadPieces(\"s/output.txt\")"));
+    });
+  }
+  it("loadPieces answering strings or undefined goes through as it is", async () => {
+    const store = new MemoryStore();
+    store.loadPieces = async (key) => (key[1] === "none" ? undefined : ["ab", "", "c"]);
+    assert.deepEqual(await withCheckedAnswers(store).loadPieces(["s", "k"]), ["ab", "", "c"]);
+    assert.equal(await withCheckedAnswers(store).loadPieces(["s", "none"]), undefined);
+    assert.equal(withCheckedAnswers(new MemoryStore()).loadPieces, undefined, "a store without it stays without it");
+  });
+
   for (const [what, junk] of [
     ["a string", () => "keys"],
     ["a key that is not an array", (keys) => [...keys, "s/tool-results/x"]],
@@ -165,6 +182,13 @@ describe("the store timeout wrapper (storeTimeoutMs)", () => {
     store.loadSlice = () => new Promise(() => {});
     const wrapped = withStoreTimeout(store, 20);
     await assert.rejects(wrapped.loadSlice(["s", "k"], 0, 1), (error) => error.code === "STORE_FAILED" && error.cause.name === "TimeoutError");
+  });
+
+  it("times loadPieces out like the others", async () => {
+    const store = new MemoryStore();
+    store.loadPieces = () => new Promise(() => {});
+    const wrapped = withStoreTimeout(store, 20);
+    await assert.rejects(wrapped.loadPieces(["s", "k"]), (error) => error.code === "STORE_FAILED" && error.cause.name === "TimeoutError");
   });
 
   it("keeps ranged reads: a window of a large output never loads the whole output", async () => {

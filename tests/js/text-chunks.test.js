@@ -6,7 +6,7 @@ import * as assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ROOT, ToolStub, MemoryStore } from "./pkg.js";
-import { CHUNK_UNITS, chunkRanges } from "../../pkg/js/text-chunks.js";
+import { CHUNK_UNITS, TextPieces, chunkRanges, textPieces } from "../../pkg/js/text-chunks.js";
 import * as grep from "../../pkg/wasm/tool_stub_grep.js";
 
 grep.initSync({ module: readFileSync(path.join(ROOT, "pkg/wasm/tool_stub_grep_bg.wasm")) });
@@ -36,6 +36,26 @@ describe("text pieces", () => {
     const encoder = new TextEncoder();
     const pieces = ranges.map(([start, end]) => encoder.encode(text.slice(start, end)));
     assert.deepEqual(Buffer.concat(pieces), Buffer.from(encoder.encode(text)), "the pieces' UTF-8 is the text's");
+  });
+
+  it("a store's pieces (TextPieces) are sent as the text's UTF-8, a pair split between two moving to the second", () => {
+    const text = pairsAcrossBoundaries(2);
+    // Cut as IndexedDbStore cuts (every chunkChars units, pairs or not): the first cut splits a pair.
+    const size = CHUNK_UNITS;
+    const stored = [];
+    for (let at = 0; at < text.length; at += size) stored.push(text.slice(at, at + size));
+    stored.splice(1, 0, "");
+    assert.equal(stored[0].charCodeAt(stored[0].length - 1) & 0xfc00, 0xd800, "the test splits a pair between two pieces");
+    const content = new TextPieces(stored);
+    assert.equal(content.length, text.length);
+    const sent = [...textPieces(content)];
+    assert.equal(sent.join(""), text);
+    for (const piece of sent.slice(0, -1)) assert.notEqual(piece.charCodeAt(piece.length - 1) & 0xfc00, 0xd800, "a sent piece ends inside a pair");
+    assert.ok(sent.every((piece) => piece.length <= CHUNK_UNITS + 1));
+    const encoder = new TextEncoder();
+    assert.deepEqual(Buffer.concat(sent.map((piece) => encoder.encode(piece))), Buffer.from(encoder.encode(text)), "the pieces' UTF-8 is the text's");
+    assert.deepEqual([...textPieces(new TextPieces(["a\uD83D", "\uDE00b", "\uD800"]))], ["a", "\uD83D\uDE00b", "\uD800"]);
+    assert.equal(content.text(), text);
   });
 
   it("appendText and appendTextUtf8 build the text loadText would", () => {
