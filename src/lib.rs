@@ -37,7 +37,7 @@ pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 /// The enhanced mode's analyzers of outputs the reference calls `text`, each
 /// `synopsis(output) -> Option<Synopsis>` (the fuzz targets drive them).
 pub mod enhanced_kinds {
-    pub use crate::enhanced::log;
+    pub use crate::enhanced::{build_output, html, log};
 }
 /// The synopsis kinds, each `synopsis(output)`; `None` when the output is not of that kind.
 pub use kinds::{code, json, table, text, xml, yaml, Synopsis};

@@ -240,6 +240,14 @@ fn leading_timestamp(line: &str) -> Option<(&str, &str)> {
     Some((text, &line[end..]))
 }
 
+/// `line` without a leading timestamp (the CI runners' per-line `2024-05-14T09:00:00.12Z `).
+pub(crate) fn strip_timestamp(line: &str) -> &str {
+    match leading_timestamp(line) {
+        Some((_, rest)) => trim_set(rest, b" \t:|", true, false),
+        None => line,
+    }
+}
+
 // ---- levels -------------------------------------------------------------------------------
 
 #[inline(never)]
@@ -442,6 +450,23 @@ fn group_key(message: &str, key: &mut Vec<u8>) {
         word_has_digit = false;
     }
     flush(key, &head[word_start..], word_has_digit);
+}
+
+/// Where `needle` first occurs in `haystack`. Every substring search here goes through this one
+/// call: each inlined `str::find(&str)` would carry its own copy of the searcher's setup.
+#[inline(never)]
+pub(crate) fn find_str(haystack: &str, needle: &str) -> Option<usize> {
+    haystack.find(needle)
+}
+
+pub(crate) fn contains_str(haystack: &str, needle: &str) -> bool {
+    find_str(haystack, needle).is_some()
+}
+
+/// `haystack` split around the first `needle`.
+pub(crate) fn split_str<'a>(haystack: &'a str, needle: &str) -> Option<(&'a str, &'a str)> {
+    let at = find_str(haystack, needle)?;
+    Some((&haystack[..at], &haystack[at + needle.len()..]))
 }
 
 /// `s` without the ASCII bytes of `set` at its start (if `start`) and its end (if `end`): one

@@ -8,6 +8,8 @@
 //! MIME type names but that fails to parse, keep the reference's `unknown` synopsis (with its
 //! head/tail sample, the only sample a stub has in either mode).
 
+pub mod build_output;
+pub mod html;
 pub mod log;
 
 use serde::{Deserialize, Deserializer, Serialize};
@@ -71,8 +73,13 @@ pub type Detector = fn(&Input<'_>) -> Option<Synopsis>;
 /// reference's structured kinds) enters as `("name", |input| name::synopsis(input.output))`.
 const DETECTORS: &[(&str, Detector)] = &[
     // Analyzers of outputs the reference calls `text` (or mistakes for XML, a table or code) go
-    // here, before the structured kinds (html and build_output to come, before log). The log
-    // analyzer does not read a document that parsed as JSON or XML.
+    // here, before the structured kinds. HTML first (XHTML parses as XML); build output before
+    // logs, as its signals are the more specific (a CI log with timestamps is a build's output);
+    // neither reads a document that parsed as JSON or XML.
+    ("html", |input| html::synopsis(input.output)),
+    ("build_output", |input| {
+        line_oriented(input).then(|| build_output::synopsis(input.output))?
+    }),
     ("log", |input| line_oriented(input).then(|| log::synopsis(input.output))?),
     ("json", json::synopsis),
     ("yaml", yaml::synopsis),

@@ -1,0 +1,754 @@
+//! `build_output` kind (enhanced mode): test-runner and compiler output. One pass over the lines
+//! (a CI runner's leading timestamp dropped) with hand-written matchers for the forms the common
+//! tools print: compiler diagnostics (`file:line:col: error: msg` of gcc/clang/go/javac,
+//! `file(line,col): error TS1234: msg` of tsc, rustc's `error[E0308]: msg` + `--> file:line:col`,
+//! eslint's file header + `line:col error msg`, maven's `[ERROR] File.java:[l,c] msg`), failing
+//! tests (pytest, jest/vitest, go test, cargo test, maven/gradle, mocha), the runners' summary
+//! lines, and make/ninja/CI failure lines. The synopsis names the failing tests, the `file:line`
+//! of the first errors with their messages, the summary lines and the warning count.
+
+use crate::kinds::Synopsis;
+
+use crate::python::py_words;
+
+use super::log::{
+    after_last, brief, contains_str, find_str, probes, split_str, strip_timestamp, trim_set,
+    PROBE_BYTES,
+};
+
+const MAX_FAILING_TESTS: usize = 10;
+const MAX_ERRORS: usize = 5;
+const MAX_SUMMARIES: usize = 5;
+const MAX_FAILURE_LINES: usize = 3;
+/// Evidence needed to call an output build output: a summary line or an error diagnostic alone
+/// is not enough (a log may quote one), two of them are.
+const MIN_SCORE: usize = 3;
+const TEXT_CHARS: i64 = 160;
+const MAX_SUMMARY_LINE_BYTES: usize = 300;
+const NAME_CHARS: i64 = 120;
+
+/// A compiler or test diagnostic: where, and what.
+struct Diagnostic {
+    location: String,
+    message: String,
+    line: usize,
+}
+
+#[derive(Default)]
+struct Scan {
+    tools: Vec<&'static str>,
+    summaries: Vec<String>,
+    failing_tests: Vec<String>,
+    passed_tests: usize,
+    errors: Vec<Diagnostic>,
+    error_count: usize,
+    warning_count: usize,
+    first_warning: Option<Diagnostic>,
+    failures: Vec<(usize, String)>,
+    failure_count: usize,
+    /// The first assertion/error line of a test failure (pytest's `E  ...`, a panic message).
+    first_assertion: Option<(usize, String)>,
+    /// rustc prints the message, then ` --> file:line:col` on a later line.
+    pending_rustc: Option<(bool, String, usize)>,
+    /// eslint's stylish format: a file name line, then `line:col  error  msg` lines.
+    eslint_file: Option<String>,
+    /// After mocha's `N failing`, its numbered failures name the tests.
+    in_mocha_failures: bool,
+    score: usize,
+}
+
+impl Scan {
+    #[inline(never)]
+    fn tool(&mut self, name: &'static str) {
+        if !self.tools.contains(&name) {
+            self.tools.push(name);
+        }
+    }
+
+    #[inline(never)]
+    fn summary(&mut self, tool: &'static str, text: &str) {
+        self.tool(tool);
+        self.score += 2;
+        let text = brief(text, TEXT_CHARS);
+        if !self.summaries.contains(&text) {
+            self.summaries.push(text);
+        }
+    }
+
+    fn failing_test(&mut self, tool: &'static str, name: &str) {
+        self.tool(tool);
+        self.score += 1;
+        // A test id's last part names the test (`tests/a.py::test_x`, `mod::tests::x`); the file
+        // is in the error locations.
+        let mut short = name;
+        while let Some((_, after)) = split_str(short, "::") {
+            short = after;
+        }
+        let name = brief(if short.is_empty() { name } else { short }, NAME_CHARS);
+        if !name.is_empty() && !self.failing_tests.contains(&name) {
+            self.failing_tests.push(name);
+        }
+    }
+
+    fn diagnostic(&mut self, error: bool, location: &str, message: &str, line: usize) {
+        let diagnostic = || Diagnostic {
+            location: brief(location, NAME_CHARS),
+            message: brief(message, TEXT_CHARS),
+            line,
+        };
+        if error {
+            self.score += 2;
+            self.error_count += 1;
+            if self.errors.len() < MAX_ERRORS {
+                self.errors.push(diagnostic());
+            }
+        } else {
+            self.score += 1;
+            self.warning_count += 1;
+            if self.first_warning.is_none() {
+                self.first_warning = Some(diagnostic());
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn failure_line(&mut self, number: usize, text: &str) {
+        self.score += 2;
+        self.failure_count += 1;
+        if self.failures.len() < MAX_FAILURE_LINES {
+            self.failures.push((number, brief(text, TEXT_CHARS)));
+        } else if let Some(last) = self.failures.last_mut() {
+            // Keep the first ones and the very last (make's final `*** ... Error 2`).
+            *last = (number, brief(text, TEXT_CHARS));
+        }
+    }
+
+    #[inline(never)]
+    fn assertion(&mut self, number: usize, text: &str) {
+        if self.first_assertion.is_none() {
+            self.first_assertion = Some((number, brief(text, TEXT_CHARS)));
+        }
+    }
+}
+
+/// `file:line[:col]` at the start of `s` (a file has no spaces and an extension or a `/`), and what
+/// follows it after `: ` or ` - `.
+#[inline(never)]
+fn file_location(s: &str) -> Option<(&str, &str)> {
+    let bytes = s.as_bytes();
+    let mut at = 0;
+    // Windows drive letters (`C:\x.c`) keep their colon.
+    if bytes.len() > 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() && matches!(bytes[2], b'\\' | b'/') {
+        at = 2;
+    }
+    let colon = at + s[at..].find(':')?;
+    let file = &s[..colon];
+    let name = after_last(after_last(file, b'/'), b'\\');
+    let has_extension = name.contains('.') && !name.ends_with('.');
+    if file.is_empty()
+        || file.contains([' ', '\t', '(', '"', '\''])
+        || !has_extension
+        || file.starts_with("http")
+    {
+        return None;
+    }
+    let mut end = colon;
+    for _ in 0..2 {
+        let digits = s[end + 1..].bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || s.as_bytes().get(end) != Some(&b':') {
+            break;
+        }
+        end += 1 + digits;
+    }
+    if end == colon {
+        return None;
+    }
+    let rest = &s[end..];
+    let rest = rest
+        .strip_prefix(": ")
+        .or_else(|| rest.strip_prefix(" - "))
+        .or_else(|| rest.strip_prefix(':'))?;
+    Some((&s[..end], rest))
+}
+
+/// `severity: message`: gcc's `error:`, `fatal error:`, `warning:`, rustc's `error[E0308]:`,
+/// tsc's `error TS2304:`. Whether it is an error, and the message.
+#[inline(never)]
+fn severity(rest: &str) -> Option<(bool, &str)> {
+    let rest = rest.trim_start();
+    for (word, error) in [("fatal error", true), ("error", true), ("warning", false)] {
+        let Some(after) = rest.strip_prefix(word) else {
+            continue;
+        };
+        let after = match after.as_bytes().first() {
+            Some(b'[') => &after[after.find(']')? + 1..],
+            Some(b' ') => {
+                let code = after[1..].split(':').next().unwrap_or("");
+                if code.is_empty() || code.len() > 10 || !code.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                    continue;
+                }
+                &after[1 + code.len()..]
+            }
+            _ => after,
+        };
+        if let Some(message) = after.strip_prefix(':') {
+            return Some((error, message.trim()));
+        }
+    }
+    None
+}
+
+/// Strips a prefix and what follows it up to the next space: `--- FAIL: TestX (0.01s)` → `TestX`.
+#[inline(never)]
+fn first_word(s: &str) -> &str {
+    py_words(s).next().unwrap_or("")
+}
+
+/// A summary line of a test runner or build tool, and the tool.
+fn summary_line(line: &str) -> Option<(&'static str, &str)> {
+    // Maven prefixes every line with its level.
+    let line = ["[INFO] ", "[ERROR] ", "[WARNING] "]
+        .iter()
+        .find_map(|prefix| line.strip_prefix(prefix))
+        .unwrap_or(line);
+    // Summary lines are short; a long line is not read word by word.
+    if line.len() > MAX_SUMMARY_LINE_BYTES {
+        return None;
+    }
+    let has = |word: &str| contains_str(line, word);
+    let counted = |word: &str| {
+        // A count before the word (`4 failed`): each occurrence is looked at, left to right.
+        let mut from = 0;
+        while let Some(at) = find_str(&line[from..], word) {
+            let before = line[..from + at].trim_end();
+            if before.bytes().last().is_some_and(|b| b.is_ascii_digit()) {
+                return true;
+            }
+            from += at + word.len();
+        }
+        false
+    };
+    if line.starts_with('=') && line.ends_with('=') && contains_str(line, " in ") {
+        let inner = trim_set(line, b"= ", true, true);
+        if counted("passed") || counted("failed") || counted("error") || has("no tests ran") {
+            return Some(("pytest", inner));
+        }
+    }
+    if let Some(rest) = line.strip_prefix("test result: ") {
+        return Some(("cargo test", rest));
+    }
+    for prefix in ["Tests:", "Test Suites:", "Test Files", "Tests "] {
+        if line.starts_with(prefix) && (counted("passed") || counted("failed")) {
+            let tool = if line.contains('|') { "vitest" } else { "jest" };
+            return Some((tool, line));
+        }
+    }
+    if line.starts_with("Tests run:") && has("Failures:") && !has("Time elapsed") {
+        return Some(("maven", line));
+    }
+    if ["BUILD SUCCESS", "BUILD FAILURE", "BUILD FAILED", "BUILD SUCCESSFUL"]
+        .iter()
+        .any(|word| line.starts_with(word))
+    {
+        return Some(("maven/gradle", line));
+    }
+    if (counted("tests completed") && counted("failed")) || (counted("problems") && has(" error")) {
+        return Some((if counted("problems") { "eslint" } else { "gradle" }, line));
+    }
+    if counted("passing") || counted("failing") || counted("pending") {
+        let count = first_word(line);
+        if (2..=3).contains(&py_words(line).count()) && count.bytes().all(|b| b.is_ascii_digit()) {
+            return Some(("mocha", line));
+        }
+    }
+    if let Some(rest) = line.strip_prefix("FAIL\t").or_else(|| line.strip_prefix("ok  \t")) {
+        if rest.contains('\t') || rest.ends_with('s') {
+            return Some(("go test", line));
+        }
+    }
+    None
+}
+
+impl Scan {
+    fn line(&mut self, number: usize, raw: &str) {
+        let line = strip_timestamp(raw);
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            return;
+        }
+        if let Some((tool, text)) = summary_line(trimmed) {
+            // Passing go packages are counted, failing ones quoted.
+            if tool == "go test" && trimmed.starts_with("ok") {
+                self.tool(tool);
+                self.passed_tests += 1;
+                self.score += 1;
+            } else {
+                self.summary(tool, text);
+            }
+            self.in_mocha_failures = tool == "mocha" && contains_str(trimmed, "failing");
+            return;
+        }
+        if self.test_line(number, line, trimmed) {
+            return;
+        }
+        self.diagnostic_line(number, line, trimmed);
+    }
+
+    /// Failing and passing test lines, assertion lines. Whether the line was one.
+    fn test_line(&mut self, number: usize, line: &str, trimmed: &str) -> bool {
+        // pytest's short summary (`FAILED path::name - msg`) and verbose progress (`path::name FAILED`).
+        for (word, tool) in [("FAILED ", "pytest"), ("ERROR ", "pytest")] {
+            if let Some(rest) = trimmed.strip_prefix(word) {
+                if contains_str(rest, "::") {
+                    let (name, message) = split_str(rest, " - ").unwrap_or((rest, ""));
+                    self.failing_test(tool, name);
+                    if !message.is_empty() {
+                        self.assertion(number, message);
+                    }
+                    return true;
+                }
+            }
+        }
+        if contains_str(trimmed, "::") {
+            let mut words = py_words(trimmed);
+            let name = words.next().unwrap_or("");
+            match words.next() {
+                Some("FAILED" | "ERROR") => {
+                    self.failing_test("pytest", name);
+                    return true;
+                }
+                Some("PASSED") => {
+                    self.tool("pytest");
+                    self.passed_tests += 1;
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        // cargo test: `test path::name ... FAILED` / `... ok`.
+        if let Some(rest) = trimmed.strip_prefix("test ") {
+            if let Some(name) = rest.strip_suffix(" ... FAILED") {
+                self.failing_test("cargo test", name);
+                return true;
+            }
+            if rest.ends_with(" ... ok") {
+                self.tool("cargo test");
+                self.passed_tests += 1;
+                return true;
+            }
+        }
+        if let Some(rest) = trimmed.strip_prefix("thread '") {
+            if let Some((_, after)) = split_str(rest, "' panicked at ") {
+                let location = trim_set(after, b":", false, true);
+                let (location, message) = split_str(location, ": ").unwrap_or((location, ""));
+                self.diagnostic(true, location, message, number);
+                return true;
+            }
+        }
+        // go test: `--- FAIL: TestX (0.00s)`, indented `x_test.go:12: message`.
+        if let Some(rest) = trimmed.strip_prefix("--- FAIL: ") {
+            self.failing_test("go test", first_word(rest));
+            return true;
+        }
+        if trimmed.starts_with("--- PASS: ") {
+            self.tool("go test");
+            self.passed_tests += 1;
+            return true;
+        }
+        // jest: `● Suite › name`; jest/vitest `✕ name` / `× name`; vitest `FAIL  file > suite > name`.
+        for mark in ["● ", "✕ ", "× ", "✗ ", "✖ "] {
+            if let Some(name) = trimmed.strip_prefix(mark) {
+                if !name.starts_with("Test suite failed") && !contains_str(name, "problem") {
+                    // Without jest's timing: `adds (5 ms)`.
+                    let name = match find_str(name, " (") {
+                        Some(at) if name.ends_with("s)") => &name[..at],
+                        _ => name,
+                    };
+                    self.failing_test("jest/vitest", name);
+                    return true;
+                }
+            }
+        }
+        if let Some(rest) = trimmed.strip_prefix("FAIL ") {
+            let rest = rest.trim_start();
+            if contains_str(rest, " > ") {
+                self.failing_test("vitest", rest);
+            } else {
+                self.tool("jest");
+                self.score += 1;
+            }
+            return true;
+        }
+        if trimmed.starts_with("✓ ") || trimmed.starts_with("√ ") || trimmed.starts_with("✔ ") {
+            self.passed_tests += 1;
+            return true;
+        }
+        // maven surefire: `[ERROR] testX(com.a.BTest)  Time elapsed: 0.1 s  <<< FAILURE!`,
+        // `[ERROR]   BTest.testX:42 expected...`; gradle: `BTest > testX FAILED`.
+        if trimmed.ends_with("<<< FAILURE!") || trimmed.ends_with("<<< ERROR!") {
+            let body = trimmed.strip_prefix("[ERROR] ").unwrap_or(trimmed);
+            let name = body.split("  ").next().unwrap_or(body);
+            if !name.starts_with("Tests run:") {
+                self.failing_test("maven", name);
+                return true;
+            }
+        }
+        if let Some(name) = trimmed.strip_suffix(" FAILED") {
+            if contains_str(name, " > ") {
+                self.failing_test("gradle", name);
+                return true;
+            }
+        }
+        // mocha's numbered failures after `N failing`: `1) Suite name`.
+        if self.in_mocha_failures && line.starts_with("  ") {
+            if let Some((count, name)) = split_str(trimmed, ") ") {
+                if !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) {
+                    self.failing_test("mocha", trim_set(name, b":", false, true));
+                    return true;
+                }
+            }
+        }
+        // pytest's `E   assert 500 == 422`.
+        if let Some(rest) = line.strip_prefix("E   ") {
+            self.assertion(number, rest.trim());
+            return true;
+        }
+        false
+    }
+
+    /// Compiler diagnostics and build failure lines.
+    fn diagnostic_line(&mut self, number: usize, line: &str, trimmed: &str) {
+        // rustc: `error[E0308]: msg` then `  --> src/main.rs:4:5`.
+        if let Some(location) = trimmed.strip_prefix("--> ") {
+            if let Some((error, message, _)) = self.pending_rustc.take() {
+                self.tool("rustc");
+                self.diagnostic(error, location, &message, number);
+            }
+            return;
+        }
+        if !line.starts_with(' ') {
+            if let Some((error, message)) = severity(line) {
+                if !message.is_empty() && !message.starts_with("aborting") && !contains_str(message, " generated ") {
+                    self.pending_rustc = Some((error, message.to_string(), number));
+                }
+            }
+        }
+        // maven: `[ERROR] /src/A.java:[12,5] msg`; gradle/kotlin: `e: file:///a/B.kt:12:5 msg`.
+        let body = trimmed
+            .strip_prefix("[ERROR] ")
+            .or_else(|| trimmed.strip_prefix("e: "))
+            .map(|rest| (true, rest))
+            .or_else(|| {
+                trimmed
+                    .strip_prefix("[WARNING] ")
+                    .or_else(|| trimmed.strip_prefix("w: "))
+                    .map(|rest| (false, rest))
+            });
+        if let Some((error, rest)) = body {
+            let rest = rest.strip_prefix("file://").unwrap_or(rest);
+            if let Some((location, message)) = bracket_location(rest) {
+                self.tool("maven/gradle");
+                return self.diagnostic(error, location, message, number);
+            }
+        }
+        // gcc/clang/go/javac/tsc: `file:line:col: error: msg`, `file(line,col): error TS1: msg`.
+        if let Some((location, rest)) = file_location(trimmed).or_else(|| paren_location(trimmed)) {
+            if let Some((error, message)) = severity(rest) {
+                self.tool("compiler");
+                return self.diagnostic(error, location, message, number);
+            }
+            // pytest's failure location `tests/a.py:68: AssertionError`; go test's indented
+            // `a_test.go:12: got 1, want 2`.
+            let word = first_word(rest);
+            if word.ends_with("Error") || word.ends_with("Exception") {
+                return self.diagnostic(true, location, rest, number);
+            }
+            if contains_str(location, "_test.go:") && line.starts_with([' ', '\t']) {
+                return self.diagnostic(true, location, rest, number);
+            }
+            if contains_str(location, ".go:") {
+                self.tool("go");
+                return self.diagnostic(true, location, rest, number);
+            }
+            return;
+        }
+        // eslint stylish: a file line, then `  12:5  error  msg  rule`.
+        if !line.starts_with(' ') && !trimmed.contains(' ') && (trimmed.contains('/') || trimmed.contains('\\')) && trimmed.contains('.') {
+            self.eslint_file = Some(trimmed.to_string());
+            return;
+        }
+        if line.starts_with(' ') {
+            if let Some(file) = self.eslint_file.clone() {
+                let mut words = py_words(trimmed);
+                let position = words.next().unwrap_or("");
+                let level = words.next().unwrap_or("");
+                if position.contains(':') && position.bytes().all(|b| b.is_ascii_digit() || b == b':') && matches!(level, "error" | "warning") {
+                    let message = trimmed[position.len()..].trim_start()[level.len()..].trim();
+                    self.tool("eslint");
+                    return self.diagnostic(level == "error", &format!("{file}:{position}"), message, number);
+                }
+            }
+        }
+        // make/ninja/CI failures.
+        let is_make_failure = (trimmed.starts_with("make") && contains_str(trimmed, ": *** ") && contains_str(trimmed, "Error"))
+            || trimmed.starts_with("ninja: build stopped")
+            || trimmed.starts_with("FAILED: ")
+            || trimmed.starts_with("##[error]")
+            || trimmed.starts_with("npm ERR! ")
+            || trimmed.starts_with("error: could not compile")
+            || (trimmed.len() <= MAX_SUMMARY_LINE_BYTES
+                && (contains_str(trimmed, "exited with code")
+                    || contains_str(trimmed, "exit code")
+                        && (contains_str(trimmed, "Process completed") || contains_str(trimmed, "failed"))));
+        if is_make_failure {
+            self.failure_line(number, trimmed);
+        }
+    }
+}
+
+/// maven's `/src/A.java:[12,5] msg`: the location `/src/A.java:12:5` and the message.
+#[inline(never)]
+fn bracket_location(s: &str) -> Option<(&str, &str)> {
+    let (file, rest) = split_str(s, ":[")?;
+    let (position, message) = split_str(rest, "] ")?;
+    if file.contains(' ') || !position.bytes().all(|b| b.is_ascii_digit() || b == b',') {
+        return None;
+    }
+    Some((&s[..file.len() + 2 + position.len() + 1], message))
+}
+
+/// tsc's / MSBuild's `src/a.ts(12,5): error TS2304: msg`.
+#[inline(never)]
+fn paren_location(s: &str) -> Option<(&str, &str)> {
+    let open = s.find('(')?;
+    let file = &s[..open];
+    let close = open + s[open..].find(')')?;
+    let position = &s[open + 1..close];
+    if file.is_empty()
+        || file.contains(' ')
+        || !file.contains('.')
+        || position.is_empty()
+        || !position.bytes().all(|b| b.is_ascii_digit() || b == b',')
+    {
+        return None;
+    }
+    let rest = s[close + 1..].strip_prefix(':')?;
+    Some((&s[..=close], rest))
+}
+
+/// The longest directory prefix the locations share, to print once instead of on every line.
+fn common_directory(locations: &[&str]) -> String {
+    let mut common: Option<&str> = None;
+    for location in locations {
+        let directory = &location[..location.len() - after_last(location, b'/').len()];
+        common = Some(match common {
+            None => directory,
+            Some(previous) => {
+                let shared = previous
+                    .bytes()
+                    .zip(directory.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                let shared = &previous[..shared];
+                &shared[..shared.len() - after_last(shared, b'/').len()]
+            }
+        });
+    }
+    let common = common.unwrap_or("");
+    // A short prefix is not worth a line of its own.
+    if common.len() >= 12 {
+        common.to_string()
+    } else {
+        String::new()
+    }
+}
+
+fn scan_lines(output: &str) -> Scan {
+    let mut scan = Scan::default();
+    for (index, line) in output.split('\n').enumerate() {
+        scan.line(index + 1, line.strip_suffix('\r').unwrap_or(line));
+    }
+    scan
+}
+
+/// The synopsis of build or test output, or `None` when too few lines look like one.
+pub fn synopsis(output: &str) -> Option<Synopsis> {
+    // Runners and compilers show themselves at the start (progress lines) or at the end (the
+    // summary, make's final error, the exit code): without a sign at either end, the middle is
+    // not read.
+    if output.len() > 2 * PROBE_BYTES && probes(output).iter().all(|probe| scan_lines(probe).score == 0) {
+        return None;
+    }
+    let scan = scan_lines(output);
+    if scan.score < MIN_SCORE {
+        return None;
+    }
+    let failed = !scan.failing_tests.is_empty() || scan.error_count > 0 || scan.failure_count > 0;
+    let title = if failed { "Build/test output with failures" } else { "Build/test output" };
+    let mut synopsis = Synopsis::new("build_output", title);
+    let tools = scan.tools.join(", ");
+    if scan.summaries.is_empty() {
+        synopsis.summary.push(format!("Tools: {tools}."));
+    }
+    // The last summaries: a runner prints its totals at the end.
+    let first_shown = scan.summaries.len().saturating_sub(MAX_SUMMARIES);
+    for (index, summary) in scan.summaries[first_shown..].iter().enumerate() {
+        let tools = if index == 0 { format!(" ({tools})") } else { String::new() };
+        synopsis.summary.push(format!("Summary{tools}: {summary}"));
+    }
+    if !scan.failing_tests.is_empty() {
+        synopsis.summary.push(format!(
+            "Failing tests ({}): {}.",
+            scan.failing_tests.len(),
+            scan.failing_tests[..scan.failing_tests.len().min(MAX_FAILING_TESTS)].join(", ")
+        ));
+    }
+    if let Some((number, text)) = &scan.first_assertion {
+        synopsis.summary.push(format!("First failure message: line {number}: {text}"));
+    }
+    if scan.passed_tests > 0 && scan.summaries.is_empty() {
+        synopsis.summary.push(format!("Passed tests (lines): {}.", scan.passed_tests));
+    }
+    let mut locations = Vec::new();
+    for diagnostic in scan.errors.iter().chain(&scan.first_warning) {
+        locations.push(diagnostic.location.as_str());
+    }
+    let directory = common_directory(&locations);
+    let located = |d: &Diagnostic| {
+        format!(
+            "line {}: {}: {}",
+            d.line,
+            d.location.strip_prefix(directory.as_str()).unwrap_or(&d.location),
+            d.message
+        )
+    };
+    if scan.error_count > 0 {
+        synopsis.structure.push(format!("Errors: {} (file:line: message).", scan.error_count));
+        if !directory.is_empty() {
+            synopsis.structure.push(format!("Paths below are under {directory}"));
+        }
+        for error in &scan.errors {
+            synopsis.structure.push(located(error));
+        }
+    }
+    if scan.warning_count > 0 {
+        let first = scan.first_warning.as_ref().map(located).unwrap_or_default();
+        synopsis.structure.push(format!("Warnings: {} compiler warnings; first: {first}", scan.warning_count));
+    }
+    if scan.failure_count > 0 {
+        synopsis.notable_items.push(format!("Build failure lines: {}.", scan.failure_count));
+        for (number, text) in &scan.failures {
+            synopsis.notable_items.push(format!("line {number}: {text}"));
+        }
+    }
+    Some(synopsis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &Synopsis) -> String {
+        [&s.summary, &s.structure, &s.notable_items]
+            .iter()
+            .flat_map(|items| items.iter())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn all(output: &str) -> String {
+        text(&synopsis(output).expect("build output"))
+    }
+
+    #[test]
+    fn pytest_failures_summary_and_first_assertion() {
+        let out = "collected 3 items\n\ntests/a.py::test_ok PASSED [ 33%]\ntests/a.py::test_bad FAILED [ 66%]\n\
+                   ____ test_bad ____\n>   assert x == 2\nE   assert 1 == 2\n\ntests/a.py:12: AssertionError\n\
+                   FAILED tests/a.py::test_bad - assert 1 == 2\n===== 1 failed, 2 passed in 0.12s =====\n";
+        let all = all(out);
+        assert!(all.contains("Summary (pytest): 1 failed, 2 passed in 0.12s"), "{all}");
+        assert!(all.contains("Failing tests (1): test_bad."), "{all}");
+        assert!(all.contains("First failure message: line 7: assert 1 == 2"), "{all}");
+        assert!(all.contains("line 9: tests/a.py:12: AssertionError"), "{all}");
+    }
+
+    #[test]
+    fn gcc_errors_warnings_and_make_failure() {
+        let out = "[ 10%] Building CXX object a.o\n/home/ci/src/engine/a.cpp: In function 'f':\n\
+                   /home/ci/src/engine/a.cpp:7:3: warning: unused variable 'n' [-Wunused-variable]\n\
+                   /home/ci/src/engine/b.cpp:412:27: error: 'class P' has no member named 'evict'\n\
+                   make[2]: *** [src/CMakeFiles/engine_storage.dir/build.make:10: b.o] Error 1\n\
+                   make: *** [Makefile:146: all] Error 2\n";
+        let all = all(out);
+        assert!(all.contains("Errors: 1 (file:line: message)."), "{all}");
+        assert!(all.contains("Paths below are under /home/ci/src/engine/"), "{all}");
+        assert!(all.contains("line 4: b.cpp:412:27: 'class P' has no member named 'evict'"), "{all}");
+        assert!(all.contains("Warnings: 1 compiler warnings; first: line 3: a.cpp:7:3: unused variable"), "{all}");
+        assert!(all.contains("line 5: make[2]: *** [src/CMakeFiles/engine_storage.dir"), "{all}");
+        assert!(all.contains("line 6: make: *** [Makefile:146: all] Error 2"), "{all}");
+    }
+
+    #[test]
+    fn rustc_and_cargo_test() {
+        let out = "error[E0308]: mismatched types\n  --> src/main.rs:4:5\n   |\n\
+                   test a::works ... ok\ntest a::breaks ... FAILED\n\
+                   thread 'a::breaks' panicked at src/lib.rs:12:5:\nassertion failed\n\
+                   test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n";
+        let all = all(out);
+        assert!(all.contains("line 2: src/main.rs:4:5: mismatched types"), "{all}");
+        assert!(all.contains("Failing tests (1): breaks."), "{all}");
+        assert!(all.contains("src/lib.rs:12:5"), "{all}");
+        assert!(all.contains("Summary (rustc, cargo test): FAILED. 1 passed; 1 failed;"), "{all}");
+    }
+
+    #[test]
+    fn go_test() {
+        let out = "=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\n    add_test.go:9: got 3, want 4\nFAIL\nFAIL\texample.com/m/add\t0.002s\nok  \texample.com/m/sub\t0.001s\n";
+        let all = all(out);
+        assert!(all.contains("Failing tests (1): TestAdd."), "{all}");
+        assert!(all.contains("add_test.go:9: got 3, want 4"), "{all}");
+        assert!(all.contains("Summary (go test): FAIL example.com/m/add 0.002s"), "{all}");
+    }
+
+    #[test]
+    fn jest_vitest_mocha_maven_gradle_tsc_eslint() {
+        let jest = "FAIL src/a.test.js\n  ● math › adds\n\nTests:       1 failed, 9 passed, 10 total\nTest Suites: 1 failed, 1 total\n";
+        assert!(all(jest).contains("Failing tests (1): math › adds."));
+        let vitest = " FAIL  src/a.test.ts > math > adds\n Test Files  1 failed | 3 passed (4)\n      Tests  1 failed | 40 passed (41)\n";
+        let v = all(vitest);
+        assert!(v.contains("src/a.test.ts > math > adds") && v.contains("Summary: Tests 1 failed | 40 passed (41)"), "{v}");
+        let mocha = "  3 passing (12ms)\n  1 failing\n\n  1) Array\n       #indexOf():\n     AssertionError: expected -1\n";
+        assert!(all(mocha).contains("Failing tests (1): Array."), "{}", all(mocha));
+        let maven = "[ERROR] testAdd(com.a.MathTest)  Time elapsed: 0.01 s  <<< FAILURE!\n[ERROR] Tests run: 5, Failures: 1, Errors: 0, Skipped: 0\n[INFO] BUILD FAILURE\n";
+        let m = all(maven);
+        assert!(m.contains("testAdd(com.a.MathTest)") && m.contains("Summary: BUILD FAILURE"), "{m}");
+        let gradle = "MathTest > testAdd FAILED\n5 tests completed, 1 failed\nBUILD FAILED in 3s\n";
+        assert!(all(gradle).contains("MathTest > testAdd"));
+        let tsc = "src/a.ts(12,5): error TS2304: Cannot find name 'x'.\nsrc/b.ts:3:1 - error TS1005: ';' expected.\n";
+        let t = all(tsc);
+        assert!(t.contains("src/a.ts(12,5): Cannot find name 'x'.") && t.contains("src/b.ts:3:1: ';' expected."), "{t}");
+        let eslint = "/repo/src/a.js\n  12:5  error  'x' is not defined  no-undef\n  13:1  warning  Unexpected console  no-console\n\n✖ 2 problems (1 error, 1 warning)\n";
+        let e = all(eslint);
+        assert!(e.contains("/repo/src/a.js:12:5: 'x' is not defined") && e.contains("Summary (eslint): ✖ 2 problems (1 error, 1 warning)"), "{e}");
+    }
+
+    #[test]
+    fn ci_timestamps_are_dropped() {
+        let out = "2024-05-14T09:00:00.1234567Z src/a.c:1:2: error: boom\n2024-05-14T09:00:00.2Z src/a.c:3:4: error: bang\n2024-05-14T09:00:01Z ##[error]Process completed with exit code 2.\n";
+        let all = all(out);
+        assert!(all.contains("line 1: src/a.c:1:2: boom") && all.contains("line 3: ##[error]Process completed with exit code 2."), "{all}");
+    }
+
+    #[test]
+    fn not_build_output() {
+        for output in [
+            "plain prose\nmentioning an error: here\n",
+            "2024-05-14T09:00:00Z ERROR x failed\n2024-05-14T09:00:01Z INFO ok\n",
+            "see src/a.rs:12 for details\nand b.py:3: too\n",
+            "",
+        ] {
+            assert!(synopsis(output).is_none(), "{output:?}");
+        }
+    }
+}
