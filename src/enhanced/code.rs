@@ -7,6 +7,10 @@ use super::document::joined_within;
 use super::Input;
 use crate::kinds::Synopsis;
 use crate::python::{is_py_word, py_splitlines, stable_sort_by};
+use std::collections::HashMap;
+
+/// Distinct imports kept (a list far longer than a stub shows is not read further).
+const MAX_IMPORTS: usize = 200;
 
 const LANGUAGE_NAMES: [&str; 6] = ["Go", "Rust", "Python", "TypeScript", "JavaScript", "Java"];
 
@@ -150,6 +154,8 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     let mut lines = 0;
     let mut imports: Vec<&str> = Vec::new();
     let mut defines: Vec<(u8, String)> = Vec::new();
+    // What is in `defines` (a lookup per line: a long file must not make it quadratic).
+    let mut defined: HashMap<String, usize> = HashMap::new();
     let mut package = "";
     let mut notes: Vec<&str> = Vec::new();
     let mut in_import_block = false;
@@ -172,7 +178,7 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
         if in_import_block || line == "import (" {
             in_import_block = line != ")";
             if let Some(name) = import_name(line).filter(|_| line != "import (") {
-                if !imports.contains(&name) {
+                if imports.len() < MAX_IMPORTS && !imports.contains(&name) {
                     imports.push(name);
                 }
             }
@@ -186,7 +192,7 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
             && ["import ", "from ", "use ", "pub use "].iter().any(|p| line.starts_with(p))
         {
             if let Some(name) = import_name(line) {
-                if !imports.contains(&name) {
+                if imports.len() < MAX_IMPORTS && !imports.contains(&name) {
                     imports.push(name);
                 }
             }
@@ -198,7 +204,7 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
             notes.push("unit tests");
         }
         if let Some(found) = declaration(raw, rust) {
-            if !defines.contains(&found) {
+            if defined.insert(found.1.clone(), 0).is_none() {
                 defines.push(found);
             }
         }

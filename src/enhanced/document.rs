@@ -27,6 +27,9 @@ const SHORT_VALUE: usize = 40;
 const SHOWN_FIELDS: usize = 6;
 /// Fields nested deeper than this inside a record are not analysed.
 const MAX_FIELD_DEPTH: usize = 6;
+/// Records whose fields and values are read (the first ones); counts and the last record's
+/// identity cover them all.
+const SAMPLED_RECORDS: usize = 2_000;
 /// Chars of the line of record names.
 const NAMES_WIDTH: usize = 600;
 /// Width of one value in a stub line.
@@ -374,7 +377,10 @@ fn is_url_field(key: &str) -> bool {
 }
 
 /// Union of keys, field value statistics and identities of a list of records.
-pub fn describe_records(path: &str, records: &[&Value<'_>], synopsis: &mut Synopsis) {
+pub fn describe_records(path: &str, all: &[&Value<'_>], synopsis: &mut Synopsis) {
+    // Fields and values are read from a sample: a 10 MB list costs little more than its decode.
+    let total = all.len();
+    let records = &all[..total.min(SAMPLED_RECORDS)];
     let count = records.len();
     let prefix = if path.is_empty() {
         String::new()
@@ -387,10 +393,14 @@ pub fn describe_records(path: &str, records: &[&Value<'_>], synopsis: &mut Synop
     for record in records {
         if let Value::Map(entries, _) = record {
             for (key, value) in entries {
-                let slot = *key_index.entry(key.to_string()).or_insert_with(|| {
-                    keys.push((key.to_string(), Vec::new(), 0));
-                    keys.len() - 1
-                });
+                let slot = match key_index.get(key.as_ref()) {
+                    Some(&slot) => slot,
+                    None => {
+                        keys.push((key.to_string(), Vec::new(), 0));
+                        key_index.insert(key.to_string(), keys.len() - 1);
+                        keys.len() - 1
+                    }
+                };
                 let entry = &mut keys[slot];
                 entry.2 += 1;
                 if !entry.1.contains(&value.type_name()) {
@@ -425,8 +435,13 @@ pub fn describe_records(path: &str, records: &[&Value<'_>], synopsis: &mut Synop
             }
         })
         .collect();
+    let sampled = if count < total {
+        format!(" (in the first {count})")
+    } else {
+        String::new()
+    };
     synopsis.structure.push(format!(
-        "{prefix}{count} records, {} fields: {}",
+        "{prefix}{total} records, {} fields{sampled}: {}",
         keys.len(),
         joined_names(&fields)
     ));
@@ -481,11 +496,11 @@ pub fn describe_records(path: &str, records: &[&Value<'_>], synopsis: &mut Synop
     };
     let (first_fields, other_fields) = varied.split_at(varied.len().min(2));
     synopsis.structure.extend(first_fields.iter().map(value_line));
-    if let Some(first) = records.first().and_then(|r| record_identity(r)) {
+    if let Some(first) = all.first().and_then(|r| record_identity(r)) {
         synopsis.structure.push(format!("{prefix}first: {first}"));
     }
-    if count > 1 {
-        if let Some(last) = records.last().and_then(|r| record_identity(r)) {
+    if total > 1 {
+        if let Some(last) = all.last().and_then(|r| record_identity(r)) {
             synopsis.structure.push(format!("{prefix}last: {last}"));
         }
     }

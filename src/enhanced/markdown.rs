@@ -40,7 +40,8 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     if outline.len() < MIN_HEADINGS {
         return None;
     }
-    let mut synopsis = crate::kinds::text::synopsis(input.output);
+    // The reference's text synopsis, computed already.
+    let mut synopsis = input.reference.clone();
     synopsis.kind = "markdown".to_string();
     synopsis.title = "Markdown output".to_string();
     let line = format!(

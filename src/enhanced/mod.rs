@@ -55,6 +55,8 @@ pub struct Input<'a> {
     pub output: &'a str,
     pub mime: &'a str,
     pub reference_kind: &'a str,
+    /// The reference's synopsis of the output.
+    pub reference: &'a Synopsis,
 }
 
 /// Read through `parse`, so a bad value's message names the option wherever it was given.
@@ -114,6 +116,7 @@ pub fn generate_from(output: &str, mime_type: &str, reference: Synopsis) -> Syno
         output,
         mime: &mime,
         reference_kind: &reference.kind,
+        reference: &reference,
     };
     for (_, detect) in DETECTORS {
         if let Some(mut found) = detect(&input) {

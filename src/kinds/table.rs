@@ -652,17 +652,24 @@ pub fn visit_non_blank_rows(
     })
 }
 
-/// Calls `on_row` with the cells of each non-blank record of `output` (the synopsis's reading
-/// rules), for the enhanced synopses' column statistics.
+/// Calls `on_row` with the cells of the first `max_rows` non-blank records of `output` (the
+/// synopsis's reading rules), for the enhanced synopses' column statistics; returns how many
+/// non-blank records there are in all.
 pub(crate) fn visit_rows(
     output: &str,
     delimiter: char,
+    max_rows: usize,
     mut on_row: impl FnMut(&[&str]),
-) -> Result<(), String> {
+) -> Result<usize, String> {
     let mut failed = false;
+    let mut seen = 0usize;
     // Through a `dyn` callback, the instance `retrieval::table_rows` uses: each closure type
     // would instantiate the whole CSV reader again (~17 KB of wasm).
     let on_range: &mut dyn FnMut(Range<usize>) = &mut |range: Range<usize>| {
+        seen += 1;
+        if seen > max_rows {
+            return;
+        }
         let sink = JoinedCells {
             delimiter,
             joined: String::new(),
@@ -685,7 +692,7 @@ pub(crate) fn visit_rows(
     if failed {
         return Err("unreadable record".to_string());
     }
-    Ok(())
+    Ok(seen)
 }
 
 /// Re-reads one record (a range the counting pass found) and hands its cells to `sink`.
