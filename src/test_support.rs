@@ -12,3 +12,8 @@ pub fn joined_pieces(pieces: &[&str]) -> Vec<String> {
     }
     all
 }
+
+/// A synopsis's lines (summary, structure, notable items) as one text, for `contains` checks.
+pub fn synopsis_text(synopsis: &crate::kinds::Synopsis) -> String {
+    synopsis.lines().cloned().collect::<Vec<_>>().join("\n")
+}

@@ -475,14 +475,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
 mod tests {
     use super::*;
 
-    fn text(s: &Synopsis) -> String {
-        [&s.summary, &s.structure, &s.notable_items]
-            .iter()
-            .flat_map(|items| items.iter())
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
+    use crate::test_support::synopsis_text as text;
 
     const PAGE: &str = "<!DOCTYPE html><html><head><title>Retries &amp; timeouts | SDK</title>\
         <meta name=\"description\" content=\"How retries work.\"><style>h1{color:red}</style>\

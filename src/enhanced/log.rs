@@ -861,14 +861,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
 mod tests {
     use super::*;
 
-    fn text(s: &Synopsis) -> String {
-        [&s.summary, &s.structure, &s.notable_items]
-            .iter()
-            .flat_map(|items| items.iter())
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
+    use crate::test_support::synopsis_text as text;
 
     #[test]
     fn timestamps_of_common_forms() {

@@ -135,14 +135,7 @@ mod tests {
         generate(output, mime_type, 2_000)
     }
 
-    fn text(synopsis: &Synopsis) -> String {
-        [&synopsis.summary, &synopsis.structure, &synopsis.notable_items]
-            .iter()
-            .flat_map(|items| items.iter())
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
+    use crate::test_support::synopsis_text as text;
 
     #[test]
     fn mode_names_parse_and_bad_ones_are_refused() {

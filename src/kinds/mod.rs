@@ -41,4 +41,12 @@ impl Synopsis {
             ..Default::default()
         }
     }
+
+    /// The summary, structure and notable-item lines, in the stub's order.
+    pub fn lines(&self) -> impl Iterator<Item = &String> {
+        self.summary
+            .iter()
+            .chain(&self.structure)
+            .chain(&self.notable_items)
+    }
 }

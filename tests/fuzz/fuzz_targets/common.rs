@@ -31,6 +31,19 @@ pub fn text(data: &[u8]) -> String {
     String::from_utf8_lossy(data).into_owned()
 }
 
+/// More than any enhanced analyzer's synopsis can hold: every list and quoted line is capped.
+const MAX_ANALYZER_SECTION_CHARS: usize = 8_000;
+
+/// An enhanced analyzer's answer on arbitrary text: `None`, or a synopsis of its own `kind` whose
+/// lines stay bounded whatever the input (a panic fails the target before this).
+pub fn check_analyzer(synopsis: Option<tool_stub::Synopsis>, kind: &str) {
+    if let Some(synopsis) = synopsis {
+        assert_eq!(synopsis.kind, kind);
+        let chars: usize = synopsis.lines().map(|line| line.chars().count()).sum();
+        assert!(chars <= MAX_ANALYZER_SECTION_CHARS, "{chars} chars");
+    }
+}
+
 /// The kinds a synopsis may have.
 pub const KINDS: [&str; 8] = ["json", "yaml", "xml", "csv", "tsv", "code", "text", "unknown"];
 

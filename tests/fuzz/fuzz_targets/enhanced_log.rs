@@ -1,23 +1,11 @@
-//! The enhanced mode's `log` analyzer on arbitrary text: `None` or a `log` synopsis whose lists
-//! stay bounded whatever the input, never a panic.
+//! The enhanced mode's `log` analyzer on arbitrary text: `None` or a `log` synopsis whose
+//! lines stay bounded whatever the input, never a panic.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use tool_stub::enhanced_kinds::log;
 
 mod common;
 
-/// More than any `log` synopsis can hold: every list and quoted line is capped.
-const MAX_SECTION_CHARS: usize = 8_000;
-
 fuzz_target!(|data: &[u8]| {
-    let output = common::text(data);
-    if let Some(synopsis) = log::synopsis(&output) {
-        assert_eq!(synopsis.kind, "log");
-        let chars: usize = [&synopsis.summary, &synopsis.structure, &synopsis.notable_items]
-            .iter()
-            .flat_map(|items| items.iter())
-            .map(|item| item.chars().count())
-            .sum();
-        assert!(chars <= MAX_SECTION_CHARS, "{chars} chars");
-    }
+    common::check_analyzer(log::synopsis(&common::text(data)), "log");
 });
