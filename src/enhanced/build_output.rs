@@ -154,8 +154,12 @@ fn file_location(s: &str) -> Option<(&str, &str)> {
     }
     let mut end = colon;
     for _ in 0..2 {
+        // The colon first: `end` may be the end of the text (`a.c:12`), past which nothing reads.
+        if bytes.get(end) != Some(&b':') {
+            break;
+        }
         let digits = s[end + 1..].bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 || s.as_bytes().get(end) != Some(&b':') {
+        if digits == 0 {
             break;
         }
         end += 1 + digits;
@@ -652,6 +656,19 @@ mod tests {
 
     fn all(output: &str) -> String {
         text(&synopsis(output).expect("build output"))
+    }
+
+    #[test]
+    fn a_location_that_ends_the_line_is_read_without_reading_past_it() {
+        // Fuzz finding (target `enhanced`): `a.c:12` at the end of a line sliced past its end.
+        assert_eq!(file_location("src/a.c:12"), None);
+        assert_eq!(file_location("src/a.c:12:"), Some(("src/a.c:12", "")));
+        assert_eq!(file_location("src/a.c:12:3"), None);
+        assert_eq!(file_location("src/a.c:12:3: error: x"), Some(("src/a.c:12:3", "error: x")));
+        for line in ["main.rs:7", "x.go:1:2", "C:\\x.c:9"] {
+            let output = format!("error: failed\n{line}\n{line}\nerror: build failed\n");
+            let _ = synopsis(&output);
+        }
     }
 
     #[test]
