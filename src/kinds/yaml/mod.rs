@@ -195,6 +195,21 @@ fn node_value<'a>(
 mod tests {
     use super::*;
 
+    /// Every document of up to four of `pieces` (one line each) that the fast path answers gets
+    /// the port's answer; returns how many it answered.
+    fn fast_path_answers_as_the_port(pieces: &[&str]) -> usize {
+        let lines: Vec<String> = pieces.iter().map(|piece| format!("{piece}\n")).collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let mut answered = 0;
+        for document in crate::test_support::joined_pieces(&lines) {
+            if let Some(fast) = simple::load(&document) {
+                answered += 1;
+                assert_eq!(Ok(fast), load_with_port(&document), "{document:?}");
+            }
+        }
+        answered
+    }
+
     fn keys(text: &str) -> Option<Vec<String>> {
         synopsis(text).map(|s| s.structure)
     }
@@ -470,19 +485,7 @@ mod tests {
             "q: 'it''s: #'",
             "- \"x\"",
         ];
-        let mut answered = 0;
-        for lines in crate::test_support::joined_pieces(
-            &pieces
-                .map(|piece| format!("{piece}\n"))
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>(),
-        ) {
-            if let Some(fast) = simple::load(&lines) {
-                answered += 1;
-                assert_eq!(Ok(fast), load_with_port(&lines), "{lines:?}");
-            }
-        }
+        let answered = fast_path_answers_as_the_port(&pieces);
         assert!(answered > 5_000, "{answered}");
         // The benchmark's shape is answered by the simple path.
         let bench = "---\nitem_0:\n  name: café über\n  count: 12\n  enabled: true\n  tags:\n    - alpha\n    - 日本語\n";
@@ -613,19 +616,7 @@ mod tests {
             "  y'",
         ];
         for pieces in [&anchors_and_blocks[..], &flows_and_quotes[..]] {
-            let mut answered = 0;
-            for lines in crate::test_support::joined_pieces(
-                &pieces
-                    .iter().map(|piece| format!("{piece}\n")).collect::<Vec<_>>()
-                    .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>(),
-            ) {
-                if let Some(fast) = simple::load(&lines) {
-                    answered += 1;
-                    assert_eq!(Ok(fast), load_with_port(&lines), "{lines:?}");
-                }
-            }
+            let answered = fast_path_answers_as_the_port(pieces);
             assert!(answered > 2_000, "{answered}");
         }
         // The benchmark's manifests are answered by the fast path.
