@@ -213,26 +213,11 @@ if (runs("4")) {
  * headless Chromium, or why it could not be measured (no Chromium here, say).
  */
 async function browserTurnTime(count) {
-  let browser;
-  let server;
-  try {
-    const { chromium } = await import("playwright-core");
-    const { serve } = await import("../../www/serve.mjs");
-    server = await serve(0);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-    });
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/tests/bench/browser-turn.html`);
-    await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
-    return await page.evaluate((n) => window.timeTurn(n, 5), count);
-  } catch (error) {
-    return String(error?.message ?? error).split("\n")[0].slice(0, 80);
-  } finally {
-    await browser?.close();
-    server?.close();
-  }
+  const { measureInChromium } = await import("../browser/harness.mjs");
+  return measureInChromium(async (browser, open) => {
+    const page = await open(browser, "/tests/bench/browser-turn.html");
+    return page.evaluate((n) => window.timeTurn(n, 5), count);
+  });
 }
 
 // ---- target 5: peak memory --------------------------------------------------------------------
@@ -408,21 +393,14 @@ if (!quick && runs("browser-search")) {
  * `{ longest, totalMs }`, or why they could not be measured.
  */
 async function browserSearchTimes(runs) {
-  let browser;
-  let server;
-  try {
-    const { launchChromium } = await import("../browser/harness.mjs");
-    const { serve } = await import("../../www/serve.mjs");
-    server = await serve(0);
-    browser = await launchChromium();
+  const { measureInChromium } = await import("../browser/harness.mjs");
+  return measureInChromium(async (browser, open) => {
     const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const result = {};
     for (const [name, blockWorker, indexedDb] of [["worker", false, false], ["main", true, false], ["indexedDb", false, true]]) {
       const context = await browser.newContext();
       if (blockWorker) await context.route("**/search-worker.js", (route) => route.abort());
-      const page = await context.newPage();
-      await page.goto(`http://127.0.0.1:${server.address().port}/tests/browser/grep.html`);
-      await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+      const page = await open(context, "/tests/browser/grep.html");
       await page.evaluate((idb) => window.prepareBig(100, idb), indexedDb);
       const times = [];
       for (let i = 0; i < runs; i++) times.push(await page.evaluate(() => window.searchBig({ query: "ERROR", wholeWord: true }, true)));
@@ -431,12 +409,7 @@ async function browserSearchTimes(runs) {
       await context.close();
     }
     return result;
-  } catch (error) {
-    return String(error?.message ?? error).split("\n")[0].slice(0, 80);
-  } finally {
-    await browser?.close();
-    server?.close();
-  }
+  });
 }
 
 // ---- redis: RedisStore beside MemoryStore (issue 20) ---------------------------------------------
