@@ -5,6 +5,9 @@
 // Without the binding (the grep module links the core for its search only) most of the core has
 // no caller.
 #![cfg_attr(not(feature = "bindings"), allow(dead_code))]
+// Without the `enhanced` feature (the main wasm module) the analyzers of `enhanced` and the parts of
+// the kinds only they use have no caller: the linker leaves them out (see `enhanced_source`).
+#![cfg_attr(not(feature = "enhanced"), allow(dead_code, unused_imports))]
 
 // Every module is private: what the crate offers Rust callers (the binding's tests, the parity and
 // property tests, the fuzz targets, the native determinism check) is the `pub use` list below, so
@@ -13,6 +16,7 @@
 mod agent;
 mod catalog;
 mod enhanced;
+mod enhanced_source;
 mod error;
 mod ids;
 mod json_fields;
@@ -36,6 +40,7 @@ pub use js_constants::generated_js_files;
 pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 /// The enhanced mode's analyzers of outputs the reference calls `text`, each
 /// `synopsis(output) -> Option<Synopsis>` (the fuzz targets drive them).
+#[cfg(feature = "enhanced")]
 pub mod enhanced_kinds {
     pub use crate::enhanced::{build_output, html, log};
 }
@@ -51,6 +56,9 @@ pub use retrieval::{json_pointer, lines, table_rows};
 pub use retrieval::{output_index::output_index, read, ReadWindow};
 /// The enhanced synopsis mode (`config.synopsisMode: "enhanced"`).
 pub use enhanced::SynopsisMode;
+/// The enhanced synopsis given the reference's (what the enhanced wasm module, enhanced/, answers).
+#[cfg(feature = "enhanced")]
+pub use enhanced_source::enhanced_synopsis;
 pub use stub::{
     make_preview, render_stub, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
     DEFAULT_MAX_STUB_CHARS, ENHANCED_STUB_RATIO,
