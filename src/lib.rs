@@ -5,9 +5,6 @@
 // Without the binding (the grep module links the core for its search only) most of the core has
 // no caller.
 #![cfg_attr(not(feature = "bindings"), allow(dead_code))]
-// Without the `enhanced` feature (the main wasm module) the analyzers of `enhanced` and the parts of
-// the kinds only they use have no caller: the linker leaves them out (see `enhanced_source`).
-#![cfg_attr(not(feature = "enhanced"), allow(dead_code, unused_imports))]
 
 // Every module is private: what the crate offers Rust callers (the binding's tests, the parity and
 // property tests, the fuzz targets, the native determinism check) is the `pub use` list below, so
@@ -15,11 +12,16 @@
 
 mod agent;
 mod catalog;
+// Without the `enhanced` feature (the main wasm module) the analyzers of `enhanced`, and the
+// readers of whole values in `kinds` that only they use (JSON and YAML value trees, table rows),
+// have no caller: the linker leaves them out (see `enhanced_source`).
+#[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
 mod enhanced;
 mod enhanced_source;
 mod error;
 mod ids;
 mod json_fields;
+#[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
 mod kinds;
 mod python;
 mod record;
