@@ -98,6 +98,37 @@ describe("enhanced mode's module", () => {
     assert.deepEqual(out, { kind: "kind: log" });
   });
 
+  it("that traps is reset and the call fails with INTERNAL; the main module keeps working", () => {
+    const out = inFreshProcess(`
+      const glue = await import("./pkg/wasm/tool_stub_enhanced.js");
+      const { readFileSync } = await import("node:fs");
+      glue.initSync({ module: readFileSync("pkg/wasm/tool_stub_enhanced_bg.wasm") });
+      let resets = 0;
+      let trap = true;
+      // The real module, but its first call traps as a bug in an analyzer would.
+      const module = {
+        enhancedSynopsis: (...args) => {
+          if (trap) { trap = false; throw new WebAssembly.RuntimeError("unreachable"); }
+          return glue.enhancedSynopsis(...args);
+        },
+        memoryBytes: () => glue.memoryBytes(),
+        __wbg_reset_state: () => { resets++; glue.__wbg_reset_state(); },
+      };
+      useEnhancedLoader(async () => module, () => module);
+      const ts = new api.ToolStub({ sessionId: "s", config: { synopsisMode: "enhanced" } });
+      try { await ts.externalize([{ toolId: "t", toolName: "x", output: log }], { messageId: "m" }); out.first = "stored"; }
+      catch (e) { out.first = { name: e.name, code: e.code, message: e.message }; }
+      out.resets = resets;
+      out.listed = (await ts.list()).toolResults.length;
+      const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: log }], { messageId: "m" });
+      out.kind = part.output.split("\\n")[2];
+      out.reference = api.synopsis(log).kind;`);
+    assert.equal(out.first.name, "ToolStubError");
+    assert.equal(out.first.code, "INTERNAL");
+    assert.match(out.first.message, /enhanced mode's module \(module reset\): unreachable/);
+    assert.deepEqual([out.resets, out.listed, out.kind, out.reference], [1, 0, "kind: log", "text"]);
+  });
+
   it("that fails to load fails the call with NOT_READY, never a reference synopsis", () => {
     const out = inFreshProcess(`
       const failing = () => { throw new Error("wasm file missing"); };
