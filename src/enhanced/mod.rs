@@ -188,8 +188,8 @@ mod tests {
             r#"{"has_more": true, "data": [{"id": "a"}, {"id": "b"}, {"id": "c"}], "flags": {"x": 1, "y": 2}}"#,
             "application/json",
         ));
-        assert!(shown.contains("has_more: true"), "{shown}");
-        assert!(shown.contains("data: array of 3 objects"), "{shown}");
+        assert!(shown.contains("JSON object, 3 keys: has_more=true, data[3], flags{2}."), "{shown}");
+        assert!(shown.contains("data[]: 3 records"), "{shown}");
         assert!(shown.contains("flags: object with 2 keys: x=1, y=2"), "{shown}");
         assert!(shown.contains("data[]: last: id=c"), "{shown}");
     }
@@ -207,7 +207,7 @@ mod tests {
         let synopsis = enhanced(&pods, "application/yaml");
         let shown = text(&synopsis);
         assert_eq!(synopsis.kind, "yaml");
-        assert!(shown.contains("items: array of 12 objects"), "{shown}");
+        assert!(shown.contains("YAML object, 3 keys: apiVersion=v1, items[12], kind=List."), "{shown}");
         assert!(shown.contains("items[]: status.phase: Running 11, Pending 1"), "{shown}");
         assert!(shown.contains("status.phase=Pending (pod-5)"), "{shown}");
         assert!(shown.contains("all: kind=Pod"), "{shown}");
