@@ -9,8 +9,11 @@
 //! head/tail sample, the only sample a stub has in either mode).
 
 pub mod build_output;
+pub mod dep_tree;
+pub mod git_log;
 pub mod html;
 pub mod log;
+pub mod text_table;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -79,10 +82,17 @@ const DETECTORS: &[(&str, Detector)] = &[
     // logs, as its signals are the more specific (a CI log with timestamps is a build's output);
     // neither reads a document that parsed as JSON or XML.
     ("html", |input| html::synopsis(input.output)),
+    // `git log` and tree listings (`npm ls`, `cargo tree`) open with shapes no other kind has
+    // (`commit <sha>` + `Author:`, `├──` connectors), so they go before the looser text kinds.
+    ("git_log", |input| plain_text(input).then(|| git_log::synopsis(input.output))?),
+    ("tree", |input| plain_text(input).then(|| dep_tree::synopsis(input.output))?),
     ("build_output", |input| {
         line_oriented(input).then(|| build_output::synopsis(input.output))?
     }),
     ("log", |input| line_oriented(input).then(|| log::synopsis(input.output))?),
+    // Column-aligned command output (`docker ps`, `ps aux`, `df -h`) only where the reference
+    // saw plain text: a CSV/TSV, YAML or code output keeps its own analyzer.
+    ("text_table", |input| plain_text(input).then(|| text_table::synopsis(input.output))?),
     ("json", json::synopsis),
     ("yaml", yaml::synopsis),
     ("table", table::synopsis),
@@ -94,6 +104,11 @@ const DETECTORS: &[(&str, Detector)] = &[
 /// reference parsed as JSON or XML.
 fn line_oriented(input: &Input<'_>) -> bool {
     !matches!(input.reference_kind, "json" | "xml")
+}
+
+/// Whether the reference called the output plain `text` (no structure it recognised).
+fn plain_text(input: &Input<'_>) -> bool {
+    input.reference_kind == "text"
 }
 
 /// The enhanced synopsis of `output` (what `synopsisMode: "enhanced"` stubs show, before the
