@@ -20,7 +20,7 @@ const BRIEF_KEYS: usize = 8;
 const RECORD_COLLECTIONS: usize = 2;
 /// Chars of the outline of a document's top-level keys.
 const OUTLINE_WIDTH: usize = 240;
-/// A map in the outline names its keys when it has at most this many and holds containers.
+/// A map in the outline names its keys when it has at most this many, each a container.
 const OUTLINE_SECTIONS: usize = 4;
 /// Fields a map in the outline shows the value of (what names the document).
 const OUTLINE_LABELS: [&str; 4] = ["name", "title", "version", "id"];
@@ -272,7 +272,8 @@ fn record_collections<'v, 'a>(root: &'v Value<'a>) -> Vec<Collection<'v, 'a>> {
                 }
             }
             Value::Map(..) => {
-                if let Some(entries) = value.record_entries() {
+                let entries = if depth == 0 { value.root_record_entries() } else { value.record_entries() };
+                if let Some(entries) = entries {
                     let (names, records) = entries.into_iter().unzip();
                     found.push(collection(records, Some(names)));
                 }
@@ -297,8 +298,8 @@ fn record_collections<'v, 'a>(root: &'v Value<'a>) -> Vec<Collection<'v, 'a>> {
 }
 
 /// One top-level key in the outline: `key=scalar`, `key[len]`, and for a map `key{len}`, its
-/// label fields (`info{title=..., version=..., +3}`) or, when it holds a few sections, their
-/// names (`on{push, pull_request}`).
+/// label fields (`info{title=..., version=..., +3}`) or, when it holds a few sections (every
+/// value a map or list), their names (`on{push, pull_request}`).
 fn outline_entry(key: &str, value: &Value<'_>) -> String {
     match value {
         Value::List(_, len) => format!("{key}[{len}]"),
@@ -314,7 +315,7 @@ fn outline_entry(key: &str, value: &Value<'_>) -> String {
                 let more = if rest > 0 { format!(", +{rest}") } else { String::new() };
                 return format!("{key}{{{}{more}}}", labels.join(", "));
             }
-            if *len <= OUTLINE_SECTIONS && entries.iter().any(|(_, value)| !value.is_scalar()) {
+            if *len <= OUTLINE_SECTIONS && entries.iter().all(|(_, value)| !value.is_scalar()) {
                 let names: Vec<&str> = entries.iter().map(|(name, _)| name.as_ref()).collect();
                 return format!("{key}{{{}}}", names.join(", "));
             }
@@ -987,10 +988,16 @@ mod tests {
             ci.push_str(&format!("{job}:\n  stage: {stage}\n  script: [make {job}]\n"));
         }
         let shown = synopsis_text(&yaml(&ci));
-        assert!(shown.contains("YAML object, 6 keys: stages[2], variables{1}, compile{stage, script}"), "{shown}");
+        assert!(shown.contains("YAML object, 6 keys: stages[2], variables{1}, compile{2}"), "{shown}");
         // Each job is in the headline, not on a line of its own.
         assert!(!shown.contains("compile: object"), "{shown}");
         assert!(shown.contains("5 entries: variables, compile, unit, lint, e2e"), "{shown}");
         assert!(shown.contains("*: stage: test 3, build 1"), "{shown}");
+        // Helm values: sections, some of them subcharts sharing `enabled`, are not records at
+        // the root (the shared key must be in 3 in 4 of its maps there).
+        let values = "image: {repository: web, tag: '1'}\nservice: {type: ClusterIP, port: 80}\npostgresql: {enabled: true, auth: {}}\nredis: {enabled: false}\nminio: {enabled: true}\nreplicaCount: 2\n";
+        let shown = synopsis_text(&yaml(values));
+        assert!(!shown.contains("entries"), "{shown}");
+        assert!(shown.contains("image: object with 2 keys: repository=web, tag=1"), "{shown}");
     }
 }

@@ -69,6 +69,19 @@ impl<'a> Value<'a> {
     /// `definitions:`): at least 3 values, more than half of them maps, and one key that more
     /// than half of those maps share. The record entries (name and value) in document order.
     pub fn record_entries(&self) -> Option<Vec<(&str, &Value<'a>)>> {
+        self.record_entries_sharing(1, 2)
+    }
+
+    /// `record_entries` of a document's root, which is more often a configuration of sections
+    /// that happen to share a key (Helm values' subcharts and their `enabled`) than a map of
+    /// records (GitLab CI jobs): the shared key must be in at least 3 in 4 of its maps.
+    pub fn root_record_entries(&self) -> Option<Vec<(&str, &Value<'a>)>> {
+        self.record_entries_sharing(3, 4)
+    }
+
+    /// `record_entries` with a shared key in more than half of the maps and at least
+    /// `numerator` in `denominator` of them.
+    fn record_entries_sharing(&self, numerator: usize, denominator: usize) -> Option<Vec<(&str, &Value<'a>)>> {
         let Value::Map(entries, _) = self else {
             return None;
         };
@@ -98,7 +111,7 @@ impl<'a> Value<'a> {
             }
         }
         let shared = holders.values().copied().max().unwrap_or(0);
-        (shared * 2 > sample.len()).then_some(records)
+        (shared * 2 > sample.len() && shared * denominator >= sample.len() * numerator).then_some(records)
     }
 
     /// How many operations a map of API paths holds: the HTTP-method keys of its entries, when
