@@ -1,0 +1,1307 @@
+//! XML documents (POM files, RSS/Atom feeds, JUnit reports, SVG sprites, SOAP and config files):
+//! the root with its identifying attributes, the document's own fields (leaves under the root or
+//! under its single wrapper, such as an RSS `channel`), repeated elements as records (`channel/item:
+//! 120 records` with their fields, first and last, shared values and ids, read by the same record
+//! analysis as JSON), and records flagged by a problem child (`<failure>`, `<error>`) or attribute
+//! (`outcome="Failed"`), named first.
+//!
+//! A tolerant streaming tag scanner, not a validating parser (the reference's port of expat has
+//! already accepted or rejected the document): comments, processing instructions, DOCTYPE and
+//! CDATA are stepped over in one forward scan, a stray end tag closes what it matches or nothing,
+//! nesting past `MAX_DEPTH` is counted but not kept, and every list it keeps is capped. Two passes:
+//! a survey of element paths and problem records, then the values of the chosen records.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use super::document::{joined_within, record_identity, record_lines, shown, SAMPLED_RECORDS};
+use super::value::Value;
+use super::Input;
+use crate::kinds::Synopsis;
+use crate::python::{clip, stable_sort_by};
+
+/// Open elements kept on the stack; deeper ones are counted only.
+const MAX_DEPTH: usize = 64;
+/// Distinct element paths surveyed; elements under a path past this are not analysed.
+const MAX_PATHS: usize = 4_096;
+/// Child paths a path looks up in its own list (the rest through a map).
+const LISTED_CHILDREN: usize = 16;
+/// Levels of a record (or document field) turned into values.
+const MAX_VALUE_DEPTH: usize = 6;
+/// Keys kept per element value, and items kept per repeated child.
+const MAX_KEYS: usize = 48;
+const MAX_ITEMS: usize = 64;
+/// Bytes of text kept per element.
+const MAX_TEXT: usize = 240;
+/// Repeated element paths described as record lists.
+const RECORD_LISTS: usize = 2;
+/// A repeated path under another record list counts as its own list only with this many
+/// elements per parent (test cases per suite), else it is a field of its parent's records.
+const NESTED_LIST_MIN: usize = 5;
+/// Problem records named, and chars of a problem message.
+const MAX_FLAGGED: usize = 12;
+const MESSAGE_WIDTH: i64 = 80;
+/// Width of a value, and of one line of names or fields.
+const VALUE_WIDTH: i64 = 60;
+/// Width of a value naming the first or last record (a title is recognisable by its start).
+const IDENTITY_WIDTH: i64 = 48;
+const LINE_WIDTH: usize = 160;
+/// Chars of one synopsis line, and of all of them.
+const MAX_LINE_CHARS: usize = 600;
+const MAX_SYNOPSIS_CHARS: usize = 6_000;
+/// Root attributes shown.
+const ROOT_ATTRIBUTES: usize = 8;
+/// Child elements whose presence marks their parent as a problem record.
+const PROBLEM_ELEMENTS: [&str; 5] = ["failure", "error", "fault", "exception", "failed"];
+/// Attributes whose value may mark an element as a problem record, and those values.
+const PROBLEM_ATTRIBUTES: [&str; 5] = ["status", "result", "outcome", "state", "conclusion"];
+const PROBLEM_VALUES: [&str; 9] = [
+    "fail", "failed", "failure", "error", "errored", "broken", "timeout", "crashed", "aborted",
+];
+/// Attributes or child leaves that name an element, most telling first.
+const LABELS: [&str; 7] = ["name", "testname", "title", "id", "key", "ref", "label"];
+/// Attributes that are markup plumbing, not identity (namespaces, schema hints, styling).
+fn is_plumbing(attribute: &str) -> bool {
+    attribute == "xmlns"
+        || attribute.starts_with("xmlns:")
+        || attribute.ends_with("schemaLocation")
+        || matches!(attribute, "style" | "class")
+}
+
+/// A decimal fraction (`time="171.512"`) that is not a version: a measurement, not what
+/// identifies or counts the document.
+fn is_measurement(name: &str, value: &str) -> bool {
+    let fraction = value.split_once('.').is_some_and(|(whole, part)| {
+        !part.is_empty() && [whole, part].iter().all(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
+    });
+    fraction && !name.to_ascii_lowercase().contains("version")
+}
+
+/// The enhanced synopsis of an XML output: what the reference parsed as XML, or text that
+/// declares itself XML (`<?xml`) or comes with an XML MIME type.
+pub fn detect(input: &Input<'_>) -> Option<Synopsis> {
+    let start = input.output.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    let declared = start.starts_with("<?xml") || input.mime.contains("xml");
+    if input.reference_kind != "xml" && !(declared && start.starts_with('<')) {
+        return None;
+    }
+    synopsis(input.output)
+}
+
+/// The synopsis of `output` read as XML, or `None` when it holds no element.
+pub fn synopsis(output: &str) -> Option<Synopsis> {
+    let survey = survey(output)?;
+    let plan = Plan::new(&survey);
+    let values = collect_values(output, &survey, &plan);
+    Some(render(&survey, &plan, values))
+}
+
+// ---------------------------------------------------------------- tokens
+
+/// One piece of markup, borrowed from the output.
+enum Token<'a> {
+    /// A start tag: its name, the raw text of its attributes, and whether it closes itself.
+    Start(&'a str, &'a str, bool),
+    End(&'a str),
+    /// Character data as written (entities not yet decoded), or the inside of a CDATA section.
+    Text(&'a str),
+    CData(&'a str),
+}
+
+/// The tokens of `text` in one forward scan: each step moves past what it read.
+struct Tokens<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+/// The offset just past the first `needle` at or after `from`, or the end of `text`.
+fn past(text: &str, from: usize, needle: &str) -> usize {
+    text[from..].find(needle).map_or(text.len(), |at| from + at + needle.len())
+}
+
+/// Whether `c` may start an element name.
+fn name_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_' || c == ':' || !c.is_ascii()
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        let text = self.text;
+        loop {
+            let start = self.at;
+            let rest = &text[start..];
+            if rest.is_empty() {
+                return None;
+            }
+            if !rest.starts_with('<') {
+                self.at = start + rest.bytes().position(|byte| byte == b'<').unwrap_or(rest.len());
+                return Some(Token::Text(&text[start..self.at]));
+            }
+            // Dispatch on the byte after `<` (one comparison for most tags).
+            match rest.as_bytes().get(1) {
+                Some(b'/') => {
+                    let name = &rest[2..];
+                    let close = name.bytes().position(|byte| byte == b'>');
+                    self.at = start + 2 + close.map_or(name.len(), |at| at + 1);
+                    return Some(Token::End(name[..close.unwrap_or(name.len())].trim_ascii()));
+                }
+                Some(b'!') if rest.starts_with("<!--") => self.at = past(text, start + 4, "-->"),
+                Some(b'!') if rest.starts_with("<![CDATA[") => {
+                    let body = start + 9;
+                    self.at = past(text, body, "]]>");
+                    let end = text[body..self.at].strip_suffix("]]>").map_or(self.at, |b| body + b.len());
+                    return Some(Token::CData(&text[body..end]));
+                }
+                Some(b'!') => self.at = declaration_end(text, start + 2),
+                Some(b'?') => self.at = past(text, start + 2, "?>"),
+                _ if rest[1..].chars().next().is_some_and(name_start) => {
+                    let end = tag_end(text, start + 1);
+                    self.at = end;
+                    let inside = text[start + 1..end].strip_suffix('>').unwrap_or(&text[start + 1..end]);
+                    let (inside, empty) = match inside.strip_suffix('/') {
+                        Some(inside) => (inside, true),
+                        None => (inside, false),
+                    };
+                    let name_len = inside
+                        .bytes()
+                        .position(|byte| byte.is_ascii_whitespace() || byte == b'/')
+                        .unwrap_or(inside.len());
+                    return Some(Token::Start(&inside[..name_len], &inside[name_len..], empty));
+                }
+                _ => {
+                    // A lone `<` (in text that is not well-formed) is text.
+                    self.at = start + 1;
+                    return Some(Token::Text("<"));
+                }
+            }
+        }
+    }
+}
+
+/// The offset past the `>` that ends a tag begun before `from` (quoted `>` skipped).
+fn tag_end(text: &str, from: usize) -> usize {
+    let mut quote = 0u8;
+    for (at, &byte) in text.as_bytes()[from..].iter().enumerate() {
+        match byte {
+            b'"' | b'\'' if quote == 0 => quote = byte,
+            _ if byte == quote => quote = 0,
+            b'>' if quote == 0 => return from + at + 1,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// The offset past a `<!...>` declaration (a DOCTYPE's internal subset in `[...]` included).
+fn declaration_end(text: &str, from: usize) -> usize {
+    let mut quote = 0u8;
+    let mut brackets = 0usize;
+    for (at, &byte) in text.as_bytes()[from..].iter().enumerate() {
+        match byte {
+            b'"' | b'\'' if quote == 0 => quote = byte,
+            _ if byte == quote => quote = 0,
+            b'[' if quote == 0 => brackets += 1,
+            b']' if quote == 0 => brackets = brackets.saturating_sub(1),
+            b'>' if quote == 0 && brackets == 0 => return from + at + 1,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// The `name="value"` pairs of a start tag's attribute text, values raw (entities undecoded);
+/// anything that is not an attribute is skipped.
+fn attributes(raw: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = raw;
+    std::iter::from_fn(move || loop {
+        rest = rest.trim_ascii_start();
+        if rest.is_empty() {
+            return None;
+        }
+        let name_len = rest
+            .bytes()
+            .position(|byte| byte.is_ascii_whitespace() || byte == b'=')
+            .unwrap_or(rest.len());
+        let name = &rest[..name_len];
+        rest = rest[name_len..].trim_ascii_start();
+        let Some(after) = rest.strip_prefix('=') else {
+            // A name without a value.
+            if name.is_empty() {
+                rest = &rest[rest.chars().next().map_or(0, char::len_utf8)..];
+                continue;
+            }
+            return Some((name, ""));
+        };
+        rest = after.trim_ascii_start();
+        let value = match rest.chars().next() {
+            Some(quote @ ('"' | '\'')) => {
+                let body = &rest[1..];
+                let end = body.bytes().position(|byte| byte == quote as u8).unwrap_or(body.len());
+                rest = &body[(end + 1).min(body.len())..];
+                &body[..end]
+            }
+            _ => {
+                let end = rest.bytes().position(|byte| byte.is_ascii_whitespace()).unwrap_or(rest.len());
+                let value = &rest[..end];
+                rest = &rest[end..];
+                value
+            }
+        };
+        if !name.is_empty() {
+            return Some((name, value));
+        }
+    })
+}
+
+/// The attribute `name` of a start tag (case-insensitive), decoded.
+fn attribute<'a>(raw: &'a str, name: &str) -> Option<Cow<'a, str>> {
+    attributes(raw)
+        .find(|(key, _)| local(key).eq_ignore_ascii_case(name))
+        .map(|(_, value)| decode(value))
+}
+
+/// A name without its namespace prefix.
+fn local(name: &str) -> &str {
+    match name.bytes().rposition(|byte| byte == b':') {
+        Some(colon) => &name[colon + 1..],
+        None => name,
+    }
+}
+
+/// Text with the predefined entities and character references decoded (others kept as written).
+fn decode(raw: &str) -> Cow<'_, str> {
+    if !raw.contains('&') {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let end = rest[1..].find([';', '&', '<']).map(|e| e + 1).filter(|&e| e <= 12 && rest.as_bytes()[e] == b';');
+        let decoded = end.and_then(|end| {
+            let entity = &rest[1..end];
+            let character = match entity {
+                "lt" => '<',
+                "gt" => '>',
+                "amp" => '&',
+                "quot" => '"',
+                "apos" => '\'',
+                _ => {
+                    let number = entity.strip_prefix('#')?;
+                    let code = match number.strip_prefix(['x', 'X']) {
+                        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                        None => number.parse().ok()?,
+                    };
+                    char::from_u32(code)?
+                }
+            };
+            Some((character, end + 1))
+        });
+        match decoded {
+            Some((character, used)) => {
+                out.push(character);
+                rest = &rest[used..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+// ---------------------------------------------------------------- the element walk
+
+/// What the walk reports: an element opened (`path` is `None` past the path cap), text inside
+/// the innermost kept element, an element closed.
+enum Event<'a> {
+    /// `offset`: where its start tag begins in the text.
+    Open { path: Option<usize>, name: &'a str, attributes: &'a str, offset: usize },
+    /// Character data as written, or a CDATA section's inside (`true`).
+    Text(&'a str, bool),
+    Close,
+}
+
+struct Frame<'a> {
+    name: &'a str,
+    path: Option<usize>,
+    serial: usize,
+    children: bool,
+    attributes: bool,
+}
+
+/// One element path (`channel/item`) and how its elements occur.
+struct PathInfo<'a> {
+    name: &'a str,
+    parent: Option<usize>,
+    count: usize,
+    /// Parent elements holding at least one of these (so `count > parents` means repeated).
+    parents: usize,
+    last_parent: usize,
+    /// Where the last of these elements starts.
+    last_offset: usize,
+    /// The first `LISTED_CHILDREN` child paths, by name.
+    children: Vec<(&'a str, usize)>,
+    /// Elements with attributes or child elements (records rather than text leaves).
+    structured: usize,
+}
+
+#[derive(Default)]
+struct Paths<'a> {
+    list: Vec<PathInfo<'a>>,
+    /// Top-level paths (the root's), as `PathInfo::children`.
+    top: Vec<(&'a str, usize)>,
+    /// Path ids by `parent id/name` past a parent's `LISTED_CHILDREN` (a `String` key: the map
+    /// type the wasm already has).
+    index: HashMap<String, usize>,
+    key: String,
+}
+
+/// Walks the elements of `text`, keeping the open ones on a bounded stack and counting their
+/// paths in `paths`; tokens past the root's end are read as further top-level elements. `Close`
+/// comes for every opened element, those a stray end tag or the end of the text closes included.
+/// `on` gets each event with the depth of its element (0 for the root), and stops the walk by
+/// answering `false`.
+fn walk<'a>(text: &'a str, paths: &mut Paths<'a>, on: &mut dyn FnMut(Event<'a>, usize) -> bool) {
+    let mut stack: Vec<Frame<'a>> = Vec::new();
+    let mut hidden = 0usize;
+    let mut serial = 0usize;
+    let mut tokens = Tokens { text, at: 0 };
+    loop {
+        let offset = tokens.at;
+        let Some(token) = tokens.next() else { break };
+        let go_on = match token {
+            Token::Start(name, raw, empty) => {
+                if stack.len() >= MAX_DEPTH {
+                    hidden += usize::from(!empty);
+                    continue;
+                }
+                serial += 1;
+                let (parent_path, parent_serial) = match stack.last_mut() {
+                    Some(parent) => {
+                        parent.children = true;
+                        (parent.path, parent.serial)
+                    }
+                    None => (Some(usize::MAX), 0),
+                };
+                let path = parent_path.and_then(|parent| paths.enter(parent, name, parent_serial, offset));
+                let attributes = raw.bytes().any(|byte| !byte.is_ascii_whitespace());
+                let frame = Frame { name, path, serial, children: false, attributes };
+                let go_on = on(Event::Open { path, name, attributes: raw, offset }, stack.len());
+                if empty {
+                    go_on && close(frame, paths, stack.len(), on)
+                } else {
+                    stack.push(frame);
+                    go_on
+                }
+            }
+            Token::End(name) => {
+                let mut go_on = true;
+                if hidden > 0 {
+                    hidden -= 1;
+                } else if let Some(at) = stack.iter().rposition(|frame| frame.name == name) {
+                    while go_on && stack.len() > at {
+                        let Some(frame) = stack.pop() else { break };
+                        go_on = close(frame, paths, stack.len(), on);
+                    }
+                }
+                go_on
+            }
+            Token::Text(raw) if hidden == 0 && !stack.is_empty() => on(Event::Text(raw, false), stack.len()),
+            Token::CData(raw) if hidden == 0 && !stack.is_empty() => on(Event::Text(raw, true), stack.len()),
+            Token::Text(_) | Token::CData(_) => true,
+        };
+        if !go_on {
+            return;
+        }
+    }
+    while let Some(frame) = stack.pop() {
+        if !close(frame, paths, stack.len(), on) {
+            return;
+        }
+    }
+}
+
+/// Ends an element: counts it as structured (attributes or children) and reports it.
+fn close<'a>(frame: Frame<'a>, paths: &mut Paths<'a>, depth: usize, on: &mut dyn FnMut(Event<'a>, usize) -> bool) -> bool {
+    if let Some(path) = frame.path.filter(|_| frame.children || frame.attributes) {
+        paths.list[path].structured += 1;
+    }
+    on(Event::Close, depth)
+}
+
+impl<'a> Paths<'a> {
+    /// The path of an element `name` under `parent` (`usize::MAX` at the top), counted.
+    fn enter(&mut self, parent: usize, name: &'a str, parent_serial: usize, offset: usize) -> Option<usize> {
+        // A path's first children are found in its own short list; past that, by the map.
+        let known = match self.list.get(parent) {
+            Some(info) => &info.children,
+            None => &self.top,
+        };
+        let found = known.iter().find(|(child, _)| *child == name).map(|&(_, id)| id);
+        let listed = known.len() < LISTED_CHILDREN;
+        let id = match found {
+            Some(id) => id,
+            None => {
+                self.key.clear();
+                if !listed {
+                    let _ = write!(self.key, "{parent}/{name}");
+                }
+                match self.index.get(self.key.as_str()).filter(|_| !listed) {
+                    Some(&id) => id,
+                    None if self.list.len() < MAX_PATHS => {
+                        let id = self.list.len();
+                        self.list.push(PathInfo {
+                            name,
+                            parent: (parent != usize::MAX).then_some(parent),
+                            count: 0,
+                            parents: 0,
+                            last_parent: usize::MAX,
+                            last_offset: 0,
+                            structured: 0,
+                            children: Vec::new(),
+                        });
+                        match (listed, self.list.get_mut(parent)) {
+                            (true, Some(info)) => info.children.push((name, id)),
+                            (true, None) => self.top.push((name, id)),
+                            (false, _) => {
+                                self.index.insert(self.key.clone(), id);
+                            }
+                        }
+                        id
+                    }
+                    None => return None,
+                }
+            }
+        };
+        let info = &mut self.list[id];
+        info.count += 1;
+        info.last_offset = offset;
+        if info.last_parent != parent_serial {
+            info.parents += 1;
+            info.last_parent = parent_serial;
+        }
+        Some(id)
+    }
+
+    /// `channel/item`: the path's names below the root.
+    fn display(&self, id: usize) -> String {
+        let mut names = Vec::new();
+        let mut at = Some(id);
+        while let Some(current) = at {
+            let info = &self.list[current];
+            if info.parent.is_some() {
+                names.push(info.name);
+            }
+            at = info.parent;
+        }
+        if names.is_empty() {
+            return self.list[id].name.to_string();
+        }
+        names.reverse();
+        names.join("/")
+    }
+
+    fn children(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
+        (id + 1..self.list.len()).filter(move |&child| self.list[child].parent == Some(id))
+    }
+
+    fn is_repeated_record(&self, id: usize) -> bool {
+        let info = &self.list[id];
+        info.count >= 3 && info.count > info.parents && info.structured * 2 > info.count
+    }
+}
+
+// ---------------------------------------------------------------- pass 1: the survey
+
+/// A record flagged by a problem child or attribute.
+struct Flagged {
+    path: Option<usize>,
+    label: String,
+    /// `failure`, `error`, `outcome=Failed`.
+    kind: String,
+    message: String,
+}
+
+struct Survey<'a> {
+    paths: Paths<'a>,
+    root: usize,
+    root_attributes: &'a str,
+    flagged: Vec<Flagged>,
+    /// Problem records found (all of them), per kind in first-seen order.
+    flag_counts: Vec<(String, usize)>,
+}
+
+/// The label of an element from its attributes.
+fn label_attribute(raw: &str) -> Option<String> {
+    LABELS
+        .iter()
+        .find_map(|name| attribute(raw, name).filter(|value| !value.trim().is_empty()))
+        .map(|value| shown(&value, VALUE_WIDTH))
+}
+
+/// The first line of a message, clipped.
+fn first_line(text: &str) -> String {
+    let line = text.trim().split('\n').next().unwrap_or("");
+    shown(line, MESSAGE_WIDTH)
+}
+
+/// Counts `kind` in `counts` (first-seen order).
+fn count_kind(counts: &mut Vec<(String, usize)>, kind: &str) {
+    match counts.iter_mut().find(|(k, _)| k == kind) {
+        Some(slot) => slot.1 += 1,
+        None => counts.push((kind.to_string(), 1)),
+    }
+}
+
+/// A problem attribute of a start tag: `outcome=Failed`.
+fn problem_attribute(raw: &str) -> Option<String> {
+    attributes(raw).find_map(|(key, value)| {
+        let key = local(key);
+        let problem = PROBLEM_ATTRIBUTES.iter().any(|a| key.eq_ignore_ascii_case(a))
+            && PROBLEM_VALUES.iter().any(|v| value.trim().eq_ignore_ascii_case(v));
+        problem.then(|| format!("{key}={}", shown(value, 20)))
+    })
+}
+
+fn survey(text: &str) -> Option<Survey<'_>> {
+    let mut paths = Paths::default();
+    let mut root: Option<(Option<usize>, &str)> = None;
+    let mut flagged: Vec<Flagged> = Vec::new();
+    let mut flag_counts: Vec<(String, usize)> = Vec::new();
+    // Per open element: its path, its attribute text, whether it is flagged already. The flag
+    // whose message the next text gives, with the depth of that text.
+    let mut open: Vec<(Option<usize>, &str, bool)> = Vec::new();
+    let mut awaiting_message: Option<(usize, usize)> = None;
+    walk(text, &mut paths, &mut |event, depth| {
+        match event {
+        Event::Open { path, name, attributes: raw, .. } => {
+            root.get_or_insert((path, raw));
+            let local_name = local(name);
+            let is_problem = PROBLEM_ELEMENTS.iter().any(|p| local_name.eq_ignore_ascii_case(p));
+            if let Some((parent_path, parent_raw, flagged_already)) = open.last_mut().filter(|_| is_problem) {
+                if !*flagged_already {
+                    *flagged_already = true;
+                    let kind = local_name.to_ascii_lowercase();
+                    count_kind(&mut flag_counts, &kind);
+                    if flagged.len() < MAX_FLAGGED {
+                        let message = ["message", "reason"]
+                            .iter()
+                            .find_map(|key| attribute(raw, key))
+                            .map(|m| first_line(&m))
+                            .unwrap_or_default();
+                        if message.is_empty() {
+                            awaiting_message = Some((flagged.len(), depth + 1));
+                        }
+                        let label = label_attribute(parent_raw).unwrap_or_default();
+                        flagged.push(Flagged { path: *parent_path, label, kind, message });
+                    }
+                }
+            }
+            let problem = if raw.is_empty() { None } else { problem_attribute(raw) };
+            if let Some(kind) = &problem {
+                count_kind(&mut flag_counts, kind);
+                if flagged.len() < MAX_FLAGGED {
+                    let label = label_attribute(raw).unwrap_or_default();
+                    flagged.push(Flagged { path, label, kind: kind.clone(), message: String::new() });
+                }
+            }
+            open.push((path, raw, problem.is_some()));
+        }
+        Event::Text(piece, cdata) => {
+            if let Some((index, at_depth)) = awaiting_message {
+                if depth >= at_depth && !piece.trim().is_empty() {
+                    let piece = if cdata { Cow::Borrowed(piece) } else { decode(piece) };
+                    flagged[index].message = first_line(&piece);
+                    awaiting_message = None;
+                }
+            }
+        }
+        Event::Close => {
+            open.pop();
+            if awaiting_message.is_some_and(|(_, at_depth)| depth < at_depth) {
+                awaiting_message = None;
+            }
+        }
+        }
+        true
+    });
+    let (root, root_attributes) = root?;
+    Some(Survey { paths, root: root?, root_attributes, flagged, flag_counts })
+}
+
+// ---------------------------------------------------------------- what to describe
+
+struct Plan {
+    /// Record lists, the most elements first.
+    records: Vec<usize>,
+    /// The element whose children are the document's own fields: the root, or its single
+    /// wrapper (an RSS `channel`, a SOAP `Body`).
+    body: usize,
+    /// The body's children that occur once (its fields), in document order.
+    fields: Vec<usize>,
+}
+
+impl Plan {
+    fn new(survey: &Survey<'_>) -> Plan {
+        let paths = &survey.paths;
+        let mut body = survey.root;
+        for _ in 0..3 {
+            let children: Vec<usize> = paths.children(body).collect();
+            match children[..] {
+                [only] if paths.list[only].count == 1 && paths.list[only].structured == 1 => body = only,
+                _ => break,
+            }
+        }
+        let fields = paths.children(body).filter(|&child| paths.list[child].count == 1).collect();
+        let candidate: Vec<bool> = (0..paths.list.len()).map(|id| paths.is_repeated_record(id)).collect();
+        let mut records: Vec<usize> = (0..paths.list.len())
+            .filter(|&id| candidate[id])
+            .filter(|&id| {
+                let info = &paths.list[id];
+                let mut ancestor = info.parent;
+                while let Some(up) = ancestor {
+                    if candidate[up] {
+                        return info.count >= NESTED_LIST_MIN * info.parents;
+                    }
+                    ancestor = paths.list[up].parent;
+                }
+                true
+            })
+            .collect();
+        // The most elements first; equal counts keep document order (a stable sort).
+        stable_sort_by(&mut records, |a, b| paths.list[*b].count.cmp(&paths.list[*a].count));
+        records.truncate(RECORD_LISTS);
+        Plan { records, body, fields }
+    }
+}
+
+// ---------------------------------------------------------------- pass 2: values
+
+/// An element being turned into a value.
+struct Building<'a> {
+    name: &'a str,
+    entries: Vec<(Cow<'a, str>, Value<'a>)>,
+    text: String,
+}
+
+/// Values of the records of each record list (the first `SAMPLED_RECORDS` and the last) and of
+/// the document's fields.
+struct Values<'a> {
+    records: Vec<(Vec<Value<'a>>, Option<Value<'a>>)>,
+    fields: Vec<(&'a str, Value<'a>)>,
+}
+
+/// The value of a finished element: a leaf's text (a number when it reads as one), or a map of
+/// its attributes and children (with its own text under `#text`).
+fn finish(building: Building<'_>) -> Value<'_> {
+    let text = building.text.trim();
+    if building.entries.is_empty() {
+        return leaf(text.to_string());
+    }
+    let mut entries = building.entries;
+    if !text.is_empty() && entries.len() < MAX_KEYS {
+        entries.push((Cow::Borrowed("#text"), leaf(text.to_string())));
+    }
+    let len = entries.len();
+    Value::Map(entries, len)
+}
+
+fn leaf<'a>(text: String) -> Value<'a> {
+    let numeric = !text.is_empty()
+        && text.len() < 24
+        && text.parse::<f64>().is_ok_and(f64::is_finite)
+        && text.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'.' | b'e' | b'E' | b'+'));
+    if numeric {
+        Value::Number(Cow::Owned(text))
+    } else {
+        Value::Text(Cow::Owned(text))
+    }
+}
+
+/// Adds `value` as the child `name` of `parent`: a second child of the same name makes a list.
+fn attach<'a>(parent: &mut Building<'a>, name: &'a str, value: Value<'a>) {
+    let full = parent.entries.len() >= MAX_KEYS;
+    match parent.entries.iter_mut().find(|(key, _)| key == name) {
+        Some((_, Value::List(items, len))) => {
+            *len += 1;
+            if items.len() < MAX_ITEMS {
+                items.push(value);
+            }
+        }
+        Some((_, existing)) => {
+            let first = std::mem::replace(existing, Value::Null);
+            *existing = Value::List(vec![first, value], 2);
+        }
+        None if !full => parent.entries.push((Cow::Borrowed(name), value)),
+        None => {}
+    }
+}
+
+/// One element being turned into a value (a record or a document field), with the elements
+/// open inside it.
+struct Build<'a> {
+    /// The record list it belongs to, or `None` for a document field.
+    list: Option<usize>,
+    depth: usize,
+    open: Vec<Building<'a>>,
+    /// Elements opened past `MAX_VALUE_DEPTH` and not closed yet.
+    skipped: usize,
+}
+
+/// The elements being turned into values. Builds nest (a test suite record holds test case
+/// records): each event goes to all of them, at most one per planned path on a branch.
+#[derive(Default)]
+struct Builder<'a> {
+    builds: Vec<Build<'a>>,
+}
+
+impl<'a> Builder<'a> {
+    /// An element opens; `start` begins a build of it (for record list `Some(i)` or a field).
+    fn open(&mut self, start: Option<Option<usize>>, name: &'a str, raw: &'a str, depth: usize) {
+        if let Some(list) = start {
+            self.builds.push(Build { list, depth, open: Vec::new(), skipped: 0 });
+        }
+        for build in &mut self.builds {
+            if build.skipped > 0 || depth.saturating_sub(build.depth) >= MAX_VALUE_DEPTH {
+                build.skipped += 1;
+                continue;
+            }
+            let mut entries: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
+            for (key, value) in attributes(raw).filter(|(key, _)| !is_plumbing(key)) {
+                if entries.len() >= MAX_KEYS {
+                    break;
+                }
+                if !entries.iter().any(|(k, _)| k == key) {
+                    entries.push((Cow::Borrowed(key), leaf(clipped(&decode(value)))));
+                }
+            }
+            build.open.push(Building { name, entries, text: String::new() });
+        }
+    }
+
+    fn text(&mut self, raw: &str, cdata: bool) {
+        if self.builds.is_empty() {
+            return;
+        }
+        let piece = if cdata { Cow::Borrowed(raw) } else { decode(raw) };
+        for build in self.builds.iter_mut().filter(|build| build.skipped == 0) {
+            if let Some(top) = build.open.last_mut() {
+                append_text(&mut top.text, &piece);
+            }
+        }
+    }
+
+    /// An element closes: the build it completes, if any (its list, name and value).
+    fn close(&mut self) -> Option<(Option<usize>, &'a str, Value<'a>)> {
+        let mut finished = None;
+        for build in &mut self.builds {
+            if build.skipped > 0 {
+                build.skipped -= 1;
+            } else if let Some(done) = build.open.pop() {
+                let name = done.name;
+                let value = finish(done);
+                match build.open.last_mut() {
+                    Some(parent) => attach(parent, name, value),
+                    None => finished = Some((build.list, name, value)),
+                }
+            }
+        }
+        self.builds.retain(|build| !build.open.is_empty());
+        finished
+    }
+}
+
+fn collect_values<'a>(text: &'a str, survey: &Survey<'a>, plan: &Plan) -> Values<'a> {
+    let mut values = Values {
+        records: plan.records.iter().map(|_| (Vec::new(), None)).collect(),
+        fields: Vec::new(),
+    };
+    // What each path's elements start: a record of list `i` (`Some(Some(i))`) or a field.
+    let mut role: Vec<Option<Option<usize>>> = vec![None; survey.paths.list.len()];
+    for (index, &path) in plan.records.iter().enumerate() {
+        role[path] = Some(Some(index));
+    }
+    for &path in &plan.fields {
+        role[path] = Some(None);
+    }
+    // The walk numbers the paths as the survey did (same text, same order, same cap), and stops
+    // once every sample is full and every field read.
+    let mut paths = Paths::default();
+    let mut builder = Builder::default();
+    let mut fields_left = plan.fields.len();
+    let wanted = |values: &Values<'a>, list: usize| values.records[list].0.len() < SAMPLED_RECORDS;
+    walk(text, &mut paths, &mut |event, depth| {
+        match event {
+            Event::Open { path, name, attributes: raw, .. } => {
+                let start = path
+                    .and_then(|path| role.get(path).copied().flatten())
+                    .filter(|start| start.map_or(true, |list| wanted(&values, list)));
+                builder.open(start, name, raw, depth);
+            }
+            Event::Text(raw, cdata) => builder.text(raw, cdata),
+            Event::Close => match builder.close() {
+                Some((Some(list), _, value)) => values.records[list].0.push(value),
+                Some((None, name, value)) => {
+                    fields_left -= 1;
+                    values.fields.push((name, value));
+                }
+                None => {}
+            },
+        }
+        !builder.builds.is_empty() || fields_left > 0 || (0..plan.records.len()).any(|list| wanted(&values, list))
+    });
+    // The last record of a list longer than its sample, read where the survey saw it start.
+    for (list, &path) in plan.records.iter().enumerate() {
+        let info = &survey.paths.list[path];
+        if info.count > values.records[list].0.len() {
+            values.records[list].1 = element_at(text, info.last_offset);
+        }
+    }
+    for (sample, last) in &mut values.records {
+        as_lists_throughout(sample, last);
+    }
+    values
+}
+
+/// The value of the element whose start tag begins at `offset`.
+fn element_at(text: &str, offset: usize) -> Option<Value<'_>> {
+    let mut builder = Builder::default();
+    let mut value = None;
+    walk(text.get(offset..)?, &mut Paths::default(), &mut |event, depth| {
+        match event {
+            Event::Open { name, attributes: raw, .. } => {
+                builder.open((depth == 0).then_some(None), name, raw, depth)
+            }
+            Event::Text(raw, cdata) => builder.text(raw, cdata),
+            Event::Close => value = builder.close().map(|(_, _, value)| value),
+        }
+        value.is_none()
+    });
+    value
+}
+
+/// A child that some records repeat is a list in every record (one `category` and three are
+/// the same field), so its values are counted as one field.
+fn as_lists_throughout<'a>(sample: &mut [Value<'a>], last: &mut Option<Value<'a>>) {
+    let mut repeated: Vec<String> = Vec::new();
+    for record in sample.iter().chain(last.iter()) {
+        if let Value::Map(entries, _) = record {
+            for (key, value) in entries {
+                if matches!(value, Value::List(..)) && repeated.len() < MAX_KEYS && !repeated.iter().any(|r| r == key) {
+                    repeated.push(key.to_string());
+                }
+            }
+        }
+    }
+    for record in sample.iter_mut().chain(last.iter_mut()) {
+        if let Value::Map(entries, _) = record {
+            for (key, value) in entries.iter_mut() {
+                if !matches!(value, Value::List(..)) && repeated.iter().any(|r| r == key) {
+                    let single = std::mem::replace(value, Value::Null);
+                    *value = Value::List(vec![single], 1);
+                }
+            }
+        }
+    }
+}
+
+/// `text` cut to at most `MAX_TEXT` bytes at a char boundary.
+fn clipped(text: &str) -> String {
+    let mut end = text.len().min(MAX_TEXT);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
+
+/// Adds a piece of an element's text, up to `MAX_TEXT` bytes (whitespace-only pieces between
+/// children become one space).
+fn append_text(text: &mut String, piece: &str) {
+    if piece.trim().is_empty() {
+        if !text.is_empty() && !text.ends_with(' ') && text.len() < MAX_TEXT {
+            text.push(' ');
+        }
+        return;
+    }
+    let mut end = piece.len().min(MAX_TEXT.saturating_sub(text.len()));
+    while !piece.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.push_str(&piece[..end]);
+}
+
+// ---------------------------------------------------------------- the synopsis
+
+/// `key=value` pairs of a map's scalar entries and the sizes of its containers.
+fn pairs(entries: &[(Cow<'_, str>, Value<'_>)]) -> Vec<String> {
+    entries
+        .iter()
+        .map(|(key, value)| match value {
+            Value::Map(_, n) => format!("{key}{{{n}}}"),
+            Value::List(_, n) => format!("{key}[{n}]"),
+            scalar => format!("{key}={}", shown(&scalar.scalar_text().unwrap_or_default(), VALUE_WIDTH)),
+        })
+        .collect()
+}
+
+/// How much a leaf says about its document: names and titles, then ids and versions, then
+/// anything short, then URLs and long prose.
+fn field_rank(name: &str, value: &str) -> usize {
+    let name = local(name).to_ascii_lowercase();
+    if LABELS.contains(&name.as_str()) {
+        0
+    } else if name.ends_with("id") || name.ends_with("name") || name.contains("version") {
+        1
+    } else if value.starts_with("http") || value.chars().count() > VALUE_WIDTH as usize {
+        3
+    } else {
+        2
+    }
+}
+
+fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
+    let paths = &survey.paths;
+    let mut synopsis = Synopsis::new("xml", "XML output");
+    // The document's own leaves, most telling first; its title or name goes in the summary.
+    let mut leaves: Vec<(&str, String)> = values
+        .fields
+        .iter()
+        .filter_map(|(name, value)| Some((*name, value.scalar_text()?.into_owned())))
+        .filter(|(_, value)| !value.is_empty())
+        .collect();
+    stable_sort_by(&mut leaves, |a, b| field_rank(a.0, &a.1).cmp(&field_rank(b.0, &b.1)));
+    let title = leaves
+        .iter()
+        .position(|(name, _)| matches!(local(name).to_ascii_lowercase().as_str(), "title" | "name"))
+        .map(|at| leaves.remove(at));
+    let root = paths.list[survey.root].name;
+    let root_attributes: Vec<String> = attributes(survey.root_attributes)
+        .filter(|(key, value)| !is_plumbing(key) && !is_measurement(key, value))
+        .take(ROOT_ATTRIBUTES)
+        .map(|(key, value)| format!("{key}={}", shown(&decode(value), 40)))
+        .collect();
+    let mut summary = format!("XML {root}");
+    if !root_attributes.is_empty() {
+        summary.push_str(&format!(" ({})", root_attributes.join(", ")));
+    }
+    if let Some((_, value)) = &title {
+        summary.push_str(&format!(": {}", shown(value, VALUE_WIDTH)));
+    }
+    summary.push('.');
+    synopsis.summary.push(summary);
+
+    let mut lines: Vec<String> = Vec::new();
+    // Problem records first, rarest kind first: their names, then (later) their messages.
+    let mut kinds = survey.flag_counts.clone();
+    stable_sort_by(&mut kinds, |a, b| a.1.cmp(&b.1));
+    if !kinds.is_empty() {
+        let element = survey.flagged.iter().find_map(|f| f.path).map(|p| paths.display(p));
+        let groups: Vec<String> = kinds
+            .iter()
+            .map(|(kind, n)| {
+                let names: Vec<&str> = survey
+                    .flagged
+                    .iter()
+                    .filter(|f| &f.kind == kind && !f.label.is_empty())
+                    .map(|f| f.label.as_str())
+                    .collect();
+                if names.is_empty() {
+                    format!("{kind} ({n})")
+                } else {
+                    format!("{kind} ({n}): {}", names.join(", "))
+                }
+            })
+            .collect();
+        let prefix = element.map_or(String::new(), |name| format!("{name} "));
+        lines.push(format!("{prefix}{}", groups.join("; ")));
+    }
+    let mut later: Vec<String> = Vec::new();
+    for (index, (&path, (sample, last))) in plan.records.iter().zip(&values.records).enumerate() {
+        // The fields line names the path; the lines after it the element (`item first: ...`).
+        let element = paths.list[path].name;
+        let total = paths.list[path].count;
+        let sample_refs: Vec<&Value<'_>> = sample.iter().collect();
+        let last = last.as_ref().or(sample.last());
+        let record = record_lines("", &sample_refs, total, last, false);
+        let identity = |value: Option<&Value<'_>>, which: &str| {
+            let value = value?;
+            let id = record_identity(value, IDENTITY_WIDTH).or_else(|| fallback_identity(value))?;
+            Some(format!("{which}: {id}"))
+        };
+        let sampled = if sample.len() < total {
+            format!(", fields of the first {}", sample.len())
+        } else {
+            String::new()
+        };
+        let fields = joined_within(&record.field_names, LINE_WIDTH);
+        let mut these = vec![format!("{} ({total}{sampled}): {fields}", paths.display(path))];
+        let mut own = Vec::new();
+        own.extend(identity(sample.first(), "first"));
+        if total > 1 {
+            own.extend(identity(last, "last"));
+        }
+        own.extend(record.all);
+        own.extend(ids_line(sample));
+        let (first_values, other_values) = record.values.split_at(record.values.len().min(2));
+        let mut minor: Vec<String> = first_values.to_vec();
+        minor.extend(record.rare);
+        minor.extend(other_values.iter().cloned());
+        // The first list's lines follow its fields line; the second's name their element.
+        let named = |line: String| if index == 0 { line } else { format!("{element} {line}") };
+        these.extend(own.into_iter().map(named));
+        let minor = minor.into_iter().map(named);
+        if index == 0 {
+            lines.extend(these);
+            later.extend(minor);
+        } else {
+            later.extend(these);
+            later.extend(minor);
+        }
+    }
+    // The document's own fields: its leaves on one line, then each container of fields.
+    let body = paths.list[plan.body].name;
+    if !leaves.is_empty() {
+        let shown_leaves: Vec<String> = leaves
+            .iter()
+            .map(|(name, value)| format!("{name}={}", shown(value, VALUE_WIDTH)))
+            .collect();
+        lines.push(format!("{body}: {}", joined_within(&shown_leaves, LINE_WIDTH)));
+    }
+    for (name, value) in &values.fields {
+        if let Value::Map(entries, _) = value {
+            if entries.iter().any(|(_, v)| v.is_scalar()) {
+                lines.push(format!("{name}: {}", joined_within(&pairs(entries), LINE_WIDTH)));
+            }
+        }
+    }
+    lines.extend(later);
+    let messages: Vec<String> = survey
+        .flagged
+        .iter()
+        .filter(|f| !f.message.is_empty())
+        .map(|f| if f.label.is_empty() { f.message.clone() } else { format!("{}: {}", f.label, f.message) })
+        .collect();
+    if !messages.is_empty() {
+        lines.push(format!("messages: {}", messages.join("; ")));
+    }
+    let children: Vec<String> = paths
+        .children(survey.root)
+        .map(|child| match paths.list[child].count {
+            1 => paths.list[child].name.to_string(),
+            n => format!("{} ({n})", paths.list[child].name),
+        })
+        .collect();
+    if !children.is_empty() {
+        lines.push(format!("{root} children: {}", joined_within(&children, LINE_WIDTH)));
+    }
+    // Every line clipped, and the lines past a total dropped: whatever the document, the
+    // synopsis stays small (the stub's own bound clips it further).
+    let mut total = 0;
+    for line in lines {
+        total += line.len().min(MAX_LINE_CHARS);
+        if total > MAX_SYNOPSIS_CHARS {
+            break;
+        }
+        synopsis.structure.push(clip(&line, MAX_LINE_CHARS as i64));
+    }
+    synopsis.summary = synopsis.summary.iter().map(|line| clip(line, MAX_LINE_CHARS as i64)).collect();
+    synopsis
+}
+
+/// A record without a name, title or id field: its first two scalar fields.
+fn fallback_identity(record: &Value<'_>) -> Option<String> {
+    let Value::Map(entries, _) = record else {
+        return record.scalar_text().map(|text| shown(&text, VALUE_WIDTH));
+    };
+    let parts: Vec<String> = entries
+        .iter()
+        .filter_map(|(key, value)| Some(format!("{key}={}", shown(&value.scalar_text()?, IDENTITY_WIDTH))))
+        .take(2)
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// The records' ids (their `id`, else `name` or `key`, whichever the first record has), each
+/// once, in document order.
+fn ids_line(records: &[Value<'_>]) -> Option<String> {
+    let field = ["id", "name", "key"].into_iter().find(|field| {
+        records.first().and_then(|r| r.get(field)).is_some_and(Value::is_scalar)
+    })?;
+    let mut ids: Vec<String> = Vec::new();
+    for record in records {
+        if let Some(id) = record.get(field).and_then(Value::scalar_text) {
+            let id = shown(&id, 40);
+            if !ids.contains(&id) && ids.len() < 64 {
+                ids.push(id);
+            }
+        }
+    }
+    (ids.len() > 1).then(|| format!("{field}s: {}", joined_within(&ids, LINE_WIDTH)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::synopsis_text;
+
+    fn text_of(output: &str) -> String {
+        synopsis_text(&synopsis(output).expect("an XML synopsis"))
+    }
+
+    #[test]
+    fn a_wrapped_list_of_entries_gives_the_title_the_count_the_fields_and_the_ends() {
+        let mut feed = String::from("<?xml version=\"1.0\"?>\n<catalog format=\"3\"><shelf><label>Spring books</label><curator>ann</curator>");
+        for i in 0..30 {
+            let extra = if i % 2 == 0 { "<tag>a</tag><tag>b</tag>" } else { "<tag>c</tag>" };
+            feed.push_str(&format!("<book lang=\"en\"><title>Book &amp; {i}</title><added>2024-01-{:02}</added>{extra}</book>", i % 28 + 1));
+        }
+        feed.push_str("</shelf></catalog>");
+        let shown = text_of(&feed);
+        assert!(shown.starts_with("XML catalog (format=3)"), "{shown}");
+        assert!(shown.contains("shelf/book (30): title, lang, added, tag[]"), "{shown}");
+        assert!(shown.contains("first: title=Book & 0") && shown.contains("last: title=Book & 29"), "{shown}");
+        assert!(shown.contains("all: lang=en"), "{shown}");
+        // The wrapper's leaves are the document's fields; a tag repeated in some records only is
+        // one list field everywhere.
+        assert!(shown.contains("shelf: label=Spring books, curator=ann"), "{shown}");
+        assert!(shown.contains("tag[]: a 15, b 15, c 15"), "{shown}");
+    }
+
+    #[test]
+    fn records_with_a_problem_child_are_named_first_rarest_kind_first_with_their_messages() {
+        let mut report = String::from("<results total=\"40\">");
+        for suite in 0..2 {
+            report.push_str(&format!("<suite name=\"s{suite}\">"));
+            for case in 0..20 {
+                let body = match (suite, case) {
+                    (0, 3) => "<failure message=\"expected 1 got 2\">trace</failure>",
+                    (1, 7) => "<failure>\n  boom happened\n  at x.rs:1</failure>",
+                    (1, 9) => "<error type=\"Timeout\"><![CDATA[timed out after 5s]]></error>",
+                    _ => "",
+                };
+                report.push_str(&format!("<case name=\"case {suite}-{case}\" t=\"0.1\">{body}</case>"));
+            }
+            report.push_str("</suite>");
+        }
+        report.push_str("</results>");
+        let synopsis = synopsis(&report).expect("an XML synopsis");
+        assert_eq!(
+            synopsis.structure[0],
+            "suite/case error (1): case 1-9; failure (2): case 0-3, case 1-7"
+        );
+        let shown = synopsis_text(&synopsis);
+        assert!(shown.contains("suite/case (40): name, failure[]") || shown.contains("suite/case (40): name"), "{shown}");
+        assert!(
+            shown.contains("messages: case 0-3: expected 1 got 2; case 1-7: boom happened; case 1-9: timed out after 5s"),
+            "{shown}"
+        );
+        // Per-suite case lists are long enough to be a list of their own, ahead of the suites.
+        assert!(shown.find("suite/case (40)") < shown.find("suite (2)"), "{shown}");
+    }
+
+    #[test]
+    fn a_problem_attribute_flags_its_own_element() {
+        let runs: String = (0..6)
+            .map(|i| {
+                let outcome = if i == 4 { "Failed" } else { "Passed" };
+                format!("<Run testName=\"t{i}\" outcome=\"{outcome}\"/>")
+            })
+            .collect();
+        let shown = text_of(&format!("<TestRun><Results>{runs}</Results></TestRun>"));
+        assert!(shown.contains("Results/Run outcome=Failed (1): t4"), "{shown}");
+        assert!(shown.contains("outcome: Passed 5, Failed 1"), "{shown}");
+    }
+
+    #[test]
+    fn repeated_elements_list_their_ids_and_shared_attributes_and_nested_short_lists_stay_fields() {
+        let symbols: String = (0..12)
+            .map(|i| format!("<symbol id=\"s-{i}\" box=\"0 0 8 8\"><path d=\"M{i}\"/><path d=\"L{i}\"/></symbol>"))
+            .collect();
+        let shown = text_of(&format!("<sprite xmlns=\"urn:x\" style=\"a\"><name>set</name>{symbols}</sprite>"));
+        assert!(shown.starts_with("XML sprite: set."), "{shown}");
+        assert!(shown.contains("symbol (12): id, path[], box"), "{shown}");
+        assert!(shown.contains("ids: s-0, s-1, s-2"), "{shown}");
+        assert!(shown.contains("all: box=0 0 8 8"), "{shown}");
+        // Two paths per symbol are a field of the symbols, not a record list of their own.
+        assert!(!shown.contains("symbol/path ("), "{shown}");
+    }
+
+    #[test]
+    fn a_config_document_shows_its_leaves_and_its_containers_of_settings() {
+        let deps: String = (0..5)
+            .map(|i| format!("<dep><group>org.g{i}</group><artifact>lib-{i}</artifact></dep>"))
+            .collect();
+        let doc = format!(
+            "<!DOCTYPE conf [<!ENTITY x \"y\">]><conf><!-- c --><artifactId>svc</artifactId><version>1.2.0</version>\
+             <base><artifactId>base-parent</artifactId></base><settings><lang.level>17</lang.level></settings>\
+             <deps>{deps}</deps><make/></conf>"
+        );
+        let shown = text_of(&doc);
+        assert!(shown.contains("conf: artifactId=svc, version=1.2.0"), "{shown}");
+        assert!(shown.contains("base: artifactId=base-parent") && shown.contains("settings: lang.level=17"), "{shown}");
+        assert!(shown.contains("deps/dep (5): group, artifact"), "{shown}");
+        // Records without a name, title or id are known by their first fields.
+        assert!(shown.contains("first: group=org.g0, artifact=lib-0"), "{shown}");
+        assert!(shown.contains("conf children: artifactId, version, base, settings, deps, make"), "{shown}");
+    }
+
+    #[test]
+    fn tokens_step_over_markup_that_is_not_elements_and_decode_text() {
+        let tokens: Vec<String> = Tokens { text: "<?pi x?><!-- <a> --><!DOCTYPE d [<!ELEMENT e (#PCDATA)>]><a k='v>'>x &lt;&#65;&#x42;&bogus; <![CDATA[<b>]]></a>< 3", at: 0 }
+            .map(|token| match token {
+                Token::Start(name, raw, empty) => format!("start {name}{raw} {empty}"),
+                Token::End(name) => format!("end {name}"),
+                Token::Text(raw) => format!("text {}", decode(raw)),
+                Token::CData(raw) => format!("cdata {raw}"),
+            })
+            .collect();
+        assert_eq!(
+            tokens,
+            ["start a k='v>' false", "text x <AB&bogus; ", "cdata <b>", "end a", "text <", "text  3"]
+        );
+    }
+
+    #[test]
+    fn hostile_documents_stay_bounded_and_never_panic() {
+        let deep = "<a>".repeat(100_000) + "x" + &"</a>".repeat(100_000);
+        let many_attributes = format!("<r {}/>", (0..50_000).map(|i| format!("a{i}=\"{i}\"")).collect::<Vec<_>>().join(" "));
+        let many_names: String = (0..20_000).map(|i| format!("<n{i}>v</n{i}>")).collect();
+        let wide_record: String = (0..300).map(|i| format!("<rec>{}</rec>", (0..200).map(|j| format!("<f{j}>{i}</f{j}>")).collect::<String>())).collect();
+        for output in [
+            deep,
+            many_attributes,
+            format!("<root>{many_names}</root>"),
+            format!("<root>{wide_record}</root>"),
+            "<a><b><c>unclosed".to_string(),
+            "</x></y><a attr=\"never closed".to_string(),
+            "<a><![CDATA[never closed".to_string(),
+            "<a><!-- never closed".to_string(),
+            "<<<<>>>></></>".to_string(),
+            "<é ü=\"ß\">ñ&#1114112;&#xD800;</é>".to_string(),
+        ] {
+            if let Some(synopsis) = synopsis(&output) {
+                let chars: usize = synopsis.lines().map(|line| line.chars().count()).sum();
+                assert!(chars <= 8_000, "{chars} chars for {}", &output[..output.len().min(40)]);
+            }
+        }
+        assert!(synopsis("no markup here").is_none());
+    }
+
+    #[test]
+    fn detection_takes_parsed_xml_and_text_that_declares_itself_xml() {
+        let reference = Synopsis::new("text", "Text output");
+        let input = |output, mime, kind| Input { output, mime, reference_kind: kind, reference: &reference };
+        assert!(detect(&input("<a><b/></a>", "text/plain", "xml")).is_some());
+        assert!(detect(&input("<?xml version=\"1.0\"?><a><b></a>", "text/plain", "text")).is_some());
+        assert!(detect(&input("<a><b></a>", "application/xml", "text")).is_some());
+        assert!(detect(&input("<a><b></a>", "text/plain", "text")).is_none());
+        assert!(detect(&input("a log line <xml>", "application/xml", "text")).is_none());
+    }
+}
