@@ -10,6 +10,7 @@ import { storedSha256, callCore, callerJson, readingCaller, toToolStubError, wel
 import { withStoreTimeout } from "./stores/timeout.js";
 import { withCheckedAnswers } from "./stores/checked.js";
 import { planTurn } from "./planned-turn.js";
+import { loadForMode } from "./enhanced-module.js";
 import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { RESULTS_DIR, OUTPUT_FILE, METADATA_FILE, INDEX_FILE, DEFAULT_READ_LIMIT, DEFAULT_LIST_LIMIT } from "./core-constants.js";
 import { literalSearch } from "./literal-search.js";
@@ -21,6 +22,7 @@ import { isReady, whenReady } from "./ready.js";
 export { ToolStubError, MemoryStore };
 export { useSha256 } from "./core-call.js";
 export { preloadGrep } from "./grep-module.js";
+export { loadEnhancedMode } from "./enhanced-module.js";
 export { synopsis, renderStub, makePreview, toolResultId, sha256Hex } from "./functions.js";
 
 /** The code points offset..offset+limit of a string holding lone surrogates, exactly. */
@@ -208,6 +210,8 @@ export class ToolStub {
     };
     // The plan stays in the core (see planned-turn.js); what comes out is what storing needs: each
     // write's keys, then its index and record files, two strings per write.
+    // Enhanced synopses come from a module of their own, loaded on first use (enhanced-module.js).
+    await loadForMode(this.#config.synopsisMode);
     const plan = await planTurn(callerJson(input, ""), outputs);
     const { writes, files } = plan;
     const retain = this.#hasRetention();

@@ -1,6 +1,7 @@
 // The stateless calls: synopsis, stub rendering, previews and ids.
 
 import * as core from "../wasm/tool_stub.js";
+import { enhancedHost } from "./enhanced-module.js";
 import { callCore, callerJson, storedSha256, requireString, optionalString, requireInteger, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
 
 /** Core (snake_case, as stored) synopsis → API (camelCase). */
@@ -38,7 +39,7 @@ export function synopsis(output, options) {
   const previewChars = optionalInteger(opts.previewChars, "previewChars", 2000);
   optionalString(opts.toolName, "toolName");
   const mode = optionalString(opts.synopsisMode, "synopsisMode");
-  return synopsisFromCore(JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars, mode)));
+  return synopsisFromCore(JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars, mode, enhancedHost)));
 }
 
 const STUB_OPTIONS = ["ref", "toolName", "sha256", "reason", "originalChars", "previewChars", "mimeType", "toolNames", "stubHeader"];
@@ -71,7 +72,7 @@ export function makePreview(output, options) {
   const opts = stubOptionsToCore(given, [...STUB_OPTIONS, "maxStubChars", "synopsisMode"]);
   if (given.maxStubChars !== undefined) opts.maxStubChars = requireInteger(given.maxStubChars, "maxStubChars");
   if (given.synopsisMode !== undefined) opts.synopsisMode = requireString(given.synopsisMode, "synopsisMode");
-  const result = JSON.parse(callCore(core.makePreviewJson, output, callerJson(opts, "options")));
+  const result = JSON.parse(callCore(core.makePreviewJson, output, callerJson(opts, "options"), enhancedHost));
   return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
 }
 

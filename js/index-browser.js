@@ -9,6 +9,7 @@ import { useSha256 } from "./api.js";
 import { useStagedSha256 } from "./core-call.js";
 import { isReady, markReady, markNotReady, useReadiness } from "./ready.js";
 import { useGrepLoader, useSearchWorker } from "./grep-module.js";
+import { useEnhancedLoader } from "./enhanced-module.js";
 import { SearchWorker } from "./search-worker-client.js";
 import { ToolStubError } from "./stores/errors.js";
 
@@ -19,13 +20,17 @@ import { ToolStubError } from "./stores/errors.js";
  */
 function packageWasmUrls() {
   try {
-    return [new URL("../wasm/tool_stub_bg.wasm", import.meta.url), new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url)];
+    return [
+      new URL("../wasm/tool_stub_bg.wasm", import.meta.url),
+      new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url),
+      new URL("../wasm/tool_stub_enhanced_bg.wasm", import.meta.url),
+    ];
   } catch {
-    return [null, null];
+    return [null, null, null];
   }
 }
 
-const [WASM_URL, GREP_WASM_URL] = packageWasmUrls();
+const [WASM_URL, GREP_WASM_URL, ENHANCED_WASM_URL] = packageWasmUrls();
 
 /**
  * The search worker (search-worker.js), written as the literal `new Worker(new URL(...,
@@ -82,7 +87,22 @@ async function instantiate(source) {
   useWebCrypto();
   markReady();
   instantiated = { wasm, grepWasm: wasmOf(source, "grep", GREP_WASM_URL) };
+  useEnhanced(source);
   useSearch(source);
+}
+
+/**
+ * How to load enhanced mode's module (enhanced-module.js): asynchronously, the first time a
+ * ToolStub configured for enhanced synopses needs one, or on `loadEnhancedMode()`.
+ */
+function useEnhanced(source) {
+  const enhancedWasm = wasmOf(source, "enhanced", ENHANCED_WASM_URL);
+  useEnhancedLoader(async () => {
+    if (enhancedWasm === null) throw new TypeError("this host gives the module no URL to find its wasm next to it: pass init({ enhancedModule | enhancedBytes | enhancedUrl })");
+    const enhanced = await import("../wasm/tool_stub_enhanced.js");
+    await enhanced.default({ module_or_path: enhancedWasm });
+    return enhanced;
+  });
 }
 
 /**
@@ -109,6 +129,7 @@ function useSearch(source) {
 
 /** An `init` once the core is ready: only its search options (`searchWorker`, `searchWorkerUrl`) apply. */
 function reconfigure(source) {
+  if (wasmOf(source, "enhanced", undefined) !== undefined) useEnhanced(source);
   if (source.searchWorker !== undefined || source.searchWorkerUrl !== undefined) useSearch(source);
 }
 
@@ -118,7 +139,9 @@ let initializing;
 /**
  * Instantiates the core from the wasm the host gives (`module`, `bytes` or `url`; default: next
  * to this file) and the grep module likewise (`grepModule`, `grepBytes` or `grepUrl`; loaded on
- * the first regex/ignoreCase/wholeWord search). Searches run in a worker (`searchWorkerUrl`: where
+ * the first regex/ignoreCase/wholeWord search), and enhanced mode's module (`enhancedModule`,
+ * `enhancedBytes` or `enhancedUrl`; loaded on `loadEnhancedMode()` or by a ToolStub configured for
+ * enhanced synopses, and replaceable by a later `init` until then). Searches run in a worker (`searchWorkerUrl`: where
  * the host serves js/search-worker.js when its bundler does not emit it; `searchWorker: false`: on
  * the main thread). The import starts `init()` itself; awaiting it is how a page knows the
  * synchronous calls work. Once the core is ready, an `init` changes only where searches run (before

@@ -7,6 +7,8 @@ import { useSha256 } from "./api.js";
 import { useInCoreSha256 } from "./core-call.js";
 import { markReady } from "./ready.js";
 import { useGrepLoader } from "./grep-module.js";
+import { useEnhancedLoader } from "./enhanced-module.js";
+import * as enhanced from "../wasm/tool_stub_enhanced.js";
 
 initSync({ module: readFileSync(new URL("../wasm/tool_stub_bg.wasm", import.meta.url)) });
 useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
@@ -17,6 +19,14 @@ useGrepLoader(async () => {
   grep.initSync({ module: readFileSync(new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url)) });
   return grep;
 });
+
+// Enhanced mode's module, read and compiled synchronously the first time an enhanced synopsis is
+// needed (enhanced-module.js): Node's synchronous calls need no load step.
+function loadEnhancedNow() {
+  enhanced.initSync({ module: readFileSync(new URL("../wasm/tool_stub_enhanced_bg.wasm", import.meta.url)) });
+  return enhanced;
+}
+useEnhancedLoader(async () => loadEnhancedNow(), loadEnhancedNow);
 
 export * from "./api.js";
 

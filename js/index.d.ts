@@ -82,6 +82,14 @@ export interface GrepThread {
  * runs it. Resolves with where searches run; rejects with `NOT_READY` if it cannot load.
  */
 export declare function preloadGrep(): Promise<GrepThread>;
+/**
+ * Loads enhanced mode's module (the third wasm module, with the analyzers of `synopsisMode:
+ * "enhanced"`) now. Reference mode never loads it. In Node it loads by itself the first time an
+ * enhanced synopsis is needed; in browsers `synopsis()` and `makePreview()` with `synopsisMode:
+ * "enhanced"` throw `NOT_READY` until this has resolved (ToolStub's methods await it themselves
+ * when `config.synopsisMode` is `"enhanced"`). Rejects with `NOT_READY` if it cannot load.
+ */
+export declare function loadEnhancedMode(): Promise<void>;
 
 /** Where `init` takes the wasm from: a compiled module, its bytes, or its address. */
 export interface WasmSource {
@@ -93,6 +101,11 @@ export interface WasmSource {
   grepModule?: WebAssembly.Module;
   grepBytes?: BufferSource | Response;
   grepUrl?: string | URL;
+  /** The same for enhanced mode's module (wasm/tool_stub_enhanced_bg.wasm), loaded by
+   * `loadEnhancedMode()` or the first ToolStub call configured for enhanced synopses. */
+  enhancedModule?: WebAssembly.Module;
+  enhancedBytes?: BufferSource | Response;
+  enhancedUrl?: string | URL;
   /** Where the host serves js/search-worker.js (export `tool-stub/search-worker`), for bundlers that
    * do not emit it as a worker (esbuild, Rollup): build it as its own ESM entry. Default: next to the
    * module, as Vite and webpack emit it. Like `searchWorker`, it applies to an `init` after the core is

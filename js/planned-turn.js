@@ -9,6 +9,7 @@ import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { callCore, coreInstance, holdInstance, releaseInstance, hashOutput, inCoreSha256, stagedSha256, storedSha256, isWellFormed } from "./core-call.js";
 import { parseOutputIndex } from "./output-index.js";
+import { enhancedHost } from "./enhanced-module.js";
 
 /**
  * Plans a turn in the core with the outputs' SHA-256 from the fastest hasher the host has: one
@@ -30,11 +31,11 @@ export async function planTurn(inputJson, outputs) {
 
 async function planInCore(inputJson, outputs) {
   const inCore = inCoreSha256();
-  if (inCore) return callCore(core.planTurn, inputJson, outputs, [], inCore);
+  if (inCore) return callCore(core.planTurn, inputJson, outputs, [], inCore, enhancedHost);
   const sha256OfBytes = stagedSha256();
   if (!sha256OfBytes) {
     const sha256s = await Promise.all(outputs.map((output) => (output === "" ? "" : hashOutput(output))));
-    return callCore(core.planTurn, inputJson, outputs, sha256s, undefined);
+    return callCore(core.planTurn, inputJson, outputs, sha256s, undefined, enhancedHost);
   }
   const digests = [];
   const start = (index, utf8) => {
@@ -46,8 +47,8 @@ async function planInCore(inputJson, outputs) {
     // A digest that fails leaves that output to the core's SHA-256.
     const sha256s = await Promise.all(outputs.map((_, i) => Promise.resolve(digests[i] ?? "").catch(() => "")));
     // Staged in an instance that is gone: plan from the outputs themselves.
-    if (stagedIn !== coreInstance()) return callCore(core.planTurn, inputJson, outputs, sha256s, undefined);
-    return callCore(core.planStagedTurn, inputJson, staged, sha256s);
+    if (stagedIn !== coreInstance()) return callCore(core.planTurn, inputJson, outputs, sha256s, undefined, enhancedHost);
+    return callCore(core.planStagedTurn, inputJson, staged, sha256s, enhancedHost);
   } finally {
     // The staging's number means nothing to another instance (it may name another call's).
     if (stagedIn === coreInstance()) core.dropStagedOutputs(staged);
@@ -72,7 +73,7 @@ function planExactly(inputJson, outputs, planned) {
   });
   if (sha256s === undefined) return planned;
   core.dropTurn(turn);
-  return callCore(core.planTurn, inputJson, outputs, sha256s, inCoreSha256());
+  return callCore(core.planTurn, inputJson, outputs, sha256s, inCoreSha256(), enhancedHost);
 }
 
 class PlannedTurn {
@@ -97,7 +98,7 @@ class PlannedTurn {
   /** The turn's new parts, from one outcome per write and each failed write's output ("" else). */
   finish(outcomes, failedOutputs) {
     if (this.#instance !== coreInstance()) this.#planAgain();
-    return JSON.parse(callCore(core.finishTurn, this.#turn, JSON.stringify(outcomes), failedOutputs));
+    return JSON.parse(callCore(core.finishTurn, this.#turn, JSON.stringify(outcomes), failedOutputs, enhancedHost));
   }
 
   /** Frees the plan if it was not finished (an error came first); lets the core restart again. */
@@ -113,7 +114,7 @@ class PlannedTurn {
   #planAgain() {
     const sha256s = this.#outputs.map(() => "");
     for (const write of this.writes) sha256s[write.partIndex] = write.sha256;
-    const [planned] = callCore(core.planTurn, this.#inputJson, this.#outputs, sha256s, inCoreSha256());
+    const [planned] = callCore(core.planTurn, this.#inputJson, this.#outputs, sha256s, inCoreSha256(), enhancedHost);
     const { turn, writes } = JSON.parse(planned);
     this.#instance = coreInstance();
     this.#turn = turn;

@@ -8,8 +8,10 @@ say "compiling the core to wasm (release)"
 # another ~25 KB gzipped but makes the synopses 2-4x slower, and per-crate "z" overrides for serde/serde_json change
 # nothing (their generic code is instantiated, and optimized, in this crate). The size comes from
 # the source instead: hand-rolled argument readers (src/json_fields.rs), one shared sort, no Unicode
-# case tables. Native release builds keep opt-level 3.
-CARGO_PROFILE_RELEASE_OPT_LEVEL=s cargo build --quiet --release --target wasm32-unknown-unknown --lib
+# case tables. Native release builds keep opt-level 3. Without the `enhanced` feature: enhanced
+# mode's analyzers are the third module's (below), which the main one asks through its host.
+CARGO_PROFILE_RELEASE_OPT_LEVEL=s cargo build --quiet --release --target wasm32-unknown-unknown --lib \
+  --no-default-features --features bindings
 # The grep module (grep/: regex engine and Unicode tables), a second module loaded on the first
 # search with regex/ignoreCase/wholeWord. opt-level 3: it is not loaded by every page, and its
 # inner loops (lazy DFA, prefilters) are what a search waits on. wasm SIMD (simd128, in every
@@ -18,10 +20,19 @@ CARGO_PROFILE_RELEASE_OPT_LEVEL=s cargo build --quiet --release --target wasm32-
 say "compiling the grep module to wasm (release, simd128)"
 RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_DIR=target/grep-module \
   cargo build --quiet --release --target wasm32-unknown-unknown -p tool-stub-grep --lib
+# The enhanced module (enhanced/: enhanced mode's analyzers), a third module loaded the first time
+# an enhanced synopsis is needed. Built like the grep module, in its target directory, so the two
+# share their compiled dependencies (a separate `cargo build`: one invocation for both would
+# unify the core's features, linking the analyzers into the grep module's core too). opt-level 3:
+# enhanced synopses of large outputs are held to a time budget against the reference's.
+say "compiling the enhanced module to wasm (release, simd128)"
+RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_DIR=target/grep-module \
+  cargo build --quiet --release --target wasm32-unknown-unknown -p tool-stub-enhanced --lib
 rm -rf pkg
 mkdir -p pkg/wasm
 for built in target/wasm32-unknown-unknown/release/tool_stub.wasm \
-  target/grep-module/wasm32-unknown-unknown/release/tool_stub_grep.wasm; do
+  target/grep-module/wasm32-unknown-unknown/release/tool_stub_grep.wasm \
+  target/grep-module/wasm32-unknown-unknown/release/tool_stub_enhanced.wasm; do
   module=$(basename "$built" .wasm)
   wasm-bindgen --target web --experimental-reset-state-function --out-dir pkg/wasm "$built"
   # Strings cross into wasm through encodeInto after their first 64 chars (see the script).
@@ -31,7 +42,7 @@ if command -v wasm-opt >/dev/null; then
   say "optimizing the modules with wasm-opt"
   # -O3 --converge: ~1 KB gzipped smaller than -O3 at the same speed; -Os/-Oz save 1-3 KB more
   # but make JSON synopses up to 20% slower.
-  for module in tool_stub tool_stub_grep; do
+  for module in tool_stub tool_stub_grep tool_stub_enhanced; do
     wasm-opt -O3 --converge --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
       --enable-sign-ext --enable-mutable-globals "pkg/wasm/${module}_bg.wasm" -o "pkg/wasm/${module}_bg.wasm"
   done
@@ -43,4 +54,4 @@ cp pkg-template/package.json pkg/
   sed -n '/<!-- package-readme:start -->/,/<!-- package-readme:end -->/p' README.md | grep -v 'package-readme:'
 } > pkg/README.md
 cp LICENSE pkg/
-say "package built in pkg/ ($(wc -c < pkg/wasm/tool_stub_bg.wasm) bytes of wasm, grep module $(wc -c < pkg/wasm/tool_stub_grep_bg.wasm))"
+say "package built in pkg/ ($(wc -c < pkg/wasm/tool_stub_bg.wasm) bytes of wasm, grep module $(wc -c < pkg/wasm/tool_stub_grep_bg.wasm), enhanced module $(wc -c < pkg/wasm/tool_stub_enhanced_bg.wasm))"

@@ -87,6 +87,7 @@ run_suite() {
 run_suite cargo count_libtest cargo test --no-fail-fast -- --show-output
 # The grep module (grep/), a workspace member that `cargo test` at the root does not run.
 run_suite cargo-grep count_libtest cargo test --no-fail-fast -p tool-stub-grep
+run_suite cargo-enhanced count_libtest cargo test --no-fail-fast -p tool-stub-enhanced
 run_suite wasm-node count_libtest wasm-pack test --node -- --test wasm_node
 run_suite wasm-chromium count_libtest wasm-pack test --headless --chrome -- --test wasm_browser
 run_suite js count_node_test node --test --test-reporter=tap tests/js/

@@ -12,10 +12,16 @@
 
 mod agent;
 mod catalog;
+// Without the `enhanced` feature (the main wasm module) the analyzers of `enhanced`, and the
+// readers of whole values in `kinds` that only they use (JSON and YAML value trees, table rows),
+// have no caller: the linker leaves them out (see `enhanced_source`).
+#[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
 mod enhanced;
+mod enhanced_source;
 mod error;
 mod ids;
 mod json_fields;
+#[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
 mod kinds;
 mod python;
 mod record;
@@ -36,8 +42,9 @@ pub use js_constants::generated_js_files;
 pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 /// The enhanced mode's analyzers of outputs the reference calls `text`, each
 /// `synopsis(output) -> Option<Synopsis>` (the fuzz targets drive them).
+#[cfg(feature = "enhanced")]
 pub mod enhanced_kinds {
-    pub use crate::enhanced::{build_output, html, log, xml};
+    pub use crate::enhanced::{build_output, dep_tree, git_log, html, log, text_table, xml};
 }
 /// The synopsis kinds, each `synopsis(output)`; `None` when the output is not of that kind.
 pub use kinds::{code, json, table, text, xml, yaml, Synopsis};
@@ -51,6 +58,9 @@ pub use retrieval::{json_pointer, lines, table_rows};
 pub use retrieval::{output_index::output_index, read, ReadWindow};
 /// The enhanced synopsis mode (`config.synopsisMode: "enhanced"`).
 pub use enhanced::SynopsisMode;
+/// The enhanced synopsis given the reference's (what the enhanced wasm module, enhanced/, answers).
+#[cfg(feature = "enhanced")]
+pub use enhanced_source::enhanced_synopsis;
 pub use stub::{
     make_preview, render_stub, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
     DEFAULT_MAX_STUB_CHARS, ENHANCED_STUB_RATIO,

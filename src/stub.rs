@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use crate::enhanced::{self, SynopsisMode};
+use crate::enhanced::SynopsisMode;
+use crate::enhanced_source;
 use crate::json_fields;
 use crate::python::{char_len, take_chars};
 use crate::synopsis::{self, Synopsis};
@@ -288,7 +289,7 @@ pub fn synopsis_in_mode(
         return reference;
     }
     let limit = enhanced_stub_limit(&reference, header);
-    let mut enhanced = enhanced::generate_from(output, mime_type, reference);
+    let mut enhanced = enhanced_source::enhanced_synopsis(output, mime_type, reference);
     hold_to_limit(&mut enhanced, header, limit);
     enhanced
 }

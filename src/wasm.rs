@@ -52,6 +52,76 @@ fn int(what: &str, value: f64) -> BindingResult<i64> {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// A host object whose `synopsis(utf8, mimeType, referenceJson)` answers, synchronously, the
+    /// enhanced synopsis (JSON) of the output whose UTF-8 is `utf8` (a view of the core's memory,
+    /// valid during the call), given the reference's synopsis of it: the enhanced module's answer
+    /// (js/enhanced-module.js). The main module is built without enhanced mode's analyzers (see
+    /// src/enhanced_source.rs); a build with them never calls it. Every call that may make an
+    /// enhanced synopsis takes one.
+    pub type HostEnhanced;
+    #[cfg(not(feature = "enhanced"))]
+    #[wasm_bindgen(method, catch)]
+    fn synopsis(
+        this: &HostEnhanced,
+        utf8: &[u8],
+        mime_type: &str,
+        reference_json: &str,
+    ) -> Result<String, JsValue>;
+}
+
+/// Runs a call that may make enhanced synopses with `host` answering them. What the host throws
+/// (the enhanced module could not load, say) is the call's error, thrown as it is; after it the
+/// call asks the host nothing more and its answer is dropped.
+#[cfg(not(feature = "enhanced"))]
+fn with_enhanced<R>(
+    host: Option<HostEnhanced>,
+    run: impl FnOnce() -> BindingResult<R>,
+) -> BindingResult<R> {
+    use std::rc::Rc;
+    let failure: Rc<RefCell<Option<JsValue>>> = Rc::default();
+    let failed = Rc::clone(&failure);
+    let source = move |output: &str, mime_type: &str, reference: &Synopsis| {
+        if failed.borrow().is_some() {
+            return None;
+        }
+        let answer = match host.as_ref() {
+            None => Err(to_js(Error::new(
+                ErrorCode::Internal,
+                "an enhanced synopsis was needed but no host of the enhanced module was given",
+            ))),
+            Some(host) => emit(reference)
+                .and_then(|json| host.synopsis(output.as_bytes(), mime_type, &json))
+                .and_then(|json| {
+                    serde_json::from_str::<Synopsis>(&json).map_err(|e| {
+                        to_js(Error::new(
+                            ErrorCode::Internal,
+                            format!("the enhanced module's synopsis is unreadable: {e}"),
+                        ))
+                    })
+                }),
+        };
+        answer
+            .map_err(|error| *failed.borrow_mut() = Some(error))
+            .ok()
+    };
+    let answer = crate::enhanced_source::with_source(Box::new(source), run);
+    match failure.take() {
+        Some(error) => Err(error),
+        None => answer,
+    }
+}
+
+/// With the analyzers linked in, the host is not needed.
+#[cfg(feature = "enhanced")]
+fn with_enhanced<R>(
+    _host: Option<HostEnhanced>,
+    run: impl FnOnce() -> BindingResult<R>,
+) -> BindingResult<R> {
+    run()
+}
+
 /// `mode` is `synopsisMode` ("" for the default, "reference"); in enhanced mode the synopsis is
 /// bounded as the one of a stub without ref or tool name.
 #[wasm_bindgen(js_name = synopsisJson)]
@@ -60,6 +130,7 @@ pub fn synopsis_json(
     mime_type: &str,
     preview_chars: f64,
     mode: &str,
+    enhanced: Option<HostEnhanced>,
 ) -> BindingResult<String> {
     let preview_chars = int("previewChars", preview_chars)?;
     let mode = SynopsisMode::parse(mode).map_err(to_js)?;
@@ -71,13 +142,15 @@ pub fn synopsis_json(
         preview_chars,
         ..StubHeader::default()
     };
-    emit(&synopsis_in_mode(
-        output,
-        mime_type,
-        preview_chars,
-        mode,
-        &header,
-    ))
+    with_enhanced(enhanced, || {
+        emit(&synopsis_in_mode(
+            output,
+            mime_type,
+            preview_chars,
+            mode,
+            &header,
+        ))
+    })
 }
 
 #[derive(Default)]
@@ -139,24 +212,30 @@ struct Preview<'a> {
 
 /// `{synopsis, stub}` for one output.
 #[wasm_bindgen(js_name = makePreviewJson)]
-pub fn make_preview_json(output: &str, options_json: &str) -> BindingResult<String> {
+pub fn make_preview_json(
+    output: &str,
+    options_json: &str,
+    enhanced: Option<HostEnhanced>,
+) -> BindingResult<String> {
     let options: StubOptions = parse("preview options", options_json)?;
-    let (synopsis, stub) = make_preview(
-        output,
-        &PreviewRequest {
-            mime_type: &options.mime_type,
-            preview_chars: options.preview_chars.unwrap_or(2_000),
-            tool_name: &options.tool_name,
-            reference: &options.reference,
-            sha256: &options.sha256,
-            reason: &options.reason,
-            original_chars: options.original_chars,
-            tools: options.tool_names.as_ref(),
-            max_stub_chars: options.max_stub_chars,
-            title: &options.stub_header,
-            mode: options.synopsis_mode,
-        },
-    );
+    let (synopsis, stub) = with_enhanced(enhanced, || {
+        Ok(make_preview(
+            output,
+            &PreviewRequest {
+                mime_type: &options.mime_type,
+                preview_chars: options.preview_chars.unwrap_or(2_000),
+                tool_name: &options.tool_name,
+                reference: &options.reference,
+                sha256: &options.sha256,
+                reason: &options.reason,
+                original_chars: options.original_chars,
+                tools: options.tool_names.as_ref(),
+                max_stub_chars: options.max_stub_chars,
+                title: &options.stub_header,
+                mode: options.synopsis_mode,
+            },
+        ))
+    })?;
     emit(&Preview {
         synopsis: &synopsis,
         stub: &stub,
@@ -263,6 +342,7 @@ thread_local! {
 /// Plans a turn. `input_json` is the turn with its parts' outputs left out; `outputs` are the
 /// outputs by part index; `sha256s` their SHA-256 where the host has them (hex, "" where not
 /// computed), and `hasher` (optional) hashes the others. The core hashes what neither gives.
+/// `enhanced` answers enhanced synopses (see `HostEnhanced`).
 ///
 /// The answer is a list of strings: first `{"turn", "writes": [{partIndex, sha256, outputKey,
 /// indexKey, metadataKey}]}` (`turn` names the plan for `finishTurn`), then, for each write in
@@ -274,9 +354,13 @@ pub fn plan_turn(
     outputs: Vec<String>,
     sha256s: Vec<String>,
     hasher: Option<HostHasher>,
+    enhanced: Option<HostEnhanced>,
 ) -> BindingResult<Vec<String>> {
-    plan_with_outputs(input_json, outputs, &|index: usize, output: &str| {
-        known_sha256(&sha256s, index).or_else(|| hasher.as_ref()?.sha256(output.as_bytes()).ok())
+    with_enhanced(enhanced, || {
+        plan_with_outputs(input_json, outputs, &|index: usize, output: &str| {
+            known_sha256(&sha256s, index)
+                .or_else(|| hasher.as_ref()?.sha256(output.as_bytes()).ok())
+        })
     })
 }
 
@@ -301,6 +385,7 @@ pub fn plan_staged_turn(
     input_json: &str,
     staged: u32,
     sha256s: Vec<String>,
+    enhanced: Option<HostEnhanced>,
 ) -> BindingResult<Vec<String>> {
     let outputs = STAGED_OUTPUTS
         .with_borrow_mut(|pending| pending.take(staged))
@@ -309,8 +394,10 @@ pub fn plan_staged_turn(
                 "outputs {staged} are not staged outputs waiting to be planned"
             )))
         })?;
-    plan_with_outputs(input_json, outputs, &|index: usize, _: &str| {
-        known_sha256(&sha256s, index)
+    with_enhanced(enhanced, || {
+        plan_with_outputs(input_json, outputs, &|index: usize, _: &str| {
+            known_sha256(&sha256s, index)
+        })
     })
 }
 
@@ -397,6 +484,7 @@ pub fn finish_turn(
     turn: u32,
     outcomes_json: &str,
     failed_outputs: Vec<String>,
+    enhanced: Option<HostEnhanced>,
 ) -> BindingResult<String> {
     let outcomes: Vec<turn::WriteOutcome> = parse("write outcomes", outcomes_json)?;
     let mut plan = PENDING_TURNS
@@ -413,7 +501,9 @@ pub fn finish_turn(
             restored.push(write.part_index);
         }
     }
-    let mut parts = turn::finish_turn(plan, outcomes).map_err(to_js)?;
+    let mut parts = with_enhanced(enhanced, || {
+        turn::finish_turn(plan, outcomes).map_err(to_js)
+    })?;
     // A raw output kept inline after a failed write goes back as "" too (a stub sets `truncated`).
     for index in restored {
         if let Some(part) = parts.get_mut(index).filter(|part| !part.truncated) {

@@ -28,7 +28,7 @@ fn error_code(error: JsValue) -> String {
 
 #[wasm_bindgen_test]
 fn synopsis_detects_json_in_wasm() {
-    let json = wasm::synopsis_json(r#"{"a": [1, 2.5e-7], "b": "x"}"#, "text/plain", 2000.0, "")
+    let json = wasm::synopsis_json(r#"{"a": [1, 2.5e-7], "b": "x"}"#, "text/plain", 2000.0, "", None)
         .expect("synopsis");
     let synopsis: Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(synopsis["kind"], "json");
@@ -41,6 +41,7 @@ fn make_preview_renders_the_reference_header() {
     let json = wasm::make_preview_json(
         "hello\nworld",
         r#"{"ref":"viking://s/tool-results/tr_1","previewChars":3}"#,
+        None,
     )
     .expect("preview");
     let preview: Value = serde_json::from_str(&json).expect("JSON");
@@ -77,7 +78,7 @@ fn errors_cross_as_coded_error_objects() {
         "INVALID_ARGUMENT"
     );
     assert_eq!(
-        error_code(wasm::plan_turn("{not json", vec![], vec![], None).expect_err("rejected")),
+        error_code(wasm::plan_turn("{not json", vec![], vec![], None, None).expect_err("rejected")),
         "INVALID_ARGUMENT"
     );
     // After errors the module keeps working.
@@ -93,7 +94,7 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
     });
     let outputs = vec![output.clone(), "short".to_string()];
     let answer =
-        wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2], None).expect("plan");
+        wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2], None, None).expect("plan");
     assert_eq!(answer.len(), 3, "the plan, then two files per write");
     let planned: Value = serde_json::from_str(&answer[0]).expect("JSON");
     let write = &planned["writes"][0];
@@ -107,7 +108,7 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
     assert_eq!(record["synopsis_kind"], "text");
     // "" stands for the planned record.
     let outcomes = serde_json::json!([{"status": "stored", "metadataJson": ""}]).to_string();
-    let finished = wasm::finish_turn(turn, &outcomes, vec![String::new()]).expect("finish");
+    let finished = wasm::finish_turn(turn, &outcomes, vec![String::new()], None).expect("finish");
     let parts: Value = serde_json::from_str(&finished).expect("JSON");
     assert_eq!(parts[0]["truncated"], true);
     assert!(parts[0]["output"]
@@ -119,7 +120,7 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
         "an unchanged output comes back empty"
     );
     // A turn finishes once.
-    let again = wasm::finish_turn(turn, &outcomes, vec![String::new()]).expect_err("finished");
+    let again = wasm::finish_turn(turn, &outcomes, vec![String::new()], None).expect_err("finished");
     assert_eq!(error_code(again), "INVALID_ARGUMENT");
 }
 
@@ -132,6 +133,7 @@ fn a_dropped_turn_cannot_finish_and_bad_outcomes_leave_it_pending() {
             vec!["z".repeat(50_000)],
             vec![String::new()],
             None,
+            None,
         )
         .expect("plan");
         let planned: Value = serde_json::from_str(&answer[0]).expect("JSON");
@@ -141,14 +143,14 @@ fn a_dropped_turn_cannot_finish_and_bad_outcomes_leave_it_pending() {
     let dropped = plan();
     wasm::drop_turn(dropped);
     wasm::drop_turn(dropped);
-    let error = wasm::finish_turn(dropped, &stored, vec![String::new()]).expect_err("dropped");
+    let error = wasm::finish_turn(dropped, &stored, vec![String::new()], None).expect_err("dropped");
     assert_eq!(error_code(error), "INVALID_ARGUMENT");
     let pending = plan();
     assert_ne!(pending, dropped, "every plan gets its own number");
-    let error = wasm::finish_turn(pending, "[{\"status\": \"lost\"}]", vec![String::new()])
+    let error = wasm::finish_turn(pending, "[{\"status\": \"lost\"}]", vec![String::new()], None)
         .expect_err("bad outcome");
     assert_eq!(error_code(error), "INVALID_ARGUMENT");
-    assert!(wasm::finish_turn(pending, &stored, vec![String::new()]).is_ok());
+    assert!(wasm::finish_turn(pending, &stored, vec![String::new()], None).is_ok());
 }
 
 #[wasm_bindgen_test]
@@ -161,13 +163,14 @@ fn a_host_computed_sha256_is_used_and_a_failed_write_keeps_the_raw_output_with_t
         vec![output.clone()],
         vec![known.clone()],
         None,
+        None,
     )
     .expect("plan");
     let planned: Value = serde_json::from_str(&answer[0]).expect("JSON");
     assert_eq!(planned["writes"][0]["sha256"], known.as_str());
     let turn = planned["turn"].as_u64().expect("turn number") as u32;
     let outcomes = serde_json::json!([{"status": "failed", "error": "Error: full"}]);
-    let finished = wasm::finish_turn(turn, &outcomes.to_string(), vec![output]).expect("finish");
+    let finished = wasm::finish_turn(turn, &outcomes.to_string(), vec![output], None).expect("finish");
     let parts: Value = serde_json::from_str(&finished).expect("JSON");
     assert_eq!(
         (

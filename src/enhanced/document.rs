@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::table::is_number_or_date;
 use super::value::Value;
 use crate::kinds::Synopsis;
 use crate::python::{char_len, clip, one_line, stable_sort_by};
@@ -15,8 +16,18 @@ use crate::python::{char_len, clip, one_line, stable_sort_by};
 const LISTED_ENTRIES: usize = 14;
 /// Keys a map's brief names.
 const BRIEF_KEYS: usize = 8;
-/// Record lists analysed (the longest first).
-const RECORD_LISTS: usize = 2;
+/// Record collections analysed (the largest).
+const RECORD_COLLECTIONS: usize = 2;
+/// Chars of the outline of a document's top-level keys.
+const OUTLINE_WIDTH: usize = 240;
+/// A map in the outline names its keys when it has at most this many, each a container.
+const OUTLINE_SECTIONS: usize = 4;
+/// Fields a map in the outline shows the value of (what names the document).
+const OUTLINE_LABELS: [&str; 4] = ["name", "title", "version", "id"];
+/// Distinct values counted when looking for a map's identifying field.
+const MAX_IDENTITY_VALUES: usize = 64;
+/// Chars of a map's records with their names (or identifying values).
+const ENTRIES_WIDTH: usize = 400;
 /// A field is low-cardinality with at most this many distinct values.
 const MAX_DISTINCT: usize = 16;
 /// Values shown per low-cardinality field.
@@ -164,18 +175,40 @@ pub fn describe(root: &Value<'_>, label: &str, kind: &str, title: &str) -> Synop
     let mut synopsis = Synopsis::new(kind, title);
     match root {
         Value::Map(entries, len) => {
-            synopsis
-                .summary
-                .push(format!("{label} object with {len} top-level keys."));
-            for (key, value) in entries.iter().take(LISTED_ENTRIES) {
+            // The document's outline: every top-level key in order, with its value or size.
+            // (Keys past the first few hundred never fit the line: they are counted only.)
+            let outline: Vec<(String, usize)> = entries
+                .iter()
+                .take(OUTLINE_WIDTH)
+                .map(|(key, value)| (outline_entry(key, value), 1))
+                .collect();
+            synopsis.summary.push(format!(
+                "{label} object, {len} keys: {}.",
+                joined_counted(&outline, entries.len(), OUTLINE_WIDTH)
+            ));
+            // Record collections first (each one's headline, then their details), then the
+            // other containers in brief, in document order (scalars are in the outline).
+            let collections = record_collections(root);
+            let mut details = Vec::new();
+            for collection in &collections {
+                let (headline, more) = record_lines(&collection.path, &collection.records, collection.names.as_deref(), true);
+                synopsis.structure.extend(headline);
+                details.push(more);
+            }
+            synopsis.structure.extend(details.into_iter().flatten());
+            // A top-level collection, or a record of the root's (every map at the top level
+            // when the root holds records), has been described.
+            let root_records = collections.iter().any(|c| c.depth == 0);
+            let covered = |key: &str, value: &Value<'_>| {
+                (root_records && matches!(value, Value::Map(..)))
+                    || collections.iter().any(|c| c.depth == 1 && c.top_key == key)
+            };
+            let containers = entries
+                .iter()
+                .filter(|(key, value)| !value.is_scalar() && !covered(key, value))
+                .take(LISTED_ENTRIES);
+            for (key, value) in containers {
                 synopsis.structure.push(format!("{key}: {}", brief(value)));
-            }
-            if entries.len() > LISTED_ENTRIES {
-                let rest: Vec<&str> = entries[LISTED_ENTRIES..].iter().map(|(k, _)| k.as_ref()).collect();
-                synopsis.structure.push(format!("more keys: {}", joined_names(&rest)));
-            }
-            for (path, records) in record_lists(root) {
-                describe_records(&path, &records, &mut synopsis);
             }
         }
         Value::List(items, len) => {
@@ -199,43 +232,206 @@ pub fn describe(root: &Value<'_>, label: &str, kind: &str, title: &str) -> Synop
     synopsis
 }
 
-/// Records one or two levels under the root, the most first: lists of maps (`path[]`) and
-/// maps whose values are maps (`path.*`, a service or job per key).
-fn record_lists<'v, 'a>(root: &'v Value<'a>) -> Vec<(String, Vec<&'v Value<'a>>)> {
-    let mut found: Vec<(String, Vec<&'v Value<'a>>)> = Vec::new();
+/// Records at the root or one or two levels under it: lists of maps (`path[]`) and maps of
+/// records (`services`, `jobs`, `paths`: `Value::record_entries`, whose entries are named).
+struct Collection<'v, 'a> {
+    path: String,
+    /// The top-level key it is under ("" for the root).
+    top_key: String,
+    /// 0 for the root, 1 for a top-level key, 2 under one.
+    depth: usize,
+    records: Vec<&'v Value<'a>>,
+    /// The names of a map's records (its keys); `None` for a list.
+    names: Option<Vec<&'v str>>,
+}
+
+/// The record collections worth describing: the `RECORD_COLLECTIONS` largest, shallow ones first
+/// (then the larger), so `paths` comes before `components.schemas`.
+fn record_collections<'v, 'a>(root: &'v Value<'a>) -> Vec<Collection<'v, 'a>> {
+    let mut found: Vec<Collection<'v, 'a>> = Vec::new();
     let Value::Map(entries, _) = root else {
         return found;
     };
-    let mut consider = |path: String, value: &'v Value<'a>| {
-        let (records, total, marker): (Vec<&'v Value<'a>>, usize, &str) = match value {
-            Value::List(items, _) => (
-                items.iter().filter(|i| matches!(i, Value::Map(..))).collect(),
-                items.len(),
-                "[]",
-            ),
-            Value::Map(children, _) => (
-                children.iter().map(|(_, v)| v).filter(|v| matches!(v, Value::Map(..))).collect(),
-                children.len(),
-                ".*",
-            ),
-            _ => return,
+    let mut consider = |path: String, top_key: &str, depth: usize, value: &'v Value<'a>| {
+        let collection = |records, names| Collection {
+            path: path.clone(),
+            top_key: top_key.to_string(),
+            depth,
+            records,
+            names,
         };
-        if records.len() >= 3 && records.len() * 2 > total {
-            found.push((format!("{path}{marker}"), records));
+        match value {
+            Value::List(items, _) if depth > 0 => {
+                let records: Vec<&'v Value<'a>> =
+                    items.iter().filter(|i| matches!(i, Value::Map(..))).collect();
+                if records.len() >= 3 && records.len() * 2 > items.len() {
+                    found.push(Collection {
+                        path: format!("{path}[]"),
+                        ..collection(records, None)
+                    });
+                }
+            }
+            Value::Map(..) => {
+                let entries = if depth == 0 { value.root_record_entries() } else { value.record_entries() };
+                if let Some(entries) = entries {
+                    let (names, records) = entries.into_iter().unzip();
+                    found.push(collection(records, Some(names)));
+                }
+            }
+            _ => {}
         }
     };
+    consider(String::new(), "", 0, root);
     for (key, value) in entries {
-        consider(key.to_string(), value);
+        consider(key.to_string(), key, 1, value);
         if let Value::Map(children, _) = value {
             for (child_key, child) in children {
-                consider(format!("{key}.{child_key}"), child);
+                consider(format!("{key}.{child_key}"), key, 2, child);
             }
         }
     }
-    // The most records first; equal counts keep document order (a stable sort).
-    stable_sort_by(&mut found, |a, b| b.1.len().cmp(&a.1.len()));
-    found.truncate(RECORD_LISTS);
+    // The most records (equal counts keep document order: a stable sort), then shallow first.
+    stable_sort_by(&mut found, |a, b| b.records.len().cmp(&a.records.len()));
+    found.truncate(RECORD_COLLECTIONS);
+    stable_sort_by(&mut found, |a, b| a.depth.cmp(&b.depth));
     found
+}
+
+/// One top-level key in the outline: `key=scalar`, `key[len]`, and for a map `key{len}`, its
+/// label fields (`info{title=..., version=..., +3}`) or, when it holds a few sections (every
+/// value a map or list), their names (`on{push, pull_request}`).
+fn outline_entry(key: &str, value: &Value<'_>) -> String {
+    match value {
+        Value::List(_, len) => format!("{key}[{len}]"),
+        Value::Map(entries, len) => {
+            let labels: Vec<String> = entries
+                .iter()
+                .filter(|(name, value)| OUTLINE_LABELS.contains(&name.as_ref()) && value.is_scalar())
+                .filter_map(|(name, value)| Some(format!("{name}={}", shown(&value.scalar_text()?, 40))))
+                .take(2)
+                .collect();
+            if !labels.is_empty() {
+                let rest = len - labels.len();
+                let more = if rest > 0 { format!(", +{rest}") } else { String::new() };
+                return format!("{key}{{{}{more}}}", labels.join(", "));
+            }
+            if *len <= OUTLINE_SECTIONS && entries.iter().all(|(_, value)| !value.is_scalar()) {
+                let names: Vec<&str> = entries.iter().map(|(name, _)| name.as_ref()).collect();
+                return format!("{key}{{{}}}", names.join(", "));
+            }
+            format!("{key}{{{len}}}")
+        }
+        scalar => format!("{key}={}", shown(&scalar.scalar_text().unwrap_or_default(), 40)),
+    }
+}
+
+/// Names in order, a run of 4 or more that share a first word (`build-core`, `build-cli`, ...;
+/// `/orders`, `/orders/{id}`, ...) shown as its first two and a count (`+16 build-*`). Each
+/// shown item with the number of names it stands for.
+fn grouped_names(names: &[&str]) -> Vec<(String, usize)> {
+    fn first_word(name: &str) -> &str {
+        let end = name
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| matches!(c, '-' | '_' | '.' | '/' | ':'))
+            .map_or(name.len(), |(at, _)| at);
+        &name[..end]
+    }
+    let mut shown_names = Vec::new();
+    let mut start = 0;
+    while start < names.len() {
+        let word = first_word(names[start]);
+        let run = names[start..].iter().take_while(|name| first_word(name) == word).count();
+        if run >= 4 {
+            shown_names.extend(names[start..start + 2].iter().map(|name| (name.to_string(), 1)));
+            let separator = names[start + 2][word.len()..].chars().next().unwrap_or('-');
+            shown_names.push((format!("+{} {word}{separator}*", run - 2), run - 2));
+        } else {
+            shown_names.extend(names[start..start + run].iter().map(|name| (name.to_string(), 1)));
+        }
+        start += run;
+    }
+    shown_names
+}
+
+/// Items (each standing for some of `total` names) joined with ", " up to about `width` chars,
+/// then how many names were left out.
+fn joined_counted(items: &[(String, usize)], total: usize, width: usize) -> String {
+    let mut line = String::new();
+    let mut chars = 0;
+    let mut covered = 0;
+    for (index, (item, names)) in items.iter().enumerate() {
+        if index > 0 && chars + char_len(item) > width {
+            break;
+        }
+        if index > 0 {
+            line.push_str(", ");
+        }
+        line.push_str(item);
+        chars += char_len(item) + 2;
+        covered += names;
+    }
+    if covered < total {
+        line.push_str(&format!(", ... {} more", total - covered));
+    }
+    line
+}
+
+/// The field that tells a map's records apart beyond their names (`image`, `Type`, `uses`): a
+/// text field most records have, with many distinct values (more than half as many as the
+/// records holding it, so not a category such as `restart` or `runs-on`), that is mostly neither the
+/// record's name again nor prose, numbers or dates; of those, the one most records have, then the one with the most distinct values.
+fn identifying_field<'v>(records: &[&'v Value<'_>], names: &[&str]) -> Option<&'v str> {
+    let mut candidates: Vec<(&'v str, usize, Vec<&'v str>, usize)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (record, name) in records.iter().zip(names) {
+        let Value::Map(fields, _) = record else {
+            continue;
+        };
+        for (key, value) in fields {
+            let Value::Text(text) = value else {
+                continue;
+            };
+            let slot = match index.get(key.as_ref()) {
+                Some(&slot) => slot,
+                None => {
+                    candidates.push((key.as_ref(), 0, Vec::new(), 0));
+                    index.insert(key.to_string(), candidates.len() - 1);
+                    candidates.len() - 1
+                }
+            };
+            let candidate = &mut candidates[slot];
+            candidate.1 += 1;
+            if candidate.2.len() <= MAX_IDENTITY_VALUES && !candidate.2.contains(&text.as_ref()) {
+                candidate.2.push(text.as_ref());
+            }
+            // Restating the name, prose (a description), a number or a date (`updatedAt`)
+            // does not tell records apart.
+            let prose = char_len(text) > SHORT_VALUE || text.split(' ').count() > 3;
+            let untelling = prose || is_number_or_date(text) || same_name(text, name);
+            candidate.3 += usize::from(untelling);
+        }
+    }
+    candidates
+        .into_iter()
+        .filter(|(_, present, values, echoes)| {
+            *present * 2 > records.len()
+                && values.len() >= 2
+                && values.len() * 2 > (*present).min(MAX_IDENTITY_VALUES)
+                && *echoes * 2 <= *present
+        })
+        .max_by(|a, b| (a.1, a.2.len()).cmp(&(b.1, b.2.len())).then(b.0.cmp(a.0)))
+        .map(|(key, ..)| key)
+}
+
+/// Whether a value restates a record's name (`Lint` for `lint`, `Build core` for `build-core`).
+fn same_name(value: &str, name: &str) -> bool {
+    // ASCII letters and digits: Unicode case tables would cost the shipped wasm more than
+    // this comparison is worth.
+    let letters = |text: &str| -> Vec<u8> {
+        text.bytes().filter(u8::is_ascii_alphanumeric).map(|b| b.to_ascii_lowercase()).collect()
+    };
+    letters(value) == letters(name)
 }
 
 /// Values of one field across records.
@@ -323,13 +519,13 @@ fn record_label(record: &Value<'_>) -> Option<String> {
     })
 }
 
-/// The identifying fields of a record: `id=1, title=...`, each value at most `width` chars.
+/// The identifying fields of a record: `id=1, title=...`.
 pub fn record_identity(record: &Value<'_>, width: i64) -> Option<String> {
     let parts: Vec<String> = LABEL_FIELDS
         .iter()
         .filter_map(|path| {
             let text = record.at_path(path)?.scalar_text()?.into_owned();
-            (!text.is_empty()).then(|| format!("{path}={}", shown(&text, width)))
+            (!text.is_empty()).then(|| format!("{path}={}", shown(&text, VALUE_WIDTH)))
         })
         .take(3)
         .collect();
@@ -376,59 +572,73 @@ fn is_url_field(key: &str) -> bool {
     key == "url" || key.ends_with("_url") || key.ends_with("url") && key.len() > 3 || key == "href"
 }
 
-/// Union of keys, field value statistics and identities of a list of records, in the order
-/// JSON and YAML stubs show them.
+/// Union of keys, field value statistics and identities of a list of records.
 pub fn describe_records(path: &str, all: &[&Value<'_>], synopsis: &mut Synopsis) {
-    // Fields and values are read from a sample: a 10 MB list costs little more than its decode.
-    let sample = &all[..all.len().min(SAMPLED_RECORDS)];
-    let lines = record_lines(path, sample, all.len(), all.last().copied(), true);
-    let (first_values, other_values) = lines.values.split_at(lines.values.len().min(2));
-    synopsis.structure.push(lines.fields);
-    synopsis.structure.extend(first_values.iter().cloned());
-    synopsis.structure.extend(lines.first);
-    synopsis.structure.extend(lines.last);
-    synopsis.structure.extend(lines.rare);
-    synopsis.structure.extend(lines.all);
-    synopsis.structure.extend(lines.names);
-    synopsis.structure.extend(other_values.iter().cloned());
+    let (headline, details) = record_lines(path, all, None, true);
+    synopsis.structure.extend(headline);
+    synopsis.structure.extend(details);
 }
 
-/// What a list of records says, line by line (each line starts with `path: ` when `path` is
-/// set), for callers to order as their format needs.
-pub struct RecordLines {
-    /// `N records, K fields: id:num, title:str, ...` (identifying fields first, URLs last).
-    pub fields: String,
-    /// The fields alone, as that line lists them.
-    pub field_names: Vec<String>,
-    /// Low-cardinality fields with their values and counts, states first (at most `SHOWN_FIELDS`).
-    pub values: Vec<String>,
-    /// The first and last record's identifying fields.
-    pub first: Option<String>,
-    pub last: Option<String>,
-    /// Rare states with the record holding them.
-    pub rare: Option<String>,
-    /// Values every record shares.
-    pub all: Option<String>,
-    /// The records' names, each once.
-    pub names: Option<String>,
-}
-
-/// The lines of `record_lines`: `records` is the sample whose fields and values are read (the
-/// first records), `total` how many there are, `last` the last of them. `typed` adds each
-/// field's JSON types (`id:num`); without it a field that is a list is marked `name[]`.
-pub fn record_lines(
-    path: &str,
-    records: &[&Value<'_>],
-    total: usize,
-    last: Option<&Value<'_>>,
-    typed: bool,
-) -> RecordLines {
-    let count = records.len();
-    let prefix = if path.is_empty() {
-        String::new()
+/// The headline of a map of records: its size, its operations when it maps API paths, and its
+/// records' names, with their identifying values when they have one
+/// (`services: 36 entries, by image: postgres=postgres:16, ...`).
+fn map_headline(path: &str, records: &[&Value<'_>], names: &[&str]) -> String {
+    let mut line = if path.is_empty() {
+        format!("{} entries", names.len())
     } else {
-        format!("{path}: ")
+        format!("{path}: {} entries", names.len())
     };
+    let named: Vec<(&str, &Value<'_>)> = names.iter().copied().zip(records.iter().copied()).collect();
+    if let Some(operations) = Value::operation_count(&named) {
+        line.push_str(&format!(", {operations} operations"));
+    }
+    // Names past the first few hundred never fit the line: they are counted, not formatted.
+    let sampled = records.len().min(SAMPLED_RECORDS);
+    let (records, names) = (&records[..sampled], &names[..sampled]);
+    let shown_names: Vec<(String, usize)> = match identifying_field(records, names) {
+        Some(field) => {
+            line.push_str(&format!(", by {field}"));
+            names
+                .iter()
+                .zip(records)
+                .take(ENTRIES_WIDTH)
+                .map(|(name, record)| match record.get(field).and_then(Value::scalar_text) {
+                    Some(value) => (format!("{name}={}", shown(&value, VALUE_WIDTH)), 1),
+                    None => (name.to_string(), 1),
+                })
+                .collect()
+        }
+        None => grouped_names(names),
+    };
+    format!("{line}: {}", joined_counted(&shown_names, named.len(), ENTRIES_WIDTH))
+}
+
+/// The lines describing records: the headline (a list's count and fields, a map's names) and
+/// the details (fields of a map's records, values, identities, names). `names` are the names
+/// of a map's records, which then stand for their identity.
+/// The lines of a list of records whose values carry no types (XML elements): the headline is
+/// the fields alone (`name`, `name[]` for a list), and the details leave out the first and last
+/// record (the caller names them, as it reads them apart from the sample).
+pub fn untyped_record_lines(records: &[&Value<'_>]) -> (Vec<String>, Vec<String>) {
+    record_lines("", records, None, false)
+}
+
+fn record_lines(path: &str, all: &[&Value<'_>], names: Option<&[&str]>, typed: bool) -> (Vec<String>, Vec<String>) {
+    // Fields and values are read from a sample: a 10 MB list costs little more than its decode.
+    let total = all.len();
+    let records = &all[..total.min(SAMPLED_RECORDS)];
+    let count = records.len();
+    let mut headline = Vec::new();
+    let mut lines = Vec::new();
+    let prefix = match (path.is_empty(), names.is_some()) {
+        (true, false) => String::new(),
+        (true, true) => "*: ".to_string(),
+        (false, false) => format!("{path}: "),
+        (false, true) => format!("{path}.*: "),
+    };
+    if let Some(names) = names {
+        headline.push(map_headline(path, all, names));
+    }
     // Union of top-level keys: first-seen order, types and presence.
     let mut keys: Vec<(String, Vec<&'static str>, usize)> = Vec::new();
     let mut key_index: HashMap<String, usize> = HashMap::new();
@@ -488,11 +698,18 @@ pub fn record_lines(
     } else {
         String::new()
     };
-    let fields_line = format!(
-        "{prefix}{total} records, {} fields{sampled}: {}",
-        keys.len(),
+    let fields_line = if !typed {
         joined_names(&fields)
-    );
+    } else if names.is_some() {
+        format!("{prefix}{} fields{sampled}: {}", keys.len(), joined_names(&fields))
+    } else {
+        format!("{prefix}{total} records, {} fields{sampled}: {}", keys.len(), joined_names(&fields))
+    };
+    if names.is_some() {
+        lines.push(fields_line);
+    } else {
+        headline.push(fields_line);
+    }
     // Values of every leaf field.
     let mut stats: Vec<(String, FieldStats)> = Vec::new();
     let mut stat_index: HashMap<String, usize> = HashMap::new();
@@ -542,17 +759,21 @@ pub fn record_lines(
         let tail = if more > 0 { format!(", ... {more} more") } else { String::new() };
         format!("{prefix}{field}: {}{tail}", shown_values.join(", "))
     };
-    let values: Vec<String> = varied.iter().take(SHOWN_FIELDS).map(value_line).collect();
-    let first = records
-        .first()
-        .and_then(|r| record_identity(r, VALUE_WIDTH))
-        .map(|first| format!("{prefix}first: {first}"));
-    let last = last
-        .filter(|_| total > 1)
-        .and_then(|r| record_identity(r, VALUE_WIDTH))
-        .map(|last| format!("{prefix}last: {last}"));
+    let (first_fields, other_fields) = varied.split_at(varied.len().min(2));
+    lines.extend(first_fields.iter().map(value_line));
+    // A map's records are known by their names (in the headline).
+    if names.is_none() && typed {
+        if let Some(first) = all.first().and_then(|r| record_identity(r, VALUE_WIDTH)) {
+            lines.push(format!("{prefix}first: {first}"));
+        }
+        if total > 1 {
+            if let Some(last) = all.last().and_then(|r| record_identity(r, VALUE_WIDTH)) {
+                lines.push(format!("{prefix}last: {last}"));
+            }
+        }
+    }
     // Rare values of the low-cardinality fields, with the record that holds them.
-    let rare = if count >= 10 {
+    if count >= 10 {
         let rare_limit = (count / 50).max(1);
         let mut rare = Vec::new();
         // States and reasons only (a rare host or id says nothing), also where only a few
@@ -570,16 +791,20 @@ pub fn record_lines(
                     continue;
                 }
                 let value = shown(value, VALUE_WIDTH);
-                rare.push(match records.get(*holder).and_then(|record| record_label(record)) {
+                let label = match names {
+                    Some(names) => names.get(*holder).map(|name| shown(name, 50)),
+                    None => records.get(*holder).and_then(|record| record_label(record)),
+                };
+                rare.push(match label {
                     Some(label) => format!("{field}={value} ({label})"),
                     None => format!("{field}={value}"),
                 });
             }
         }
-        (!rare.is_empty()).then(|| format!("{prefix}rare: {}", rare.join("; ")))
-    } else {
-        None
-    };
+        if !rare.is_empty() {
+            lines.push(format!("{prefix}rare: {}", rare.join("; ")));
+        }
+    }
     // Values every record shares.
     let constant: Vec<String> = stats
         .iter()
@@ -588,33 +813,31 @@ pub fn record_lines(
         .take(SHOWN_FIELDS)
         .map(|(field, s)| format!("{field}={}", shown(&s.values[0].0, VALUE_WIDTH)))
         .collect();
-    let all = (!constant.is_empty()).then(|| format!("{prefix}all: {}", constant.join(", ")));
+    if !constant.is_empty() {
+        lines.push(format!("{prefix}all: {}", constant.join(", ")));
+    }
     // The records' names (or ids), each once, in order: what to ask for next.
-    let mut names: Vec<String> = Vec::new();
-    for record in records {
+    let mut record_names: Vec<String> = Vec::new();
+    for record in records.iter().filter(|_| names.is_none()) {
         // Names only: titles and ids are not what a record is asked for by.
         let name = ["name", "metadata.name"]
             .iter()
             .find_map(|path| record.at_path(path)?.scalar_text().map(|n| shown(&n, 50)));
         if let Some(name) = name {
-            if !names.contains(&name) {
-                names.push(name);
+            if !record_names.contains(&name) {
+                record_names.push(name);
             }
         }
     }
-    let names = (names.len() > 1).then(|| {
-        format!("{prefix}names ({}): {}", names.len(), joined_within(&names, NAMES_WIDTH))
-    });
-    RecordLines {
-        fields: fields_line,
-        field_names: fields,
-        values,
-        first,
-        last,
-        rare,
-        all,
-        names,
+    if record_names.len() > 1 {
+        lines.push(format!(
+            "{prefix}names ({}): {}",
+            record_names.len(),
+            joined_within(&record_names, NAMES_WIDTH)
+        ));
     }
+    lines.extend(other_fields.iter().take(SHOWN_FIELDS - first_fields.len()).map(value_line));
+    (headline, lines)
 }
 
 /// Value counts of a list of scalars (when few distinct), else its first items.
@@ -633,5 +856,163 @@ fn describe_scalars(items: &[Value<'_>], synopsis: &mut Synopsis) {
     } else {
         let first: Vec<String> = items.iter().take(10).map(brief).collect();
         synopsis.structure.push(format!("first items: {}", joined_names(&first)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{json::load_value, yaml::load_documents};
+    use crate::test_support::synopsis_text;
+
+    fn yaml(text: &str) -> Synopsis {
+        let documents = load_documents(text).expect("valid YAML");
+        describe(&documents[0], "YAML", "yaml", "YAML output")
+    }
+
+    fn json(text: &str) -> Synopsis {
+        let (value, _) = load_value(text).expect("valid JSON");
+        describe(&value, "JSON", "json", "JSON output")
+    }
+
+    /// A compose-like file: `count` services, each with an image, a restart policy, a network,
+    /// and a port on every third.
+    fn services(count: usize) -> String {
+        let mut text = String::from("version: \"3.9\"\nservices:\n");
+        for i in 0..count {
+            text.push_str(&format!("  svc{i}:\n    image: registry/app{i}:1.{i}\n    restart: always\n    networks: [back]\n"));
+            if i % 3 == 0 {
+                text.push_str(&format!("    ports: [\"{}:80\"]\n", 9000 + i));
+            }
+        }
+        text.push_str("volumes:\n  data: {}\nnetworks:\n  back: {}\n");
+        text
+    }
+
+    #[test]
+    fn the_outline_names_every_top_level_key_in_order_with_its_value_or_size() {
+        let shown = synopsis_text(&yaml(
+            "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: '2'\n  contact: {email: a@b}\ntags: [a, b, c]\nhooks:\n  push: {branches: [main]}\n  tag: {}\nlimits:\n  a: 1\n  b: 2\n  c: 3\n  d: 4\n  e: 5\n",
+        ));
+        assert!(
+            shown.contains("YAML object, 5 keys: openapi=3.1.0, info{title=Pets, version=2, +1}, tags[3], hooks{push, tag}, limits{5}."),
+            "{shown}"
+        );
+        // The scalars are in the outline; containers get a line of their own.
+        assert!(!shown.contains("\nopenapi:") && shown.contains("limits: object with 5 keys"), "{shown}");
+    }
+
+    #[test]
+    fn a_map_of_records_is_named_counted_and_told_apart_by_its_identifying_field() {
+        let synopsis = yaml(&services(12));
+        let shown = synopsis_text(&synopsis);
+        // The headline comes first among the structure lines.
+        assert!(
+            synopsis.structure[0].starts_with("services: 12 entries, by image: svc0=registry/app0:1.0, svc1=registry/app1:1.1,"),
+            "{shown}"
+        );
+        // The union of the records' keys with how many have each; the categories by value.
+        assert!(shown.contains("services.*: 4 fields: ports:arr (4/12), image:str, restart:str, networks:arr"), "{shown}");
+        assert!(shown.contains("services.*: all: restart=always, networks[]=back"), "{shown}");
+        assert!(shown.contains("services{12}, volumes{data}, networks{back}"), "{shown}");
+        // Covered by its headline, `services` gets no brief line of its own.
+        assert!(!shown.contains("services: object with"), "{shown}");
+    }
+
+    #[test]
+    fn the_identifying_field_is_not_a_category_a_restated_name_prose_or_a_date() {
+        let mut jobs = String::from("jobs:\n");
+        for (i, name) in ["lint", "test", "build", "deploy", "docs", "bench"].iter().enumerate() {
+            jobs.push_str(&format!(
+                "  {name}:\n    name: {}\n    runs-on: {}\n    description: runs the {name} step of the pipeline\n    updated: 2024-01-0{}\n",
+                name.to_uppercase(),
+                if i == 0 { "macos" } else { "ubuntu" },
+                i + 1
+            ));
+        }
+        let shown = synopsis_text(&yaml(&jobs));
+        assert!(shown.contains("jobs: 6 entries: lint, test, build, deploy, docs, bench"), "{shown}");
+        // With a field that tells them apart, it is the one most records have.
+        let resources = r#"{"Resources": {
+            "Bucket": {"Type": "AWS::S3::Bucket", "Properties": {}},
+            "Queue": {"Type": "AWS::SQS::Queue"},
+            "Topic": {"Type": "AWS::SNS::Topic", "Condition": "Prod"},
+            "Role": {"Type": "AWS::IAM::Role", "Condition": "Prod"}}}"#;
+        let shown = synopsis_text(&json(resources));
+        assert!(
+            shown.contains("Resources: 4 entries, by Type: Bucket=AWS::S3::Bucket, Queue=AWS::SQS::Queue, Topic=AWS::SNS::Topic, Role=AWS::IAM::Role"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn maps_of_api_paths_count_their_operations() {
+        let mut paths = String::from("swagger: '2.0'\npaths:\n");
+        for resource in ["users", "teams", "repos"] {
+            paths.push_str(&format!("  /{resource}:\n    get: {{summary: list}}\n    post: {{summary: create}}\n"));
+            paths.push_str(&format!("  /{resource}/{{id}}:\n    parameters: []\n    get: {{summary: one}}\n    delete: {{summary: drop}}\n"));
+        }
+        paths.push_str("definitions:\n  User: {type: object}\n  Team: {type: object}\n  Repo: {type: object}\n");
+        let shown = synopsis_text(&yaml(&paths));
+        assert!(shown.contains("paths: 6 entries, 12 operations: /users, /users/{id}, /teams,"), "{shown}");
+        assert!(shown.contains("definitions: 3 entries: User, Team, Repo"), "{shown}");
+        // Records that are not API paths have no operations.
+        assert!(!synopsis_text(&yaml(&services(5))).contains("operations"));
+    }
+
+    #[test]
+    fn long_runs_of_names_sharing_a_first_word_are_counted() {
+        let names = ["lint", "build-a", "build-b", "build-c", "build-d", "build-e", "/x", "/x/{id}", "/x/a", "/x/b", "test"];
+        let grouped: Vec<String> = grouped_names(&names).into_iter().map(|(name, _)| name).collect();
+        assert_eq!(grouped, ["lint", "build-a", "build-b", "+3 build-*", "/x", "/x/{id}", "+2 /x/*", "test"]);
+        // A short run stays as it is; the count of names left out counts names, not groups.
+        let items = grouped_names(&names[..4]);
+        assert_eq!(items.len(), 4);
+        assert_eq!(joined_counted(&grouped_names(&names), 11, 30), "lint, build-a, build-b, ... 8 more");
+    }
+
+    #[test]
+    fn json_and_yaml_share_the_analysis_of_maps_of_records() {
+        let yaml_text = services(4);
+        let documents = load_documents(&yaml_text).expect("valid YAML");
+        let as_json = serde_json::to_string(&to_json(&documents[0])).expect("serializable");
+        let from_yaml = yaml(&yaml_text);
+        let from_json = json(&as_json);
+        assert_eq!(from_yaml.structure, from_json.structure);
+    }
+
+    /// A loaded value back as JSON (to feed the JSON reader the same document).
+    fn to_json(value: &Value<'_>) -> serde_json::Value {
+        match value {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(flag) => serde_json::Value::Bool(*flag),
+            Value::Number(text) => serde_json::from_str(text).expect("a number"),
+            Value::Text(text) => serde_json::Value::String(text.to_string()),
+            Value::List(items, _) => serde_json::Value::Array(items.iter().map(to_json).collect()),
+            Value::Map(entries, _) => serde_json::Value::Object(
+                entries.iter().map(|(key, value)| (key.to_string(), to_json(value))).collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn a_root_that_is_a_map_of_records_is_described_as_one() {
+        // GitLab CI: jobs at the top level beside `stages` and `variables`.
+        let mut ci = String::from("stages: [build, test]\nvariables:\n  GO: '1.22'\n");
+        for (job, stage) in [("compile", "build"), ("unit", "test"), ("lint", "test"), ("e2e", "test")] {
+            ci.push_str(&format!("{job}:\n  stage: {stage}\n  script: [make {job}]\n"));
+        }
+        let shown = synopsis_text(&yaml(&ci));
+        assert!(shown.contains("YAML object, 6 keys: stages[2], variables{1}, compile{2}"), "{shown}");
+        // Each job is in the headline, not on a line of its own.
+        assert!(!shown.contains("compile: object"), "{shown}");
+        assert!(shown.contains("5 entries: variables, compile, unit, lint, e2e"), "{shown}");
+        assert!(shown.contains("*: stage: test 3, build 1"), "{shown}");
+        // Helm values: sections, some of them subcharts sharing `enabled`, are not records at
+        // the root (the shared key must be in 3 in 4 of its maps there).
+        let values = "image: {repository: web, tag: '1'}\nservice: {type: ClusterIP, port: 80}\npostgresql: {enabled: true, auth: {}}\nredis: {enabled: false}\nminio: {enabled: true}\nreplicaCount: 2\n";
+        let shown = synopsis_text(&yaml(values));
+        assert!(!shown.contains("entries"), "{shown}");
+        assert!(shown.contains("image: object with 2 keys: repository=web, tag=1"), "{shown}");
     }
 }

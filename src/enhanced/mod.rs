@@ -9,8 +9,11 @@
 //! head/tail sample, the only sample a stub has in either mode).
 
 pub mod build_output;
+pub mod dep_tree;
+pub mod git_log;
 pub mod html;
 pub mod log;
+pub mod text_table;
 pub mod xml;
 
 use serde::{Deserialize, Deserializer, Serialize};
@@ -82,10 +85,17 @@ const DETECTORS: &[(&str, Detector)] = &[
     ("html", |input| html::synopsis(input.output)),
     // XML the reference parsed, or text that says it is XML, before the line-oriented kinds.
     ("xml", xml::detect),
+    // `git log` and tree listings (`npm ls`, `cargo tree`) open with shapes no other kind has
+    // (`commit <sha>` + `Author:`, `├──` connectors), so they go before the looser text kinds.
+    ("git_log", |input| plain_text(input).then(|| git_log::synopsis(input.output))?),
+    ("tree", |input| plain_text(input).then(|| dep_tree::synopsis(input.output))?),
     ("build_output", |input| {
         line_oriented(input).then(|| build_output::synopsis(input.output))?
     }),
     ("log", |input| line_oriented(input).then(|| log::synopsis(input.output))?),
+    // Column-aligned command output (`docker ps`, `ps aux`, `df -h`) only where the reference
+    // saw plain text: a CSV/TSV, YAML or code output keeps its own analyzer.
+    ("text_table", |input| plain_text(input).then(|| text_table::synopsis(input.output))?),
     ("json", json::synopsis),
     ("yaml", yaml::synopsis),
     ("table", table::synopsis),
@@ -97,6 +107,11 @@ const DETECTORS: &[(&str, Detector)] = &[
 /// reference parsed as JSON or XML.
 fn line_oriented(input: &Input<'_>) -> bool {
     !matches!(input.reference_kind, "json" | "xml")
+}
+
+/// Whether the reference called the output plain `text` (no structure it recognised).
+fn plain_text(input: &Input<'_>) -> bool {
+    input.reference_kind == "text"
 }
 
 /// The enhanced synopsis of `output` (what `synopsisMode: "enhanced"` stubs show, before the
@@ -191,8 +206,8 @@ mod tests {
             r#"{"has_more": true, "data": [{"id": "a"}, {"id": "b"}, {"id": "c"}], "flags": {"x": 1, "y": 2}}"#,
             "application/json",
         ));
-        assert!(shown.contains("has_more: true"), "{shown}");
-        assert!(shown.contains("data: array of 3 objects"), "{shown}");
+        assert!(shown.contains("JSON object, 3 keys: has_more=true, data[3], flags{2}."), "{shown}");
+        assert!(shown.contains("data[]: 3 records"), "{shown}");
         assert!(shown.contains("flags: object with 2 keys: x=1, y=2"), "{shown}");
         assert!(shown.contains("data[]: last: id=c"), "{shown}");
     }
@@ -210,7 +225,7 @@ mod tests {
         let synopsis = enhanced(&pods, "application/yaml");
         let shown = text(&synopsis);
         assert_eq!(synopsis.kind, "yaml");
-        assert!(shown.contains("items: array of 12 objects"), "{shown}");
+        assert!(shown.contains("YAML object, 3 keys: apiVersion=v1, items[12], kind=List."), "{shown}");
         assert!(shown.contains("items[]: status.phase: Running 11, Pending 1"), "{shown}");
         assert!(shown.contains("status.phase=Pending (pod-5)"), "{shown}");
         assert!(shown.contains("all: kind=Pod"), "{shown}");
@@ -256,12 +271,12 @@ mod tests {
         let shown = text(&enhanced(go, "text/plain"));
         assert!(shown.contains("Go source, 20 lines, package httpapi."), "{shown}");
         assert!(shown.contains("defines (4): interface Store, NewServer(), handleGet(), struct Server"), "{shown}");
-        assert!(shown.contains("imports (2): context, chi"), "{shown}");
+        assert!(shown.contains("imports (2): go-chi/chi, +1 std"), "{shown}");
         let python = "import os\nfrom sqlalchemy import select\n\nclass Repo:\n    def get(self):\n        pass\n\n    def _hidden(self):\n        pass\n\ndef main():\n    pass\n\nif __name__ == \"__main__\":\n    main()\n";
         let shown = text(&enhanced(python, "text/x-python"));
         assert!(shown.contains("Python source"), "{shown}");
-        assert!(shown.contains("defines (4): class Repo, main(), get(), _hidden()"), "{shown}");
-        assert!(shown.contains("imports (2): os, sqlalchemy") && shown.contains("__main__ guard"), "{shown}");
+        assert!(shown.contains("defines (2): class Repo{get, _hidden}, main()"), "{shown}");
+        assert!(shown.contains("imports (2): sqlalchemy, +1 std") && shown.contains("__main__ guard"), "{shown}");
     }
 
     #[test]

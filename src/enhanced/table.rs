@@ -82,6 +82,11 @@ fn is_float(text: &str) -> bool {
     mantissa_ok && exponent.is_none_or(is_integer)
 }
 
+/// Whether a text is a number or a date (a measure, never what tells records apart).
+pub(super) fn is_number_or_date(text: &str) -> bool {
+    is_integer(text) || is_float(text) || date_type(text).is_some()
+}
+
 /// `YYYY-MM-DD` (or with `/`), then optionally `T` or a space and a time.
 fn date_type(text: &str) -> Option<CellType> {
     let bytes = text.as_bytes();

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::document::{joined_within, record_identity, record_lines, shown, SAMPLED_RECORDS};
+use super::document::{joined_within, record_identity, shown, untyped_record_lines, SAMPLED_RECORDS};
 use super::value::Value;
 use super::Input;
 use crate::kinds::Synopsis;
@@ -1029,7 +1029,7 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
         let total = paths.list[path].count;
         let sample_refs: Vec<&Value<'_>> = sample.iter().collect();
         let last = last.as_ref().or(sample.last());
-        let record = record_lines("", &sample_refs, total, last, false);
+        let (fields, details) = untyped_record_lines(&sample_refs);
         let identity = |value: Option<&Value<'_>>, which: &str| {
             let value = value?;
             let id = record_identity(value, IDENTITY_WIDTH).or_else(|| fallback_identity(value))?;
@@ -1040,19 +1040,18 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
         } else {
             String::new()
         };
-        let fields = joined_within(&record.field_names, LINE_WIDTH);
+        let fields = fields.concat();
         let mut these = vec![format!("{} ({total}{sampled}): {fields}", paths.display(path))];
         let mut own = Vec::new();
         own.extend(identity(sample.first(), "first"));
         if total > 1 {
             own.extend(identity(last, "last"));
         }
-        own.extend(record.all);
+        // Values every record shares (`all: ...`) come with the identities, the value counts
+        // and rare states after the document's fields.
+        let (shared, minor): (Vec<String>, Vec<String>) = details.into_iter().partition(|line| line.starts_with("all: "));
+        own.extend(shared);
         own.extend(ids_line(sample));
-        let (first_values, other_values) = record.values.split_at(record.values.len().min(2));
-        let mut minor: Vec<String> = first_values.to_vec();
-        minor.extend(record.rare);
-        minor.extend(other_values.iter().cloned());
         // The first list's lines follow its fields line; the second's name their element.
         let named = |line: String| if index == 0 { line } else { format!("{element} {line}") };
         these.extend(own.into_iter().map(named));

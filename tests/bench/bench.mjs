@@ -2,7 +2,7 @@
 // Every row names the target it shows; `node tests/bench/bench.mjs --quick` skips the 100 MB rows.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,8 @@ import { gzipSync } from "node:zlib";
 import { KINDS, makeInput, makeLog, makeManifests, turnParts } from "./inputs.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PKG = path.resolve(HERE, "../../pkg");
+// TOOL_STUB_PKG: another built package (a before/after comparison of two builds).
+const PKG = path.resolve(process.env.TOOL_STUB_PKG ?? path.resolve(HERE, "../../pkg"));
 const MB = 1e6;
 
 function utf8Bytes(text) {
@@ -116,8 +117,19 @@ if (runs("yaml")) {
 
 // ---- target enhanced: synopsisMode "enhanced" beside the reference's (issue 21) ---------------------
 // The enhanced synopsis of a 10 MB output of each kind, timed beside the reference mode's of the same
-// output. Target: within 2x. (The module size it costs is row 2's.)
+// output. Target: within 2x. The analyzers are a module of their own (loaded on the first
+// enhanced synopsis): its size and load time are rows too, beside the main module's (row 2).
 if (runs("enhanced")) {
+  const enhancedFile = path.join(PKG, "wasm/tool_stub_enhanced_bg.wasm");
+  if (existsSync(enhancedFile)) {
+    const enhancedWasm = readFileSync(enhancedFile);
+    row("enhanced", "enhanced module .wasm raw", `${(enhancedWasm.length / 1024).toFixed(1)} KB`, "loaded on the first enhanced synopsis");
+    row("enhanced", "enhanced module .wasm gzipped", `${(gzipSync(enhancedWasm, { level: 9 }).length / 1024).toFixed(1)} KB`);
+    const load = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", "enhanced-load"]));
+    row("enhanced", "enhanced module load (fresh process, loadEnhancedMode)", ms(load.ms));
+  } else {
+    row("enhanced", "enhanced module", "not built", "a package from before enhanced mode had a module of its own");
+  }
   let slow = [];
   for (const kind of KINDS) {
     const input = makeInput(kind, 10 * MB);
@@ -213,26 +225,11 @@ if (runs("4")) {
  * headless Chromium, or why it could not be measured (no Chromium here, say).
  */
 async function browserTurnTime(count) {
-  let browser;
-  let server;
-  try {
-    const { chromium } = await import("playwright-core");
-    const { serve } = await import("../../www/serve.mjs");
-    server = await serve(0);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-    });
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/tests/bench/browser-turn.html`);
-    await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
-    return await page.evaluate((n) => window.timeTurn(n, 5), count);
-  } catch (error) {
-    return String(error?.message ?? error).split("\n")[0].slice(0, 80);
-  } finally {
-    await browser?.close();
-    server?.close();
-  }
+  const { measureInChromium } = await import("../browser/harness.mjs");
+  return measureInChromium(async (browser, open) => {
+    const page = await open(browser, "/tests/bench/browser-turn.html");
+    return page.evaluate((n) => window.timeTurn(n, 5), count);
+  });
 }
 
 // ---- target 5: peak memory --------------------------------------------------------------------
@@ -408,21 +405,14 @@ if (!quick && runs("browser-search")) {
  * `{ longest, totalMs }`, or why they could not be measured.
  */
 async function browserSearchTimes(runs) {
-  let browser;
-  let server;
-  try {
-    const { launchChromium } = await import("../browser/harness.mjs");
-    const { serve } = await import("../../www/serve.mjs");
-    server = await serve(0);
-    browser = await launchChromium();
+  const { measureInChromium } = await import("../browser/harness.mjs");
+  return measureInChromium(async (browser, open) => {
     const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const result = {};
     for (const [name, blockWorker, indexedDb] of [["worker", false, false], ["main", true, false], ["indexedDb", false, true]]) {
       const context = await browser.newContext();
       if (blockWorker) await context.route("**/search-worker.js", (route) => route.abort());
-      const page = await context.newPage();
-      await page.goto(`http://127.0.0.1:${server.address().port}/tests/browser/grep.html`);
-      await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+      const page = await open(context, "/tests/browser/grep.html");
       await page.evaluate((idb) => window.prepareBig(100, idb), indexedDb);
       const times = [];
       for (let i = 0; i < runs; i++) times.push(await page.evaluate(() => window.searchBig({ query: "ERROR", wholeWord: true }, true)));
@@ -431,12 +421,7 @@ async function browserSearchTimes(runs) {
       await context.close();
     }
     return result;
-  } catch (error) {
-    return String(error?.message ?? error).split("\n")[0].slice(0, 80);
-  } finally {
-    await browser?.close();
-    server?.close();
-  }
+  });
 }
 
 // ---- redis: RedisStore beside MemoryStore (issue 20) ---------------------------------------------
@@ -557,6 +542,11 @@ async function runChild(which) {
     const childApi = await import(path.join(PKG, "js/node.js"));
     const start = performance.now();
     await childApi.preloadGrep();
+    console.log(JSON.stringify({ ms: performance.now() - start }));
+  } else if (which === "enhanced-load") {
+    const childApi = await import(path.join(PKG, "js/node.js"));
+    const start = performance.now();
+    await childApi.loadEnhancedMode();
     console.log(JSON.stringify({ ms: performance.now() - start }));
   } else if (which === "memory") {
     const childApi = await import(path.join(PKG, "js/node.js"));

@@ -59,23 +59,11 @@ async function searchAllPeak(store) {
 
 /** The Chromium rows (the same calls in the browser build), or why they could not be measured. */
 async function chromiumRows(n) {
-  let browser;
-  let server;
-  try {
-    const { launchChromium } = await import("../browser/harness.mjs");
-    const { serve } = await import("../../www/serve.mjs");
-    server = await serve(0);
-    browser = await launchChromium();
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/tests/bench/browser-session.html`);
-    await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
-    return await page.evaluate(([n, kb, runs]) => window.sessionRows(n, kb, runs), [n, kb, runs]);
-  } catch (error) {
-    return String(error?.message ?? error).split("\n")[0].slice(0, 120);
-  } finally {
-    await browser?.close();
-    server?.close();
-  }
+  const { measureInChromium } = await import("../browser/harness.mjs");
+  return measureInChromium(async (browser, open) => {
+    const page = await open(browser, "/tests/bench/browser-session.html");
+    return page.evaluate(([n, kb, runs]) => window.sessionRows(n, kb, runs), [n, kb, runs]);
+  }, 120);
 }
 
 const out = [];

@@ -97,6 +97,9 @@ async function main() {
     page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console error: ${msg.text()}`); });
     page.on("response", (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`); });
     page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()}`));
+    // Enhanced mode's module is fetched only when enhanced synopses are asked for.
+    const enhancedFetches = [];
+    page.on("request", (r) => { if (r.url().includes("tool_stub_enhanced_bg.wasm")) enhancedFetches.push(r.url()); });
     page.on("dialog", async (d) => { dialogs.push(`${d.type()}: ${d.message()}`); await d.dismiss().catch(() => {}); });
 
     await check("page loads the browser build and lists an empty session", async () => {
@@ -295,6 +298,52 @@ async function main() {
       await idle(page);
       assert((await page.getByLabel("Output", { exact: true }).inputValue()) === "# Notes\n\n- one\n- two\n", "file not loaded");
       assert((await page.getByLabel("MIME type").inputValue()) === "text/markdown", "mime not set");
+    });
+
+    await check("reference mode never fetched enhanced mode's module", () =>
+      assert(enhancedFetches.length === 0, `fetched: ${enhancedFetches.join(", ")}`));
+
+    // A log the session holds no record of (a stored record's synopsis would be reused).
+    const appLog = Array.from({ length: 600 }, (_, i) =>
+      `2026-12-01T10:${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z ${i % 50 === 7 ? "ERROR" : "INFO"} api request ${i} served`).join("\n");
+
+    await check("before loadEnhancedMode(), synopsis() with synopsisMode enhanced throws NOT_READY naming it", async () => {
+      const answer = await page.evaluate(async (log) => {
+        const api = await import("/pkg/js/browser.js");
+        try {
+          api.synopsis(log, { synopsisMode: "enhanced" });
+          return "no error";
+        } catch (error) {
+          return { code: error.code, message: error.message, reference: api.synopsis(log).kind };
+        }
+      }, appLog);
+      assert(answer.code === "NOT_READY" && /await loadEnhancedMode\(\)/.test(answer.message), JSON.stringify(answer));
+      assert(answer.reference === "text", `reference mode still works: ${answer.reference}`);
+      assert(enhancedFetches.length === 0, "the synchronous call fetched the module");
+    });
+
+    await check("enhanced synopses toggle: a log goes out as kind log, fetching enhanced mode's module once", async () => {
+      await setConfig(page, { thresholdChars: 1000 });
+      await page.getByLabel("enhanced synopses").check();
+      await page.getByLabel("Tool name", { exact: true }).fill("tail_api");
+      await page.getByLabel("MIME type").selectOption("text/plain");
+      await page.getByLabel("Output", { exact: true }).fill(appLog);
+      await page.getByRole("button", { name: "Externalize", exact: true }).click();
+      await idle(page);
+      const [card] = await cards(page);
+      assert(card.kind === "log" && card.output.includes("\nkind: log\n"), `kind ${card.kind}: ${card.output.slice(0, 200)}`);
+      assert(/ERROR 12/.test(card.output), `no level counts: ${card.output}`);
+      assert(enhancedFetches.length === 1, `fetched ${enhancedFetches.length} times`);
+    });
+
+    await check("after await loadEnhancedMode(), synopsis() with synopsisMode enhanced works", async () => {
+      const kind = await page.evaluate(async (log) => {
+        const api = await import("/pkg/js/browser.js");
+        await api.loadEnhancedMode();
+        return api.synopsis(log, { synopsisMode: "enhanced" }).kind;
+      }, appLog);
+      assert(kind === "log", `kind ${kind}`);
+      await page.getByLabel("enhanced synopses").uncheck();
     });
 
     // Re-run the orders sample at a low threshold so both screenshots show a stub.

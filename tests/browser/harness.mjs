@@ -14,6 +14,44 @@ export function launchChromium() {
 }
 
 /**
+ * Serves the repository on a free 127.0.0.1 port, launches Chromium and returns what
+ * `use(browser, open)` returns, where `open(context, path)` opens the served `path` in a new page
+ * of `context` (the browser or one of its contexts) and waits for its `window.ready`. The browser
+ * and the server are stopped after, on failure too.
+ */
+export async function withServedChromium(use) {
+  const { serve } = await import("../../www/serve.mjs");
+  const server = await serve(0);
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const open = async (context, path) => {
+    const page = await context.newPage();
+    await page.goto(`${origin}${path}`);
+    await page.waitForFunction(() => window.ready === true, null, { timeout: 60_000 });
+    return page;
+  };
+  let browser;
+  try {
+    browser = await launchChromium();
+    return await use(browser, open);
+  } finally {
+    await browser?.close();
+    server.close();
+  }
+}
+
+/**
+ * For benchmark rows: what `withServedChromium(use)` returns, or the first `width` chars of why it
+ * could not be measured (no Chromium here, say), which the row prints instead.
+ */
+export async function measureInChromium(use, width = 80) {
+  try {
+    return await withServedChromium(use);
+  } catch (error) {
+    return String(error?.message ?? error).split("\n")[0].slice(0, width);
+  }
+}
+
+/**
  * `check(name, ok, detail)` prints one line per check; `report()` prints the closing
  * `N passed, N failed` and fails the process when any check failed or none ran.
  */

@@ -16,11 +16,12 @@ export const chromiumSkip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHR
  * What the app sets as `window.result` when every call works, its search having run in the search
  * worker (`"worker"`: the bundler emitted js/search-worker.js) or on the main thread (`"main"`).
  */
-export const expectedResult = (thread) => ({ truncated: true, found: "NEEDLE", thread });
+export const expectedResult = (thread) => ({ truncated: true, found: "NEEDLE", thread, enhancedKind: "kind: log" });
 
 /**
  * The app: externalizes a JSON output into IndexedDbStore, searches it through the grep module
- * and reads the hit back; `imports` must import `preloadGrep` too (it says where searches ran). `imports` and `setup` let a bundler's app load the wasm its own way.
+ * and reads the hit back, then externalizes a log with enhanced synopses (enhanced mode's module:
+ * the bundle must load it too; `enhancedKind` is its stub's kind line); `imports` must import `preloadGrep` too (it says where searches ran). `imports` and `setup` let a bundler's app load the wasm its own way.
  */
 export function appSource({ dbName, imports = 'import { ToolStub, IndexedDbStore, preloadGrep } from "tool-stub/browser";', setup = "" }) {
   // The body in an async function, not at the top level: an iife bundle (esbuild's default
@@ -35,7 +36,10 @@ try {
   const [part] = await ts.externalize([{ toolId: "c1", toolName: "fetch", output }], { messageId: "m" });
   const hits = await ts.search(part.outputRef, { query: "needle", ignoreCase: true });
   const read = await ts.read(part.outputRef, { offset: hits.matches[0].offset, limit: 6 });
-  window.result = { truncated: part.truncated, found: read.content, thread: (await preloadGrep()).thread };
+  const enhancedStub = new ToolStub({ store: new IndexedDbStore({ dbName: ${JSON.stringify(dbName)} }), sessionId: "app-enhanced", config: { synopsisMode: "enhanced" } });
+  const log = Array.from({ length: 800 }, (_, i) => "2026-12-01T10:00:" + String(i % 60).padStart(2, "0") + "Z " + (i % 40 ? "INFO" : "ERROR") + " request " + i).join("\\n");
+  const [logPart] = await enhancedStub.externalize([{ toolId: "c2", toolName: "tail", output: log }], { messageId: "m2" });
+  window.result = { truncated: part.truncated, found: read.content, thread: (await preloadGrep()).thread, enhancedKind: logPart.output.split("\\n")[2] };
 } catch (error) {
   window.result = { error: String(error?.code ?? "") + ": " + String(error?.message ?? error) };
 }

@@ -5,6 +5,9 @@ import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
 import { dropTurn, finishTurn, makePreviewJson, planTurn } from "../../pkg/wasm/tool_stub.js";
+// The main module asks enhanced mode's module for enhanced synopses through this host (the API
+// passes it to every such call); the Node entry, loaded by ./pkg.js, says how to load that module.
+import { enhancedHost } from "../../pkg/js/enhanced-module.js";
 
 const native = JSON.parse(
   execFileSync("cargo", ["run", "--quiet", "--profile", "test", "--example", "determinism", "--", "150"], {
@@ -20,7 +23,7 @@ describe("native and wasm give the same bytes", () => {
     assert.ok(native.previews.length >= 100);
     assert.ok(native.previews.some((preview) => preview.synopsisMode === "enhanced"));
     for (const { output, mimeType, previewChars, synopsisMode, expected } of native.previews) {
-      const actual = JSON.parse(makePreviewJson(output, JSON.stringify({ mimeType, previewChars, synopsisMode })));
+      const actual = JSON.parse(makePreviewJson(output, JSON.stringify({ mimeType, previewChars, synopsisMode }), enhancedHost));
       assert.deepEqual(actual, expected, `mime ${mimeType}, preview ${previewChars}, ${synopsisMode}: ${output.slice(0, 80)}`);
     }
   });
@@ -36,12 +39,12 @@ describe("native and wasm give the same bytes", () => {
         // needs: each write's keys, then its two files.
         const outputs = input.parts.map((part) => part.output ?? "");
         const parts = input.parts.map((part) => ({ ...part, output: "" }));
-        const [planned, ...files] = planTurn(JSON.stringify({ ...input, parts }), outputs, []);
+        const [planned, ...files] = planTurn(JSON.stringify({ ...input, parts }), outputs, [], undefined, enhancedHost);
         const plan = JSON.parse(planned);
         turn = plan.turn;
         const writes = plan.writes.map((write, i) => ({ ...write, indexJson: files[2 * i], metadataJson: files[2 * i + 1] }));
         const stored = JSON.stringify(writes.map(() => ({ status: "stored", metadataJson: "" })));
-        actual = { writes, parts: JSON.parse(finishTurn(turn, stored, writes.map(() => ""))) };
+        actual = { writes, parts: JSON.parse(finishTurn(turn, stored, writes.map(() => ""), enhancedHost)) };
       } catch (thrown) {
         dropTurn(turn);
         actual = { error: String(thrown) };

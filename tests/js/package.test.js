@@ -13,7 +13,7 @@ const npm = (args, cwd) => execFileSync("npm", args, { cwd, encoding: "utf8", st
 const CONSUMER_TS = `
 import { synopsis, makePreview, ToolStub, MemoryStore, ToolStubError, type ToolPart, type Synopsis, type SynopsisKind } from "tool-stub";
 import { NodeFsStore } from "tool-stub/node";
-import { IndexedDbStore } from "tool-stub/browser";
+import { IndexedDbStore, loadEnhancedMode } from "tool-stub/browser";
 import { aiSdkTools } from "tool-stub/ai-sdk";
 import { retrievalTools, type McpTool } from "tool-stub/mcp";
 
@@ -24,6 +24,7 @@ const isTable: boolean = kind === "csv" || kind === "tsv";
 const { stub } = makePreview("x", { previewChars: 10, ref: "r" });
 const ts = new ToolStub({ sessionId: "s", store: new NodeFsStore("dir"), config: { thresholdChars: 10, failureMode: "reject" } });
 async function use(): Promise<void> {
+  await loadEnhancedMode();
   const parts: ToolPart[] = await ts.externalize([{ toolId: "a", output: stub }], { messageId: "m" });
   const read = await ts.read(parts[0].outputRef ?? "", { offset: 0, limit: -1 });
   const hits = await ts.search("ref", { query: "q" });
@@ -42,7 +43,7 @@ describe("the npm package", () => {
   it("packs only the runtime files", () => {
     const [pack] = JSON.parse(npm(["pack", "--dry-run", "--json"], path.join(ROOT, "pkg")));
     const files = pack.files.map((f) => f.path).sort();
-    for (const required of ["package.json", "README.md", "LICENSE", "wasm/tool_stub_bg.wasm", "wasm/tool_stub.js", "js/index-node.js", "js/index-browser.js", "js/cli.js", "js/stores/node-fs.js", "js/index.d.ts"]) {
+    for (const required of ["package.json", "README.md", "LICENSE", "wasm/tool_stub_bg.wasm", "wasm/tool_stub.js", "wasm/tool_stub_grep_bg.wasm", "wasm/tool_stub_grep.js", "wasm/tool_stub_enhanced_bg.wasm", "wasm/tool_stub_enhanced.js", "js/index-node.js", "js/index-browser.js", "js/cli.js", "js/stores/node-fs.js", "js/index.d.ts"]) {
       assert.ok(files.includes(required), `missing ${required}`);
     }
     for (const file of files) {
@@ -61,12 +62,14 @@ describe("the npm package", () => {
       // ioredis is an optional peer dependency: not installed here, and no entry point needs it.
       const ioredis = await import("ioredis").then(() => "installed", (e) => e.code);
       const kinds = [synopsis('{"a":1}').kind, synopsis("a,b\\n1,2\\n3,4").kind];
+      // Enhanced mode's module is in the package (loaded on demand).
+      kinds.push(synopsis("2026-12-01T10:00:00Z ERROR failed\\n".repeat(50), { synopsisMode: "enhanced" }).kind);
       const ts = new ToolStub({ sessionId: "p", store: new MemoryStore() });
       const [out] = await ts.externalize([{ toolId: "t", toolName: "x", output: "y ".repeat(20000) }], { messageId: "m" });
       console.log(JSON.stringify({ kinds, truncated: out.truncated, fs: typeof NodeFsStore, err: typeof ToolStubError, redis: typeof RedisStore, ioredis }));
     `;
     const result = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", check], { cwd: project, encoding: "utf8" }));
-    assert.deepEqual(result, { kinds: ["json", "csv"], truncated: true, fs: "function", err: "function", redis: "function", ioredis: "ERR_MODULE_NOT_FOUND" });
+    assert.deepEqual(result, { kinds: ["json", "csv", "log"], truncated: true, fs: "function", err: "function", redis: "function", ioredis: "ERR_MODULE_NOT_FOUND" });
     // The declarations type-check a consumer under strict settings.
     writeFileSync(path.join(project, "consumer.ts"), CONSUMER_TS);
     writeFileSync(

@@ -36,7 +36,7 @@ describe("Rollup", { skip: chromiumSkip }, () => {
       assert.equal(build.status, 0, build.stderr + build.stdout);
       const dist = path.join(project, "dist");
       const assets = readdirSync(path.join(dist, "assets"));
-      assert.ok(assets.some((f) => /^tool_stub_bg-.*\.wasm$/.test(f)) && assets.some((f) => /^tool_stub_grep_bg-.*\.wasm$/.test(f)), `the wasm was emitted: ${assets}`);
+      assert.ok(assets.some((f) => /^tool_stub_bg-.*\.wasm$/.test(f)) && assets.some((f) => /^tool_stub_grep_bg-.*\.wasm$/.test(f)) && assets.some((f) => /^tool_stub_enhanced_bg-.*\.wasm$/.test(f)), `the wasm was emitted: ${assets}`);
       writeFileSync(path.join(dist, "index.html"), `<!doctype html><script type="module" src="app.js"></script>`);
       return dist;
     });

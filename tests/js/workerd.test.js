@@ -1,6 +1,7 @@
 // Cloudflare Workers through workerd (npm): a worker bundled by esbuild imports the browser entry,
 // hands it the wasm as the WebAssembly.Module workerd gives a `wasm` module (init({ module })),
-// and externalizes, reads and searches with MemoryStore inside a request.
+// and externalizes, reads and searches with MemoryStore inside a request; enhanced mode's module
+// likewise (init({ enhancedModule })).
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, copyFileSync, rmSync } from "node:fs";
@@ -13,16 +14,21 @@ import { ROOT } from "./pkg.js";
 const WORKER = `
 import { init, ToolStub, MemoryStore } from "tool-stub/browser";
 import core from "./core.wasm";
+import enhanced from "./enhanced.wasm";
 export default {
   async fetch() {
     try {
-      await init({ module: core });
+      await init({ module: core, enhancedModule: enhanced });
       const ts = new ToolStub({ sessionId: "w", store: new MemoryStore() });
       const output = "x".repeat(30000) + "NEEDLE";
       const [part] = await ts.externalize([{ toolId: "a", toolName: "t", output }], { messageId: "m" });
       const read = await ts.read(part.outputRef, { offset: 30000, limit: 6 });
       const hits = await ts.search(part.outputRef, { query: "NEEDLE" });
-      return Response.json({ truncated: part.truncated, content: read.content, at: hits.matches[0].offset });
+      // Enhanced synopses: enhanced mode's module, handed over as a wasm module too.
+      const enhancedStub = new ToolStub({ sessionId: "e", store: new MemoryStore(), config: { synopsisMode: "enhanced" } });
+      const log = Array.from({ length: 800 }, (_, i) => "2026-12-01T10:00:00Z " + (i % 40 ? "INFO" : "ERROR") + " request " + i).join("\\n");
+      const [logPart] = await enhancedStub.externalize([{ toolId: "b", toolName: "t", output: log }], { messageId: "m" });
+      return Response.json({ truncated: part.truncated, content: read.content, at: hits.matches[0].offset, kind: logPart.output.split("\\n")[2] });
     } catch (e) {
       return Response.json({ error: String(e?.code) + ": " + e?.message });
     }
@@ -36,7 +42,7 @@ const config :Workerd.Config = (
   sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
 );
 const w :Workerd.Worker = (
-  modules = [ (name = "worker.js", esModule = embed "out/worker.js"), (name = "core.wasm", wasm = embed "out/core.wasm") ],
+  modules = [ (name = "worker.js", esModule = embed "out/worker.js"), (name = "core.wasm", wasm = embed "out/core.wasm"), (name = "enhanced.wasm", wasm = embed "out/enhanced.wasm") ],
   compatibilityDate = "2025-01-01",
 );
 `;
@@ -60,9 +66,10 @@ describe("Cloudflare Workers (workerd)", () => {
       writeFileSync(path.join(project, "worker.js"), WORKER);
       writeFileSync(path.join(project, "config.capnp"), CONFIG);
       copyFileSync(path.join(ROOT, "pkg/wasm/tool_stub_bg.wasm"), path.join(project, "out/core.wasm"));
+      copyFileSync(path.join(ROOT, "pkg/wasm/tool_stub_enhanced_bg.wasm"), path.join(project, "out/enhanced.wasm"));
       const build = spawnSync(
         path.join(ROOT, "node_modules/.bin/esbuild"),
-        ["worker.js", "--bundle", "--format=esm", "--platform=neutral", "--main-fields=module,main", "--conditions=workerd,worker,browser", "--external:./core.wasm", "--outfile=out/worker.js", "--log-level=error"],
+        ["worker.js", "--bundle", "--format=esm", "--platform=neutral", "--main-fields=module,main", "--conditions=workerd,worker,browser", "--external:./core.wasm", "--external:./enhanced.wasm", "--outfile=out/worker.js", "--log-level=error"],
         { cwd: project, encoding: "utf8" },
       );
       assert.equal(build.status, 0, build.stderr);
@@ -79,7 +86,7 @@ describe("Cloudflare Workers (workerd)", () => {
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
       }
-      assert.deepEqual(body, { truncated: true, content: "NEEDLE", at: 30000 }, log);
+      assert.deepEqual(body, { truncated: true, content: "NEEDLE", at: 30000, kind: "kind: log" }, log);
     } finally {
       workerd?.kill();
       rmSync(project, { recursive: true, force: true });
