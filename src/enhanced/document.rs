@@ -26,6 +26,9 @@ const OUTLINE_SECTIONS: usize = 4;
 const OUTLINE_LABELS: [&str; 4] = ["name", "title", "version", "id"];
 /// Distinct values counted when looking for a map's identifying field.
 const MAX_IDENTITY_VALUES: usize = 64;
+/// Lists of a map's records shown entry by entry (`listed_values`), and the values shown of each.
+const LISTED_FIELDS: usize = 2;
+const LISTED_VALUES: usize = 4;
 /// Chars of a map's records with their names (or identifying values).
 const ENTRIES_WIDTH: usize = 400;
 /// A field is low-cardinality with at most this many distinct values.
@@ -761,6 +764,9 @@ fn record_lines(path: &str, all: &[&Value<'_>], names: Option<&[&str]>, typed: b
     };
     let (first_fields, other_fields) = varied.split_at(varied.len().min(2));
     lines.extend(first_fields.iter().map(value_line));
+    if let Some(names) = names {
+        lines.extend(listed_values(&prefix, records, names, &keys, &stats, &stat_index));
+    }
     // A map's records are known by their names (in the headline).
     if names.is_none() && typed {
         if let Some(first) = all.first().and_then(|r| record_identity(r, VALUE_WIDTH)) {
@@ -840,6 +846,55 @@ fn record_lines(path: &str, all: &[&Value<'_>], names: Option<&[&str]>, typed: b
     (headline, lines)
 }
 
+/// The short lists of a map's records that tell them apart (`ports`, `needs`, `depends_on`:
+/// lists of scalars most of whose values differ), each as one line of the records holding one
+/// (`services.*: ports: postgres=5432:5432, minio=9000:9000|9001:9001, ...`); at most
+/// `LISTED_FIELDS`, the most held first.
+fn listed_values(
+    prefix: &str,
+    records: &[&Value<'_>],
+    names: &[&str],
+    keys: &[(String, Vec<&'static str>, usize)],
+    stats: &[(String, FieldStats)],
+    stat_index: &HashMap<String, usize>,
+) -> Vec<String> {
+    let mut fields: Vec<&(String, Vec<&'static str>, usize)> = keys
+        .iter()
+        .filter(|(key, types, present)| {
+            let Some(&slot) = stat_index.get(&format!("{key}[]")) else {
+                return false;
+            };
+            let values = &stats[slot].1;
+            let distinct = values.many || values.values.len() * 2 > values.total;
+            types == &["array"] && *present >= 2 && distinct
+        })
+        .collect();
+    stable_sort_by(&mut fields, |a, b| b.2.cmp(&a.2));
+    fields
+        .iter()
+        .take(LISTED_FIELDS)
+        .map(|(key, _, _)| {
+            let held: Vec<String> = records
+                .iter()
+                .zip(names)
+                .filter_map(|(record, name)| {
+                    let Some(Value::List(items, _)) = record.get(key) else {
+                        return None;
+                    };
+                    let values: Vec<String> = items
+                        .iter()
+                        .take(LISTED_VALUES)
+                        .filter_map(|item| item.scalar_text().map(|text| shown(&text, VALUE_WIDTH)))
+                        .collect();
+                    (!values.is_empty()).then(|| format!("{name}={}", values.join("|")))
+                })
+                .take(ENTRIES_WIDTH / 4)
+                .collect();
+            format!("{prefix}{key}: {}", joined_within(&held, LINE_WIDTH))
+        })
+        .collect()
+}
+
 /// Value counts of a list of scalars (when few distinct), else its first items.
 fn describe_scalars(items: &[Value<'_>], synopsis: &mut Synopsis) {
     let mut stats = FieldStats::default();
@@ -914,6 +969,10 @@ mod tests {
         // The union of the records' keys with how many have each; the categories by value.
         assert!(shown.contains("services.*: 4 fields: ports:arr (4/12), image:str, restart:str, networks:arr"), "{shown}");
         assert!(shown.contains("services.*: all: restart=always, networks[]=back"), "{shown}");
+        // A short list that differs from entry to entry, entry by entry (`networks`, the same
+        // everywhere, is not one).
+        assert!(shown.contains("services.*: ports: svc0=9000:80, svc3=9003:80, svc6=9006:80, svc9=9009:80"), "{shown}");
+        assert!(!shown.contains("networks: svc0"), "{shown}");
         assert!(shown.contains("services{12}, volumes{data}, networks{back}"), "{shown}");
         // Covered by its headline, `services` gets no brief line of its own.
         assert!(!shown.contains("services: object with"), "{shown}");
