@@ -304,25 +304,29 @@ fn is_import_line(line: &str) -> bool {
 }
 
 /// A declaration on a line.
-struct Declaration {
+struct Declaration<'a> {
     /// 0 abstractions, 1 functions, 3 data types, 4 public methods, 5 other methods (outside
     /// a class).
     rank: u8,
     /// The word printed before the name (`class`, `struct`; "" for functions).
     word: &'static str,
-    name: String,
+    name: &'a str,
     /// A function or method indented under something (a member when under a class).
     member: bool,
     public: bool,
 }
 
-impl Declaration {
-    /// How the list prints it: `class Name`, `name()`.
-    fn shown(&self) -> String {
+impl Declaration<'_> {
+    /// How the list prints it (`class Name`, `name()`), written into `into`.
+    fn shown(&self, into: &mut String) {
+        into.clear();
         if self.word.is_empty() {
-            format!("{}()", self.name)
+            into.push_str(self.name);
+            into.push_str("()");
         } else {
-            format!("{} {}", self.word, self.name)
+            into.push_str(self.word);
+            into.push(' ');
+            into.push_str(self.name);
         }
     }
 
@@ -380,9 +384,13 @@ fn typed_method(line: &str) -> Option<&str> {
 
 /// A declaration on `raw`. `in_class`: `raw` is in the body of a class of a language whose
 /// methods start with their return type (Java, C#).
-fn declaration(raw: &str, rust: bool, in_class: bool) -> Option<Declaration> {
+fn declaration(raw: &str, rust: bool, in_class: bool) -> Option<Declaration<'_>> {
     let indented = raw.starts_with([' ', '\t']);
     let mut line = raw.trim_start();
+    // Every declaration starts with a word (most lines that do not are rejected here).
+    if !line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return None;
+    }
     let mut public = !rust || line.starts_with("pub");
     while let Some(modifier) = MODIFIERS.iter().find(|m| line.starts_with(**m)) {
         public &= !matches!(*modifier, "private " | "protected " | "internal ");
@@ -414,7 +422,7 @@ fn declaration(raw: &str, rust: bool, in_class: bool) -> Option<Declaration> {
             3 if word == "interface" => 0,
             rank => rank,
         };
-        return Some(Declaration { rank, word, name: name.to_string(), member, public });
+        return Some(Declaration { rank, word, name, member, public });
     }
     // Methods of a class body: `  async listOrders(...) {`, `  request<T>(...) {`, and in
     // Java or C# `  public Order getOrder(String id) {`.
@@ -437,7 +445,7 @@ fn declaration(raw: &str, rust: bool, in_class: bool) -> Option<Declaration> {
         return None;
     };
     let public = public && !name.starts_with('_');
-    Some(Declaration { rank: 5 - u8::from(public), word: "", name: name.to_string(), member: true, public })
+    Some(Declaration { rank: 5 - u8::from(public), word: "", name, member: true, public })
 }
 
 /// A class (or struct, trait, impl target) whose body holds the methods that follow.
@@ -529,6 +537,7 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     let mut package = "";
     let mut notes: Vec<&str> = Vec::new();
     let mut in_import_block = false;
+    let mut shown = String::new();
     for raw in py_splitlines(input.output) {
         lines += 1;
         let line = raw.trim();
@@ -600,19 +609,21 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
                 // A class's method (a nested helper, or a constructor, is not listed).
                 if *h.member_indent.get_or_insert(indent) == indent && found.name != h.name {
                     if let Some(slot) = h.group {
-                        groups[slot].1.add(&found.name, found.public);
+                        groups[slot].1.add(found.name, found.public);
                     }
                 }
                 continue;
             }
         }
         if found.holds_members() {
-            let group = group_slot(&mut groups, &mut defined, &found.name);
-            holder = Some(Holder { group: Some(group), indent, member_indent: None, name: found.name.clone() });
+            let group = group_slot(&mut groups, &mut defined, found.name);
+            holder = Some(Holder { group: Some(group), indent, member_indent: None, name: found.name.to_string() });
         }
-        let shown = found.shown();
-        if defined.insert(shown.clone(), 0).is_none() {
-            defines.push((found.rank, shown));
+        // (One buffer for the lookup: a definition seen again allocates nothing.)
+        found.shown(&mut shown);
+        if !defined.contains_key(shown.as_str()) {
+            defined.insert(shown.clone(), 0);
+            defines.push((found.rank, shown.clone()));
         }
     }
     // The class with the most methods (the file's main one) shows them in its place; each other
