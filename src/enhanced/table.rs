@@ -4,7 +4,8 @@
 
 use super::document::{shown, state_rank};
 use super::Input;
-use crate::kinds::{table::visit_rows, Synopsis};
+use crate::kinds::table::{stated_data_rows, visit_rows};
+use crate::kinds::Synopsis;
 use crate::python::{py_strip, stable_sort_by};
 use std::collections::HashMap;
 
@@ -236,7 +237,9 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     let mut names: Vec<String> = Vec::new();
     let mut columns: Vec<Column> = Vec::new();
     let mut rows = 0usize;
-    let records = visit_rows(input.output, delimiter, SAMPLED_ROWS + 1, |cells| {
+    // Every row was counted by the reference's synopsis: only the sampled ones are read here.
+    let data_rows = stated_data_rows(input.reference)?;
+    visit_rows(input.output, delimiter, SAMPLED_ROWS + 1, |cells| {
         if names.is_empty() && rows == 0 && columns.is_empty() {
             names = cells
                 .iter()
@@ -258,7 +261,7 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     let mut synopsis = Synopsis::new(input.reference_kind, &format!("{label} table output"));
     synopsis.summary.push(format!(
         "{label} table with rows: {} and columns: {}.",
-        records.saturating_sub(1),
+        data_rows,
         names.len()
     ));
     let types: Vec<String> = names
@@ -266,7 +269,7 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
         .zip(&columns)
         .map(|(name, column)| format!("{name} {}", column.type_name()))
         .collect();
-    let sampled = if rows < records.saturating_sub(1) {
+    let sampled = if rows < data_rows {
         format!(" (from the first {rows} rows)")
     } else {
         String::new()
@@ -284,4 +287,22 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
         }
     }
     Some(synopsis)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_long_table_counts_every_row_and_says_which_rows_it_read() {
+        // Past the sampled rows: a quoted cell over two lines (one record), blank lines, and
+        // a status no sampled row has.
+        let mut csv = String::from("id,status\n");
+        for i in 0..12_000 {
+            csv.push_str(&format!("{i},{}\n", if i % 3 == 0 { "ok" } else { "failed" }));
+        }
+        csv.push_str("12000,\"multi\nline\"\n\n\n12001,refunded\n");
+        let shown = crate::test_support::synopsis_text(&crate::enhanced::generate(&csv, "text/csv", 2_000));
+        assert!(shown.contains("CSV table with rows: 12002 and columns: 2."), "{shown}");
+        assert!(shown.contains("column types (from the first 5000 rows): id integer, status text"), "{shown}");
+        assert!(!shown.contains("refunded"), "{shown}");
+    }
 }

@@ -26,6 +26,12 @@ fn looks_like_yaml(output: &str) -> bool {
         if bare_key {
             return lines.next().is_some_and(|next| next.starts_with("- "));
         }
+        // A line at column 0 that starts like a word and holds no `:` (`import os`, a CSV row,
+        // prose) is no part of a top-level mapping: the output does not load as a YAML
+        // mapping, and the rest of a long one need not be read (this runs on every output).
+        if key.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && !key.contains(':') {
+            return false;
+        }
     }
     false
 }
@@ -60,4 +66,18 @@ fn describe_stream(documents: &[Value<'_>]) -> Synopsis {
     let records: Vec<&Value<'_>> = documents.iter().collect();
     describe_records("", &records, &mut synopsis);
     synopsis
+}
+
+#[cfg(test)]
+mod looks_like_yaml_tests {
+    use super::looks_like_yaml;
+
+    #[test]
+    fn a_column_0_line_without_a_colon_ends_the_search_for_a_list_key() {
+        assert!(looks_like_yaml("apiVersion: v1\n# pods\nitems:\n- kind: Pod\n"));
+        assert!(looks_like_yaml("---\nkind: Pod\n"));
+        assert!(!looks_like_yaml("import os\nitems:\n- kind: Pod\n"));
+        assert!(!looks_like_yaml("id,name\n1,a\nitems:\n- b\n"));
+        assert!(!looks_like_yaml("package main\n\nfunc main() {\n}\n"));
+    }
 }

@@ -95,6 +95,8 @@ enum NotATable {
     TooFewColumns,
     /// One of rows 2..10 has another cell count than the first row.
     RaggedRow,
+    /// Not an error: the caller of `visit_first_rows` has all the rows it wants.
+    Enough,
 }
 
 /// What the counting pass keeps.
@@ -634,27 +636,52 @@ pub fn visit_non_blank_rows(
     delimiter: char,
     mut on_row: impl FnMut(Range<usize>),
 ) -> Result<(), String> {
-    let mut reader = CsvReader::new(delimiter, CountOnly);
-    let mut record_start = 0usize;
-    read_records(output, &mut reader, |_, record, record_end| {
-        if record.has_content {
-            on_row(record_start..record_end);
-        }
-        record_start = record_end;
-        Ok(())
-    })
-    .map_err(|error| match error {
-        NotATable::FieldTooLarge => format!("field larger than field limit ({FIELD_SIZE_LIMIT})"),
-        NotATable::NewlineInUnquotedField => {
-            "new-line character seen in unquoted field".to_string()
-        }
-        NotATable::TooFewColumns | NotATable::RaggedRow => format!("{error:?}"),
+    visit_first_rows(output, delimiter, &mut |range| {
+        on_row(range);
+        true
     })
 }
 
+/// `visit_non_blank_rows` until `on_row` returns `false` (the rest is not read). One `dyn`
+/// callback: each closure type would instantiate the whole CSV reader again.
+fn visit_first_rows(
+    output: &str,
+    delimiter: char,
+    on_row: &mut dyn FnMut(Range<usize>) -> bool,
+) -> Result<(), String> {
+    let mut reader = CsvReader::new(delimiter, CountOnly);
+    let mut record_start = 0usize;
+    let read = read_records(output, &mut reader, |_, record, record_end| {
+        if record.has_content && !on_row(record_start..record_end) {
+            return Err(NotATable::Enough);
+        }
+        record_start = record_end;
+        Ok(())
+    });
+    match read {
+        Ok(()) | Err(NotATable::Enough) => Ok(()),
+        Err(NotATable::FieldTooLarge) => {
+            Err(format!("field larger than field limit ({FIELD_SIZE_LIMIT})"))
+        }
+        Err(NotATable::NewlineInUnquotedField) => {
+            Err("new-line character seen in unquoted field".to_string())
+        }
+        Err(error @ (NotATable::TooFewColumns | NotATable::RaggedRow)) => Err(format!("{error:?}")),
+    }
+}
+
+/// The data-row count the table synopsis states (its `rows: N` line), read back from a
+/// synopsis this module made: the enhanced synopsis reuses it rather than count every row again.
+pub(crate) fn stated_data_rows(synopsis: &Synopsis) -> Option<usize> {
+    synopsis
+        .structure
+        .iter()
+        .find_map(|line| line.strip_prefix("rows: ")?.parse().ok())
+}
+
 /// Calls `on_row` with the cells of the first `max_rows` non-blank records of `output` (the
-/// synopsis's reading rules), for the enhanced synopses' column statistics; returns how many
-/// non-blank records there are in all.
+/// synopsis's reading rules), for the enhanced synopses' column statistics, and reads no further;
+/// returns how many it read.
 pub(crate) fn visit_rows(
     output: &str,
     delimiter: char,
@@ -665,11 +692,11 @@ pub(crate) fn visit_rows(
     let mut seen = 0usize;
     // Through a `dyn` callback, the instance `retrieval::table_rows` uses: each closure type
     // would instantiate the whole CSV reader again (~17 KB of wasm).
-    let on_range: &mut dyn FnMut(Range<usize>) = &mut |range: Range<usize>| {
-        seen += 1;
-        if seen > max_rows {
-            return;
+    let on_range: &mut dyn FnMut(Range<usize>) -> bool = &mut |range: Range<usize>| {
+        if seen == max_rows {
+            return false;
         }
+        seen += 1;
         let sink = JoinedCells {
             delimiter,
             joined: String::new(),
@@ -678,7 +705,7 @@ pub(crate) fn visit_rows(
         };
         let Some(Ok(row)) = output.get(range).map(|text| read_record(text, delimiter, sink)) else {
             failed = true;
-            return;
+            return false;
         };
         let mut start = 0;
         let mut cells: Vec<&str> = Vec::with_capacity(row.count);
@@ -687,8 +714,9 @@ pub(crate) fn visit_rows(
             start = end + delimiter.len_utf8();
         }
         on_row(&cells);
+        true
     };
-    visit_non_blank_rows(output, delimiter, on_range)?;
+    visit_first_rows(output, delimiter, on_range)?;
     if failed {
         return Err("unreadable record".to_string());
     }
