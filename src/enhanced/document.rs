@@ -528,7 +528,7 @@ pub fn record_identity(record: &Value<'_>, width: i64) -> Option<String> {
         .iter()
         .filter_map(|path| {
             let text = record.at_path(path)?.scalar_text()?.into_owned();
-            (!text.is_empty()).then(|| format!("{path}={}", shown(&text, VALUE_WIDTH)))
+            (!text.is_empty()).then(|| format!("{path}={}", shown(&text, width)))
         })
         .take(3)
         .collect();

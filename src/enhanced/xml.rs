@@ -45,7 +45,7 @@ const MESSAGE_WIDTH: i64 = 80;
 /// Width of a value, and of one line of names or fields.
 const VALUE_WIDTH: i64 = 60;
 /// Width of a value naming the first or last record (a title is recognisable by its start).
-const IDENTITY_WIDTH: i64 = 48;
+const IDENTITY_WIDTH: i64 = 40;
 const LINE_WIDTH: usize = 160;
 /// Chars of one synopsis line, and of all of them.
 const MAX_LINE_CHARS: usize = 600;
