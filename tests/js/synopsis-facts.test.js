@@ -46,10 +46,8 @@ describe("synopsis-facts benchmark (issue 21)", { skip: SKIP }, () => {
     assert.ok(enhanced.coverage.covered > reference.coverage.covered, `${enhanced.line} vs ${reference.line}`);
   });
 
-  // Issue 21's target. Until the html/log/build_output analyzers are in, enhanced mode is below it:
-  // the check then reports as a todo (visible, never counted as passed) instead of failing the run.
-  const below = enhanced && enhanced.coverage.percent < COVERAGE_TARGET;
-  it(`enhanced mode covers at least ${COVERAGE_TARGET}% of the facts`, { todo: below ? `issue 21: ${enhanced?.line}` : false }, () => {
+  // Issue 21's target: a failure, not a todo, now that enhanced mode meets it.
+  it(`enhanced mode covers at least ${COVERAGE_TARGET}% of the facts`, () => {
     assert.ok(enhanced.coverage.percent >= COVERAGE_TARGET, `${enhanced.line} (reference: ${reference.line})`);
   });
 });
