@@ -145,6 +145,9 @@ enum Layout {
     /// One token per column, under the names' spans `[start, end)`; the last takes the rest.
     /// `loose`: a token may reach under its neighbours' names (rows shifted from the header).
     Tokens { spans: Vec<(usize, usize)>, loose: bool },
+    /// This many whitespace-separated words, the last taking the rest (a listing without a
+    /// header: `ls -l`).
+    Words(usize),
 }
 
 /// The fields of `line` under `layout` into `fields` (one per column; missing ones empty), and
@@ -175,6 +178,17 @@ fn cut<'a>(line: &'a str, layout: &Layout, tokens: &mut Vec<Token>, fields: &mut
                 fields.push(line[pair[0]..pair[1]].trim());
             }
             fits && !fields[0].is_empty()
+        }
+        Layout::Words(count) => {
+            tokenize(line, *count, tokens);
+            for (index, token) in tokens.iter().enumerate() {
+                fields.push(if index + 1 == *count { line[token.from..].trim() } else { token.text(line) });
+            }
+            let fits = tokens.len() == *count;
+            while fields.len() < *count {
+                fields.push("");
+            }
+            fits
         }
         Layout::Tokens { spans, loose } => {
             tokenize(line, spans.len(), tokens);
@@ -487,13 +501,21 @@ impl Reason {
             .examples
             .iter()
             .map(|e| {
-                let more = e.signature.and_then(|s| alike.get(&s)).map_or(0, |n| n.saturating_sub(1));
                 let value = if e.value.is_empty() { String::new() } else { format!(" {}", e.value) };
-                let alike = if more > 0 { format!(" (+{more} alike)") } else { String::new() };
-                format!("{}{value}{alike}", e.name)
+                format!("{}{value}{}", e.name, alike_note(e, alike))
             })
             .collect();
         format!("{} {}: {}", self.label, self.count, shown.join(", "))
+    }
+}
+
+/// ` (+N alike)`: the rows with the same numbers as an example's, beyond it.
+fn alike_note(example: &Example, alike: &HashMap<u64, usize>) -> String {
+    let more = example.signature.and_then(|s| alike.get(&s)).map_or(0, |n| n.saturating_sub(1));
+    if more > 0 {
+        format!(" (+{more} alike)")
+    } else {
+        String::new()
     }
 }
 
@@ -503,10 +525,10 @@ fn fnv(hash: u64, text: &str) -> u64 {
         .fold(hash, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
-/// Whether a column name says CPU, memory or restarts: its top rows are shown.
+/// Whether a column name says CPU, memory, restarts or size: its top rows are shown.
 fn hot_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.contains('%') || lower.contains("cpu") || lower.contains("mem") || lower.contains("restart")
+    ["%", "cpu", "mem", "restart", "size"].iter().any(|word| lower.contains(word))
 }
 
 fn status_name(name: &str) -> bool {
@@ -521,6 +543,59 @@ struct Table<'a> {
     names: Vec<String>,
     layout: Layout,
     rows: Vec<&'a str>,
+    /// An `ls -l` listing (columns named here, entries counted by type).
+    listing: bool,
+}
+
+/// `ls -l`'s columns, with the date as `ls` prints it by default (`May  1 12:00`) or with
+/// `--time-style=long-iso` (`2024-05-01 12:00`).
+const LISTING_COLUMNS: [&str; 9] = ["Mode", "Links", "Owner", "Group", "Size", "Month", "Day", "Time", "Name"];
+const ISO_LISTING_COLUMNS: [&str; 8] = ["Mode", "Links", "Owner", "Group", "Size", "Date", "Time", "Name"];
+
+/// A file mode as `ls -l` prints it: `drwxr-xr-x`, `-rw-r--r--.`, `lrwxrwxrwx@`.
+fn file_mode(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    (10..=11).contains(&bytes.len())
+        && b"-dlcbps".contains(&bytes[0])
+        && bytes[1..10].iter().all(|b| b"rwxsStTl-".contains(b))
+        && bytes.get(10).is_none_or(|b| b".+@".contains(b))
+}
+
+/// An `ls -l` listing: an optional `total N` line, then rows opening with a file mode, up to a
+/// blank line.
+fn find_listing(output: &str) -> Option<Table<'_>> {
+    let mut lines = output
+        .split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .skip_while(|line| line.trim().is_empty())
+        .peekable();
+    if lines.peek().is_some_and(|line| line.starts_with("total ")) {
+        lines.next();
+    }
+    let first_word = |line: &str| line.split(' ').next().unwrap_or("").to_string();
+    if !lines.peek().is_some_and(|line| file_mode(&first_word(line))) {
+        return None;
+    }
+    let rows: Vec<&str> = lines.by_ref().take_while(|line| !line.trim().is_empty()).collect();
+    if rows.len() < MIN_ROWS || lines.filter(|line| !line.trim().is_empty()).take(rows.len() / 5 + 6).count() > rows.len() / 5 + 5 {
+        return None;
+    }
+    let sample = &rows[..rows.len().min(SAMPLE_ROWS)];
+    // The sixth word is a month (`May`) or an ISO date.
+    let mut tokens = Vec::new();
+    tokenize(sample[0], 6, &mut tokens);
+    let iso = tokens.get(5).is_some_and(|token| token.text(sample[0]).as_bytes().get(4) == Some(&b'-'));
+    let names: Vec<String> = if iso { ISO_LISTING_COLUMNS.to_vec() } else { LISTING_COLUMNS.to_vec() }
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let layout = Layout::Words(names.len());
+    let (mut tokens, mut fields) = (Vec::new(), Vec::new());
+    let fitting = sample
+        .iter()
+        .filter(|row| cut(row, &layout, &mut tokens, &mut fields) && file_mode(fields[0]))
+        .count();
+    (fitting * 100 >= sample.len() * FIT_PERCENT).then_some(Table { names, layout, rows, listing: true })
 }
 
 /// Finds the table: a header among the first non-blank lines, an optional rule, then rows up to
@@ -577,7 +652,7 @@ fn find_table(output: &str) -> Option<Table<'_>> {
         Some(decided) => decided,
         None => layout(&header, &rows)?,
     };
-    Some(Table { names, layout, rows })
+    Some(Table { names, layout, rows, listing: false })
 }
 
 /// Decides each column's kind on the sample.
@@ -591,6 +666,7 @@ fn column_kinds(table: &Table<'_>) -> (Vec<ColumnKind>, usize) {
     let mut keys: Vec<HashMap<String, ()>> = vec![HashMap::new(); columns];
     let mut keyed = vec![0usize; columns];
     let mut wordy = vec![0usize; columns];
+    let mut detailed = vec![0usize; columns];
     let (mut tokens, mut fields) = (Vec::new(), Vec::new());
     for row in sample {
         cut(row, &table.layout, &mut tokens, &mut fields);
@@ -607,6 +683,7 @@ fn column_kinds(table: &Table<'_>) -> (Vec<ColumnKind>, usize) {
             raw[index].insert(field, ());
             if let Some(key) = status_key(field) {
                 keyed[index] += 1;
+                detailed[index] += usize::from(key != *field);
                 if keys[index].len() <= MAX_COUNTED_VALUES {
                     keys[index].insert(key, ());
                 }
@@ -641,6 +718,7 @@ fn column_kinds(table: &Table<'_>) -> (Vec<ColumnKind>, usize) {
         }
         // Statuses that vary in their details (`Up 2 days`, `Up 5 hours`) count by their key.
         if keyed[index] * 10 >= filled[index] * 9
+            && detailed[index] * 2 >= filled[index]
             && keys[index].len() <= MAX_COUNTED_VALUES
             && keys[index].len() < kind.distinct
         {
@@ -650,6 +728,26 @@ fn column_kinds(table: &Table<'_>) -> (Vec<ColumnKind>, usize) {
         }
     }
     (kinds, ident)
+}
+
+/// `ls -l` rows counted by the type their mode opens with: `files 30, directories 5, links 2`.
+fn entry_types(rows: &[&str]) -> String {
+    let kinds = [(b'-', "files"), (b'd', "directories"), (b'l', "links")];
+    let mut counts = [0usize; 4];
+    for row in rows {
+        let at = kinds.iter().position(|(letter, _)| row.as_bytes().first() == Some(letter));
+        counts[at.unwrap_or(3)] += 1;
+    }
+    let mut parts: Vec<String> = kinds
+        .iter()
+        .zip(counts)
+        .filter(|(_, count)| *count > 0)
+        .map(|((_, name), count)| format!("{name} {count}"))
+        .collect();
+    if counts[3] > 0 {
+        parts.push(format!("other {}", counts[3]));
+    }
+    parts.join(", ")
 }
 
 /// Why a row needs attention in a counted column's `value`, if it does.
@@ -675,7 +773,7 @@ fn trouble(value: &str, kind: &ColumnKind) -> Option<Cow<'static, str>> {
 
 /// The synopsis of a column-aligned table, or `None` when `output` is not one.
 pub fn synopsis(output: &str) -> Option<Synopsis> {
-    let table = find_table(output)?;
+    let table = find_listing(output).or_else(|| find_table(output))?;
     let (kinds, ident) = column_kinds(&table);
     let columns = table.names.len();
     let hot: Vec<usize> = (0..columns)
@@ -750,7 +848,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         }
         for (top, &index) in tops.iter_mut().zip(&hot) {
             if let Some(value) = number(fields[index]) {
-                top.offer(Example { name: name(), value: fields[index].to_string(), rank: value, signature: None }, TOP_ROWS);
+                top.offer(Example { name: name(), value: fields[index].to_string(), rank: value, signature }, TOP_ROWS);
             }
         }
     }
@@ -761,6 +859,9 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         columns,
         table.names.join(", ")
     ));
+    if table.listing {
+        synopsis.summary.push(format!("Entries by type: {}.", entry_types(&table.rows)));
+    }
     // The rarest reasons first: what sets a few rows apart is the news.
     reasons.sort_by_key(|reason| reason.count);
     for reason in &reasons {
@@ -768,7 +869,11 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     }
     for top in &tops {
         if top.examples.iter().any(|e| e.rank > 0.0) {
-            let shown: Vec<String> = top.examples.iter().map(|e| format!("{} {}", e.value, e.name)).collect();
+            let shown: Vec<String> = top
+                .examples
+                .iter()
+                .map(|e| format!("{} {}{}", e.value, e.name, alike_note(e, &alike)))
+                .collect();
             synopsis.structure.push(format!("{}: {}", top.label, shown.join("; ")));
         }
     }
@@ -850,13 +955,14 @@ mod tests {
         // Wide numbers push the rest of these rows to the right.
         out.push_str("svc      123456 250.5 12.0 99999999 8888888 ?    Rl   09:00 900:01 /opt/bin/crunch --all\n");
         out.push_str("cache    123457 3.0 55.5 77777777 6666666 ?    Sl   09:00  10:00 /usr/sbin/memcached -m 64000\n");
-        out.push_str("app      123458  0.0  0.0      0     0 ?        Z    10:41   0:00 [sh] <defunct>\n");
+        out.push_str("www-data 123458  0.0  0.0      0     0 ?        Z    10:41   0:00 [sh] <defunct>\n");
         let all = shown(&out);
         assert!(all.contains("Table: 23 rows, 11 columns: USER, PID, %CPU, %MEM, VSZ, RSS, TTY, STAT, START, TIME, COMMAND."), "{all}");
         assert!(all.contains("Attention: zombie 1: [sh] <defunct> (Z)"), "{all}");
         assert!(all.contains("Top %CPU: 250.5 /opt/bin/crunch --all; 3.0 /usr/sbin/memcached -m 64000"), "{all}");
         assert!(all.contains("Top %MEM: 55.5 /usr/sbin/memcached -m 64000; 12.0 /opt/bin/crunch --all"), "{all}");
-        assert!(all.contains("USER: root 20, svc 1, cache 1, app 1"), "{all}");
+        // Names that are no status words count as they are (`www-data`, not a key of `www`).
+        assert!(all.contains("USER: root 20, svc 1, cache 1, www-data 1"), "{all}");
     }
 
     #[test]
@@ -900,6 +1006,21 @@ mod tests {
         let sockets = "Active Internet connections (only servers)\nProto Recv-Q Send-Q Local Address           Foreign Address         State\ntcp        0      0 0.0.0.0:22              0.0.0.0:*               LISTEN\ntcp        0      0 127.0.0.1:5432          0.0.0.0:*               LISTEN\ntcp6       0      0 :::80                   :::*                    LISTEN\nudp        0      0 0.0.0.0:68              0.0.0.0:*\n";
         let all = shown(sockets);
         assert!(all.contains("4 rows, 6 columns: Proto, Recv-Q, Send-Q, Local Address, Foreign Address, State."), "{all}");
+    }
+
+    #[test]
+    fn file_listings_without_a_header() {
+        let listing = "total 2104\ndrwxr-xr-x  2 ann staff    4096 May  1 12:00 src\n-rw-r--r--  1 ann staff 2097152 May  2 09:30 data.bin\n-rw-r--r--. 1 ann staff     512 Apr 30  2023 notes.txt\nlrwxrwxrwx  1 ann staff      11 May  1 12:01 latest -> data.bin\ndrwxr-x---  5 bob staff    4096 May  3 08:00 build dir\n";
+        let all = shown(listing);
+        assert!(all.contains("Table: 5 rows, 9 columns: Mode, Links, Owner, Group, Size, Month, Day, Time, Name."), "{all}");
+        assert!(all.contains("Entries by type: files 2, directories 2, links 1."), "{all}");
+        assert!(all.contains("Top Size: 2097152 data.bin; 4096 src; 4096 build dir"), "{all}");
+        let iso = "-rw-r--r-- 1 ann staff 10 2024-05-01 12:00 a.txt\n-rw-r--r-- 1 ann staff 30 2024-05-02 12:00 b.txt\n-rw-r--r-- 1 ann staff 20 2024-05-03 12:00 c d.txt\n";
+        let all = shown(iso);
+        assert!(all.contains("8 columns: Mode, Links, Owner, Group, Size, Date, Time, Name."), "{all}");
+        assert!(all.contains("Top Size: 30 b.txt; 20 c d.txt; 10 a.txt"), "{all}");
+        assert!(synopsis("total 0\n").is_none());
+        assert!(synopsis("drwxr-xr-x is a mode\nand then prose\nand more prose\n").is_none());
     }
 
     #[test]
