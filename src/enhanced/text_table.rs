@@ -26,8 +26,9 @@ use crate::kinds::Synopsis;
 
 use super::log::brief;
 
-/// The header may follow this many non-blank preamble lines (`netstat`'s "Active Internet ...").
-const HEADER_CANDIDATES: usize = 3;
+/// The header may follow fewer non-blank preamble lines than this (`netstat`'s "Active Internet
+/// ...", `top`'s summary block).
+const HEADER_CANDIDATES: usize = 8;
 const MAX_HEADER_BYTES: usize = 1_000;
 const MAX_NAME_CHARS: usize = 32;
 const MAX_COLUMNS: usize = 32;
@@ -94,9 +95,13 @@ fn tokenize(line: &str, limit: usize, tokens: &mut Vec<Token>) {
     }
 }
 
-/// Whether `word` may name a column: short, a letter or `%`/`#` first, no prose punctuation.
+/// Whether `word` may name a column: short, a letter or `%`/`#` first, no prose punctuation; or
+/// a lone symbol of a multi-word name (`CPU %`, `MEM USAGE / LIMIT` of `docker stats`).
 fn column_name(word: &str) -> bool {
     let bytes = word.as_bytes();
+    if matches!(word, "%" | "/" | "#") {
+        return true;
+    }
     let first_ok = bytes
         .first()
         .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'%' || b == b'#');
@@ -1006,6 +1011,23 @@ mod tests {
         let sockets = "Active Internet connections (only servers)\nProto Recv-Q Send-Q Local Address           Foreign Address         State\ntcp        0      0 0.0.0.0:22              0.0.0.0:*               LISTEN\ntcp        0      0 127.0.0.1:5432          0.0.0.0:*               LISTEN\ntcp6       0      0 :::80                   :::*                    LISTEN\nudp        0      0 0.0.0.0:68              0.0.0.0:*\n";
         let all = shown(sockets);
         assert!(all.contains("4 rows, 6 columns: Proto, Recv-Q, Send-Q, Local Address, Foreign Address, State."), "{all}");
+    }
+
+    #[test]
+    fn container_stats_and_a_process_table_after_a_summary_block() {
+        let mut stats = String::from("CONTAINER ID   NAME      CPU %     MEM USAGE / LIMIT     MEM %     NET I/O         PIDS\n");
+        for (i, (cpu, mem, net)) in [("0.15%", "1.20%", "1.45kB / 0B"), ("87.30%", "4.10%", "96.2MB / 1.1GB"), ("2.00%", "61.50%", "648B / 12kB")].iter().enumerate() {
+            stats.push_str(&format!("{:<12}   {:<7}   {cpu:<7}   {:<19}   {mem:<7}   {net:<13}   12\n", format!("{i}bc123def456"), format!("app-{i}"), "1.2GiB / 7.7GiB"));
+        }
+        let all = shown(&stats);
+        assert!(all.contains("3 rows, 7 columns: CONTAINER ID, NAME, CPU %, MEM USAGE / LIMIT, MEM %, NET I/O, PIDS."), "{all}");
+        assert!(all.contains("Top CPU %: 87.30% app-1; 2.00% app-2; 0.15% app-0"), "{all}");
+        assert!(all.contains("Top MEM %: 61.50% app-2"), "{all}");
+        let top = "top - 10:00:01 up 3 days,  2 users,  load average: 0.52, 0.58, 0.59\nTasks: 180 total,   1 running, 179 sleeping,   0 stopped,   1 zombie\n%Cpu(s):  3.1 us,  1.0 sy,  0.0 ni, 95.8 id\nMiB Mem :  15890.1 total,   1021.4 free\nMiB Swap:   2048.0 total,   2048.0 free\n\n    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n   1201 mysql     20   0 2600000 400000  30000 S  42.0  2.5  10:01.00 mysqld\n      1 root      20   0  170000  12000   8000 S   0.0  0.1   0:03.10 systemd\n   4242 app       20   0       0      0      0 Z   0.0  0.0   0:00.00 worker\n    777 app       20   0  900000 300000  20000 R  12.5  1.9   1:00.00 node\n";
+        let all = shown(top);
+        assert!(all.contains("Table: 4 rows, 12 columns: PID, USER, PR, NI, VIRT, RES, SHR, S, %CPU, %MEM, TIME+, COMMAND."), "{all}");
+        assert!(all.contains("Attention: zombie 1: worker (Z)"), "{all}");
+        assert!(all.contains("Top %CPU: 42.0 mysqld; 12.5 node; 0.0 systemd"), "{all}");
     }
 
     #[test]
