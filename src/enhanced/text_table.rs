@@ -433,21 +433,23 @@ struct ColumnKind {
     distinct: usize,
 }
 
-/// Counts per value, in first-seen order, at most `MAX_DISTINCT` values (the rest as `other`).
+/// Counts per value, in first-seen order, at most `cap` values (the rest as `other`). The one map
+/// type of this module's value counts (each map type is its own code in the wasm module).
 #[derive(Default)]
-struct Counter<'a> {
-    values: Vec<(Cow<'a, str>, usize)>,
-    index: HashMap<Cow<'a, str>, usize>,
+struct Counter {
+    values: Vec<(String, usize)>,
+    index: HashMap<String, usize>,
     other: usize,
 }
 
-impl<'a> Counter<'a> {
-    fn add(&mut self, value: Cow<'a, str>, cap: usize) {
-        if let Some(&at) = self.index.get(&value) {
+impl Counter {
+    #[inline(never)]
+    fn add(&mut self, value: &str, cap: usize) {
+        if let Some(&at) = self.index.get(value) {
             self.values[at].1 += 1;
         } else if self.values.len() < cap {
-            self.index.insert(value.clone(), self.values.len());
-            self.values.push((value, 1));
+            self.index.insert(value.to_string(), self.values.len());
+            self.values.push((value.to_string(), 1));
         } else {
             self.other += 1;
         }
@@ -455,7 +457,7 @@ impl<'a> Counter<'a> {
 
     /// `v1 n1, v2 n2, ...` most frequent first (ties in first-seen order), `SHOWN_VALUES` of them.
     fn top(&self) -> String {
-        let mut ranked: Vec<&(Cow<'a, str>, usize)> = self.values.iter().collect();
+        let mut ranked: Vec<&(String, usize)> = self.values.iter().collect();
         ranked.sort_by(|a, b| b.1.cmp(&a.1));
         let mut parts: Vec<String> = ranked
             .iter()
@@ -667,8 +669,8 @@ fn column_kinds(table: &Table<'_>) -> (Vec<ColumnKind>, usize) {
     let mut filled = vec![0usize; columns];
     let mut numeric = vec![0usize; columns];
     let mut percent = vec![0usize; columns];
-    let mut raw: Vec<HashMap<&str, ()>> = vec![HashMap::new(); columns];
-    let mut keys: Vec<HashMap<String, ()>> = vec![HashMap::new(); columns];
+    let mut raw: Vec<Counter> = (0..columns).map(|_| Counter::default()).collect();
+    let mut keys: Vec<Counter> = (0..columns).map(|_| Counter::default()).collect();
     let mut keyed = vec![0usize; columns];
     let mut wordy = vec![0usize; columns];
     let mut detailed = vec![0usize; columns];
@@ -685,20 +687,18 @@ fn column_kinds(table: &Table<'_>) -> (Vec<ColumnKind>, usize) {
                 numeric[index] += 1;
                 percent[index] += usize::from(field.ends_with('%'));
             }
-            raw[index].insert(field, ());
+            raw[index].add(field, SAMPLE_ROWS);
             if let Some(key) = status_key(field) {
                 keyed[index] += 1;
                 detailed[index] += usize::from(key != *field);
-                if keys[index].len() <= MAX_COUNTED_VALUES {
-                    keys[index].insert(key, ());
-                }
+                keys[index].add(&key, MAX_COUNTED_VALUES + 1);
             }
         }
     }
     let mut kinds: Vec<ColumnKind> = (0..columns)
         .map(|index| ColumnKind {
             numeric: filled[index] > 0 && numeric[index] * 10 >= filled[index] * 8,
-            distinct: raw[index].len(),
+            distinct: raw[index].values.len(),
             ..ColumnKind::default()
         })
         .collect();
@@ -724,8 +724,8 @@ fn column_kinds(table: &Table<'_>) -> (Vec<ColumnKind>, usize) {
         // Statuses that vary in their details (`Up 2 days`, `Up 5 hours`) count by their key.
         if keyed[index] * 10 >= filled[index] * 9
             && detailed[index] * 2 >= filled[index]
-            && keys[index].len() <= MAX_COUNTED_VALUES
-            && keys[index].len() < kind.distinct
+            && keys[index].values.len() <= MAX_COUNTED_VALUES
+            && keys[index].values.len() < kind.distinct
         {
             kind.counted = Some(true);
         } else if kind.distinct <= MAX_COUNTED_VALUES && kind.distinct < filled[index] {
@@ -786,7 +786,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         .take(MAX_HOT_COLUMNS)
         .collect();
     let numeric_columns: Vec<usize> = (0..columns).filter(|&index| kinds[index].numeric).collect();
-    let mut counters: Vec<Counter<'_>> = (0..columns).map(|_| Counter::default()).collect();
+    let mut counters: Vec<Counter> = (0..columns).map(|_| Counter::default()).collect();
     let mut reasons: Vec<Reason> = Vec::new();
     let mut tops: Vec<Reason> = hot
         .iter()
@@ -822,7 +822,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
             }
             if let Some(key) = kind.counted {
                 let counted = if key { status_key(field).map(Cow::Owned) } else { Some(Cow::Borrowed(field)) };
-                counters[index].add(counted.unwrap_or(Cow::Borrowed("(other)")), MAX_DISTINCT);
+                counters[index].add(counted.as_deref().unwrap_or("(other)"), MAX_DISTINCT);
             }
             if kind.counted.is_some() || kind.process_state {
                 if let Some(why) = trouble(field, kind) {
