@@ -424,6 +424,14 @@ fn declaration(raw: &str, rust: bool, in_class: bool) -> Option<Declaration<'_>>
         };
         return Some(Declaration { rank, word, name, member, public });
     }
+    // A function held by a top-level binding: `export const handler = async (event) => {`,
+    // `const render = function (`, `let parse = input =>`.
+    if !indented {
+        if let Some(name) = bound_function(line) {
+            public &= !name.starts_with('_');
+            return Some(Declaration { rank: 1, word: "", name, member: false, public });
+        }
+    }
     // Methods of a class body: `  async listOrders(...) {`, `  request<T>(...) {`, and in
     // Java or C# `  public Order getOrder(String id) {`.
     let name = ident(line);
@@ -446,6 +454,29 @@ fn declaration(raw: &str, rust: bool, in_class: bool) -> Option<Declaration<'_>>
     };
     let public = public && !name.starts_with('_');
     Some(Declaration { rank: 5 - u8::from(public), word: "", name, member: true, public })
+}
+
+/// The name a JavaScript binding (`line` past `export`/`const`, or `let`/`var`) gives a function:
+/// `name = (...) =>`, `name = async (`, `name = function`, `name = arg =>`, a type annotation
+/// (`name: Handler = (`) allowed.
+fn bound_function(line: &str) -> Option<&str> {
+    let line = ["let ", "var "].iter().find_map(|p| line.strip_prefix(p)).unwrap_or(line);
+    let name = ident(line);
+    if name.is_empty() {
+        return None;
+    }
+    let (_, value) = line[name.len()..].split_once('=')?;
+    let value = value.trim_start();
+    if value.starts_with(['=', '>']) {
+        return None; // `==`, `=>` right after the name: not a binding
+    }
+    let value = value.strip_prefix("async").map_or(value, str::trim_start);
+    let arrow_after_argument = || {
+        let argument = ident(value);
+        !argument.is_empty() && value[argument.len()..].trim_start().starts_with("=>")
+    };
+    (value.starts_with('(') && line.contains("=>") || value.starts_with("function") || arrow_after_argument())
+        .then_some(name)
 }
 
 /// A class (or struct, trait, impl target) whose body holds the methods that follow.
@@ -783,6 +814,13 @@ mod tests {
         assert!(of(python).contains("defines (2): class Repo{get, _hidden}, main()"), "{}", of(python));
         let rust = "pub struct Pool {\n    size: usize,\n}\n\nimpl<T: Send> Pool<T> {\n    pub fn new() -> Self {\n        todo!()\n    }\n    fn grow(&mut self) {}\n}\n\nimpl Drop for Pool {\n    fn drop(&mut self) {}\n}\n\npub fn run() {}\n";
         assert!(of(rust).contains("defines (2): struct Pool{new, grow}, run()"), "{}", of(rust));
+    }
+
+    #[test]
+    fn functions_held_by_top_level_bindings_are_functions() {
+        let js = "import express from \"express\";\n\nexport const handler = async (event) => {\n  const local = (x) => x;\n  return local(event);\n};\nconst render = function (view) {\n  return view;\n};\nlet parse = input => input.trim();\nexport const LIMIT = 10;\nconst same = a == b;\nexport const Button: FC<Props> = ({ label }) => {\n  return label;\n};\n";
+        let shown = of(js);
+        assert!(shown.contains("defines (4): handler(), render(), parse(), Button()"), "{shown}");
     }
 
     #[test]
