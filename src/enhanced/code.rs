@@ -10,6 +10,12 @@ use super::Input;
 use crate::kinds::Synopsis;
 use crate::python::{is_py_word, py_splitlines, stable_sort_by};
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use crate::kinds::json::FxHasher;
+
+/// What a file defines, by how the list shows it (looked up for every definition line).
+type Defined = HashMap<String, usize, BuildHasherDefault<FxHasher>>;
 
 /// Distinct imports kept (a list far longer than a stub shows is not read further).
 const MAX_IMPORTS: usize = 200;
@@ -527,10 +533,25 @@ fn indentation(raw: &str) -> usize {
 }
 
 /// The language most of the file's line starts vote for.
+/// The first bytes of `LANGUAGE_MARKS`.
+const MARK_FIRST_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < LANGUAGE_MARKS.len() {
+        table[LANGUAGE_MARKS[i].0.as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 fn language_of(output: &str) -> Option<usize> {
     let mut votes = [0usize; LANGUAGES];
     for raw in py_splitlines(output) {
         let line = raw.trim();
+        // Most lines start with no mark's first byte: the marks are not compared on them.
+        if !line.as_bytes().first().is_some_and(|&byte| MARK_FIRST_BYTES[usize::from(byte)]) {
+            continue;
+        }
         for (mark, language) in LANGUAGE_MARKS {
             // `end` only counts alone on its line; the others as line starts.
             let voted = if mark == "end" { line == "end" } else { line.starts_with(mark) };
@@ -562,7 +583,7 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     let mut defines: Vec<(u8, String)> = Vec::new();
     // What is in `defines` and `groups` (a lookup per line: a long file must not make it
     // quadratic).
-    let mut defined: HashMap<String, usize> = HashMap::new();
+    let mut defined = Defined::default();
     let mut groups: Vec<(String, Methods)> = Vec::new();
     let mut holder: Option<Holder> = None;
     let mut package = "";
@@ -708,7 +729,7 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
 
 /// The slot of `class`'s methods in `groups` (made when new; `defined` indexes them by
 /// `.{class}`, a key no definition has).
-fn group_slot(groups: &mut Vec<(String, Methods)>, defined: &mut HashMap<String, usize>, class: &str) -> usize {
+fn group_slot(groups: &mut Vec<(String, Methods)>, defined: &mut Defined, class: &str) -> usize {
     let key = format!(".{class}");
     if let Some(&slot) = defined.get(&key) {
         return slot;

@@ -465,9 +465,10 @@ struct KeyIndex<'a> {
 }
 
 /// The multiply-rotate hash of rustc (FxHash) plus a final mix: keys are hashed for every kept object, and
-/// SipHash's flooding resistance buys nothing for a one-shot decode.
+/// SipHash's flooding resistance buys nothing for a one-shot decode (nor for the enhanced code
+/// analyzer's lookup of every definition, which uses it too).
 #[derive(Default)]
-struct FxHasher {
+pub(crate) struct FxHasher {
     hash: u64,
 }
 
