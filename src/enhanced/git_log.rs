@@ -5,10 +5,9 @@
 //!
 //! One pass over the lines; authors are counted in a map capped at `MAX_AUTHORS` names.
 
-use std::collections::HashMap;
-
 use crate::kinds::Synopsis;
 
+use super::counter::Counter;
 use super::log::brief;
 
 const MIN_HASH: usize = 7;
@@ -74,22 +73,7 @@ struct Scan {
     merges: usize,
     newest: Commit,
     oldest: Commit,
-    authors: Vec<(String, usize)>,
-    author_index: HashMap<String, usize>,
-    other_authors: usize,
-}
-
-impl Scan {
-    fn author(&mut self, name: &str) {
-        if let Some(&at) = self.author_index.get(name) {
-            self.authors[at].1 += 1;
-        } else if self.authors.len() < MAX_AUTHORS {
-            self.author_index.insert(name.to_string(), self.authors.len());
-            self.authors.push((name.to_string(), 1));
-        } else {
-            self.other_authors += 1;
-        }
-    }
+    authors: Counter,
 }
 
 /// `Name <email>` as the name.
@@ -132,7 +116,7 @@ fn scan_blocks(output: &str) -> Scan {
         if let Some(value) = body.strip_prefix("Author:") {
             let name = author_name(value);
             current.author = brief(name, NAME_CHARS);
-            scan.author(name);
+            scan.authors.add(name, MAX_AUTHORS);
         } else if body.starts_with("Merge:") {
             scan.merges += 1;
         } else if let Some(value) = body.strip_prefix("Date:").or_else(|| body.strip_prefix("AuthorDate:")) {
@@ -238,18 +222,12 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     if scan.commits > 1 {
         synopsis.summary.push(format!("Oldest: {}", scan.oldest.describe()));
     }
-    if !scan.authors.is_empty() {
-        let mut ranked: Vec<&(String, usize)> = scan.authors.iter().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1));
-        let shown: Vec<String> = ranked
-            .iter()
-            .take(SHOWN_AUTHORS)
-            .map(|(name, count)| format!("{} {count}", brief(name, NAME_CHARS)))
-            .collect();
+    if !scan.authors.values.is_empty() {
+        let (shown, _) = scan.authors.top(SHOWN_AUTHORS, NAME_CHARS);
         synopsis.structure.push(format!(
             "Authors ({}{}) by commits: {}",
-            scan.authors.len(),
-            if scan.other_authors > 0 { "+" } else { "" },
+            scan.authors.values.len(),
+            if scan.authors.other > 0 { "+" } else { "" },
             shown.join(", ")
         ));
     }

@@ -24,6 +24,7 @@ use std::collections::HashMap;
 
 use crate::kinds::Synopsis;
 
+use super::counter::Counter;
 use super::log::brief;
 
 /// The header may follow fewer non-blank preamble lines than this (`netstat`'s "Active Internet
@@ -433,43 +434,14 @@ struct ColumnKind {
     distinct: usize,
 }
 
-/// Counts per value, in first-seen order, at most `cap` values (the rest as `other`). The one map
-/// type of this module's value counts (each map type is its own code in the wasm module).
-#[derive(Default)]
-struct Counter {
-    values: Vec<(String, usize)>,
-    index: HashMap<String, usize>,
-    other: usize,
-}
-
-impl Counter {
-    #[inline(never)]
-    fn add(&mut self, value: &str, cap: usize) {
-        if let Some(&at) = self.index.get(value) {
-            self.values[at].1 += 1;
-        } else if self.values.len() < cap {
-            self.index.insert(value.to_string(), self.values.len());
-            self.values.push((value.to_string(), 1));
-        } else {
-            self.other += 1;
-        }
+/// `v1 n1, v2 n2, ...` most frequent first (ties in first-seen order), `SHOWN_VALUES` of them,
+/// then how many rows hold the others.
+fn top_values(counter: &Counter) -> String {
+    let (mut parts, rest) = counter.top(SHOWN_VALUES, VALUE_CHARS);
+    if rest > 0 {
+        parts.push(format!("others {rest}"));
     }
-
-    /// `v1 n1, v2 n2, ...` most frequent first (ties in first-seen order), `SHOWN_VALUES` of them.
-    fn top(&self) -> String {
-        let mut ranked: Vec<&(String, usize)> = self.values.iter().collect();
-        ranked.sort_by(|a, b| b.1.cmp(&a.1));
-        let mut parts: Vec<String> = ranked
-            .iter()
-            .take(SHOWN_VALUES)
-            .map(|(value, count)| format!("{} {count}", brief(value, VALUE_CHARS)))
-            .collect();
-        let rest: usize = ranked.iter().skip(SHOWN_VALUES).map(|(_, count)| count).sum::<usize>() + self.other;
-        if rest > 0 {
-            parts.push(format!("others {rest}"));
-        }
-        parts.join(", ")
-    }
+    parts.join(", ")
 }
 
 /// Rows that need attention for one reason: how many, and the first (or, for values, the
@@ -889,7 +861,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         (!status_name(&table.names[index]), distinct == 1, distinct)
     });
     for index in counted.into_iter().take(MAX_COUNT_LINES) {
-        synopsis.structure.push(format!("{}: {}", table.names[index], counters[index].top()));
+        synopsis.structure.push(format!("{}: {}", table.names[index], top_values(&counters[index])));
     }
     Some(synopsis)
 }

@@ -321,8 +321,7 @@ fn decode(raw: &str) -> Cow<'_, str> {
 /// What the walk reports: an element opened (`path` is `None` past the path cap), text inside
 /// the innermost kept element, an element closed.
 enum Event<'a> {
-    /// `offset`: where its start tag begins in the text.
-    Open { path: Option<usize>, name: &'a str, attributes: &'a str, offset: usize },
+    Open { path: Option<usize>, name: &'a str, attributes: &'a str },
     /// Character data as written, or a CDATA section's inside (`true`).
     Text(&'a str, bool),
     Close,
@@ -393,7 +392,7 @@ fn walk<'a>(text: &'a str, paths: &mut Paths<'a>, on: &mut dyn FnMut(Event<'a>, 
                 let path = parent_path.and_then(|parent| paths.enter(parent, name, parent_serial, offset));
                 let attributes = raw.bytes().any(|byte| !byte.is_ascii_whitespace());
                 let frame = Frame { name, path, serial, children: false, attributes };
-                let go_on = on(Event::Open { path, name, attributes: raw, offset }, stack.len());
+                let go_on = on(Event::Open { path, name, attributes: raw }, stack.len());
                 if empty {
                     go_on && close(frame, paths, stack.len(), on)
                 } else {

@@ -23,6 +23,15 @@ function inFreshProcess(body) {
   return JSON.parse(result.stdout);
 }
 
+/** Installs a browser's kind of loader: it compiles the module asynchronously, with no synchronous form. */
+const ASYNC_ONLY_LOADER = `
+  const glue = await import("./pkg/wasm/tool_stub_enhanced.js");
+  const { readFileSync } = await import("node:fs");
+  useEnhancedLoader(async () => {
+    await glue.default({ module_or_path: readFileSync("pkg/wasm/tool_stub_enhanced_bg.wasm") });
+    return glue;
+  });`;
+
 describe("enhanced mode's module", () => {
   it("is never loaded in reference mode", () => {
     const out = inFreshProcess(`
@@ -61,14 +70,8 @@ describe("enhanced mode's module", () => {
   });
 
   it("where wasm compiles only asynchronously, the synchronous calls need loadEnhancedMode() first", () => {
-    // A browser's loader: no synchronous form.
     const out = inFreshProcess(`
-      const glue = await import("./pkg/wasm/tool_stub_enhanced.js");
-      const { readFileSync } = await import("node:fs");
-      useEnhancedLoader(async () => {
-        await glue.default({ module_or_path: readFileSync("pkg/wasm/tool_stub_enhanced_bg.wasm") });
-        return glue;
-      });
+      ${ASYNC_ONLY_LOADER}
       const error = (fn) => { try { fn(); return "none"; } catch (e) { return { name: e.name, code: e.code, message: e.message }; } };
       out.synopsis = error(() => api.synopsis(log, { synopsisMode: "enhanced" }));
       out.preview = error(() => api.makePreview(log, { synopsisMode: "enhanced" }));
@@ -86,12 +89,7 @@ describe("enhanced mode's module", () => {
 
   it("where wasm compiles only asynchronously, ToolStub's methods load it themselves", () => {
     const out = inFreshProcess(`
-      const glue = await import("./pkg/wasm/tool_stub_enhanced.js");
-      const { readFileSync } = await import("node:fs");
-      useEnhancedLoader(async () => {
-        await glue.default({ module_or_path: readFileSync("pkg/wasm/tool_stub_enhanced_bg.wasm") });
-        return glue;
-      });
+      ${ASYNC_ONLY_LOADER}
       const ts = new api.ToolStub({ sessionId: "s", config: { synopsisMode: "enhanced" } });
       const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: log }], { messageId: "m" });
       out.kind = part.output.split("\\n")[2];`);
