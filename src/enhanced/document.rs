@@ -95,12 +95,18 @@ pub fn joined_names<S: AsRef<str>>(items: &[S]) -> String {
 
 /// `joined_names` up to about `width` chars.
 pub fn joined_within<S: AsRef<str>>(items: &[S], width: usize) -> String {
+    joined_of(items, items.len(), width)
+}
+
+/// `joined_within` of the first `items` of `total` names (a sample's): the count of those left
+/// out is of the total.
+fn joined_of<S: AsRef<str>>(items: &[S], total: usize, width: usize) -> String {
     let mut line = String::new();
     let mut chars = 0;
     for (index, item) in items.iter().enumerate() {
         let item = item.as_ref();
         if index > 0 && chars + char_len(item) > width {
-            line.push_str(&format!(", ... {} more", items.len() - index));
+            line.push_str(&format!(", ... {} more", total.saturating_sub(index)));
             return line;
         }
         if index > 0 {
@@ -161,8 +167,9 @@ pub fn brief(value: &Value<'_>) -> String {
                 .collect();
             let mut text = format!("object with {len} keys");
             if !keys.is_empty() {
+                let total = if value.sampled() { *len } else { keys.len() };
                 text.push_str(": ");
-                text.push_str(&joined_names(&keys));
+                text.push_str(&joined_of(&keys, total, LINE_WIDTH));
             }
             text
         }
@@ -185,16 +192,23 @@ pub fn describe(root: &Value<'_>, label: &str, kind: &str, title: &str) -> Synop
                 .take(OUTLINE_WIDTH)
                 .map(|(key, value)| (outline_entry(key, value), 1))
                 .collect();
+            let keys = if root.sampled() { *len } else { entries.len() };
             synopsis.summary.push(format!(
                 "{label} object, {len} keys: {}.",
-                joined_counted(&outline, entries.len(), OUTLINE_WIDTH)
+                joined_counted(&outline, keys, OUTLINE_WIDTH)
             ));
             // Record collections first (each one's headline, then their details), then the
             // other containers in brief, in document order (scalars are in the outline).
             let collections = record_collections(root);
             let mut details = Vec::new();
             for collection in &collections {
-                let (headline, more) = record_lines(&collection.path, &collection.records, collection.names.as_deref(), true);
+                let (headline, more) = record_lines(
+                    &collection.path,
+                    &collection.records,
+                    collection.total,
+                    collection.names.as_deref(),
+                    true,
+                );
                 synopsis.structure.extend(headline);
                 details.push(more);
             }
@@ -221,9 +235,11 @@ pub fn describe(root: &Value<'_>, label: &str, kind: &str, title: &str) -> Synop
             if items.iter().any(|item| matches!(item, Value::Map(..))) {
                 let records: Vec<&Value<'_>> =
                     items.iter().filter(|i| matches!(i, Value::Map(..))).collect();
-                describe_records("", &records, &mut synopsis);
+                let (headline, details) = record_lines("", &records, root.record_count(), None, true);
+                synopsis.structure.extend(headline);
+                synopsis.structure.extend(details);
             } else {
-                describe_scalars(items, &mut synopsis);
+                describe_scalars(items, root.sampled(), &mut synopsis);
             }
         }
         scalar => synopsis.summary.push(format!(
@@ -243,7 +259,10 @@ struct Collection<'v, 'a> {
     top_key: String,
     /// 0 for the root, 1 for a top-level key, 2 under one.
     depth: usize,
+    /// The records held (all of them, or a sample's: the first ones and the last).
     records: Vec<&'v Value<'a>>,
+    /// How many records the collection has (`None`: a sample of mixed items, unknown).
+    total: Option<usize>,
     /// The names of a map's records (its keys); `None` for a list.
     names: Option<Vec<&'v str>>,
 }
@@ -261,6 +280,7 @@ fn record_collections<'v, 'a>(root: &'v Value<'a>) -> Vec<Collection<'v, 'a>> {
             top_key: top_key.to_string(),
             depth,
             records,
+            total: value.record_count(),
             names,
         };
         match value {
@@ -294,7 +314,8 @@ fn record_collections<'v, 'a>(root: &'v Value<'a>) -> Vec<Collection<'v, 'a>> {
         }
     }
     // The most records (equal counts keep document order: a stable sort), then shallow first.
-    stable_sort_by(&mut found, |a, b| b.records.len().cmp(&a.records.len()));
+    let size = |c: &Collection<'_, '_>| c.total.unwrap_or(c.records.len());
+    stable_sort_by(&mut found, |a, b| size(b).cmp(&size(a)));
     found.truncate(RECORD_COLLECTIONS);
     stable_sort_by(&mut found, |a, b| a.depth.cmp(&b.depth));
     found
@@ -575,28 +596,35 @@ fn is_url_field(key: &str) -> bool {
     key == "url" || key.ends_with("_url") || key.ends_with("url") && key.len() > 3 || key == "href"
 }
 
-/// Union of keys, field value statistics and identities of a list of records.
+/// Union of keys, field value statistics and identities of a list of records (all of them).
 pub fn describe_records(path: &str, all: &[&Value<'_>], synopsis: &mut Synopsis) {
-    let (headline, details) = record_lines(path, all, None, true);
+    let (headline, details) = record_lines(path, all, Some(all.len()), None, true);
     synopsis.structure.extend(headline);
     synopsis.structure.extend(details);
 }
 
 /// The headline of a map of records: its size, its operations when it maps API paths, and its
 /// records' names, with their identifying values when they have one
-/// (`services: 36 entries, by image: postgres=postgres:16, ...`).
-fn map_headline(path: &str, records: &[&Value<'_>], names: &[&str]) -> String {
-    let mut line = if path.is_empty() {
-        format!("{} entries", names.len())
-    } else {
-        format!("{path}: {} entries", names.len())
+/// (`services: 36 entries, by image: postgres=postgres:16, ...`). `total`: how many records
+/// the map has (`None` when `records` are a sample of a map of mixed values).
+fn map_headline(path: &str, records: &[&Value<'_>], names: &[&str], total: Option<usize>) -> String {
+    let count = match total {
+        Some(total) => format!("{total} entries"),
+        None => format!("{} entries (in a sample)", names.len()),
     };
-    let named: Vec<(&str, &Value<'_>)> = names.iter().copied().zip(records.iter().copied()).collect();
-    if let Some(operations) = Value::operation_count(&named) {
-        line.push_str(&format!(", {operations} operations"));
-    }
+    let mut line = if path.is_empty() { count } else { format!("{path}: {count}") };
+    let total = total.unwrap_or(names.len());
     // Names past the first few hundred never fit the line: they are counted, not formatted.
     let sampled = records.len().min(SAMPLED_RECORDS);
+    let named: Vec<(&str, &Value<'_>)> = names.iter().copied().zip(records.iter().copied()).collect();
+    // Operations are counted where the records are held: all of them, or the first ones.
+    let counted = if total > named.len() { sampled } else { named.len() };
+    if let Some(operations) = Value::operation_count(&named[..counted]) {
+        line.push_str(&format!(", {operations} operations"));
+        if counted < total {
+            line.push_str(&format!(" (in the first {counted})"));
+        }
+    }
     let (records, names) = (&records[..sampled], &names[..sampled]);
     let shown_names: Vec<(String, usize)> = match identifying_field(records, names) {
         Some(field) => {
@@ -613,7 +641,7 @@ fn map_headline(path: &str, records: &[&Value<'_>], names: &[&str]) -> String {
         }
         None => grouped_names(names),
     };
-    format!("{line}: {}", joined_counted(&shown_names, named.len(), ENTRIES_WIDTH))
+    format!("{line}: {}", joined_counted(&shown_names, total, ENTRIES_WIDTH))
 }
 
 /// The lines describing records: the headline (a list's count and fields, a map's names) and
@@ -623,13 +651,21 @@ fn map_headline(path: &str, records: &[&Value<'_>], names: &[&str]) -> String {
 /// the fields alone (`name`, `name[]` for a list), and the details leave out the first and last
 /// record (the caller names them, as it reads them apart from the sample).
 pub fn untyped_record_lines(records: &[&Value<'_>]) -> (Vec<String>, Vec<String>) {
-    record_lines("", records, None, false)
+    record_lines("", records, Some(records.len()), None, false)
 }
 
-fn record_lines(path: &str, all: &[&Value<'_>], names: Option<&[&str]>, typed: bool) -> (Vec<String>, Vec<String>) {
+/// `all`: the records held, all of them or a sample's (the first `SAMPLED_RECORDS` and the
+/// last); `known_total`: how many there are (`None`: `all` is from a sample of mixed items).
+fn record_lines(
+    path: &str,
+    all: &[&Value<'_>],
+    known_total: Option<usize>,
+    names: Option<&[&str]>,
+    typed: bool,
+) -> (Vec<String>, Vec<String>) {
     // Fields and values are read from a sample: a 10 MB list costs little more than its decode.
-    let total = all.len();
-    let records = &all[..total.min(SAMPLED_RECORDS)];
+    let total = known_total.unwrap_or(all.len());
+    let records = &all[..all.len().min(SAMPLED_RECORDS)];
     let count = records.len();
     let mut headline = Vec::new();
     let mut lines = Vec::new();
@@ -640,7 +676,7 @@ fn record_lines(path: &str, all: &[&Value<'_>], names: Option<&[&str]>, typed: b
         (false, true) => format!("{path}.*: "),
     };
     if let Some(names) = names {
-        headline.push(map_headline(path, all, names));
+        headline.push(map_headline(path, all, names, known_total));
     }
     // Union of top-level keys: first-seen order, types and presence.
     let mut keys: Vec<(String, Vec<&'static str>, usize)> = Vec::new();
@@ -706,7 +742,8 @@ fn record_lines(path: &str, all: &[&Value<'_>], names: Option<&[&str]>, typed: b
     } else if names.is_some() {
         format!("{prefix}{} fields{sampled}: {}", keys.len(), joined_names(&fields))
     } else {
-        format!("{prefix}{total} records, {} fields{sampled}: {}", keys.len(), joined_names(&fields))
+        let in_sample = if known_total.is_none() { " (in a sample)" } else { "" };
+        format!("{prefix}{total} records{in_sample}, {} fields{sampled}: {}", keys.len(), joined_names(&fields))
     };
     if names.is_some() {
         lines.push(fields_line);
@@ -772,7 +809,8 @@ fn record_lines(path: &str, all: &[&Value<'_>], names: Option<&[&str]>, typed: b
         if let Some(first) = all.first().and_then(|r| record_identity(r, VALUE_WIDTH)) {
             lines.push(format!("{prefix}first: {first}"));
         }
-        if total > 1 {
+        // (The last record held is the last one unless a sample of mixed items left it out.)
+        if total > 1 && known_total.is_some() {
             if let Some(last) = all.last().and_then(|r| record_identity(r, VALUE_WIDTH)) {
                 lines.push(format!("{prefix}last: {last}"));
             }
@@ -836,8 +874,9 @@ fn record_lines(path: &str, all: &[&Value<'_>], names: Option<&[&str]>, typed: b
         }
     }
     if record_names.len() > 1 {
+        let sampled = if count < total { format!(" in the first {count}") } else { String::new() };
         lines.push(format!(
-            "{prefix}names ({}): {}",
+            "{prefix}names ({}{sampled}): {}",
             record_names.len(),
             joined_within(&record_names, NAMES_WIDTH)
         ));
@@ -895,10 +934,12 @@ fn listed_values(
         .collect()
 }
 
-/// Value counts of a list of scalars (when few distinct), else its first items.
-fn describe_scalars(items: &[Value<'_>], synopsis: &mut Synopsis) {
+/// Value counts of a list of scalars (when few distinct), else its first items. A `sampled`
+/// list's values are counted in its first items.
+fn describe_scalars(items: &[Value<'_>], sampled: bool, synopsis: &mut Synopsis) {
     let mut stats = FieldStats::default();
-    for (index, item) in items.iter().enumerate() {
+    let counted = if sampled { &items[..SAMPLED_RECORDS.min(items.len())] } else { items };
+    for (index, item) in counted.iter().enumerate() {
         if let Some(text) = item.scalar_text() {
             stats.add(&shown(&text, VALUE_WIDTH), index);
         }
@@ -907,7 +948,8 @@ fn describe_scalars(items: &[Value<'_>], synopsis: &mut Synopsis) {
         let mut values = stats.values;
         stable_sort_by(&mut values, |a, b| b.1.cmp(&a.1));
         let shown_values: Vec<String> = values.iter().map(|(v, n, _)| format!("{v} {n}")).collect();
-        synopsis.structure.push(format!("values: {}", shown_values.join(", ")));
+        let sample = if sampled { format!(" (in the first {})", counted.len()) } else { String::new() };
+        synopsis.structure.push(format!("values{sample}: {}", shown_values.join(", ")));
     } else {
         let first: Vec<String> = items.iter().take(10).map(brief).collect();
         synopsis.structure.push(format!("first items: {}", joined_names(&first)));
@@ -1073,5 +1115,102 @@ mod tests {
         let shown = synopsis_text(&yaml(values));
         assert!(!shown.contains("entries"), "{shown}");
         assert!(shown.contains("image: object with 2 keys: repository=web, tag=1"), "{shown}");
+    }
+
+    /// `value` held as a sampling loader holds it: a container of more than `SAMPLED_RECORDS + 1`
+    /// items keeps its first `SAMPLED_RECORDS` and its last, with its length.
+    fn sample_of(value: Value<'_>) -> Value<'_> {
+        fn cut<T>(items: Vec<T>) -> Vec<T> {
+            if items.len() <= SAMPLED_RECORDS + 1 {
+                return items;
+            }
+            let last = items.len() - 1;
+            items
+                .into_iter()
+                .enumerate()
+                .filter(|(index, _)| *index < SAMPLED_RECORDS || *index == last)
+                .map(|(_, item)| item)
+                .collect()
+        }
+        match value {
+            Value::List(items, len) => Value::List(cut(items.into_iter().map(sample_of).collect()), len),
+            Value::Map(entries, len) => {
+                Value::Map(cut(entries.into_iter().map(|(key, value)| (key, sample_of(value))).collect()), len)
+            }
+            scalar => scalar,
+        }
+    }
+
+    /// The stub lines of `text` read whole and read as a sample.
+    fn whole_and_sampled(text: &str) -> (Synopsis, Synopsis) {
+        let (whole, _) = load_value(text).expect("valid JSON");
+        let (value, _) = load_value(text).expect("valid JSON");
+        let sampled = sample_of(value);
+        (describe(&whole, "JSON", "json", "JSON output"), describe(&sampled, "JSON", "json", "JSON output"))
+    }
+
+    fn records_json(count: usize) -> String {
+        let records: Vec<String> = (0..count)
+            .map(|i| format!(r#"{{"id":{i},"name":"n{}","state":"{}","tags":["t{}"]}}"#, i % 700, ["open", "closed"][i % 2], i % 3))
+            .collect();
+        format!("[{}]", records.join(","))
+    }
+
+    #[test]
+    fn a_sampled_list_of_records_reads_as_the_whole_list() {
+        let (whole, sampled) = whole_and_sampled(&records_json(5_000));
+        assert_eq!((&whole.summary, &whole.structure), (&sampled.summary, &sampled.structure));
+        let shown = synopsis_text(&sampled);
+        assert!(shown.contains("JSON array of 5000 objects."), "{shown}");
+        assert!(shown.contains("5000 records, 4 fields (in the first 2000): id:num, name:str, state:str, tags:arr"), "{shown}");
+        assert!(shown.contains("last: name=n99, id=4999"), "{shown}");
+        assert!(shown.contains("names (700 in the first 2000): n0, n1,"), "{shown}");
+        // Up to `SAMPLED_RECORDS + 1` records nothing is sampled.
+        let shown = synopsis_text(&whole_and_sampled(&records_json(2_001)).1);
+        assert!(shown.contains("2001 records, 4 fields (in the first 2000)") && shown.contains("id=2000"), "{shown}");
+        assert!(!synopsis_text(&json(&records_json(30))).contains("in the first"));
+    }
+
+    #[test]
+    fn a_sampled_map_counts_its_keys_and_records_exactly() {
+        let services: Vec<String> = (0..4_000)
+            .map(|i| format!(r#""svc{i}":{{"image":"img{i}","restart":"always"}}"#))
+            .collect();
+        let wide: Vec<String> = (0..3_000).map(|i| format!(r#""k{i}":{i}"#)).collect();
+        let text = format!(r#"{{"services":{{{}}},"wide":{{{}}},"v":1}}"#, services.join(","), wide.join(","));
+        let (whole, sampled) = whole_and_sampled(&text);
+        assert_eq!((&whole.summary, &whole.structure), (&sampled.summary, &sampled.structure));
+        let shown = synopsis_text(&sampled);
+        assert!(shown.contains("services: 4000 entries, by image: svc0=img0,"), "{shown}");
+        assert!(shown.contains("wide: object with 3000 keys: k0, k1,") && shown.contains("... 2962 more"), "{shown}");
+        // A sampled root counts its keys from its length too.
+        let root: Vec<String> = (0..3_000).map(|i| format!(r#""key{i}":"v""#)).collect();
+        let (whole, sampled) = whole_and_sampled(&format!("{{{}}}", root.join(",")));
+        assert_eq!(whole.summary, sampled.summary);
+        assert!(sampled.summary[0].starts_with("JSON object, 3000 keys: key0=v,") && sampled.summary[0].ends_with("more."));
+    }
+
+    #[test]
+    fn what_is_read_from_a_sample_says_so() {
+        // Operations of API paths past the sample are not counted: the count says where from.
+        let paths: Vec<String> = (0..2_500).map(|i| format!(r#""/r{i}":{{"get":{{}},"post":{{}}}}"#)).collect();
+        let text = format!(r#"{{"paths":{{{}}}}}"#, paths.join(","));
+        let (whole, sampled) = whole_and_sampled(&text);
+        assert!(synopsis_text(&whole).contains("paths: 2500 entries, 5000 operations: /r0,"));
+        let shown = synopsis_text(&sampled);
+        assert!(shown.contains("paths: 2500 entries, 4000 operations (in the first 2000): /r0,"), "{shown}");
+        // Values of a sampled list of scalars are counted in its first items.
+        let values: Vec<&str> = (0..3_000).map(|i| ["\"a\"", "\"b\""][usize::from(i % 3 == 0)]).collect();
+        let (_, sampled) = whole_and_sampled(&format!("[{}]", values.join(",")));
+        assert!(synopsis_text(&sampled).contains("values (in the first 2000): a 1333, b 667"), "{}", synopsis_text(&sampled));
+        // A sample of mixed items says nothing of the items it left out: its records are
+        // counted in the sample, and its last record need not be the list's.
+        let mut items: Vec<Value<'_>> = Vec::new();
+        for i in 0..=SAMPLED_RECORDS {
+            items.push(if i % 2 == 0 { Value::Map(vec![("id".into(), Value::Number(i.to_string().into()))], 1) } else { Value::Null });
+        }
+        let shown = synopsis_text(&describe(&Value::List(items, 9_999), "JSON", "json", "JSON output"));
+        assert!(shown.contains("JSON array of 9999 items.") && shown.contains("1001 records (in a sample), 1 fields: id:num"), "{shown}");
+        assert!(!shown.contains("last:"), "{shown}");
     }
 }

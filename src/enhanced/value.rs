@@ -1,8 +1,18 @@
 //! A loaded document (JSON or YAML) as one value type, so one analysis (`document.rs`) reads
 //! both. Loaded by the reference's own parsers (`kinds::json::load_value`, `kinds::yaml`), with
 //! their rules; containers past their depth limit keep their length without their items.
+//!
+//! A large container may be loaded as a SAMPLE: `List(items, len)` / `Map(entries, len)` with
+//! `0 < items.len() < len` holds its first `document::SAMPLED_RECORDS` items (entries), then its
+//! last one, and `len` is the exact count (a map's distinct keys). Containers of at most
+//! `SAMPLED_RECORDS + 1` items are held whole, so a small output reads the same either way.
+//! A producer samples a container only when its items are all of one type (`type_name`), so
+//! what the sample says of types (how many items are records) holds for the whole; a sample of
+//! mixed items is read as telling nothing of the items it left out.
 
 use std::borrow::Cow;
+
+use super::document::SAMPLED_RECORDS;
 
 #[derive(Debug)]
 pub enum Value<'a> {
@@ -11,9 +21,10 @@ pub enum Value<'a> {
     /// The number as printed (JSON digits, Python's float repr).
     Number(Cow<'a, str>),
     Text(Cow<'a, str>),
-    /// Items (all of them unless past the depth limit) and the length.
+    /// Items (all of them, none past the depth limit, or a sample) and the length.
     List(Vec<Value<'a>>, usize),
-    /// Entries in document order (keys unique) and the number of keys.
+    /// Entries in document order (keys unique; all of them, none past the depth limit, or a
+    /// sample) and the number of keys.
     Map(Vec<(Cow<'a, str>, Value<'a>)>, usize),
 }
 
@@ -41,6 +52,34 @@ impl<'a> Value<'a> {
             Value::Bool(false) => Some(Cow::Borrowed("false")),
             Value::Number(text) | Value::Text(text) => Some(Cow::Borrowed(text.as_ref())),
             Value::List(..) | Value::Map(..) => None,
+        }
+    }
+
+    /// Whether a list or map holds a sample of its items (its first `SAMPLED_RECORDS` and its
+    /// last), not all of them.
+    pub fn sampled(&self) -> bool {
+        let (held, len) = match self {
+            Value::List(items, len) => (items.len(), *len),
+            Value::Map(entries, len) => (entries.len(), *len),
+            _ => return false,
+        };
+        held == SAMPLED_RECORDS + 1 && len > held
+    }
+
+    /// How many of a list's items (a map's values) are records (maps), exactly: `None` for a
+    /// sample of mixed items (the ones it left out may be anything) and for scalars.
+    pub fn record_count(&self) -> Option<usize> {
+        let (held, records, len) = match self {
+            Value::List(items, len) => (items.len(), items.iter().filter(|i| matches!(i, Value::Map(..))).count(), *len),
+            Value::Map(entries, len) => {
+                (entries.len(), entries.iter().filter(|(_, v)| matches!(v, Value::Map(..))).count(), *len)
+            }
+            _ => return None,
+        };
+        if !self.sampled() || records == 0 {
+            Some(records)
+        } else {
+            (records == held).then_some(len)
         }
     }
 
