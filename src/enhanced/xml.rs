@@ -19,6 +19,7 @@ use super::document::{joined_within, record_identity, shown, untyped_record_line
 use super::value::Value;
 use super::Input;
 use crate::kinds::Synopsis;
+use crate::python::swar::{bytes_equal, WORD_BYTES};
 use crate::python::{clip, stable_sort_by};
 
 /// Open elements kept on the stack; deeper ones are counted only.
@@ -181,18 +182,56 @@ impl<'a> Iterator for Tokens<'a> {
     }
 }
 
-/// The offset past the `>` that ends a tag begun before `from` (quoted `>` skipped).
+/// The offset past the `>` that ends a tag begun before `from` (quoted `>` skipped). Eight
+/// bytes a step: only the quotes and `>` among them are looked at one by one.
 fn tag_end(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
     let mut quote = 0u8;
-    for (at, &byte) in text.as_bytes()[from..].iter().enumerate() {
-        match byte {
-            b'"' | b'\'' if quote == 0 => quote = byte,
-            _ if byte == quote => quote = 0,
-            b'>' if quote == 0 => return from + at + 1,
-            _ => {}
+    // What one quote or `>` does: opens or closes a quoted value, or ends the tag (`true`).
+    let mut step = |byte: u8| {
+        if quote == 0 {
+            if byte == b'>' {
+                return true;
+            }
+            quote = byte;
+        } else if byte == quote {
+            quote = 0;
+        }
+        false
+    };
+    let mut at = from;
+    while let Some(chunk) = bytes.get(at..at + WORD_BYTES) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let mut hits = bytes_equal(word, b'>') | bytes_equal(word, b'"') | bytes_equal(word, b'\'');
+        while hits != 0 {
+            let offset = hits.trailing_zeros() as usize / 8;
+            hits &= hits - 1;
+            if step(chunk.get(offset).copied().unwrap_or_default()) {
+                return at + offset + 1;
+            }
+        }
+        at += WORD_BYTES;
+    }
+    for (offset, &byte) in bytes.get(at..).unwrap_or_default().iter().enumerate() {
+        if matches!(byte, b'>' | b'"' | b'\'') && step(byte) {
+            return at + offset + 1;
         }
     }
     text.len()
+}
+
+/// The offset of the first `byte` at or after `from`, or the end of `bytes`: eight bytes a step.
+fn find_byte(bytes: &[u8], from: usize, byte: u8) -> usize {
+    let mut at = from;
+    while let Some(chunk) = bytes.get(at..at + WORD_BYTES) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let hits = bytes_equal(word, byte);
+        if hits != 0 {
+            return at + hits.trailing_zeros() as usize / 8;
+        }
+        at += WORD_BYTES;
+    }
+    at + bytes.get(at..).map_or(0, |rest| rest.iter().position(|&b| b == byte).unwrap_or(rest.len()))
 }
 
 /// The offset past a `<!...>` declaration (a DOCTYPE's internal subset in `[...]` included).
@@ -443,7 +482,7 @@ impl<'a> Paths<'a> {
             Some(info) => &info.children,
             None => &self.top,
         };
-        let found = known.iter().find(|(child, _)| *child == name).map(|&(_, id)| id);
+        let found = known.iter().find(|(child, _)| same_name(child, name)).map(|&(_, id)| id);
         let listed = known.len() < LISTED_CHILDREN;
         let id = match found {
             Some(id) => id,
@@ -569,70 +608,327 @@ fn problem_attribute(raw: &str) -> Option<String> {
     })
 }
 
+/// Whether `name` (its local part, any case) is a problem child: `failure`, `error`.
+fn is_problem_element(name: &str) -> bool {
+    // The shortest problem element has five letters.
+    if name.len() < 5 {
+        return false;
+    }
+    let local_name = local(name);
+    PROBLEM_ELEMENTS.iter().any(|p| local_name.eq_ignore_ascii_case(p))
+}
+
+/// Whether a start tag's attribute text may hold a problem attribute: some `=` follows (past
+/// whitespace) the last letter of a `PROBLEM_ATTRIBUTES` name. A cheap, conservative filter in
+/// front of [`problem_attribute`]'s full parse: every attribute's `=` is in the text, after its
+/// name and whitespace, so a tag this answers `false` for has none.
+fn may_hold_problem_attribute(raw: &str) -> bool {
+    let bytes = raw.as_bytes();
+    let mut from = 0;
+    loop {
+        let equals = find_byte(bytes, from, b'=');
+        if equals >= bytes.len() {
+            return false;
+        }
+        let before = bytes[..equals].trim_ascii_end();
+        if before.last().is_some_and(|last| matches!(last.to_ascii_lowercase(), b's' | b't' | b'e' | b'n')) {
+            return true;
+        }
+        from = equals + 1;
+    }
+}
+
+/// Whether two element names are equal: a loop the compiler keeps inline, cheaper than a call
+/// to `memcmp` for names of a few bytes.
+#[inline(always)]
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+/// An element open in the survey: where its path stands and what problem detection needs.
+struct Open<'a> {
+    name: &'a str,
+    path: Option<usize>,
+    serial: usize,
+    /// Whether it has child elements, and attributes (what makes it structured).
+    children: bool,
+    attributes: bool,
+    raw: &'a str,
+    /// Whether it is counted as a problem record already.
+    flagged: bool,
+    /// Whether its name holds no `>` (so `</name>` can close it by a plain comparison).
+    plain: bool,
+}
+
+/// The survey's walk: the element walk of [`walk`] (same paths, same order, same caps, same
+/// closing of stray and missing end tags) fused with the problem-record detection, with no
+/// per-token dispatch and text read only while a problem record waits for its message.
+struct Surveyor<'a> {
+    paths: Paths<'a>,
+    stack: Vec<Open<'a>>,
+    /// Elements opened past `MAX_DEPTH` and not closed yet.
+    hidden: usize,
+    serial: usize,
+    root: Option<(Option<usize>, &'a str)>,
+    flagged: Vec<Flagged>,
+    flag_counts: Vec<(String, usize)>,
+    /// The flag whose message the next text gives, with the depth that text must have.
+    awaiting_message: Option<(usize, usize)>,
+}
+
+impl<'a> Surveyor<'a> {
+    #[inline(always)]
+    fn start(&mut self, name: &'a str, plain_name: bool, raw: &'a str, empty: bool, offset: usize) {
+        if self.stack.len() >= MAX_DEPTH {
+            self.hidden += usize::from(!empty);
+            return;
+        }
+        self.serial += 1;
+        let depth = self.stack.len();
+        let (parent_path, parent_serial) = match self.stack.last_mut() {
+            Some(parent) => {
+                parent.children = true;
+                (parent.path, parent.serial)
+            }
+            None => (Some(usize::MAX), 0),
+        };
+        let path = parent_path.and_then(|parent| self.paths.enter(parent, name, parent_serial, offset));
+        self.root.get_or_insert((path, raw));
+        if is_problem_element(name) {
+            if let Some(parent) = self.stack.last_mut().filter(|parent| !parent.flagged) {
+                parent.flagged = true;
+                let kind = local(name).to_ascii_lowercase();
+                count_kind(&mut self.flag_counts, &kind);
+                if self.flagged.len() < MAX_FLAGGED {
+                    let message = ["message", "reason"]
+                        .iter()
+                        .find_map(|key| attribute(raw, key))
+                        .map(|m| first_line(&m))
+                        .unwrap_or_default();
+                    if message.is_empty() {
+                        self.awaiting_message = Some((self.flagged.len(), depth + 1));
+                    }
+                    let label = label_attribute(parent.raw).unwrap_or_default();
+                    self.flagged.push(Flagged { path: parent.path, label, kind, message });
+                }
+            }
+        }
+        let problem = if !raw.is_empty() && may_hold_problem_attribute(raw) { problem_attribute(raw) } else { None };
+        if let Some(kind) = &problem {
+            count_kind(&mut self.flag_counts, kind);
+            if self.flagged.len() < MAX_FLAGGED {
+                let label = label_attribute(raw).unwrap_or_default();
+                self.flagged.push(Flagged { path, label, kind: kind.clone(), message: String::new() });
+            }
+        }
+        let attributes = !raw.is_empty() && raw.bytes().any(|byte| !byte.is_ascii_whitespace());
+        let frame = Open {
+            name,
+            path,
+            serial: self.serial,
+            children: false,
+            attributes,
+            raw,
+            flagged: problem.is_some(),
+            plain: plain_name,
+        };
+        if empty {
+            self.close(&frame);
+        } else {
+            self.stack.push(frame);
+        }
+    }
+
+    /// The offset past an end tag whose name starts at `name_at` when it is `</name>` for the
+    /// innermost open element: that element closed, as [`Surveyor::end`] would close it (an end
+    /// tag's name runs to the first `>`, so an open name holding a `>` never takes this way).
+    #[inline(always)]
+    fn closes_top(&mut self, bytes: &[u8], name_at: usize) -> Option<usize> {
+        if self.hidden > 0 {
+            return None;
+        }
+        let top = self.stack.last()?;
+        let name = top.name.as_bytes();
+        let end = name_at + name.len();
+        let matches = top.plain
+            && bytes.get(end) == Some(&b'>')
+            && bytes.get(name_at..end).is_some_and(|there| there.iter().zip(name).all(|(x, y)| x == y));
+        if !matches {
+            return None;
+        }
+        let frame = self.stack.pop()?;
+        self.close(&frame);
+        Some(end + 1)
+    }
+
+    /// An end tag closes the innermost open element of its name and those inside it.
+    fn end(&mut self, name: &str) {
+        if self.hidden > 0 {
+            self.hidden -= 1;
+        } else if let Some(at) = self.stack.iter().rposition(|frame| same_name(frame.name, name)) {
+            while self.stack.len() > at {
+                let Some(frame) = self.stack.pop() else { break };
+                self.close(&frame);
+            }
+        }
+    }
+
+    /// Ends an element (already off the stack): counts it as structured (attributes or
+    /// children), and gives up a message its text did not give.
+    #[inline(always)]
+    fn close(&mut self, frame: &Open<'a>) {
+        if let Some(path) = frame.path.filter(|_| frame.children || frame.attributes) {
+            self.paths.list[path].structured += 1;
+        }
+        if self.awaiting_message.is_some_and(|(_, at_depth)| self.stack.len() < at_depth) {
+            self.awaiting_message = None;
+        }
+    }
+
+    /// Character data, or a CDATA section's inside (`cdata`): a waiting problem's message.
+    #[inline(always)]
+    fn text(&mut self, piece: &str, cdata: bool) {
+        let Some((index, at_depth)) = self.awaiting_message else { return };
+        if self.hidden == 0 && self.stack.len() >= at_depth && !piece.trim().is_empty() {
+            let piece = if cdata { Cow::Borrowed(piece) } else { decode(piece) };
+            self.flagged[index].message = first_line(&piece);
+            self.awaiting_message = None;
+        }
+    }
+}
+
+/// A start tag as [`Tokens`] reads it.
+struct StartTag<'a> {
+    /// The offset past it.
+    end: usize,
+    name: &'a str,
+    /// Whether the name holds no `>` (only a quoted one, in a tag not well-formed, can).
+    plain: bool,
+    /// The raw text of its attributes.
+    raw: &'a str,
+    /// Whether it closes itself.
+    empty: bool,
+}
+
+/// The start tag whose `<` is at `start`.
+#[inline(always)]
+fn start_tag(text: &str, start: usize) -> StartTag<'_> {
+    let bytes = text.as_bytes();
+    // The name runs to whitespace, `/` or `>`; a quote in it (not well-formed) takes the general
+    // reading below.
+    let name_start = start + 1;
+    let name_end = name_start
+        + bytes[name_start..]
+            .iter()
+            .position(|&b| b.is_ascii_whitespace() || matches!(b, b'/' | b'>' | b'"' | b'\''))
+            .unwrap_or(bytes.len() - name_start);
+    let name = &text[name_start..name_end];
+    match bytes.get(name_end) {
+        Some(b'>') => return StartTag { end: name_end + 1, name, plain: true, raw: "", empty: false },
+        Some(b'/') if bytes.get(name_end + 1) == Some(&b'>') => {
+            return StartTag { end: name_end + 2, name, plain: true, raw: "", empty: true }
+        }
+        Some(b) if b.is_ascii_whitespace() => {
+            // No quote before `name_end`: the tag's end is found from there.
+            let end = tag_end(text, name_end);
+            let inside = text[name_end..end].strip_suffix('>').unwrap_or(&text[name_end..end]);
+            let (raw, empty) = match inside.strip_suffix('/') {
+                Some(raw) => (raw, true),
+                None => (inside, false),
+            };
+            return StartTag { end, name, plain: true, raw, empty };
+        }
+        _ => {}
+    }
+    let end = tag_end(text, name_start);
+    let inside = text[name_start..end].strip_suffix('>').unwrap_or(&text[name_start..end]);
+    let (inside, empty) = match inside.strip_suffix('/') {
+        Some(inside) => (inside, true),
+        None => (inside, false),
+    };
+    let name_len = inside
+        .bytes()
+        .position(|byte| byte.is_ascii_whitespace() || byte == b'/')
+        .unwrap_or(inside.len());
+    let name = &inside[..name_len];
+    StartTag { end, name, plain: !name.contains('>'), raw: &inside[name_len..], empty }
+}
+
+/// Pass 1: every element's path counted, the root, and the problem records, in one forward scan
+/// that reads markup as [`Tokens`] does.
 fn survey(text: &str) -> Option<Survey<'_>> {
-    let mut paths = Paths::default();
-    let mut root: Option<(Option<usize>, &str)> = None;
-    let mut flagged: Vec<Flagged> = Vec::new();
-    let mut flag_counts: Vec<(String, usize)> = Vec::new();
-    // Per open element: its path, its attribute text, whether it is flagged already. The flag
-    // whose message the next text gives, with the depth of that text.
-    let mut open: Vec<(Option<usize>, &str, bool)> = Vec::new();
-    let mut awaiting_message: Option<(usize, usize)> = None;
-    walk(text, &mut paths, &mut |event, depth| {
-        match event {
-        Event::Open { path, name, attributes: raw, .. } => {
-            root.get_or_insert((path, raw));
-            let local_name = local(name);
-            let is_problem = PROBLEM_ELEMENTS.iter().any(|p| local_name.eq_ignore_ascii_case(p));
-            if let Some((parent_path, parent_raw, flagged_already)) = open.last_mut().filter(|_| is_problem) {
-                if !*flagged_already {
-                    *flagged_already = true;
-                    let kind = local_name.to_ascii_lowercase();
-                    count_kind(&mut flag_counts, &kind);
-                    if flagged.len() < MAX_FLAGGED {
-                        let message = ["message", "reason"]
-                            .iter()
-                            .find_map(|key| attribute(raw, key))
-                            .map(|m| first_line(&m))
-                            .unwrap_or_default();
-                        if message.is_empty() {
-                            awaiting_message = Some((flagged.len(), depth + 1));
-                        }
-                        let label = label_attribute(parent_raw).unwrap_or_default();
-                        flagged.push(Flagged { path: *parent_path, label, kind, message });
+    let mut walk = Surveyor {
+        paths: Paths::default(),
+        stack: Vec::new(),
+        hidden: 0,
+        serial: 0,
+        root: None,
+        flagged: Vec::new(),
+        flag_counts: Vec::new(),
+        awaiting_message: None,
+    };
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    // Where the token being read began to be looked for: an element's offset, as `walk` gives
+    // it, is there (comments, processing instructions and declarations before its tag included).
+    let mut token_from = 0;
+    while at < bytes.len() {
+        let start = at;
+        if bytes[start] != b'<' {
+            at = find_byte(bytes, start, b'<');
+            walk.text(&text[start..at], false);
+            token_from = at;
+            continue;
+        }
+        match bytes.get(start + 1) {
+            Some(b'/') => {
+                // Most end tags close the innermost element by its exact name: `</name>`.
+                match walk.closes_top(bytes, start + 2) {
+                    Some(end) => at = end,
+                    None => {
+                        let close = find_byte(bytes, start + 2, b'>');
+                        at = (close + 1).min(bytes.len());
+                        walk.end(text[start + 2..close].trim_ascii());
                     }
                 }
             }
-            let problem = if raw.is_empty() { None } else { problem_attribute(raw) };
-            if let Some(kind) = &problem {
-                count_kind(&mut flag_counts, kind);
-                if flagged.len() < MAX_FLAGGED {
-                    let label = label_attribute(raw).unwrap_or_default();
-                    flagged.push(Flagged { path, label, kind: kind.clone(), message: String::new() });
-                }
+            Some(b'!') if bytes[start..].starts_with(b"<!--") => {
+                at = past(text, start + 4, "-->");
+                continue;
             }
-            open.push((path, raw, problem.is_some()));
-        }
-        Event::Text(piece, cdata) => {
-            if let Some((index, at_depth)) = awaiting_message {
-                if depth >= at_depth && !piece.trim().is_empty() {
-                    let piece = if cdata { Cow::Borrowed(piece) } else { decode(piece) };
-                    flagged[index].message = first_line(&piece);
-                    awaiting_message = None;
-                }
+            Some(b'!') if bytes[start..].starts_with(b"<![CDATA[") => {
+                let body = start + 9;
+                at = past(text, body, "]]>");
+                let end = text[body..at].strip_suffix("]]>").map_or(at, |b| body + b.len());
+                walk.text(&text[body..end], true);
+            }
+            Some(b'!') => {
+                at = declaration_end(text, start + 2);
+                continue;
+            }
+            Some(b'?') => {
+                at = past(text, start + 2, "?>");
+                continue;
+            }
+            // A name starts with a letter, `_`, `:` or any non-ASCII char (`name_start`).
+            Some(&next) if next.is_ascii_alphabetic() || matches!(next, b'_' | b':') || !next.is_ascii() => {
+                let tag = start_tag(text, start);
+                at = tag.end;
+                walk.start(tag.name, tag.plain, tag.raw, tag.empty, token_from);
+            }
+            _ => {
+                // A lone `<` (in text that is not well-formed) is text.
+                at = start + 1;
+                walk.text("<", false);
             }
         }
-        Event::Close => {
-            open.pop();
-            if awaiting_message.is_some_and(|(_, at_depth)| depth < at_depth) {
-                awaiting_message = None;
-            }
-        }
-        }
-        true
-    });
-    let (root, root_attributes) = root?;
-    Some(Survey { paths, root: root?, root_attributes, flagged, flag_counts })
+        token_from = at;
+    }
+    while let Some(frame) = walk.stack.pop() {
+        walk.close(&frame);
+    }
+    let (root, root_attributes) = walk.root?;
+    Some(Survey { paths: walk.paths, root: root?, root_attributes, flagged: walk.flagged, flag_counts: walk.flag_counts })
 }
 
 // ---------------------------------------------------------------- what to describe
@@ -1149,6 +1445,74 @@ mod tests {
     use super::*;
     use crate::test_support::synopsis_text;
 
+    /// The survey as it was before `Surveyor`: events of `walk` read by a closure (the oracle of
+    /// the differential test).
+    fn walked_survey(text: &str) -> Option<Survey<'_>> {
+        let mut paths = Paths::default();
+        let mut root: Option<(Option<usize>, &str)> = None;
+        let mut flagged: Vec<Flagged> = Vec::new();
+        let mut flag_counts: Vec<(String, usize)> = Vec::new();
+        // Per open element: its path, its attribute text, whether it is flagged already. The flag
+        // whose message the next text gives, with the depth of that text.
+        let mut open: Vec<(Option<usize>, &str, bool)> = Vec::new();
+        let mut awaiting_message: Option<(usize, usize)> = None;
+        walk(text, &mut paths, &mut |event, depth| {
+            match event {
+            Event::Open { path, name, attributes: raw, .. } => {
+                root.get_or_insert((path, raw));
+                let local_name = local(name);
+                let is_problem = PROBLEM_ELEMENTS.iter().any(|p| local_name.eq_ignore_ascii_case(p));
+                if let Some((parent_path, parent_raw, flagged_already)) = open.last_mut().filter(|_| is_problem) {
+                    if !*flagged_already {
+                        *flagged_already = true;
+                        let kind = local_name.to_ascii_lowercase();
+                        count_kind(&mut flag_counts, &kind);
+                        if flagged.len() < MAX_FLAGGED {
+                            let message = ["message", "reason"]
+                                .iter()
+                                .find_map(|key| attribute(raw, key))
+                                .map(|m| first_line(&m))
+                                .unwrap_or_default();
+                            if message.is_empty() {
+                                awaiting_message = Some((flagged.len(), depth + 1));
+                            }
+                            let label = label_attribute(parent_raw).unwrap_or_default();
+                            flagged.push(Flagged { path: *parent_path, label, kind, message });
+                        }
+                    }
+                }
+                let problem = if raw.is_empty() { None } else { problem_attribute(raw) };
+                if let Some(kind) = &problem {
+                    count_kind(&mut flag_counts, kind);
+                    if flagged.len() < MAX_FLAGGED {
+                        let label = label_attribute(raw).unwrap_or_default();
+                        flagged.push(Flagged { path, label, kind: kind.clone(), message: String::new() });
+                    }
+                }
+                open.push((path, raw, problem.is_some()));
+            }
+            Event::Text(piece, cdata) => {
+                if let Some((index, at_depth)) = awaiting_message {
+                    if depth >= at_depth && !piece.trim().is_empty() {
+                        let piece = if cdata { Cow::Borrowed(piece) } else { decode(piece) };
+                        flagged[index].message = first_line(&piece);
+                        awaiting_message = None;
+                    }
+                }
+            }
+            Event::Close => {
+                open.pop();
+                if awaiting_message.is_some_and(|(_, at_depth)| depth < at_depth) {
+                    awaiting_message = None;
+                }
+            }
+            }
+            true
+        });
+        let (root, root_attributes) = root?;
+        Some(Survey { paths, root: root?, root_attributes, flagged, flag_counts })
+    }
+
     fn text_of(output: &str) -> String {
         synopsis_text(&synopsis(output).expect("an XML synopsis"))
     }
@@ -1264,6 +1628,111 @@ mod tests {
             tokens,
             ["start a k='v>' false", "text x <AB&bogus; ", "cdata <b>", "end a", "text <", "text  3"]
         );
+    }
+
+    /// Everything a survey found, written out (paths with every count, the root, the flags).
+    fn fingerprint(survey: Option<Survey<'_>>) -> String {
+        let Some(survey) = survey else { return "none".to_string() };
+        let mut out = String::new();
+        for (id, info) in survey.paths.list.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{id} {:?} parent={:?} count={} parents={} last_parent={} last_offset={} structured={} children={:?}",
+                info.name, info.parent, info.count, info.parents, info.last_parent, info.last_offset, info.structured, info.children
+            );
+        }
+        let _ = writeln!(out, "top={:?} root={} root_attributes={:?}", survey.paths.top, survey.root, survey.root_attributes);
+        for flag in &survey.flagged {
+            let _ = writeln!(out, "flag {:?} {:?} {:?} {:?}", flag.path, flag.label, flag.kind, flag.message);
+        }
+        let _ = writeln!(out, "counts {:?}", survey.flag_counts);
+        out
+    }
+
+    /// A generated document: record lists (nested, with attributes), problem records past the
+    /// sample, CDATA, comments, entities, declarations, and (with `broken`) the markup errors a
+    /// tolerant scanner must read the same way whatever its shortcuts.
+    fn generated_document(seed: u32, broken: bool) -> String {
+        let mut state = seed;
+        let mut next = move |n: u32| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (state >> 8) % n
+        };
+        const NAMES: [&str; 12] = ["item", "case", "name", "x:error", "failure", "Error", "count", "é", "a_b", "suite", "v", "fault"];
+        const ATTRIBUTES: [&str; 10] = [
+            " id=\"7\"", " status=\"failed\"", " x:Outcome = ' Failed '", " name='n &amp; m'", " message=\"boom\nline 2\"",
+            " kind=\"a>b\"", " state=ok", " result", "  ", " testname=\"t\" conclusion=\"aborted\"",
+        ];
+        const TEXTS: [&str; 9] = ["text", "  ", "\n  ", "a &lt; b &#65;", "<![CDATA[ <raw> ]]>", "<!-- c <a> -->", "<?pi x?>", "&bogus;", "1.5"];
+        const BROKEN: [&str; 13] = ["<", "< x", "</>", "</item >", "</item x>", "<a\"b>\"c>", "<a/b>", "<![CDATA[", "<!--", "<!DOCTYPE d [<!ENTITY e 'f'>]>", "</nope>", "<q '", "</a\"b>\"c>"];
+        let mut out = String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE root>");
+        let mut open: Vec<&str> = Vec::new();
+        let steps = 200 + next(2_000);
+        for _ in 0..steps {
+            match next(if broken { 12 } else { 10 }) {
+                0..=3 if open.len() < 70 => {
+                    let name = NAMES[next(NAMES.len() as u32) as usize];
+                    out.push('<');
+                    out.push_str(name);
+                    for _ in 0..next(3) {
+                        out.push_str(ATTRIBUTES[next(ATTRIBUTES.len() as u32) as usize]);
+                    }
+                    if next(5) == 0 {
+                        out.push_str(if next(2) == 0 { "/>" } else { " />" });
+                    } else {
+                        out.push('>');
+                        open.push(name);
+                    }
+                }
+                4..=6 => {
+                    if let Some(name) = open.pop() {
+                        out.push_str(&format!("</{name}>"));
+                    }
+                }
+                7..=9 => out.push_str(TEXTS[next(TEXTS.len() as u32) as usize]),
+                _ => out.push_str(BROKEN[next(BROKEN.len() as u32) as usize]),
+            }
+        }
+        while let Some(name) = open.pop() {
+            if next(4) != 0 {
+                out.push_str(&format!("</{name}>"));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_fused_survey_finds_what_the_event_walk_finds() {
+        let mut checked = 0;
+        for seed in 0..400 {
+            let document = generated_document(seed, seed % 2 == 1);
+            // Every cut of a few bytes too: unclosed tags, quotes, comments, CDATA.
+            let cuts = [document.len(), document.len() * 2 / 3, document.len() / 3 + seed as usize % 7];
+            for cut in cuts {
+                let Some(text) = document.get(..cut) else { continue };
+                let (fused, walked) = (fingerprint(survey(text)), fingerprint(walked_survey(text)));
+                let first_difference = fused.lines().zip(walked.lines()).find(|(a, b)| a != b);
+                assert!(fused == walked, "seed {seed} cut {cut}: {first_difference:?}\n{text}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1_000, "{checked}");
+        // Record lists past the sample with problem records far past it; nesting past `MAX_DEPTH`.
+        let mut long = String::from("<run>");
+        for i in 0..5_000 {
+            let problem = match i % 1_777 {
+                1_000 => "<failure>\n <![CDATA[late trace]]></failure>",
+                1_500 => "<error message='late'/>",
+                _ => "",
+            };
+            let status = if i == 4_321 { "failed" } else { "passed" };
+            long.push_str(&format!("<test name=\"t{i}\" status=\"{status}\"><v>{i}</v>{problem}</test>\n"));
+        }
+        long.push_str(&"<deep>".repeat(100));
+        long.push_str("</run>");
+        let found = fingerprint(survey(&long));
+        assert!(found.contains("counts [(\"failure\", 3), (\"error\", 2), (\"status=failed\", 1)]"), "{found}");
+        assert_eq!(found, fingerprint(walked_survey(&long)));
     }
 
     #[test]
