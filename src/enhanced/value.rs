@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use super::document::SAMPLED_RECORDS;
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub enum Value<'a> {
     Null,
     Bool(bool),
@@ -80,6 +80,21 @@ impl<'a> Value<'a> {
             Some(records)
         } else {
             (records == held).then_some(len)
+        }
+    }
+
+    /// Whether a container anywhere in `self` is held as a sample of `sample` items.
+    #[cfg(test)]
+    pub fn sampled_somewhere(&self, sample: usize) -> bool {
+        match self {
+            Value::List(items, len) => {
+                (items.len() == sample + 1 && *len > items.len()) || items.iter().any(|i| i.sampled_somewhere(sample))
+            }
+            Value::Map(entries, len) => {
+                (entries.len() == sample + 1 && *len > entries.len())
+                    || entries.iter().any(|(_, v)| v.sampled_somewhere(sample))
+            }
+            _ => false,
         }
     }
 

@@ -62,7 +62,8 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         // A duplicate key in an object the synopsis reads: redo the decode keeping every node
         // the walk could reach, so the dict semantics (first position, last value) are exact.
         Err(Stop::NeedsExact) => Decoder::new(text, Mode::Exact).run().ok()?,
-        Err(Stop::Invalid) => return None,
+        // (`Mixed` is `Mode::Sampled`'s only.)
+        Err(Stop::Invalid | Stop::Mixed) => return None,
     };
     let rest = text.get(decoded.end..).unwrap_or("");
     let trailing = char_len(py_strip(rest));
@@ -411,21 +412,64 @@ enum Mode {
     Fast,
     /// Keep every node the walk could reach and apply dict semantics to duplicate keys.
     Exact,
-    /// Keep every node down to `FULL_KEEP_DEPTH` (enhanced synopses read whole records).
-    Full,
+    /// Keep every node down to `FULL_KEEP_DEPTH` (enhanced synopses read whole records), but of
+    /// a container of more than `sample + 1` items only its first `sample` items and its last
+    /// (a sample, see `enhanced::value`). What is not kept is stepped over without validation
+    /// (`skip_value`): the enhanced synopses only load what the reference's decode accepted.
+    Sampled,
+    /// Keep nothing: whether the text starts with a JSON value, and where it ends.
+    Validate,
 }
 
-/// Containers nested deeper than this are not kept in `Mode::Full` (their length still is).
+/// Whether this build samples in `Mode::Sampled` (the enhanced synopses'): without it (the main
+/// wasm module, which never loads values) the sampling branches are dead code, left out, and
+/// `Mode::Sampled` keeps every item.
+const SAMPLING: bool = cfg!(feature = "enhanced");
+
+/// Containers nested deeper than this are not kept in `Mode::Sampled` (their length still is).
 const FULL_KEEP_DEPTH: usize = 5;
 
-/// The first JSON value of the stripped `output` as a whole value (containers below
-/// `FULL_KEEP_DEPTH` levels hold their length but no items), with the stripped text after it.
-/// `None` where `synopsis` says it is not JSON. For the enhanced synopses.
-pub(crate) fn load_value(output: &str) -> Option<(Value<'_>, &str)> {
+/// The first JSON value of the stripped `output` as a value (containers below `FULL_KEEP_DEPTH`
+/// levels hold their length but no items; containers of more than `sample + 1` items all of one
+/// type hold a sample: their first `sample` items and their last), with the stripped text after
+/// it. `None` where `synopsis` says it is not JSON. For the enhanced synopses, which call it on
+/// outputs the reference decoded (`synopsis`): past the kept items it steps over the text
+/// without validating it again.
+pub(crate) fn load_value(output: &str, sample: usize) -> Option<(Value<'_>, &str)> {
     let text = py_strip(output);
-    let decoded = Decoder::new(text, Mode::Full).run().ok()?;
+    let sampled = Decoder::new(text, Mode::Sampled).with_sample(sample).run();
+    let decoded = match sampled {
+        Ok(decoded) => decoded,
+        // An item past a sample unlike the sampled ones: the sample would not tell the truth of
+        // the whole (how many records a list holds), so the document is loaded whole.
+        Err(Stop::Mixed) => Decoder::new(text, Mode::Sampled).run().ok()?,
+        Err(_) => return None,
+    };
     let rest = py_strip(text.get(decoded.end..).unwrap_or(""));
     Some((decoded.tree.into_value(), rest))
+}
+
+/// Whether the stripped `output` is one JSON value that Python's decoder accepts, with nothing
+/// but whitespace after it (a JSON Lines line), without building it.
+#[inline(never)]
+pub(crate) fn holds_one_value(output: &str) -> bool {
+    let text = py_strip(output);
+    Decoder::new(text, Mode::Validate)
+        .run()
+        .is_ok_and(|decoded| py_strip(text.get(decoded.end..).unwrap_or("")).is_empty())
+}
+
+/// The type of the JSON value whose first byte is `first`, as one bit: items of one type
+/// (`Value::type_name`) share it.
+pub(crate) fn type_bit(first: u8) -> u8 {
+    match first {
+        b'{' => 1,
+        b'[' => 2,
+        b'"' => 4,
+        b't' | b'f' => 8,
+        b'n' => 16,
+        _ => 32,
+    }
 }
 
 enum Stop {
@@ -433,6 +477,8 @@ enum Stop {
     Invalid,
     /// A duplicate key where the fast mode cannot be exact.
     NeedsExact,
+    /// `Mode::Sampled`: an item past a container's sample is of another type than the sample's.
+    Mixed,
 }
 
 struct Decoded<'a> {
@@ -453,6 +499,24 @@ struct OpenContainer<'a> {
     count: usize,
     /// Key bookkeeping, for kept objects only (boxed: most open containers are not kept).
     keys: Option<Box<KeyIndex<'a>>>,
+    /// `Mode::Sampled` bookkeeping.
+    sampling: Sampling<'a>,
+}
+
+/// How a kept container of `Mode::Sampled` holds its items.
+#[derive(Default)]
+struct Sampling<'a> {
+    /// The types (`type_bit`) of the items kept.
+    types: u8,
+    /// Keep every item: the sample's items are of several types.
+    whole: bool,
+    /// Items past the sample have come (they are stepped over).
+    past: bool,
+    /// The item last stepped over past the sample that may be the container's last: where it
+    /// starts and, in an object, its key and dict position (the latest new key's last value).
+    last_skipped: Option<(usize, Option<(JsonText<'a>, usize)>)>,
+    /// Decoding that last item after the container's end was found: where the end is.
+    resume_at: Option<usize>,
 }
 
 /// The keys of a kept object being decoded.
@@ -534,6 +598,8 @@ struct Decoder<'a> {
     bytes: &'a [u8],
     pos: usize,
     mode: Mode,
+    /// `Mode::Sampled`: items kept of a container before the sample's last item.
+    sample: usize,
     /// Scalars kept on the walk so far (fast mode stops keeping walk nodes at 5).
     walked_scalars: usize,
     nodes: Vec<Node<'a>>,
@@ -547,10 +613,18 @@ impl<'a> Decoder<'a> {
             bytes: text.as_bytes(),
             pos: 0,
             mode,
+            sample: usize::MAX,
             walked_scalars: 0,
             nodes: Vec::new(),
             stack: Vec::new(),
         }
+    }
+
+    /// `Mode::Sampled` with samples of `sample` items (at least 1).
+    fn with_sample(mut self, sample: usize) -> Self {
+        // (Called only where `SAMPLING` holds.)
+        self.sample = sample.max(1);
+        self
     }
 
     fn peek(&self) -> Option<u8> {
@@ -579,9 +653,9 @@ impl<'a> Decoder<'a> {
     /// walk may still need them. A kept node's parent is always kept.
     fn next_value_context(&self) -> (bool, bool) {
         let Some(parent) = self.stack.last() else {
-            return (true, true);
+            return (self.mode != Mode::Validate, true);
         };
-        if self.mode == Mode::Full {
+        if self.mode == Mode::Sampled {
             return (
                 parent.node.is_some() && self.stack.len() <= FULL_KEEP_DEPTH,
                 false,
@@ -611,7 +685,14 @@ impl<'a> Decoder<'a> {
             if matches!(next, b'{' | b'[') && self.stack.len() >= MAX_NESTING {
                 return Err(Stop::Invalid);
             }
+            let sampled = SAMPLING && self.mode == Mode::Sampled;
+            let kept = kept && !(sampled && self.past_sample(next)?);
+            if sampled && !kept {
+                // Nothing of it is kept: step over it.
+                self.pos = skip_value(self.bytes, self.pos).ok_or(Stop::Invalid)?;
+            }
             let mut finished = match next {
+                _ if sampled && !kept => None,
                 b'{' => {
                     self.pos += 1;
                     self.skip_whitespace();
@@ -633,6 +714,7 @@ impl<'a> Decoder<'a> {
                             is_root: self.stack.is_empty(),
                             count: 0,
                             keys: node.map(|_| Box::default()),
+                            sampling: Sampling::default(),
                         });
                         self.read_key()?;
                         continue;
@@ -658,6 +740,7 @@ impl<'a> Decoder<'a> {
                             is_root: self.stack.is_empty(),
                             count: 0,
                             keys: None,
+                            sampling: Sampling::default(),
                         });
                         continue;
                     }
@@ -684,6 +767,11 @@ impl<'a> Decoder<'a> {
                     });
                 }
                 self.attach(finished)?;
+                if SAMPLING {
+                    if let Some(end) = self.stack.last_mut().and_then(|open| open.sampling.resume_at.take()) {
+                        self.pos = end;
+                    }
+                }
                 self.skip_whitespace();
                 let is_object = self.stack.last().is_some_and(|open| open.is_object);
                 match (is_object, self.peek()) {
@@ -696,6 +784,9 @@ impl<'a> Decoder<'a> {
                         break;
                     }
                     (true, Some(b'}')) | (false, Some(b']')) => {
+                        if SAMPLING && self.rewind_to_last_item() {
+                            break;
+                        }
                         self.pos += 1;
                         finished = self.close()?;
                     }
@@ -705,11 +796,79 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// `Mode::Sampled`, before a kept container's item (first byte `next`): whether it is
+    /// past the container's sample, to be stepped over (remembered when it may be the last).
+    #[inline(never)]
+    fn past_sample(&mut self, next: u8) -> Result<bool, Stop> {
+        let sample = self.sample;
+        let Some(open) = self.stack.last_mut() else {
+            return Ok(false);
+        };
+        let pending = open.keys.as_ref().and_then(|keys| keys.pending.as_ref().map(|(key, at)| (key, *at, keys.positions.len())));
+        // An object's item is its value; its index, its key's dict position (a repeated key
+        // keeps its first one, so the kept entries take the values that come later).
+        let index = pending.map_or(open.count, |(_, at, _)| at);
+        let sampling = &mut open.sampling;
+        let bit = type_bit(next);
+        if sampling.whole || sampling.resume_at.is_some() || (index < sample && !sampling.past) {
+            sampling.types |= bit;
+            return Ok(false);
+        }
+        if !sampling.past {
+            // The first item past the sample: a sample of mixed items tells nothing of the
+            // items it would leave out, so they are all kept.
+            if sampling.types.count_ones() > 1 {
+                sampling.whole = true;
+                return Ok(false);
+            }
+            sampling.past = true;
+        }
+        // From here on every item (a repeated kept key's new value too) is of the sample's type.
+        if sampling.types != bit {
+            return Err(Stop::Mixed);
+        }
+        if index < sample {
+            return Ok(false);
+        }
+        match pending {
+            // The latest new key (first seen or seen again): its value may be the last entry's.
+            Some((key, at, distinct)) if at + 1 == distinct => {
+                sampling.last_skipped = Some((self.pos, Some((key.clone(), at))));
+            }
+            Some(_) => {}
+            None => sampling.last_skipped = Some((self.pos, None)),
+        }
+        Ok(true)
+    }
+
+    /// `Mode::Sampled`, at the end of a container that stepped over its last item: goes back
+    /// to decode that item (then `resume_at` returns to the end). Whether it did.
+    #[inline(never)]
+    fn rewind_to_last_item(&mut self) -> bool {
+        let end = self.pos;
+        let Some(open) = self.stack.last_mut() else {
+            return false;
+        };
+        let Some((start, key)) = open.sampling.last_skipped.take() else {
+            return false;
+        };
+        open.sampling.resume_at = Some(end);
+        match (open.keys.as_mut(), key) {
+            (Some(keys), Some(key)) => keys.pending = Some(key),
+            // Counted once already.
+            _ => open.count -= 1,
+        }
+        self.pos = start;
+        true
+    }
+
     /// Gives a complete value to the innermost open container.
     fn attach(&mut self, child: Option<NodeId>) -> Result<(), Stop> {
         let open = self.stack.last_mut().ok_or(Stop::Invalid)?;
         open.count += 1;
         let key = open.keys.as_mut().and_then(|keys| keys.pending.take());
+        // A sample's last entry follows the kept ones, whatever its dict position.
+        let last_of_sample = SAMPLING && open.sampling.resume_at.is_some();
         let (Some(parent), Some(child)) = (open.node, child) else {
             return Ok(());
         };
@@ -720,7 +879,7 @@ impl<'a> Decoder<'a> {
                 if let Some(slot) = children.get_mut(position) {
                     // A repeated key: the first position keeps its key and takes the new value.
                     slot.1 = child;
-                } else if position == children.len() {
+                } else if position == children.len() || last_of_sample {
                     children.push((key, child));
                 }
             }
@@ -1032,6 +1191,211 @@ pub(crate) fn string_end(bytes: &[u8], start: usize) -> Result<usize, (usize, St
     }
 }
 
+/// Whether `load_value(output, sample)` holds what the whole document holds: the same lengths,
+/// keys and scalars, each container whole or (when its items are all of one type) its first
+/// `sample` items and its last. `Err` says where they differ. For the differential tests and
+/// the `json` fuzz target, on outputs `synopsis` accepts.
+#[doc(hidden)]
+pub fn sampled_load_agrees(output: &str, sample: usize) -> Result<(), String> {
+    fn agree(held: &Value<'_>, whole: &Value<'_>, sample: usize, path: &mut String) -> Result<(), String> {
+        fn items<'v, T>(held: &'v [T], whole: &'v [T], sample: usize) -> Result<Vec<(&'v T, &'v T)>, String> {
+            if held.len() == whole.len() {
+                return Ok(held.iter().zip(whole).collect());
+            }
+            if held.len() != sample + 1 || whole.len() <= sample + 1 {
+                return Err(format!("{} items held of {}", held.len(), whole.len()));
+            }
+            let mut pairs: Vec<(&T, &T)> = held.iter().zip(whole).take(sample).collect();
+            pairs.extend(held.last().zip(whole.last()));
+            Ok(pairs)
+        }
+        fn one_type(mut types: impl Iterator<Item = &'static str>) -> bool {
+            let first = types.next();
+            types.all(|t| Some(t) == first)
+        }
+        let length = path.len();
+        match (held, whole) {
+            (Value::List(held_items, held_len), Value::List(whole_items, whole_len)) => {
+                if held_len != whole_len {
+                    return Err(format!("{path}: length {held_len}, whole {whole_len}"));
+                }
+                let pairs = items(held_items, whole_items, sample).map_err(|e| format!("{path}: {e}"))?;
+                if pairs.len() < whole_items.len() && !one_type(whole_items.iter().map(Value::type_name)) {
+                    return Err(format!("{path}: a sample of mixed items"));
+                }
+                for (index, (held, whole)) in pairs.into_iter().enumerate() {
+                    path.push_str(&format!("[{index}]"));
+                    agree(held, whole, sample, path)?;
+                    path.truncate(length);
+                }
+            }
+            (Value::Map(held_entries, held_len), Value::Map(whole_entries, whole_len)) => {
+                if held_len != whole_len {
+                    return Err(format!("{path}: {held_len} keys, whole {whole_len}"));
+                }
+                let pairs = items(held_entries, whole_entries, sample).map_err(|e| format!("{path}: {e}"))?;
+                if pairs.len() < whole_entries.len() && !one_type(whole_entries.iter().map(|(_, v)| v.type_name())) {
+                    return Err(format!("{path}: a sample of mixed values"));
+                }
+                for ((held_key, held), (whole_key, whole)) in pairs {
+                    if held_key != whole_key {
+                        return Err(format!("{path}: key {held_key:?}, whole {whole_key:?}"));
+                    }
+                    path.push_str(&format!(".{held_key}"));
+                    agree(held, whole, sample, path)?;
+                    path.truncate(length);
+                }
+            }
+            (held, whole) if held == whole => {}
+            (held, whole) => return Err(format!("{path}: {held:?}, whole {whole:?}")),
+        }
+        Ok(())
+    }
+    let whole = load_value(output, usize::MAX).map(|(value, rest)| (value, rest.len()));
+    let held = load_value(output, sample).map(|(value, rest)| (value, rest.len()));
+    match (held, whole) {
+        (Some((held, held_rest)), Some((whole, whole_rest))) => {
+            if held_rest != whole_rest {
+                return Err(format!("{held_rest} bytes after the value, whole {whole_rest}"));
+            }
+            agree(&held, &whole, sample.max(1), &mut String::new())
+        }
+        (None, None) => Ok(()),
+        (held, _) => Err(format!("loaded: {}, whole: {}", held.is_some(), held.is_none())),
+    }
+}
+
+/// Where the JSON value starting at `start` ends, found without validating it (`Mode::Sampled`
+/// steps over what the reference's decode has validated already): strings to their closing
+/// quote, containers to their closing bracket (string-aware, counting depth, so no stack),
+/// anything else to the next delimiter. `None` when the text ends first.
+// (Out of line: the decoder's loop stays the size it has in the main module.)
+#[inline(never)]
+fn skip_value(bytes: &[u8], start: usize) -> Option<usize> {
+    match bytes.get(start)? {
+        b'"' => skip_string(bytes, start),
+        b'{' | b'[' => skip_container(bytes, start),
+        _ => {
+            let end = start
+                + bytes[start..]
+                    .iter()
+                    .position(|b| matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+                    .unwrap_or(bytes.len() - start);
+            (end > start).then_some(end)
+        }
+    }
+}
+
+/// Just past the closing quote of the string opening at `start`, unvalidated.
+#[inline(always)]
+fn skip_string(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut at = start + 1;
+    loop {
+        while let Some(word) = bytes.get(at..at + 8) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            let ends = swar::bytes_equal(word, b'"') | swar::bytes_equal(word, b'\\');
+            if ends != 0 {
+                at += (ends.trailing_zeros() / 8) as usize;
+                break;
+            }
+            at += 8;
+        }
+        match bytes.get(at)? {
+            b'"' => return Some(at + 1),
+            b'\\' => at += 2,
+            _ => at += 1,
+        }
+    }
+}
+
+/// Just past the bracket closing the container opening at `start`, unvalidated: 8 bytes at a
+/// time, strings found by the parity of the quotes before each byte (a word holding a
+/// backslash, or following one, goes byte by byte), depth counted over the brackets outside
+/// strings, so nesting costs no memory.
+fn skip_container(bytes: &[u8], start: usize) -> Option<usize> {
+    // Outside strings, valid JSON holds no byte that `& 0xD9` makes 0x59 but the four brackets
+    // (`Y`, `y`, `_` and DEL, which do too, occur only inside strings); each is checked anyway.
+    const BRACKET_MASK: u64 = 0xD9D9_D9D9_D9D9_D9D9;
+    let mut scan = ContainerScan { depth: 0, in_string: false, escaped: false };
+    let mut at = start;
+    while let Some(word) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        if scan.escaped || swar::bytes_equal(word, b'\\') != 0 {
+            if let Some(end) = scan.bytes(bytes, at, at + 8) {
+                return Some(end);
+            }
+            at += 8;
+            continue;
+        }
+        // Bytes inside a string (an opening quote counts as inside, a closing one not).
+        let quotes = swar::bytes_equal(word, b'"');
+        let mut inside = quotes ^ (quotes << 8);
+        inside ^= inside << 16;
+        inside ^= inside << 32;
+        if scan.in_string {
+            inside = !inside & swar::HIGH_BITS;
+        }
+        scan.in_string = inside >> 63 != 0;
+        let mut brackets = swar::bytes_equal(word & BRACKET_MASK, 0x59) & !inside;
+        while brackets != 0 {
+            let here = at + (brackets.trailing_zeros() / 8) as usize;
+            brackets &= brackets - 1;
+            match bytes.get(here)? {
+                b'{' | b'[' => scan.depth += 1,
+                b'}' | b']' => {
+                    scan.depth = scan.depth.checked_sub(1)?;
+                    if scan.depth == 0 {
+                        return Some(here + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        at += 8;
+    }
+    scan.bytes(bytes, at, bytes.len())
+}
+
+/// Where `skip_container` is between bytes.
+struct ContainerScan {
+    depth: usize,
+    in_string: bool,
+    /// The last byte was a backslash inside a string.
+    escaped: bool,
+}
+
+impl ContainerScan {
+    /// Scans `bytes[from..to]` one by one: just past the container's closing bracket if it is
+    /// there.
+    #[inline(never)]
+    fn bytes(&mut self, bytes: &[u8], from: usize, to: usize) -> Option<usize> {
+        for (at, &byte) in bytes.get(from..to)?.iter().enumerate() {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if byte == b'\\' {
+                    self.escaped = true;
+                } else if byte == b'"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            match byte {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        return Some(from + at + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1282,5 +1646,173 @@ mod tests {
             notable(r#"{"a":1,"b":2,"c":3,"d":4,"e":5,"a":[]}"#),
             ["b: 2", "c: 3", "d: 4", "e: 5"]
         );
+    }
+
+    /// A random JSON document: containers of up to 9 items (uniform or mixed), keys from a
+    /// small pool (so some repeat, some spelled with escapes), strings holding brackets and
+    /// escaped quotes, nesting past `FULL_KEEP_DEPTH`, JSON whitespace between tokens.
+    fn random_document(seed: &mut u64, depth: usize) -> String {
+        fn next(seed: &mut u64, n: u64) -> u64 {
+            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (*seed >> 33) % n
+        }
+        const SCALARS: [&str; 9] = [r#""a[b{c""#, r#""q\"]}""#, "-12.5e3", "7", "true", "null", r#""\u00e9\\""#, "\"\"", "NaN"];
+        let space = [" ", "", "\n", "\t ", ""][next(seed, 5) as usize];
+        if depth > 8 || next(seed, 4) == 0 {
+            return SCALARS[next(seed, 9) as usize].to_string();
+        }
+        let count = next(seed, 10);
+        // Items of one kind (scalars of one spelling, or containers) or mixed.
+        let uniform = next(seed, 2) == 0;
+        let kind = next(seed, 2);
+        let spelling = next(seed, 9) as usize;
+        let item = |seed: &mut u64| -> String {
+            let kind = if uniform { kind } else { next(seed, 2) };
+            match kind {
+                0 if uniform => SCALARS[spelling].to_string(),
+                0 => SCALARS[next(seed, 9) as usize].to_string(),
+                _ => random_document(seed, depth + 1),
+            }
+        };
+        let mut parts = Vec::new();
+        if next(seed, 2) == 0 {
+            for _ in 0..count {
+                parts.push(item(seed));
+            }
+            format!("[{space}{}{space}]", parts.join(&format!("{space},{space}")))
+        } else {
+            let keys = ["a", "b", "\\u0061", "c", "d", "e", "f\\\"", "g"];
+            for _ in 0..count {
+                let key = keys[next(seed, 8) as usize];
+                let value = item(seed);
+                parts.push(format!("\"{key}\"{space}:{space}{value}"));
+            }
+            format!("{{{space}{}{space}}}", parts.join(","))
+        }
+    }
+
+    #[test]
+    fn a_sampled_load_holds_the_first_items_and_the_last_of_the_whole() {
+        let mut seed = 11u64;
+        let mut sampled = 0;
+        for _ in 0..4_000 {
+            let document = random_document(&mut seed, 0);
+            if synopsis(&document).is_none() {
+                continue;
+            }
+            for sample in 1..=4 {
+                if let Err(error) = sampled_load_agrees(&document, sample) {
+                    panic!("sample {sample} of {document}: {error}");
+                }
+                let held = load_value(&document, sample).map(|(value, _)| value.sampled_somewhere(sample));
+                sampled += usize::from(held == Some(true));
+            }
+        }
+        assert!(sampled > 1_000, "{sampled} samples");
+    }
+
+    #[test]
+    fn stepping_over_a_value_ends_where_decoding_it_does() {
+        let ends = |document: &str| {
+            let decoded = Decoder::new(document, Mode::Validate).run().ok().map(|decoded| decoded.end);
+            (skip_value(document.as_bytes(), 0), decoded)
+        };
+        let mut seed = 5u64;
+        let mut checked = 0;
+        for _ in 0..3_000 {
+            let document = random_document(&mut seed, 0);
+            let (skipped, decoded) = ends(&document);
+            if decoded.is_some() {
+                assert_eq!(skipped, decoded, "{document}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 2_000, "{checked}");
+        // Escapes, brackets and quotes at every offset from the 8-byte words, and across them.
+        for pad in 0..17 {
+            for inner in [r#"\\"#, r#"\""#, r#"\\\""#, r#"]}\"{["#, r#"\u005c"#, "Y_y\u{7f}"] {
+                let document = format!(r#"{{"{}{inner}":["{inner}{}",[{{}}]],"k":"{inner}"}}"#, "x".repeat(pad), "y".repeat(pad));
+                let (skipped, decoded) = ends(&document);
+                assert!(decoded.is_some() && skipped == decoded, "{document}");
+                let (skipped, decoded) = ends(&format!("{document} "));
+                assert_eq!(skipped, decoded, "{document}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_sample_counts_distinct_keys_and_keeps_the_last_value_of_each() {
+        // Python: {"a": 9, "b": 2, "c": 6, "d": 5}: `a` keeps its place with its last
+        // value, `d` is the last key (with its last value), `c` is left out of the sample.
+        let document = r#"{"a":1,"b":2,"c":3,"\u0061":9,"d":4,"c":6,"d":5,"b":2}"#;
+        let (value, _) = load_value(document, 2).unwrap_or((Value::Null, ""));
+        assert_eq!(
+            value,
+            Value::Map(
+                vec![
+                    ("a".into(), Value::Number("9".into())),
+                    ("b".into(), Value::Number("2".into())),
+                    ("d".into(), Value::Number("5".into())),
+                ],
+                4
+            )
+        );
+        // The last new key is the last entry even when an older one repeats after it.
+        let (value, _) = load_value(r#"{"a":1,"b":2,"c":3,"d":4,"c":5}"#, 1).unwrap_or((Value::Null, ""));
+        assert_eq!(value, Value::Map(vec![("a".into(), Value::Number("1".into())), ("d".into(), Value::Number("4".into()))], 4));
+        // Counted against serde_json (whose maps keep the first key's place too) on keys that
+        // repeat past the sample in every spelling.
+        let mut seed = 3u64;
+        for _ in 0..200 {
+            let mut entries = Vec::new();
+            for _ in 0..3_000 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let key = (seed >> 33) % 2_500;
+                let spelled = if seed % 3 == 0 { format!("\\u006b{key}") } else { format!("k{key}") };
+                entries.push(format!("\"{spelled}\":{{\"v\":{}}}", seed % 7));
+            }
+            let document = format!("{{{}}}", entries.join(","));
+            let expected: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&document).unwrap_or_default();
+            let Some((Value::Map(held, len), _)) = load_value(&document, 2_000) else {
+                panic!("not a map: {document}");
+            };
+            assert_eq!(len, expected.len());
+            let (last_key, last_value) = expected.iter().next_back().map(|(k, v)| (k.clone(), v.to_string())).unwrap_or_default();
+            let (held_key, held_value) = held.last().map(|(k, v)| (k.to_string(), format!("{{\"v\":{}}}", v.get("v").and_then(Value::scalar_text).unwrap_or_default()))).unwrap_or_default();
+            assert_eq!((held_key, held_value), (last_key, last_value));
+            assert_eq!(sampled_load_agrees(&document, 2_000), Ok(()));
+        }
+    }
+
+    #[test]
+    fn a_sample_needs_items_of_one_type_and_keeps_depth_limits() {
+        // An item past the sample unlike the sampled ones: the list is held whole.
+        let (value, _) = load_value(r#"[{"a":1},{"a":2},{"a":3},5,{"a":4}]"#, 2).unwrap_or((Value::Null, ""));
+        assert!(matches!(&value, Value::List(items, 5) if items.len() == 5), "{value:?}");
+        // A sample of mixed items is not taken either.
+        let (value, _) = load_value(r#"[1,"x",2,3,4,5]"#, 2).unwrap_or((Value::Null, ""));
+        assert!(matches!(&value, Value::List(items, 6) if items.len() == 6), "{value:?}");
+        // Containers past the keep depth hold their length only, sampled or not.
+        let deep = format!("[{}1{}, {}2{}, {}3{}]", "[".repeat(7), "]".repeat(7), "[".repeat(7), "]".repeat(7), "[".repeat(7), "]".repeat(7));
+        assert_eq!(sampled_load_agrees(&deep, 1), Ok(()));
+        let (value, _) = load_value(&deep, 1).unwrap_or((Value::Null, ""));
+        let mut level = &value;
+        for _ in 0..FULL_KEEP_DEPTH {
+            match level {
+                Value::List(items, len) if !items.is_empty() => {
+                    assert!(*len == 3 || *len == 1);
+                    level = &items[0];
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(matches!(level, Value::List(items, 1) if items.is_empty()), "{level:?}");
+        // Unvalidated text past a sample (the reference validated it) stays bounded: deep
+        // nesting steps over with a counter, an unclosed container is no value.
+        let hostile = format!("[[1],[2],{}{},[3]]", "[".repeat(1_000_000), "]".repeat(1_000_000));
+        let loaded = load_value(&hostile, 1).map(|(value, _)| value);
+        assert!(matches!(&loaded, Some(Value::List(items, 4)) if items.len() == 2), "{loaded:?}");
+        assert!(load_value(&format!("[1,2,{}", "[".repeat(100_000)), 1).is_none());
+        assert!(load_value(r#"[1,2,"abc"#, 1).is_none());
     }
 }
