@@ -44,7 +44,7 @@ pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 /// `synopsis(output) -> Option<Synopsis>` (the fuzz targets drive them).
 #[cfg(feature = "enhanced")]
 pub mod enhanced_kinds {
-    pub use crate::enhanced::{build_output, dep_tree, git_log, html, log, text_table, xml};
+    pub use crate::enhanced::{build_output, dep_tree, git_log, html, log, text_table, xml, yaml_sample};
 }
 /// The synopsis kinds, each `synopsis(output)`; `None` when the output is not of that kind.
 pub use kinds::{code, json, table, text, xml, yaml, Synopsis};

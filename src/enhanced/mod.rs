@@ -28,6 +28,7 @@ mod markdown;
 mod table;
 pub mod value;
 mod yaml;
+pub mod yaml_sample;
 
 /// Which synopsis rules make a stub (`config.synopsisMode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]

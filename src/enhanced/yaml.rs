@@ -5,6 +5,7 @@
 
 use super::document::{describe, describe_records};
 use super::value::Value;
+use super::yaml_sample::{load_sampled, Sampled};
 use super::Input;
 use crate::kinds::{yaml::load_documents, Synopsis};
 use crate::python::{py_lstrip, py_splitlines, py_strip};
@@ -43,6 +44,13 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     {
         return None;
     }
+    // A document the reference loaded whole may be read in part: its biggest collection's
+    // first records, its last one and its count.
+    if input.reference_kind == "yaml" {
+        if let Some(root) = load_sampled(input.output).as_ref().and_then(Sampled::document) {
+            return Some(describe(&root, "YAML", "yaml", "YAML output"));
+        }
+    }
     let documents: Vec<Value<'_>> = load_documents(input.output)?
         .into_iter()
         .filter(|document| !matches!(document, Value::Null))
@@ -79,5 +87,41 @@ mod looks_like_yaml_tests {
         assert!(!looks_like_yaml("import os\nitems:\n- kind: Pod\n"));
         assert!(!looks_like_yaml("id,name\n1,a\nitems:\n- b\n"));
         assert!(!looks_like_yaml("package main\n\nfunc main() {\n}\n"));
+    }
+}
+#[cfg(test)]
+mod sampled_tests {
+    use super::*;
+    use crate::enhanced::document::SAMPLED_RECORDS;
+
+    /// The enhanced synopsis of `text` (read in part), and the one of the whole document.
+    fn read_in_part_and_whole(text: &str) -> (Synopsis, Synopsis) {
+        assert!(load_sampled(text).is_some(), "read in part");
+        let documents = load_documents(text).expect("loads");
+        (
+            crate::enhanced::generate(text, "", 2_000),
+            describe(&documents[0], "YAML", "yaml", "YAML output"),
+        )
+    }
+
+    #[test]
+    fn a_big_document_read_in_part_has_the_synopsis_of_the_whole() {
+        let records = SAMPLED_RECORDS + 500;
+        let mut map = String::from("---\n");
+        for record in 0..records {
+            let state = ["open", "closed", "merged"][record % 3];
+            map.push_str(&format!("item_{record}:\n  name: \"n {record}\"\n  state: {state}\n  tags:\n    - a\n"));
+        }
+        let mut list = String::from("apiVersion: v1\nitems:\n");
+        for record in 0..records {
+            let namespace = record % 4;
+            list.push_str(&format!("- kind: Pod\n  metadata:\n    name: pod-{record}\n    namespace: ns{namespace}\n  status: {{phase: Running}}\n"));
+        }
+        list.push_str("kind: List\nmetadata:\n  resourceVersion: \"\"\n");
+        for (text, shows) in [(map, format!("{records} keys")), (list, format!("last: metadata.name=pod-{}", records - 1))] {
+            let (part, whole) = read_in_part_and_whole(&text);
+            assert_eq!(part, whole);
+            assert!(crate::test_support::synopsis_text(&part).contains(&shows), "{part:?}");
+        }
     }
 }
