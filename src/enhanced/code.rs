@@ -8,17 +8,13 @@
 use super::document::joined_within;
 use super::Input;
 use crate::kinds::Synopsis;
-use crate::python::{is_py_word, py_splitlines, stable_sort_by};
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use crate::python::{char_len, is_py_word, py_splitlines};
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::kinds::json::FxHasher;
 
-/// What a file defines, by how the list shows it (looked up for every definition line).
-type Defined = HashMap<String, usize, BuildHasherDefault<FxHasher>>;
-
-/// Distinct imports kept (a list far longer than a stub shows is not read further).
-const MAX_IMPORTS: usize = 200;
 /// Methods of a class named in the list of definitions (public ones first).
 const SHOWN_METHODS: usize = 4;
 
@@ -72,27 +68,42 @@ const LANGUAGE_MARKS: [(&str, usize); 27] = [
 /// and the word the list prints before the name ("" for functions, which print as `name()`).
 /// Those with a word other than `type`/`mod` hold members (`class X` then its methods).
 const DECLARATIONS: [(&str, u8, &str); 17] = [
-    ("interface ", 0, "interface "),
-    ("trait ", 0, "trait "),
-    ("enum ", 0, "enum "),
-    ("class ", 0, "class "),
-    ("module ", 0, "module "),
+    ("interface ", 0, "interface"),
+    ("trait ", 0, "trait"),
+    ("enum ", 0, "enum"),
+    ("class ", 0, "class"),
+    ("module ", 0, "module"),
     ("fn ", 1, ""),
     ("def ", 1, ""),
     ("function ", 1, ""),
     ("func ", 1, ""),
     ("fun ", 1, ""),
-    ("struct ", 3, "struct "),
-    ("type ", 3, "type "),
-    ("record ", 3, "record "),
-    ("mod ", 3, "mod "),
-    ("object ", 3, "object "),
-    ("namespace ", 3, "namespace "),
-    ("impl ", 3, "impl "),
+    ("struct ", 3, "struct"),
+    ("type ", 3, "type"),
+    ("record ", 3, "record"),
+    ("mod ", 3, "mod"),
+    ("object ", 3, "object"),
+    ("namespace ", 3, "namespace"),
+    ("impl ", 3, "impl"),
 ];
 
 /// Rank of a class's methods in the list (after functions, before data types).
 const METHODS_RANK: u8 = 2;
+
+/// The keywords of `DECLARATIONS`, indexed.
+const DECLARATION_KEYWORD_LIST: [&str; 17] = {
+    let mut keywords = [""; 17];
+    let mut i = 0;
+    while i < keywords.len() {
+        keywords[i] = DECLARATIONS[i].0;
+        i += 1;
+    }
+    keywords
+};
+const DECLARATION_KEYWORDS: Starts = Starts::new(&DECLARATION_KEYWORD_LIST);
+
+/// `MODIFIERS`, indexed.
+const MODIFIER_STARTS: Starts = Starts::new(&MODIFIERS);
 
 /// Modifiers before a declaration keyword.
 const MODIFIERS: [&str; 27] = [
@@ -142,7 +153,7 @@ const RUBY_STD: [&str; 26] = [
 ];
 
 /// Where an import comes from.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Origin {
     /// A package (a dependency).
     Package,
@@ -154,8 +165,106 @@ enum Origin {
 
 /// The identifier at the start of `text`.
 fn ident(text: &str) -> &str {
-    let end = text.find(|c: char| !is_py_word(c)).unwrap_or(text.len());
+    let ascii = ascii_word_len(text.as_bytes());
+    let end = match text.as_bytes().get(ascii) {
+        // A non-ASCII char may go on with the word.
+        Some(byte) if !byte.is_ascii() => text[ascii..].find(|c: char| !is_py_word(c)).map_or(text.len(), |end| ascii + end),
+        _ => ascii,
+    };
     &text[..end]
+}
+
+/// The length of the run of ASCII word bytes (`[A-Za-z0-9_]`, Python's `\w` in ASCII) at the
+/// start of `bytes`.
+const fn ascii_word_len(bytes: &[u8]) -> usize {
+    let mut len = 0;
+    while len < bytes.len() && ASCII_WORD_BYTES[bytes[len] as usize] {
+        len += 1;
+    }
+    len
+}
+
+/// `[A-Za-z0-9_]`.
+const ASCII_WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        table[byte] = (byte as u8).is_ascii_alphanumeric() || byte == b'_' as usize;
+        byte += 1;
+    }
+    table
+};
+
+/// A table of line starts, indexed for the lookups made on every line that may declare
+/// something: the starts that begin with each byte (bit `i` for start `i`), and the length of
+/// each start's first word, which a line that begins with it has too (at least, when the start
+/// is one word).
+struct Starts {
+    starts: &'static [&'static str],
+    by_first_byte: [u32; 256],
+    word_len: [usize; 32],
+    /// Whether the start's first word ends inside it (the line's is then exactly as long).
+    word_ends: [bool; 32],
+}
+
+impl Starts {
+    const fn new(starts: &'static [&'static str]) -> Self {
+        assert!(starts.len() <= 32, "a start is a bit of a u32");
+        let mut by_first_byte = [0u32; 256];
+        let mut word_len = [0usize; 32];
+        let mut word_ends = [false; 32];
+        let mut i = 0;
+        while i < starts.len() {
+            let bytes = starts[i].as_bytes();
+            by_first_byte[bytes[0] as usize] |= 1 << i;
+            word_len[i] = ascii_word_len(bytes);
+            word_ends[i] = word_len[i] < bytes.len();
+            i += 1;
+        }
+        Starts { starts, by_first_byte, word_len, word_ends }
+    }
+
+    /// The first start (in the table's order) that `line` begins with.
+    fn find(&self, line: &str) -> Option<usize> {
+        self.find_from(line, None)
+    }
+
+    /// `find`, given the length of `line`'s first ASCII word if known.
+    fn find_from(&self, line: &str, word: Option<usize>) -> Option<usize> {
+        let mut found = None;
+        self.each_until(line, word, &mut |i| {
+            found = Some(i);
+            true
+        });
+        found
+    }
+
+    /// Calls `visit` with each start `line` begins with, in order, until it says it is done.
+    /// `word`: the length of `line`'s first ASCII word if known.
+    fn each_until(&self, line: &str, word: Option<usize>, visit: &mut dyn FnMut(usize) -> bool) {
+        let bytes = line.as_bytes();
+        let Some(&first) = bytes.first() else {
+            return;
+        };
+        let mut candidates = self.by_first_byte[usize::from(first)];
+        if candidates == 0 {
+            return;
+        }
+        let word = word.unwrap_or_else(|| ascii_word_len(bytes));
+        while candidates != 0 {
+            let i = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let fits = if self.word_ends[i] { word == self.word_len[i] } else { word >= self.word_len[i] };
+            if fits && bytes.starts_with(self.starts[i].as_bytes()) && visit(i) {
+                return;
+            }
+        }
+    }
+
+    /// `line` past the first start it begins with, and that start's index.
+    fn strip<'l>(&self, line: &'l str) -> Option<(usize, &'l str)> {
+        self.find(line).map(|i| (i, &line[self.starts[i].len()..]))
+    }
 }
 
 /// The text between the first pair of quotes on `line`.
@@ -298,16 +407,34 @@ fn import_of(line: &str, language: Option<usize>) -> Option<(String, Origin)> {
     }
 }
 
+/// Line starts (trimmed, at the file's top level) of an import.
+const IMPORT_STARTS: [&str; 11] = [
+    "import ", "from ", "use ", "pub use ", "pub(crate) use ", "extern crate ", "using ",
+    "global using ", "require ", "require_relative ", "} from ",
+];
+/// Line starts of a binding that imports when it calls `require(`.
+const BINDING_STARTS: [&str; 3] = ["const ", "var ", "let "];
+
+const IMPORTS: Starts = Starts::new(&IMPORT_STARTS);
+const BINDINGS: Starts = Starts::new(&BINDING_STARTS);
+
 /// Whether `line` (trimmed, at the file's top level) imports something.
 fn is_import_line(line: &str) -> bool {
-    const STARTS: [&str; 11] = [
-        "import ", "from ", "use ", "pub use ", "pub(crate) use ", "extern crate ", "using ",
-        "global using ", "require ", "require_relative ", "} from ",
-    ];
-    STARTS.iter().any(|start| line.starts_with(start))
-        || (line.starts_with("const ") || line.starts_with("var ") || line.starts_with("let "))
-            && line.contains("require(")
+    IMPORTS.find(line).is_some() || BINDINGS.find(line).is_some() && line.contains("require(")
 }
+
+/// `line.strip_prefix(prefix)`, comparing the first byte before the rest: the tables of line
+/// starts are tried on every line that may declare something, and most fail on the first byte.
+fn strip<'l>(line: &'l str, prefix: &str) -> Option<&'l str> {
+    if line.as_bytes().first() != prefix.as_bytes().first() {
+        return None;
+    }
+    line.strip_prefix(prefix)
+}
+
+/// Entry points noted by their line start (trimmed).
+const NOTES: [(&str, &str); 2] = [("if __name__", "__main__ guard"), ("#[cfg(test)]", "test module (#[cfg(test)])")];
+const NOTE_STARTS: Starts = Starts::new(&[NOTES[0].0, NOTES[1].0]);
 
 /// A declaration on a line.
 struct Declaration<'a> {
@@ -323,19 +450,6 @@ struct Declaration<'a> {
 }
 
 impl Declaration<'_> {
-    /// How the list prints it (`class Name`, `name()`), written into `into`.
-    fn shown(&self, into: &mut String) {
-        into.clear();
-        if self.word.is_empty() {
-            into.push_str(self.name);
-            into.push_str("()");
-        } else {
-            into.push_str(self.word);
-            into.push(' ');
-            into.push_str(self.name);
-        }
-    }
-
     /// Whether it holds members (methods) listed with it.
     fn holds_members(&self) -> bool {
         matches!(self.word, "class" | "interface" | "trait" | "enum" | "struct" | "object" | "record" | "module")
@@ -344,8 +458,8 @@ impl Declaration<'_> {
 
 /// The name a Rust `impl` line gives its methods to: `impl<T> Name<T> {` is `Name`; a trait's
 /// impl (`impl Display for Name`) gives `None` (its methods are the trait's).
-fn impl_target(line: &str) -> Option<Option<String>> {
-    let mut rest = line.strip_prefix("impl")?;
+fn impl_target(line: &str) -> Option<Option<&str>> {
+    let mut rest = strip(line, "impl")?;
     if rest.starts_with('<') {
         // Generic parameters, nested `<>` balanced.
         let mut depth = 0usize;
@@ -367,7 +481,7 @@ fn impl_target(line: &str) -> Option<Option<String>> {
     let path = rest.trim_start();
     let path = &path[..path.find(['<', ' ', '{']).unwrap_or(path.len())];
     let name = path.rsplit("::").next().unwrap_or(path);
-    Some((!name.is_empty() && ident(name) == name).then(|| name.to_string()))
+    Some((!name.is_empty() && ident(name) == name).then_some(name))
 }
 
 /// A method declared with its return type first (Java, C#: `public Order getOrder(String id) {`),
@@ -388,24 +502,21 @@ fn typed_method(line: &str) -> Option<&str> {
         .then_some(name)
 }
 
-/// A declaration on `raw`. `in_class`: `raw` is in the body of a class of a language whose
-/// methods start with their return type (Java, C#).
-fn declaration(raw: &str, rust: bool, in_class: bool) -> Option<Declaration<'_>> {
-    let indented = raw.starts_with([' ', '\t']);
-    let mut line = raw.trim_start();
+/// A declaration on a line: `line` is its text from its first non-space char, `indented` whether
+/// it starts with a space or tab. `in_class`: the line is in the body of a class of a language
+/// whose methods start with their return type (Java, C#).
+fn declaration(mut line: &str, indented: bool, rust: bool, in_class: bool) -> Option<Declaration<'_>> {
     // Every declaration starts with a word (most lines that do not are rejected here).
     if !line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         return None;
     }
     let mut public = !rust || line.starts_with("pub");
-    while let Some(modifier) = MODIFIERS.iter().find(|m| line.starts_with(**m)) {
-        public &= !matches!(*modifier, "private " | "protected " | "internal ");
-        line = &line[modifier.len()..];
+    while let Some((modifier, rest)) = MODIFIER_STARTS.strip(line) {
+        public &= !matches!(MODIFIERS[modifier], "private " | "protected " | "internal ");
+        line = rest;
     }
-    for (keyword, rank, word) in DECLARATIONS {
-        let Some(mut rest) = line.strip_prefix(keyword) else {
-            continue;
-        };
+    if let Some((declared, mut rest)) = DECLARATION_KEYWORDS.strip(line) {
+        let (keyword, rank, word) = DECLARATIONS[declared];
         // Go methods: `func (s *Server) Name(`; Ruby's `def self.name`.
         if keyword == "func " && rest.starts_with('(') {
             rest = rest.split_once(')').map_or(rest, |(_, after)| after.trim_start());
@@ -417,10 +528,11 @@ fn declaration(raw: &str, rust: bool, in_class: bool) -> Option<Declaration<'_>>
         }
         public &= !name.starts_with('_');
         // Go's `type Name struct` / `type Name interface`.
-        let word = match (keyword, rest[name.len()..].trim_start().split(' ').next()) {
-            ("type ", Some("struct")) => "struct",
-            ("type ", Some("interface")) => "interface",
-            _ => word.trim_end(),
+        let go_type = || rest[name.len()..].trim_start().split(' ').next();
+        let word = match keyword {
+            "type " if go_type() == Some("struct") => "struct",
+            "type " if go_type() == Some("interface") => "interface",
+            _ => word,
         };
         let member = rank == 1 && indented;
         let rank = match rank {
@@ -449,7 +561,7 @@ fn declaration(raw: &str, rust: bool, in_class: bool) -> Option<Declaration<'_>>
     let untyped = indented
         && !name.is_empty()
         && after_generics.starts_with('(')
-        && raw.trim_end().ends_with('{')
+        && line.trim_end().ends_with('{')
         && !NOT_METHODS.contains(&name);
     let name = if untyped {
         name
@@ -486,80 +598,109 @@ fn bound_function(line: &str) -> Option<&str> {
 }
 
 /// A class (or struct, trait, impl target) whose body holds the methods that follow.
-struct Holder {
+struct Holder<'a> {
     /// Its slot in `groups`; `None` for a trait's impl, whose methods are not listed.
     group: Option<usize>,
     indent: usize,
     /// The indentation of its methods (the first one's): deeper functions are nested helpers.
     member_indent: Option<usize>,
     /// Its name (a method of the same name is a constructor).
-    name: String,
+    name: &'a str,
 }
 
-/// The methods of a class: public ones first (in order), how many in all.
+impl Holder<'_> {
+    /// Whether `line` (trimmed, `indent` deep) ends the body: a line back at (or left of) the
+    /// holder's indentation (brackets, decorators, comments and Ruby's `end` do not).
+    fn ends_at(&self, line: &str, indent: usize) -> bool {
+        indent <= self.indent
+            && !line.starts_with(['{', '}', ')', ']', '@', '#', '/', '*', '"', '\''])
+            && line != "end"
+    }
+}
+
+/// The methods of a class: the first ones of each visibility (public ones are shown first) and
+/// how many distinct ones in all.
 #[derive(Default)]
-struct Methods {
-    public: Vec<String>,
-    other: Vec<String>,
+struct Methods<'a> {
+    public: Vec<&'a str>,
+    other: Vec<&'a str>,
+    count: usize,
 }
 
-impl Methods {
-    fn add(&mut self, name: &str, public: bool) {
+impl<'a> Methods<'a> {
+    /// A method not seen before in the class.
+    fn add(&mut self, name: &'a str, public: bool) {
         let list = if public { &mut self.public } else { &mut self.other };
-        if list.len() < MAX_IMPORTS && !list.iter().any(|n| n == name) {
-            list.push(name.to_string());
+        if list.len() < SHOWN_METHODS {
+            list.push(name);
         }
+        self.count += 1;
     }
 
-    fn count(&self) -> usize {
-        self.public.len() + self.other.len()
-    }
-
-    /// `{a, b, c, d, +5}` after `prefix`.
-    fn shown(&self, prefix: &str) -> String {
-        let all: Vec<&String> = self.public.iter().chain(&self.other).collect();
-        let mut names: Vec<&str> = all.iter().take(SHOWN_METHODS).map(|n| n.as_str()).collect();
-        let more = all.len().saturating_sub(SHOWN_METHODS);
+    /// `{a, b, c, d, +5}`.
+    fn shown(&self) -> String {
+        let mut names: Vec<&str> = self.public.iter().chain(&self.other).take(SHOWN_METHODS).copied().collect();
+        let more = self.count.saturating_sub(SHOWN_METHODS);
         let more_text = format!("+{more}");
         if more > 0 {
             names.push(&more_text);
         }
-        format!("{prefix}{{{}}}", names.join(", "))
+        format!("{{{}}}", names.join(", "))
     }
 }
 
-fn indentation(raw: &str) -> usize {
-    raw.len() - raw.trim_start_matches([' ', '\t']).len()
+/// An entry of the list of definitions, kept as its parts: a long file defines tens of
+/// thousands, and the stub shows the first few.
+struct Definition<'a> {
+    rank: u8,
+    /// `class`, `struct`, ...; "" for a function (`name()`) and for the methods of a class not
+    /// declared in the file (`Name.{a, b}`).
+    word: &'static str,
+    name: &'a str,
+    /// The slot in `groups` of the methods shown with it.
+    methods: Option<usize>,
 }
 
-/// The language most of the file's line starts vote for.
-/// The first bytes of `LANGUAGE_MARKS`.
-const MARK_FIRST_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
+impl Definition<'_> {
+    /// How the list prints it: `class Name`, `name()`, `class Name{a, b}`, `Name.{a, b}`.
+    fn shown(&self, groups: &[(&str, Methods<'_>)]) -> String {
+        let methods = self.methods.and_then(|slot| groups.get(slot)).map(|(_, methods)| methods.shown());
+        match (self.word, methods) {
+            ("", Some(methods)) => format!("{}.{methods}", self.name),
+            ("", None) => format!("{}()", self.name),
+            (word, methods) => format!("{word} {}{}", self.name, methods.unwrap_or_default()),
+        }
+    }
+}
+
+/// `LANGUAGE_MARKS`, indexed.
+const MARK_LIST: [&str; 27] = {
+    let mut marks = [""; 27];
     let mut i = 0;
-    while i < LANGUAGE_MARKS.len() {
-        table[LANGUAGE_MARKS[i].0.as_bytes()[0] as usize] = true;
+    while i < marks.len() {
+        marks[i] = LANGUAGE_MARKS[i].0;
         i += 1;
     }
-    table
+    marks
 };
+const MARKS: Starts = Starts::new(&MARK_LIST);
 
-fn language_of(output: &str) -> Option<usize> {
-    let mut votes = [0usize; LANGUAGES];
-    for raw in py_splitlines(output) {
-        let line = raw.trim();
-        // Most lines start with no mark's first byte: the marks are not compared on them.
-        if !line.as_bytes().first().is_some_and(|&byte| MARK_FIRST_BYTES[usize::from(byte)]) {
-            continue;
+/// Counts the votes of `line` (trimmed; `word` the length of its first ASCII word if known) in
+/// `votes`.
+#[inline]
+fn vote(line: &str, word: Option<usize>, votes: &mut [usize; LANGUAGES]) {
+    MARKS.each_until(line, word, &mut |i| {
+        let (mark, language) = LANGUAGE_MARKS[i];
+        // `end` only counts alone on its line; the others as line starts.
+        if mark != "end" || line == "end" {
+            votes[language] += 1;
         }
-        for (mark, language) in LANGUAGE_MARKS {
-            // `end` only counts alone on its line; the others as line starts.
-            let voted = if mark == "end" { line == "end" } else { line.starts_with(mark) };
-            if voted {
-                votes[language] += 1;
-            }
-        }
-    }
+        false
+    });
+}
+
+/// The language most line starts vote for.
+fn decide(mut votes: [usize; LANGUAGES]) -> Option<usize> {
     // Ruby writes `def` too: its `end` lines decide against Python.
     if votes[RUBY] > 0 && votes[RUBY] >= votes[PYTHON] {
         votes[PYTHON] = 0;
@@ -569,136 +710,381 @@ fn language_of(output: &str) -> Option<usize> {
         .filter(|&i| votes[i] > 0)
 }
 
-/// The enhanced synopsis of what the reference reads as code.
-pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
-    if input.reference_kind != "code" {
-        return None;
+/// The language the line starts of `text` vote for.
+fn language_of(text: &str) -> Option<usize> {
+    let mut votes = [0; LANGUAGES];
+    for raw in py_splitlines(text) {
+        vote(raw.trim(), None, &mut votes);
     }
-    // The language decides how imports and methods read, so it is found first.
-    let language = language_of(input.output);
+    decide(votes)
+}
+
+/// Bytes at the start of an output whose vote is the language the one pass reads it for (the
+/// whole output's vote, counted by that pass, decides; a file whose start votes otherwise is
+/// read again).
+const GUESS_BYTES: usize = 64 * 1024;
+
+/// The first `GUESS_BYTES` of `output` (at most; cut at a char boundary).
+fn head(output: &str) -> &str {
+    let mut end = output.len().min(GUESS_BYTES);
+    while !output.is_char_boundary(end) {
+        end -= 1;
+    }
+    &output[..end]
+}
+
+/// First words of the lines a rule of `scan` may take, other than the end of a class body:
+/// imports, the package, entry points, `impl`, modifiers and declaration keywords (a test checks
+/// that every entry of the rules' tables starts with one).
+const RULE_WORDS: [&str; 52] = [
+    "abstract", "async", "class", "const", "data", "declare", "def", "default", "enum",
+    "export", "extern", "final", "fn", "from", "fun", "func", "function", "global", "if", "impl",
+    "import", "inline", "interface", "internal", "let", "mod", "module", "namespace", "object",
+    "open", "override", "package", "partial", "private", "protected", "pub", "public", "readonly",
+    "record", "require", "require_relative", "sealed", "static", "struct", "suspend", "trait",
+    "type", "unsafe", "use", "using", "var", "virtual",
+];
+
+/// By first byte, the `RULE_WORDS` that start with it (bit `i` for word `i`).
+const RULE_WORDS_BY_FIRST_BYTE: [u64; 256] = {
+    assert!(RULE_WORDS.len() <= 64, "a word is a bit of a u64");
+    let mut table = [0u64; 256];
+    let mut i = 0;
+    while i < RULE_WORDS.len() {
+        table[RULE_WORDS[i].as_bytes()[0] as usize] |= 1 << i;
+        i += 1;
+    }
+    table
+};
+
+fn is_rule_word(word: &str) -> bool {
+    let Some(&first) = word.as_bytes().first() else {
+        return false;
+    };
+    let mut candidates = RULE_WORDS_BY_FIRST_BYTE[usize::from(first)];
+    while candidates != 0 {
+        let candidate = RULE_WORDS[candidates.trailing_zeros() as usize];
+        if candidate.len() == word.len() && candidate == word {
+            return true;
+        }
+        candidates &= candidates - 1;
+    }
+    false
+}
+
+/// `raw.trim()` and `indentation(raw)`, by bytes when the line's ends are ASCII (most lines).
+fn trimmed(raw: &str) -> (&str, usize) {
+    let is_space = |byte: &u8| matches!(byte, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+    let indent = raw.bytes().position(|byte| byte != b' ' && byte != b'\t').unwrap_or(raw.len());
+    let rest = &raw[indent..];
+    match (rest.as_bytes().first(), rest.as_bytes().last()) {
+        (Some(first), Some(last)) if first.is_ascii() && last.is_ascii() && !is_space(first) && !is_space(last) => (rest, indent),
+        _ => (raw.trim(), indent),
+    }
+}
+
+/// Whether a rule of `scan` other than the end of a class body may take `line` (trimmed,
+/// `indent` deep; not in a Go import block), judged from its first word: a rule word, any line
+/// at the top level (a binding may hold a function), a call-like line ending in `{` (a method),
+/// and in a Java or C# class body any line with a `(` (a method with its return type first).
+/// Lines that start with neither a letter nor `_` are only read for `#[cfg(test)]` and a
+/// top-level `} from`. A filter, not a rule: `scan` without it gives the same synopsis (tested).
+#[inline]
+fn worth_reading(line: &str, word_end: usize, indent: usize, in_typed_class: bool) -> bool {
+    let bytes = line.as_bytes();
+    let Some(&first) = bytes.first() else {
+        return false;
+    };
+    if !(first.is_ascii_alphabetic() || first == b'_') {
+        return first == b'#' && bytes.get(1) == Some(&b'[') || first == b'}' && indent == 0;
+    }
+    let next = bytes.get(word_end).copied();
+    // (A word going on in non-ASCII letters is read in full.)
+    if indent == 0 || next.is_some_and(|b| !b.is_ascii()) || is_rule_word(&line[..word_end]) {
+        return true;
+    }
+    if in_typed_class {
+        return line.contains('(');
+    }
+    matches!(next, Some(b'(' | b'<')) && line.ends_with('{')
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+/// What one pass over the lines finds.
+#[derive(Default)]
+struct Scan<'a> {
+    lines: usize,
+    /// The votes of the line starts for each language (whatever language the pass read for).
+    votes: [usize; LANGUAGES],
+    /// The distinct imports, in order.
+    imports: Vec<(String, Origin)>,
+    /// Every declaration, repeated ones too (told apart after the pass: a lookup per
+    /// declaration in the pass, between the reads of the lines, was most of its time).
+    declarations: Vec<Definition<'a>>,
+    /// The methods of each class, by class name.
+    groups: Vec<(&'a str, Methods<'a>)>,
+    package: &'a str,
+    notes: Vec<&'static str>,
+    // Lookups per line, so that a long file is not quadratic:
+    /// the imports in `imports`,
+    seen_imports: FxSet<(String, Origin)>,
+    /// the slot of each class in `groups`,
+    slots: FxMap<&'a str, usize>,
+    /// the methods in `groups` (slot, public, name).
+    seen_methods: FxSet<(usize, bool, &'a str)>,
+}
+
+impl<'a> Scan<'a> {
+    fn add_import(&mut self, import: (String, Origin)) {
+        if !self.seen_imports.contains(&import) {
+            self.seen_imports.insert(import.clone());
+            self.imports.push(import);
+        }
+    }
+
+    /// The slot of `class`'s methods in `groups` (made when new).
+    fn group_slot(&mut self, class: &'a str) -> usize {
+        *self.slots.entry(class).or_insert_with(|| {
+            self.groups.push((class, Methods::default()));
+            self.groups.len() - 1
+        })
+    }
+
+    fn add_method(&mut self, slot: usize, name: &'a str, public: bool) {
+        if self.seen_methods.insert((slot, public, name)) {
+            self.groups[slot].1.add(name, public);
+        }
+    }
+
+    fn add_definition(&mut self, declared: Declaration<'a>) {
+        let Declaration { rank, word, name, .. } = declared;
+        self.declarations.push(Definition { rank, word, name, methods: None });
+    }
+}
+
+/// Passes a `u64` key through: the keys of `Defined` are hashes already.
+#[derive(Default)]
+struct KeyIsHash(u64);
+
+impl Hasher for KeyIsHash {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed; anything else is folded in, never lost.
+        let mut hasher = FxHasher::default();
+        hasher.write_usize(self.0 as usize);
+        hasher.write(bytes);
+        self.0 = hasher.finish();
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Where each definition (word and name) is in the list of definitions: by the hash of its text
+/// (a small entry), and by the text itself for a definition whose hash an earlier, different one
+/// has.
+struct Defined<'a> {
+    by_hash: HashMap<u64, usize, BuildHasherDefault<KeyIsHash>>,
+    collided: FxMap<(&'static str, &'a str), usize>,
+}
+
+impl<'a> Defined<'a> {
+    /// The distinct definitions of `all` (by word and name: the first of each, in order), and
+    /// where each is among them.
+    fn distinct(all: Vec<Definition<'a>>) -> (Vec<Definition<'a>>, Self) {
+        let mut defined = Defined {
+            by_hash: HashMap::with_capacity_and_hasher(all.len(), BuildHasherDefault::default()),
+            collided: FxMap::default(),
+        };
+        let mut kept = Vec::with_capacity(all.len());
+        for definition in all {
+            if defined.insert(definition.word, definition.name, kept.len(), &kept) {
+                kept.push(definition);
+            }
+        }
+        (kept, defined)
+    }
+
+    fn hash(word: &str, name: &str) -> u64 {
+        let mut hasher = FxHasher::default();
+        hasher.write(word.as_bytes());
+        hasher.write_u8(b' ');
+        hasher.write(name.as_bytes());
+        hasher.finish()
+    }
+
+    /// Where `word` `name` is in `defines`.
+    fn get(&self, word: &'static str, name: &'a str, defines: &[Definition<'a>]) -> Option<usize> {
+        let index = *self.by_hash.get(&Self::hash(word, name))?;
+        let first = &defines[index];
+        if first.word == word && first.name == name {
+            return Some(index);
+        }
+        self.collided.get(&(word, name)).copied()
+    }
+
+    /// Records `word` `name` at `index` (the next one of `defines`) unless it is there already:
+    /// whether it is new.
+    fn insert(&mut self, word: &'static str, name: &'a str, index: usize, defines: &[Definition<'a>]) -> bool {
+        match self.by_hash.entry(Self::hash(word, name)) {
+            Entry::Vacant(slot) => {
+                slot.insert(index);
+                true
+            }
+            Entry::Occupied(slot) => {
+                let first = &defines[*slot.get()];
+                if first.word == word && first.name == name {
+                    return false;
+                }
+                let mut new = false;
+                self.collided.entry((word, name)).or_insert_with(|| {
+                    new = true;
+                    index
+                });
+                new
+            }
+        }
+    }
+}
+
+/// Reads every line of `output` as code of `language`: its imports, package, entry points,
+/// definitions and the methods of its classes, and every line's language vote. With `skim`,
+/// a line `worth_reading` turns down (most of a file: statements, comments, strings) is read
+/// only as far as it may end a class body.
+fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
     let rust = language == Some(RUST);
     let typed_methods = matches!(language, Some(JAVA | CSHARP));
-    let mut lines = 0;
-    let mut imports: Vec<(String, Origin)> = Vec::new();
-    let mut defines: Vec<(u8, String)> = Vec::new();
-    // What is in `defines` and `groups` (a lookup per line: a long file must not make it
-    // quadratic).
-    let mut defined = Defined::default();
-    let mut groups: Vec<(String, Methods)> = Vec::new();
+    let mut found = Scan::default();
     let mut holder: Option<Holder> = None;
-    let mut package = "";
-    let mut notes: Vec<&str> = Vec::new();
     let mut in_import_block = false;
-    let mut shown = String::new();
-    for raw in py_splitlines(input.output) {
-        lines += 1;
-        let line = raw.trim();
+    for raw in py_splitlines(output) {
+        found.lines += 1;
+        let (line, indent) = trimmed(raw);
         if line.is_empty() {
             continue;
         }
-        let indent = indentation(raw);
-        if in_import_block || line == "import (" {
-            in_import_block = line != ")";
-            if let Some(import) = import_of(line, language).filter(|_| line != "import (") {
-                if imports.len() < MAX_IMPORTS && !imports.contains(&import) {
-                    imports.push(import);
-                }
+        // (The length of its first word, read by both.)
+        let word = ascii_word_len(line.as_bytes());
+        vote(line, Some(word), &mut found.votes);
+        if skim && !in_import_block && !worth_reading(line, word, indent, typed_methods && holder.is_some()) {
+            if holder.as_ref().is_some_and(|h| h.ends_at(line, indent)) {
+                holder = None;
             }
             continue;
         }
-        if let Some(rest) = line.strip_prefix("package ") {
-            package = ident(rest);
-            if package.is_empty() || rest.contains('.') {
+        if in_import_block || line == "import (" {
+            in_import_block = line != ")";
+            if let Some(import) = import_of(line, language).filter(|_| line != "import (") {
+                found.add_import(import);
+            }
+            continue;
+        }
+        if let Some(rest) = strip(line, "package ") {
+            found.package = ident(rest);
+            if found.package.is_empty() || rest.contains('.') {
                 // Java's `package com.acme.orders;`
-                package = rest.trim_end_matches(';').trim();
+                found.package = rest.trim_end_matches(';').trim();
             }
             continue;
         }
         if indent == 0 && is_import_line(line) {
             if let Some(import) = import_of(line, language) {
-                if imports.len() < MAX_IMPORTS && !imports.contains(&import) {
-                    imports.push(import);
-                }
+                found.add_import(import);
             }
             continue;
         }
-        // A line back at (or left of) a class's indentation ends its body (brackets,
-        // decorators and comments do not).
-        if holder.as_ref().is_some_and(|h| indent <= h.indent)
-            && !line.starts_with(['{', '}', ')', ']', '@', '#', '/', '*', '"', '\''])
-            && line != "end"
-        {
+        if holder.as_ref().is_some_and(|h| h.ends_at(line, indent)) {
             holder = None;
         }
-        let note = if line.starts_with("if __name__") {
-            Some("__main__ guard")
-        } else if line.starts_with("#[cfg(test)]") {
-            Some("test module (#[cfg(test)])")
-        } else {
-            None
-        };
-        if let Some(note) = note.filter(|note| !notes.contains(note)) {
-            notes.push(note);
+        if let Some((_, note)) = NOTE_STARTS.find(line).map(|i| NOTES[i]) {
+            if !found.notes.contains(&note) {
+                found.notes.push(note);
+            }
         }
         if rust {
             if let Some(target) = impl_target(line) {
-                let group = target.as_ref().map(|name| group_slot(&mut groups, &mut defined, name));
-                holder = Some(Holder {
-                    group,
-                    indent,
-                    member_indent: None,
-                    name: target.unwrap_or_default(),
-                });
+                let group = target.map(|name| found.group_slot(name));
+                holder = Some(Holder { group, indent, member_indent: None, name: target.unwrap_or_default() });
                 continue;
             }
         }
         let in_class = typed_methods && holder.is_some();
-        let Some(found) = declaration(raw, rust, in_class) else {
+        // (`line` from its first char to the end of `raw`.)
+        let from_first = &raw[line.as_ptr() as usize - raw.as_ptr() as usize..];
+        let Some(declared) = declaration(from_first, indent > 0, rust, in_class) else {
             continue;
         };
-        if found.member {
+        if declared.member {
             if let Some(h) = holder.as_mut().filter(|h| indent > h.indent) {
                 // A class's method (a nested helper, or a constructor, is not listed).
-                if *h.member_indent.get_or_insert(indent) == indent && found.name != h.name {
+                if *h.member_indent.get_or_insert(indent) == indent && declared.name != h.name {
                     if let Some(slot) = h.group {
-                        groups[slot].1.add(found.name, found.public);
+                        found.add_method(slot, declared.name, declared.public);
                     }
                 }
                 continue;
             }
         }
-        if found.holds_members() {
-            let group = group_slot(&mut groups, &mut defined, found.name);
-            holder = Some(Holder { group: Some(group), indent, member_indent: None, name: found.name.to_string() });
+        if declared.holds_members() {
+            let group = found.group_slot(declared.name);
+            holder = Some(Holder { group: Some(group), indent, member_indent: None, name: declared.name });
         }
-        // (One buffer for the lookup: a definition seen again allocates nothing.)
-        found.shown(&mut shown);
-        if !defined.contains_key(shown.as_str()) {
-            defined.insert(shown.clone(), 0);
-            defines.push((found.rank, shown.clone()));
-        }
+        found.add_definition(declared);
     }
+    found
+}
+
+/// The enhanced synopsis of what the reference reads as code.
+pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
+    if input.reference_kind != "code" {
+        return None;
+    }
+    // The language decides how imports and methods read: one pass reads for the language of the
+    // file's start, and a second for the whole file's when it votes otherwise.
+    let guess = language_of(head(input.output));
+    let mut found = scan(input.output, guess, true);
+    let language = decide(found.votes);
+    if language != guess {
+        found = scan(input.output, language, true);
+    }
+    Some(synopsis_of(found, language))
+}
+
+/// The synopsis of what `scan` found, `language` being what it read for.
+fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
+    let Scan { lines, imports, declarations, groups, package, notes, .. } = found;
+    let (mut defines, defined) = Defined::distinct(declarations);
     // The class with the most methods (the file's main one) shows them in its place; each other
     // class with methods, after the functions.
     let main_class = (0..groups.len())
-        .max_by_key(|&slot| (groups[slot].1.count(), groups.len() - slot))
-        .filter(|&slot| groups[slot].1.count() > 0);
+        .max_by_key(|&slot| (groups[slot].1.count, groups.len() - slot))
+        .filter(|&slot| groups[slot].1.count > 0);
     for (slot, (class, methods)) in groups.iter().enumerate() {
-        if methods.count() == 0 {
+        if methods.count == 0 {
             continue;
         }
-        let declared = defines.iter_mut().find(|(_, shown)| {
-            shown.split_once(' ').is_some_and(|(word, name)| name == class && word != "mod")
-        });
-        if let Some((rank, shown)) = declared {
+        // Its first declaration with a word other than `mod` (a function's word is "").
+        let declared = DECLARATIONS
+            .iter()
+            .map(|&(_, _, word)| word)
+            .filter(|word| !word.is_empty() && *word != "mod")
+            .filter_map(|word| defined.get(word, class, &defines))
+            .min();
+        if let Some(index) = declared {
             // A data type with methods (a Rust struct and its impl) is a class.
-            *rank = 0;
+            defines[index].rank = 0;
             if Some(slot) == main_class {
-                shown.push_str(&methods.shown(""));
+                defines[index].methods = Some(slot);
                 continue;
             }
         }
-        defines.push((METHODS_RANK, format!("{class}.{}", methods.shown(""))));
+        defines.push(Definition { rank: METHODS_RANK, word: "", name: class, methods: Some(slot) });
     }
     let mut synopsis = Synopsis::new("code", "Code output");
     let language = language.map_or("Code", |i| LANGUAGE_NAMES[i]);
@@ -710,33 +1096,35 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     synopsis
         .summary
         .push(format!("{language} source, {lines} lines{package}."));
-    stable_sort_by(&mut defines, |a, b| a.0.cmp(&b.0));
-    let names: Vec<&str> = defines.iter().map(|(_, name)| name.as_str()).collect();
+    // (A stable sort: the same rank keeps the file's order.)
+    defines.sort_by_key(|definition| definition.rank);
+    // Only the entries the list can reach are written out; the rest stand as empty strings,
+    // which `joined_within` only counts.
+    let mut names: Vec<String> = Vec::with_capacity(defines.len());
+    let mut chars = 0;
+    for definition in &defines {
+        if chars > DEFINES_WIDTH {
+            break;
+        }
+        let shown = definition.shown(&groups);
+        chars += char_len(&shown) + 2;
+        names.push(shown);
+    }
+    names.resize(defines.len(), String::new());
     if let Some(line) = imports_line(&imports) {
         synopsis.structure.push(line);
     }
-    for (label, names, width) in [("defines", &names, DEFINES_WIDTH), ("entry", &notes, LIST_WIDTH)] {
-        if !names.is_empty() {
-            synopsis.structure.push(format!(
-                "{label} ({}): {}",
-                names.len(),
-                joined_within(names, width)
-            ));
-        }
+    if !names.is_empty() {
+        synopsis
+            .structure
+            .push(format!("defines ({}): {}", names.len(), joined_within(&names, DEFINES_WIDTH)));
     }
-    Some(synopsis)
-}
-
-/// The slot of `class`'s methods in `groups` (made when new; `defined` indexes them by
-/// `.{class}`, a key no definition has).
-fn group_slot(groups: &mut Vec<(String, Methods)>, defined: &mut Defined, class: &str) -> usize {
-    let key = format!(".{class}");
-    if let Some(&slot) = defined.get(&key) {
-        return slot;
+    if !notes.is_empty() {
+        synopsis
+            .structure
+            .push(format!("entry ({}): {}", notes.len(), joined_within(&notes, LIST_WIDTH)));
     }
-    groups.push((class.to_string(), Methods::default()));
-    defined.insert(key, groups.len() - 1);
-    groups.len() - 1
+    synopsis
 }
 
 /// `imports (N): the packages, +K std, +L local`, or the standard library's modules when the
@@ -857,5 +1245,149 @@ mod tests {
         assert!(of("def a\n  1\nend\n\ndef b\n  2\nend\n").contains("Ruby source"));
         assert!(of("def a():\n    return 1\n").contains("Python source"));
         assert!(of("import x from 'y';\nfunction go() {}\n").contains("JavaScript source"));
+    }
+
+    /// Source files of every language the analyzer knows, with the shapes its rules read.
+    const SAMPLES: [&str; 9] = [
+        "package api\n\nimport (\n\t\"context\"\n\t\"github.com/labstack/echo/v4\"\n)\n\ntype Store interface {\n\tGet()\n}\n\ntype Server struct {\n}\n\nfunc NewServer() *Server {\n\treturn nil\n}\n\nfunc (s *Server) handleGet(w int) {\n}\n",
+        "use std::fmt;\nuse serde::Deserialize;\n\n#[derive(Debug)]\npub struct Pool {\n    size: usize,\n}\n\nimpl<T: Send> Pool<T> {\n    pub fn new() -> Self {\n        todo!()\n    }\n    fn grow(&mut self) {}\n}\n\nimpl Drop for Pool {\n    fn drop(&mut self) {}\n}\n\n#[cfg(test)]\nmod tests {\n    fn t() {}\n}\n",
+        "import os, sys\nfrom .models import User\n\nclass Repo:\n    def get(self):\n        def helper():\n            pass\n\n    async def _hidden(self):\n        pass\n\ndef main():\n    if x:\n        pass\n\nif __name__ == \"__main__\":\n    main()\n",
+        "import { useQuery } from \"@tanstack/react-query\";\nimport {\n  a,\n} from \"axios\";\nexport interface Options {\n  retries: number;\n}\n\nexport class Client extends Base {\n  constructor(options: Options) {\n    super();\n  }\n  async listUsers(page = 1): Promise<User[]> {\n    if (page) {\n      return [];\n    }\n  }\n  private async request<T>(path: string): Promise<T> {\n    return fetch(path);\n  }\n}\nexport const Button: FC<Props> = ({ label }) => {\n  return label;\n};\n",
+        "const express = require(\"express\");\nexport const handler = async (event) => {\n  const local = (x) => x;\n};\nconst render = function (view) {\n  return view;\n};\nlet parse = input => input.trim();\nfunction go() {}\nmodule.exports = go;\n",
+        "package com.acme.orders;\n\nimport java.util.List;\nimport static org.junit.Assert.assertEquals;\n\npublic class OrderController {\n    @Override\n    public List<Order> listOrders(int page) {\n        return repo.all();\n    }\n\n    private Order find(String id) throws NotFound {\n        return null;\n    }\n}\n",
+        "package shop\n\nimport kotlinx.coroutines.launch\n\ndata class Order(val id: String)\n\nclass OrderService(private val repo: Repo) {\n    suspend fun place(order: Order): Order {\n        return order\n    }\n    private fun audit() {}\n}\n\nfun main() {}\n",
+        "using System;\nusing Microsoft.AspNetCore.Mvc;\n\nnamespace Shop.Api\n{\n    public class OrdersController : ControllerBase\n    {\n        public OrdersController(IRepo repo) { }\n\n        public async Task<IActionResult> GetOrder(int id)\n        {\n            using (var scope = Begin()) { }\n            return Ok();\n        }\n    }\n}\n",
+        "require 'json'\nrequire_relative 'lib/store'\n\nclass App < Sinatra::Base\n  attr_reader :x\n  def index\n    'ok'\n  end\n\n  def self.boot\n  end\nend\n",
+    ];
+
+    /// Lines no sample has: Unicode spaces and words, tabs, odd breaks, very long lines.
+    const ODD_LINES: [&str; 14] = [
+        "\tfunc héllo() {", "def naïve_x():", "\u{3000}def wide():", "   \t class Ü:", "x = (a) => a",
+        "  foo<T>(x) {", "\u{2028}def sep():", "end  ", "impl<T> X<T> {", "\u{a0}fn nbsp() {}", "  é(x) {",
+        "  数据 = 1", "} from 'zod';", "\u{0}\u{1f}def ctl():",
+    ];
+
+    /// A deterministic mix of sample lines and odd lines, with CRLF or LF breaks.
+    fn generated(seed: u32, lines: usize) -> String {
+        let mut state = seed;
+        let mut next = move || {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (state >> 8) as usize
+        };
+        let pool: Vec<&str> = SAMPLES.iter().flat_map(|sample| sample.lines()).chain(ODD_LINES).collect();
+        let mut out = String::new();
+        for _ in 0..lines {
+            let line = pool[next() % pool.len()];
+            match next() % 10 {
+                0 => out.push_str(&format!("{line}{}", "x".repeat(3_000))),
+                1 => out.push_str(&format!("\t{line}")),
+                _ => out.push_str(line),
+            }
+            out.push_str(if next() % 4 == 0 { "\r\n" } else { "\n" });
+        }
+        out
+    }
+
+    /// Each sample alone, each twice in a row, samples after one another (the start of a file
+    /// votes for another language than the whole), and generated mixes.
+    fn inputs() -> Vec<String> {
+        let mut inputs: Vec<String> = SAMPLES.iter().map(|s| s.to_string()).collect();
+        inputs.extend(SAMPLES.iter().map(|s| s.repeat(2).replace('\n', "\r\n")));
+        for (i, first) in SAMPLES.iter().enumerate() {
+            let then = SAMPLES[(i + 1) % SAMPLES.len()];
+            inputs.push(format!("{first}{}", then.repeat(4)));
+        }
+        inputs.extend((0..40).map(|seed| generated(seed, 400)));
+        inputs
+    }
+
+    #[test]
+    fn skimming_lines_changes_no_synopsis() {
+        // The filter that skips lines on their first word, and the one pass that reads for the
+        // language of the file's start: the same synopses as reading every line in full for
+        // the language of the whole file, for every language the pass may read for.
+        for input in inputs() {
+            for language in std::iter::once(None).chain((0..LANGUAGES).map(Some)) {
+                let skimmed = synopsis_text(&synopsis_of(scan(&input, language, true), language));
+                let full = synopsis_text(&synopsis_of(scan(&input, language, false), language));
+                assert_eq!(skimmed, full, "{language:?} on {input:?}");
+            }
+            let reference = synopsis::generate(&input, "text/plain", 2_000);
+            let one_pass = synopsis(&Input { output: &input, mime: "text/plain", reference_kind: "code", reference: &reference });
+            let language = language_of(&input);
+            let two_passes = synopsis_of(scan(&input, language, false), language);
+            assert_eq!(one_pass.map(|s| synopsis_text(&s)), Some(synopsis_text(&two_passes)), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn every_line_start_of_a_rule_is_worth_reading() {
+        // `worth_reading` lets through every line a rule's table may take.
+        let tables = [&MODIFIERS[..], &IMPORT_STARTS, &BINDING_STARTS, &["package ", "impl ", "impl<T>", "import ("]];
+        let keywords = DECLARATIONS.iter().map(|d| d.0).chain(NOTES.iter().map(|n| n.0));
+        for start in tables.into_iter().flatten().copied().chain(keywords) {
+            let line = format!("{start}name(x) y");
+            let word = ascii_word_len(line.as_bytes());
+            assert!(worth_reading(&line, word, 0, false), "{line}");
+            if !start.starts_with('}') {
+                assert!(worth_reading(&line, word, 4, false), "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn indexed_line_starts_find_what_a_scan_of_the_table_finds() {
+        let mut lines: Vec<String> = Vec::new();
+        for start in MODIFIERS.iter().chain(&IMPORT_STARTS).chain(DECLARATIONS.iter().map(|d| &d.0)) {
+            for cut in 0..=start.len() {
+                for tail in ["", "x", " x", "(", "é", "\t", "_1"] {
+                    lines.push(format!("{}{tail}", &start[..cut]));
+                }
+            }
+        }
+        for line in &lines {
+            assert_eq!(MODIFIER_STARTS.find(line), MODIFIERS.iter().position(|m| line.starts_with(m)), "{line:?}");
+            assert_eq!(IMPORTS.find(line), IMPORT_STARTS.iter().position(|m| line.starts_with(m)), "{line:?}");
+            assert_eq!(DECLARATION_KEYWORDS.find(line), DECLARATIONS.iter().position(|d| line.starts_with(d.0)), "{line:?}");
+            let mut votes = [0; LANGUAGES];
+            vote(line, None, &mut votes);
+            let mut expected = [0; LANGUAGES];
+            for (mark, language) in LANGUAGE_MARKS {
+                if if mark == "end" { line == "end" } else { line.starts_with(mark) } {
+                    expected[language] += 1;
+                }
+            }
+            assert_eq!(votes, expected, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn lines_are_trimmed_and_words_read_by_bytes_as_by_chars() {
+        let texts = [
+            "", " ", "\t\tx", "  def f():  ", "x\u{a0}", "\u{3000}y", " \u{2003} z \u{2003}", "é", "a\t", "naïve x",
+            "数据 y", "_a1 b", "a\u{301}b",
+        ];
+        for text in texts {
+            let indentation = text.len() - text.trim_start_matches([' ', '\t']).len();
+            assert_eq!(trimmed(text), (text.trim(), indentation), "{text:?}");
+            let by_chars = &text[..text.find(|c: char| !is_py_word(c)).unwrap_or(text.len())];
+            assert_eq!(ident(text), by_chars, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn counts_of_imports_and_methods_are_exact_past_the_first_hundreds() {
+        // Were capped at 200 distinct imports, and 200 methods of each visibility per class.
+        let mut python = String::new();
+        for i in 0..450 {
+            python.push_str(&format!("import pkg{i}\n"));
+        }
+        python.push_str("class Big:\n");
+        for i in 0..300 {
+            python.push_str(&format!("    def m{i}(self):\n        pass\n    def _p{i}(self):\n        pass\n"));
+        }
+        let shown = of(&python);
+        assert!(shown.contains("imports (450): pkg0, pkg1,"), "{shown}");
+        assert!(shown.contains("class Big{m0, m1, m2, m3, +596}"), "{shown}");
     }
 }
