@@ -124,4 +124,26 @@ mod sampled_tests {
             assert!(crate::test_support::synopsis_text(&part).contains(&shows), "{part:?}");
         }
     }
+
+    #[test]
+    fn aliases_in_a_big_document_read_in_part_expand_as_far_as_in_the_whole() {
+        // Each record's alias expands a 30-key mapping. The budget that bounds alias expansion
+        // is the whole document's (2 visits per node): the joined text's own would run out a
+        // fifth of the way into the sample, where the whole document's lasts past it.
+        let fields: Vec<String> = (0..30).map(|field| format!("f{field}: v{field}")).collect();
+        let mut list = format!("defaults: &defaults {{{}}}\nitems:\n", fields.join(", "));
+        for record in 0..5 * SAMPLED_RECORDS {
+            list.push_str(&format!("- name: r{record}\n  spec: *defaults\n"));
+        }
+        let expanded = |root: &Value<'_>, at: usize| match root.get("items") {
+            Some(Value::List(items, _)) => items[at].get("spec").map(|spec| matches!(spec, Value::Map(entries, 30) if entries.len() == 30)),
+            _ => None,
+        };
+        let part = load_sampled(&list).expect("read in part");
+        let part = part.document().expect("a document");
+        let whole = load_documents(&list).expect("loads").pop().expect("a document");
+        let last_sampled = SAMPLED_RECORDS - 1;
+        assert_eq!(expanded(&whole, last_sampled), Some(true));
+        assert_eq!(expanded(&part, last_sampled), Some(true));
+    }
 }

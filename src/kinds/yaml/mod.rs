@@ -121,19 +121,27 @@ const VALUE_DEPTH: usize = 8;
 /// and complex keys left out), containers below `VALUE_DEPTH` without their items. `None` when
 /// PyYAML would fail to compose the stream.
 pub(crate) fn load_documents(text: &str) -> Option<Vec<Value<'_>>> {
+    load_documents_cut_from(text, text.len()).map(|(documents, _)| documents)
+}
+
+/// `load_documents` of `text` cut out of a document of `whole_bytes` (enhanced mode reads big
+/// documents in part): the value budget is the one the whole document's nodes would give,
+/// estimated from the nodes composed here per byte, so aliases expand as far as they would in it.
+/// Also whether the budget ran out (some containers were left without their items).
+pub(crate) fn load_documents_cut_from(text: &str, whole_bytes: usize) -> Option<(Vec<Value<'_>>, bool)> {
     check_printable(text).ok()?;
     let mut composer = Composer::new(text);
     let roots = composer.compose_all_documents().ok()?;
     let nodes = composer.nodes;
+    let whole_nodes = nodes.len() as u128 * whole_bytes.max(text.len()) as u128 / text.len().max(1) as u128;
     // Aliases share nodes: the values built are bounded by the nodes composed, so an alias bomb
     // cannot make them explode (what is over the budget is left out, lengths stay).
-    let mut budget = nodes.len().saturating_mul(2).saturating_add(1024);
-    Some(
-        roots
-            .into_iter()
-            .map(|root| node_value(&nodes, root, 0, &mut budget))
-            .collect(),
-    )
+    let mut budget = usize::try_from(whole_nodes).unwrap_or(usize::MAX).saturating_mul(2).saturating_add(1024);
+    let documents = roots
+        .into_iter()
+        .map(|root| node_value(&nodes, root, 0, &mut budget))
+        .collect();
+    Some((documents, budget == 0))
 }
 
 fn node_value<'a>(
