@@ -85,6 +85,16 @@ const STATE_FIELDS: [&str; 16] = [
 
 /// A scalar for a stub line: one line, clipped.
 pub fn shown(text: &str, width: i64) -> String {
+    // Most values are already one line of single-spaced printable ASCII words: clipped as they
+    // are, without splitting and joining them again (what `one_line` would give them).
+    let bytes = text.as_bytes();
+    let single_spaced = bytes.first() != Some(&b' ')
+        && bytes.last() != Some(&b' ')
+        && bytes.iter().all(|b| (b' '..=b'~').contains(b))
+        && !text.contains("  ");
+    if single_spaced {
+        return clip(text, width);
+    }
     one_line(text, width)
 }
 
@@ -1156,6 +1166,19 @@ mod tests {
             .map(|i| format!(r#"{{"id":{i},"name":"n{}","state":"{}","tags":["t{}"]}}"#, i % 700, ["open", "closed"][i % 2], i % 3))
             .collect();
         format!("[{}]", records.join(","))
+    }
+
+    #[test]
+    fn a_value_is_shown_as_one_line_clipped_on_the_fast_path_too() {
+        let values = [
+            "open", "two words", " lead", "trail ", "double  space", "tab\there", "line\nbreak", "nbsp\u{a0}x",
+            "caf\u{e9} au lait", "\u{7f}del", "", " ", "x\u{1c}y", "a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3",
+        ];
+        for value in values {
+            for width in [-1, 0, 3, 10, 60] {
+                assert_eq!(shown(value, width), one_line(value, width), "{value:?} {width}");
+            }
+        }
     }
 
     #[test]
