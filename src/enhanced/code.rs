@@ -9,7 +9,6 @@ use super::document::joined_within;
 use super::Input;
 use crate::kinds::Synopsis;
 use crate::python::{char_len, is_py_word, py_splitlines};
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -864,92 +863,107 @@ impl<'a> Scan<'a> {
     }
 }
 
-/// Passes a `u64` key through: the keys of `Defined` are hashes already.
-#[derive(Default)]
-struct KeyIsHash(u64);
-
-impl Hasher for KeyIsHash {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64` keys are hashed; anything else is folded in, never lost.
-        let mut hasher = FxHasher::default();
-        hasher.write_usize(self.0 as usize);
-        hasher.write(bytes);
-        self.0 = hasher.finish();
-    }
-
-    fn write_u64(&mut self, value: u64) {
-        self.0 = value;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+/// Where each distinct definition (word and name) is in the list of definitions: its hash and
+/// place, sorted, so that a lookup is a binary search (definitions of one hash, rare, are in the
+/// order of their text).
+struct Defined {
+    /// `hash << 32 | index` of each distinct definition, in order of hash, then of text.
+    keys: Vec<u64>,
 }
 
-/// Where each definition (word and name) is in the list of definitions: by the hash of its text
-/// (a small entry), and by the text itself for a definition whose hash an earlier, different one
-/// has.
-struct Defined<'a> {
-    by_hash: HashMap<u64, usize, BuildHasherDefault<KeyIsHash>>,
-    collided: FxMap<(&'static str, &'a str), usize>,
-}
-
-impl<'a> Defined<'a> {
+impl Defined {
     /// The distinct definitions of `all` (by word and name: the first of each, in order), and
-    /// where each is among them.
-    fn distinct(all: Vec<Definition<'a>>) -> (Vec<Definition<'a>>, Self) {
-        let mut defined = Defined {
-            by_hash: HashMap::with_capacity_and_hasher(all.len(), BuildHasherDefault::default()),
-            collided: FxMap::default(),
-        };
-        let mut kept = Vec::with_capacity(all.len());
-        for definition in all {
-            if defined.insert(definition.word, definition.name, kept.len(), &kept) {
-                kept.push(definition);
-            }
-        }
-        (kept, defined)
+    /// where each is among them. Sorting the hashes and comparing texts only where hashes are
+    /// equal is cheaper than a map of tens of thousands of entries.
+    fn distinct<'a>(all: Vec<Definition<'a>>) -> (Vec<Definition<'a>>, Self) {
+        // (Places are kept in 32 bits: every definition takes a line of the output, so a 32-bit
+        // target never has more; elsewhere the list stops there.)
+        let mut all = all;
+        all.truncate(u32::MAX as usize);
+        Self::distinct_by(all, Self::hash)
     }
 
-    fn hash(word: &str, name: &str) -> u64 {
+    /// `distinct`, with `hash` (a test forces collisions with a tiny one).
+    fn distinct_by<'a>(all: Vec<Definition<'a>>, hash: fn(&str, &str) -> u32) -> (Vec<Definition<'a>>, Self) {
+        let mut keys: Vec<u64> = all
+            .iter()
+            .enumerate()
+            .map(|(index, d)| (u64::from(hash(d.word, d.name)) << 32) | index as u64 & 0xFFFF_FFFF)
+            .collect();
+        // (Ties of hash in the order of the definitions: the first of a run is the earliest.)
+        keys.sort_unstable();
+        let text = |key: u64| {
+            let d = &all[(key & 0xFFFF_FFFF) as usize];
+            (d.word, d.name)
+        };
+        let mut first = vec![false; all.len()];
+        let mut start = 0;
+        while start < keys.len() {
+            let run_hash = keys[start] >> 32;
+            let mut end = start + 1;
+            while end < keys.len() && keys[end] >> 32 == run_hash {
+                end += 1;
+            }
+            let run = &mut keys[start..end];
+            if run.len() == 1 || run[1..].iter().all(|&key| text(key) == text(run[0])) {
+                first[(run[0] & 0xFFFF_FFFF) as usize] = true;
+            } else {
+                // Different definitions of one hash: by text, then in order.
+                run.sort_unstable_by(|&a, &b| text(a).cmp(&text(b)).then(a.cmp(&b)));
+                let mut previous = None;
+                for &key in run.iter() {
+                    if previous != Some(text(key)) {
+                        first[(key & 0xFFFF_FFFF) as usize] = true;
+                        previous = Some(text(key));
+                    }
+                }
+            }
+            start = end;
+        }
+        // Where each first one lands among the kept ones (kept in place: no second list).
+        let mut kept_at = vec![0u32; all.len()];
+        let mut next = 0;
+        for (at, &is_first) in kept_at.iter_mut().zip(&first) {
+            *at = next;
+            next += u32::from(is_first);
+        }
+        let mut kept = all;
+        let mut index = 0;
+        kept.retain(|_| {
+            index += 1;
+            first[index - 1]
+        });
+        keys.retain(|&key| first[(key & 0xFFFF_FFFF) as usize]);
+        for key in &mut keys {
+            *key = (*key & !0xFFFF_FFFF) | u64::from(kept_at[(*key & 0xFFFF_FFFF) as usize]);
+        }
+        (kept, Defined { keys })
+    }
+
+    fn hash(word: &str, name: &str) -> u32 {
         let mut hasher = FxHasher::default();
         hasher.write(word.as_bytes());
         hasher.write_u8(b' ');
         hasher.write(name.as_bytes());
-        hasher.finish()
+        (hasher.finish() >> 32) as u32
     }
 
-    /// Where `word` `name` is in `defines`.
-    fn get(&self, word: &'static str, name: &'a str, defines: &[Definition<'a>]) -> Option<usize> {
-        let index = *self.by_hash.get(&Self::hash(word, name))?;
-        let first = &defines[index];
-        if first.word == word && first.name == name {
-            return Some(index);
-        }
-        self.collided.get(&(word, name)).copied()
+    /// Where `word` `name` is in `defines` (the kept definitions `distinct` gave).
+    fn get(&self, word: &str, name: &str, defines: &[Definition<'_>]) -> Option<usize> {
+        self.get_by(word, name, defines, Self::hash)
     }
 
-    /// Records `word` `name` at `index` (the next one of `defines`) unless it is there already:
-    /// whether it is new.
-    fn insert(&mut self, word: &'static str, name: &'a str, index: usize, defines: &[Definition<'a>]) -> bool {
-        match self.by_hash.entry(Self::hash(word, name)) {
-            Entry::Vacant(slot) => {
-                slot.insert(index);
-                true
-            }
-            Entry::Occupied(slot) => {
-                let first = &defines[*slot.get()];
-                if first.word == word && first.name == name {
-                    return false;
-                }
-                let mut new = false;
-                self.collided.entry((word, name)).or_insert_with(|| {
-                    new = true;
-                    index
-                });
-                new
-            }
-        }
+    fn get_by(&self, word: &str, name: &str, defines: &[Definition<'_>], hash: fn(&str, &str) -> u32) -> Option<usize> {
+        let wanted = u64::from(hash(word, name));
+        let start = self.keys.partition_point(|&key| key >> 32 < wanted);
+        let end = self.keys.partition_point(|&key| key >> 32 <= wanted);
+        let run = &self.keys[start..end];
+        let text = |key: u64| {
+            let d = &defines[(key & 0xFFFF_FFFF) as usize];
+            (d.word, d.name)
+        };
+        let at = run.binary_search_by(|&key| text(key).cmp(&(word, name))).ok()?;
+        Some((run[at] & 0xFFFF_FFFF) as usize)
     }
 }
 
@@ -1097,7 +1111,10 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
         .summary
         .push(format!("{language} source, {lines} lines{package}."));
     // (A stable sort: the same rank keeps the file's order.)
-    defines.sort_by_key(|definition| definition.rank);
+    // (Most often in order already: no sort's buffer of tens of thousands of entries then.)
+    if !defines.is_sorted_by_key(|definition| definition.rank) {
+        defines.sort_by_key(|definition| definition.rank);
+    }
     // Only the entries the list can reach are written out; the rest stand as empty strings,
     // which `joined_within` only counts.
     let mut names: Vec<String> = Vec::with_capacity(defines.len());
@@ -1389,5 +1406,47 @@ mod tests {
         let shown = of(&python);
         assert!(shown.contains("imports (450): pkg0, pkg1,"), "{shown}");
         assert!(shown.contains("class Big{m0, m1, m2, m3, +596}"), "{shown}");
+    }
+
+    #[test]
+    fn definitions_told_apart_by_sorted_hashes_as_by_their_text() {
+        // The first of each (word, name) in order, and where each is, whatever the hashes: the
+        // real one, and tiny ones under which most different definitions collide.
+        fn tiny(_: &str, name: &str) -> u32 {
+            name.len() as u32 % 3
+        }
+        fn none(_: &str, _: &str) -> u32 {
+            7
+        }
+        let words = ["", "class", "struct", "interface"];
+        let names = ["a", "b", "ab", "run", "Pool", "x1", "x2", "x10", "é", "handler_7"];
+        for seed in 0..60u32 {
+            let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+            let mut next = || {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (state >> 8) as usize
+            };
+            let count = next() % 120;
+            let all: Vec<(&'static str, &'static str)> =
+                (0..count).map(|_| (words[next() % words.len()], names[next() % (1 + seed as usize % names.len())])).collect();
+            let definitions = || all.iter().map(|&(word, name)| Definition { rank: 1, word, name, methods: None }).collect::<Vec<_>>();
+            let mut expected: Vec<(&str, &str)> = Vec::new();
+            for &pair in &all {
+                if !expected.contains(&pair) {
+                    expected.push(pair);
+                }
+            }
+            for hash in [Defined::hash as fn(&str, &str) -> u32, tiny, none] {
+                let (kept, defined) = Defined::distinct_by(definitions(), hash);
+                let got: Vec<(&str, &str)> = kept.iter().map(|d| (d.word, d.name)).collect();
+                assert_eq!(got, expected, "seed {seed}");
+                for word in words {
+                    for name in names {
+                        let at = expected.iter().position(|&pair| pair == (word, name));
+                        assert_eq!(defined.get_by(word, name, &kept, hash), at, "{word} {name} seed {seed}");
+                    }
+                }
+            }
+        }
     }
 }
