@@ -159,18 +159,9 @@ impl<'a> Iterator for Tokens<'a> {
                 Some(b'!') => self.at = declaration_end(text, start + 2),
                 Some(b'?') => self.at = past(text, start + 2, "?>"),
                 _ if rest[1..].chars().next().is_some_and(name_start) => {
-                    let end = tag_end(text, start + 1);
-                    self.at = end;
-                    let inside = text[start + 1..end].strip_suffix('>').unwrap_or(&text[start + 1..end]);
-                    let (inside, empty) = match inside.strip_suffix('/') {
-                        Some(inside) => (inside, true),
-                        None => (inside, false),
-                    };
-                    let name_len = inside
-                        .bytes()
-                        .position(|byte| byte.is_ascii_whitespace() || byte == b'/')
-                        .unwrap_or(inside.len());
-                    return Some(Token::Start(&inside[..name_len], &inside[name_len..], empty));
+                    let tag = start_tag(text, start);
+                    self.at = tag.end;
+                    return Some(Token::Start(tag.name, tag.raw, tag.empty));
                 }
                 _ => {
                     // A lone `<` (in text that is not well-formed) is text.
@@ -1699,6 +1690,27 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn start_tags_read_by_their_shortcuts_as_by_the_general_reading() {
+        // The general reading: the tag up to its end (quotes respected), less `>` and a closing
+        // `/`; the name runs to whitespace or `/`. `start_tag`'s shortcuts must agree with it.
+        fn general(text: &str) -> (usize, &str, &str, bool) {
+            let end = tag_end(text, 1);
+            let inside = text[1..end].strip_suffix('>').unwrap_or(&text[1..end]);
+            let (inside, empty) = inside.strip_suffix('/').map_or((inside, false), |inside| (inside, true));
+            let name_len = inside.bytes().position(|b| b.is_ascii_whitespace() || b == b'/').unwrap_or(inside.len());
+            (end, &inside[..name_len], &inside[name_len..], empty)
+        }
+        let tags = [
+            "<a>", "<a/>", "<a />", "<a b=\"1\">", "<a b='>'/>", "<a\tb=\"x/\" />", "<a/b>", "<a\"q>\">",
+            "<a'q'>", "<a", "<a b", "<a />x", "<a\x0cb='1'>", "<ns:a xmlns:ns='u'>", "<é b='é'/>",
+        ];
+        for tag in tags {
+            let read = start_tag(tag, 0);
+            assert_eq!((read.end, read.name, read.raw, read.empty), general(tag), "{tag:?}");
+        }
     }
 
     #[test]
