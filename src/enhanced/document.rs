@@ -108,9 +108,9 @@ pub fn joined_within<S: AsRef<str>>(items: &[S], width: usize) -> String {
     joined_of(items, items.len(), width)
 }
 
-/// `joined_within` of the first `items` of `total` names (a sample's): the count of those left
-/// out is of the total.
-fn joined_of<S: AsRef<str>>(items: &[S], total: usize, width: usize) -> String {
+/// `joined_within` of the first `items` of `total` names (a sample's, or the first ones of a
+/// long list written out): the count of those left out is of the total.
+pub fn joined_of<S: AsRef<str>>(items: &[S], total: usize, width: usize) -> String {
     let mut line = String::new();
     let mut chars = 0;
     for (index, item) in items.iter().enumerate() {
@@ -124,6 +124,9 @@ fn joined_of<S: AsRef<str>>(items: &[S], total: usize, width: usize) -> String {
         }
         line.push_str(item);
         chars += char_len(item) + 2;
+    }
+    if total > items.len() {
+        line.push_str(&format!(", ... {} more", total - items.len()));
     }
     line
 }
@@ -996,6 +999,14 @@ mod tests {
         }
         text.push_str("volumes:\n  data: {}\nnetworks:\n  back: {}\n");
         text
+    }
+
+    #[test]
+    fn joined_lists_count_what_they_leave_out_of_the_total() {
+        assert_eq!(joined_of(&["a", "b"], 2, 80), "a, b");
+        assert_eq!(joined_of(&["a", "b"], 5, 80), "a, b, ... 3 more");
+        assert_eq!(joined_of(&["abc", "def", "ghi"], 9, 6), "abc, ... 8 more");
+        assert_eq!(joined_within(&["abc", "def", "ghi"], 6), "abc, ... 2 more");
     }
 
     #[test]
