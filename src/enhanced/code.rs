@@ -231,7 +231,7 @@ impl Starts {
     /// `find`, given the length of `line`'s first ASCII word if known.
     fn find_from(&self, line: &str, word: Option<usize>) -> Option<usize> {
         let mut found = None;
-        self.each_until(line, word, &mut |i| {
+        self.each_until(line, word, |i| {
             found = Some(i);
             true
         });
@@ -240,7 +240,8 @@ impl Starts {
 
     /// Calls `visit` with each start `line` begins with, in order, until it says it is done.
     /// `word`: the length of `line`'s first ASCII word if known.
-    fn each_until(&self, line: &str, word: Option<usize>, visit: &mut dyn FnMut(usize) -> bool) {
+    #[inline]
+    fn each_until(&self, line: &str, word: Option<usize>, mut visit: impl FnMut(usize) -> bool) {
         let bytes = line.as_bytes();
         let Some(&first) = bytes.first() else {
             return;
@@ -254,7 +255,7 @@ impl Starts {
             let i = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
             let fits = if self.word_ends[i] { word == self.word_len[i] } else { word >= self.word_len[i] };
-            if fits && bytes.starts_with(self.starts[i].as_bytes()) && visit(i) {
+            if fits && starts_with_bytes(bytes, self.starts[i].as_bytes()) && visit(i) {
                 return;
             }
         }
@@ -264,6 +265,14 @@ impl Starts {
     fn strip<'l>(&self, line: &'l str) -> Option<(usize, &'l str)> {
         self.find(line).map(|i| (i, &line[self.starts[i].len()..]))
     }
+}
+
+/// `text.starts_with(prefix)` for the short prefixes of the tables here, compared in place: the
+/// call of `memcmp` a slice comparison makes (a byte loop of its own in wasm) cost more than the
+/// few bytes it compares, on every line that may declare something.
+#[inline]
+fn starts_with_bytes(text: &[u8], prefix: &[u8]) -> bool {
+    text.len() >= prefix.len() && text.iter().zip(prefix).all(|(a, b)| a == b)
 }
 
 /// The text between the first pair of quotes on `line`.
@@ -688,7 +697,7 @@ const MARKS: Starts = Starts::new(&MARK_LIST);
 /// `votes`.
 #[inline]
 fn vote(line: &str, word: Option<usize>, votes: &mut [usize; LANGUAGES]) {
-    MARKS.each_until(line, word, &mut |i| {
+    MARKS.each_until(line, word, |i| {
         let (mark, language) = LANGUAGE_MARKS[i];
         // `end` only counts alone on its line; the others as line starts.
         if mark != "end" || line == "end" {
@@ -763,7 +772,7 @@ fn is_rule_word(word: &str) -> bool {
     let mut candidates = RULE_WORDS_BY_FIRST_BYTE[usize::from(first)];
     while candidates != 0 {
         let candidate = RULE_WORDS[candidates.trailing_zeros() as usize];
-        if candidate.len() == word.len() && candidate == word {
+        if candidate.len() == word.len() && starts_with_bytes(word.as_bytes(), candidate.as_bytes()) {
             return true;
         }
         candidates &= candidates - 1;
