@@ -45,7 +45,7 @@ const WORDS: [&str; 12] = [
 fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
     let rows = 1 + seq.below(400);
     let word = |seq: &mut Sequence| seq.pick(&WORDS).to_string();
-    match seq.below(9) {
+    match seq.below(10) {
         0 => {
             let items: Vec<Value> = (0..rows)
                 .map(|i| json!({"id": i, "name": word(seq), "score": (seq.next() % 1000) as f64 / 7.0, "tags": [word(seq)]}))
@@ -104,6 +104,27 @@ fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
                 .collect(),
             "application/octet-stream",
         ),
+        8 => {
+            // Lines of code and log of any length (0..40 bytes: breaks at every offset of a
+            // 16-byte block), joined by every break `str.splitlines()` knows, among chars that
+            // share a lead byte with them (U+00A0, U+00A9 lead with C2; U+2014, U+2027 with E2).
+            const BREAKS: [&str; 11] =
+                ["\n", "\r\n", "\r", "\u{0b}", "\u{0c}", "\u{1c}", "\u{1d}", "\u{1e}", "\u{85}", "\u{2028}", "\u{2029}"];
+            const PIECES: [&str; 10] =
+                ["def f(x):", "    return x", "ERROR boom", "\u{a0}", "©", "—", "\u{2027}", "\t", "x", "2024-01-01T00:00:00Z"];
+            let mut text = String::new();
+            for _ in 0..rows {
+                let line_start = text.len();
+                let length = seq.below(40);
+                while text.len() - line_start < length {
+                    text.push_str(seq.pick(&PIECES));
+                }
+                // (Mostly `\n`, as in real outputs.)
+                let kinds = 1 + seq.below(BREAKS.len());
+                text.push_str(seq.pick(&BREAKS[..kinds]));
+            }
+            (text, seq.pick(&["", "text/plain", "text/x-python"]))
+        }
         _ => {
             let text: String = (0..rows * 4)
                 .map(|_| char::from_u32((seq.next() % 0x2FFFF) as u32).unwrap_or('\u{FFFD}'))
