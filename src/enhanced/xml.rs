@@ -689,7 +689,13 @@ fn may_hold_problem_attribute(raw: &str) -> bool {
 /// to `memcmp` for names of a few bytes.
 #[inline(always)]
 fn same_name(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// [`same_name`] of bytes.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// An element open in the survey: where its path stands and what problem detection needs.
@@ -750,6 +756,42 @@ impl<'a> Surveyor<'a> {
         same.then_some((hint, name_end))
     }
 
+    /// Records that a child of path `id` opened in the innermost open element: what the next
+    /// sibling's (or the next such element's first child's) prediction reads.
+    #[inline(always)]
+    fn note_child(&mut self, id: usize) {
+        let Some(parent) = self.stack.last_mut() else { return };
+        let previous = std::mem::replace(&mut parent.last_child, id);
+        let hint = match previous {
+            NO_PATH => parent.path.and_then(|p| self.paths.list.get_mut(p)).map(|info| &mut info.first_child),
+            sibling => self.paths.list.get_mut(sibling).map(|info| &mut info.next_sibling),
+        };
+        if let Some(hint) = hint {
+            *hint = id;
+        }
+    }
+
+    /// Whether an element of path `id` may be read as a leaf ([`Surveyor::leaf`]): no problem
+    /// child, and no problem waiting for its message in its text.
+    #[inline(always)]
+    fn may_read_leaf(&self, id: usize) -> bool {
+        self.awaiting_message.is_none() && self.paths.list.get(id).is_some_and(|info| !info.problem)
+    }
+
+    /// A leaf element of path `id` (found by [`Surveyor::predicted`], no attributes, its text
+    /// then its own end tag, and [`Surveyor::may_read_leaf`]): counted as [`Surveyor::start`],
+    /// [`Surveyor::text`] and [`Surveyor::closes_top`] count it (an element neither structured
+    /// nor a problem, whose text gives no message), without a frame.
+    #[inline(always)]
+    fn leaf(&mut self, id: usize, offset: usize) {
+        self.serial += 1;
+        let Some(parent) = self.stack.last_mut() else { return };
+        parent.children = true;
+        let parent_serial = parent.serial;
+        self.paths.count(id, parent_serial, offset);
+        self.note_child(id);
+    }
+
     /// A start tag: `known` is its path when [`Surveyor::predicted`] found it.
     #[inline(always)]
     fn start(&mut self, tag: &StartTag<'a>, offset: usize, known: Option<usize>) {
@@ -774,16 +816,8 @@ impl<'a> Surveyor<'a> {
             }
             None => parent_path.and_then(|parent| self.paths.enter(parent, name, parent_serial, offset)),
         };
-        // What the next sibling's (or the first child's) prediction reads.
-        if let (Some(id), Some(parent)) = (path, self.stack.last_mut()) {
-            let previous = std::mem::replace(&mut parent.last_child, id);
-            let hint = match previous {
-                NO_PATH => parent.path.and_then(|p| self.paths.list.get_mut(p)).map(|info| &mut info.first_child),
-                sibling => self.paths.list.get_mut(sibling).map(|info| &mut info.next_sibling),
-            };
-            if let Some(hint) = hint {
-                *hint = id;
-            }
+        if let Some(id) = path {
+            self.note_child(id);
         }
         self.root.get_or_insert((path, raw));
         // A function of the name, so of the path (known once the path is).
@@ -1029,7 +1063,28 @@ fn survey(text: &str) -> Option<Survey<'_>> {
                     None => start_tag(text, start),
                 };
                 at = tag.end;
-                walk.start(&tag, token_from, predicted.map(|(id, _)| id));
+                match predicted {
+                    // Most elements of such records are leaves, `<name>text</name>`: read whole.
+                    Some((id, _)) if tag.raw.is_empty() && !tag.empty && walk.may_read_leaf(id) => {
+                        let text_end = find_byte(bytes, tag.end, b'<');
+                        let closing = text_end + 2 + tag.name.len();
+                        let own_end = bytes.get(text_end + 1) == Some(&b'/')
+                            && bytes.get(closing) == Some(&b'>')
+                            && bytes.get(text_end + 2..closing).is_some_and(|there| same_bytes(there, tag.name.as_bytes()));
+                        if own_end {
+                            walk.leaf(id, token_from);
+                            at = closing + 1;
+                        } else {
+                            // Not a leaf: its start tag, then the text read up to the next tag.
+                            walk.start(&tag, token_from, Some(id));
+                            if text_end > tag.end {
+                                walk.text(&text[tag.end..text_end], false);
+                            }
+                            at = text_end;
+                        }
+                    }
+                    _ => walk.start(&tag, token_from, predicted.map(|(id, _)| id)),
+                }
             }
             _ => {
                 // A lone `<` (in text that is not well-formed) is text.
