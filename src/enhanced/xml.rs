@@ -209,6 +209,30 @@ fn tag_end_noting<const EQUALS: bool>(text: &str, from: usize) -> (usize, bool) 
         false
     };
     let mut at = from;
+    // 16 bytes a step with wasm SIMD where the module is built with it, then 8 with words.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat, v128_or};
+        while let Some(chunk) = vector_at(bytes, at) {
+            if EQUALS && !noted {
+                let mut equals = u8x16_bitmask(u8x16_eq(chunk, u8x16_splat(b'=')));
+                while equals != 0 && !noted {
+                    noted = may_name_problem(bytes, at + equals.trailing_zeros() as usize);
+                    equals &= equals - 1;
+                }
+            }
+            let quotes = v128_or(u8x16_eq(chunk, u8x16_splat(b'"')), u8x16_eq(chunk, u8x16_splat(b'\'')));
+            let mut hits = u8x16_bitmask(v128_or(u8x16_eq(chunk, u8x16_splat(b'>')), quotes));
+            while hits != 0 {
+                let offset = hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                if step(bytes.get(at + offset).copied().unwrap_or_default()) {
+                    return (at + offset + 1, noted);
+                }
+            }
+            at += 16;
+        }
+    }
     while let Some(chunk) = bytes.get(at..at + WORD_BYTES) {
         let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         if EQUALS && !noted {
@@ -237,9 +261,34 @@ fn tag_end_noting<const EQUALS: bool>(text: &str, from: usize) -> (usize, bool) 
     (text.len(), noted)
 }
 
-/// The offset of the first `byte` at or after `from`, or the end of `bytes`: eight bytes a step.
+/// The 16 bytes of `bytes` at `at` as one wasm SIMD vector (lane `i` is byte `at + i`), in the
+/// modules built with simd128 (the enhanced module; the native tests run the word-at-a-time
+/// paths, the native-vs-wasm determinism test these).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn vector_at(bytes: &[u8], at: usize) -> Option<core::arch::wasm32::v128> {
+    let chunk = bytes.get(at..at + 16)?;
+    let half = |from: usize| u64::from_le_bytes(chunk[from..from + 8].try_into().unwrap_or_default());
+    Some(core::arch::wasm32::u64x2(half(0), half(8)))
+}
+
+/// The offset of the first `byte` at or after `from`, or the end of `bytes`: 16 bytes a step
+/// with wasm SIMD where the module is built with it, then eight with words.
+#[inline(always)]
 fn find_byte(bytes: &[u8], from: usize, byte: u8) -> usize {
     let mut at = from;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat};
+        let needle = u8x16_splat(byte);
+        while let Some(chunk) = vector_at(bytes, at) {
+            let hits = u8x16_bitmask(u8x16_eq(chunk, needle));
+            if hits != 0 {
+                return at + hits.trailing_zeros() as usize;
+            }
+            at += 16;
+        }
+    }
     while let Some(chunk) = bytes.get(at..at + WORD_BYTES) {
         let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         let hits = bytes_equal(word, byte);

@@ -45,7 +45,7 @@ const WORDS: [&str; 12] = [
 fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
     let rows = 1 + seq.below(400);
     let word = |seq: &mut Sequence| seq.pick(&WORDS).to_string();
-    match seq.below(10) {
+    match seq.below(11) {
         0 => {
             let items: Vec<Value> = (0..rows)
                 .map(|i| json!({"id": i, "name": word(seq), "score": (seq.next() % 1000) as f64 / 7.0, "tags": [word(seq)]}))
@@ -124,6 +124,45 @@ fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
                 text.push_str(seq.pick(&BREAKS[..kinds]));
             }
             (text, seq.pick(&["", "text/plain", "text/x-python"]))
+        }
+        9 => {
+            // XML whose texts, attribute values and tags end at every offset of a 16-byte block
+            // (the enhanced XML analyzer scans 16 bytes a step with wasm SIMD), with quoted `>`,
+            // both quotes, `=` in values, problem attributes and children, records of one shape
+            // and the odd one out.
+            const PIECES: [&str; 9] = ["x", "é", "a &amp; b", " ", "日本", "=", "'", "\"", ">"];
+            const ATTRIBUTES: [&str; 6] = ["id", "k", "status", "state", "outcome ", "result"];
+            let fill = |seq: &mut Sequence, without: char| {
+                let length = seq.below(40);
+                let mut text = String::new();
+                while text.len() < length {
+                    text.push_str(seq.pick(&PIECES));
+                }
+                text.replace(without, "")
+            };
+            let mut body = String::new();
+            for _ in 0..rows {
+                let record = if seq.below(15) == 0 { "case" } else { "rec" };
+                body.push_str(&format!("\n <{record}"));
+                for attribute in ATTRIBUTES {
+                    if seq.below(3) != 0 {
+                        continue;
+                    }
+                    let quote = if seq.below(2) == 0 { '"' } else { '\'' };
+                    let value = if seq.below(6) == 0 { "failed".to_string() } else { fill(seq, quote) };
+                    body.push_str(&format!(" {attribute}={quote}{value}{quote}"));
+                }
+                body.push('>');
+                body.push_str(&format!("<name>{}</name>", fill(seq, '<').replace(['>', '"', '\''], "")));
+                match seq.below(8) {
+                    0 => body.push_str(&format!("<failure message=\"{}\"/>", fill(seq, '"'))),
+                    1 => body.push_str(&format!("<error>{}</error>", fill(seq, '<'))),
+                    2 => body.push_str("<v/>"),
+                    _ => body.push_str(&format!("<count>{}</count>", seq.below(1000))),
+                }
+                body.push_str(&format!("</{record}>"));
+            }
+            (format!("<?xml version=\"1.0\"?>\n<run>{body}</run>"), "application/xml")
         }
         _ => {
             let text: String = (0..rows * 4)
