@@ -12,7 +12,7 @@ use crate::kinds::Synopsis;
 use crate::python::py_words;
 
 use super::log::{
-    after_last, brief, contains_str, find_str, probes, split_str, strip_timestamp, trim_set,
+    after_last, brief, contains_str, find_str, lines, probes, split_str, strip_timestamp, trim_set,
     PROBE_BYTES,
 };
 
@@ -141,15 +141,21 @@ fn file_location(s: &str) -> Option<(&str, &str)> {
     if bytes.len() > 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() && matches!(bytes[2], b'\\' | b'/') {
         at = 2;
     }
-    let colon = at + s[at..].find(':')?;
+    // The file ends at the first colon and holds none of these: one pass that stops at the
+    // first of either, so a line of prose or code is given up at its first space.
+    let colon = at + bytes[at..]
+        .iter()
+        .position(|&b| matches!(b, b':' | b' ' | b'\t' | b'(' | b'"' | b'\''))?;
+    if bytes[colon] != b':' {
+        return None;
+    }
     let file = &s[..colon];
+    if file.is_empty() || file.starts_with("http") {
+        return None;
+    }
     let name = after_last(after_last(file, b'/'), b'\\');
     let has_extension = name.contains('.') && !name.ends_with('.');
-    if file.is_empty()
-        || file.contains([' ', '\t', '(', '"', '\''])
-        || !has_extension
-        || file.starts_with("http")
-    {
+    if !has_extension {
         return None;
     }
     let mut end = colon;
@@ -208,6 +214,67 @@ fn first_word(s: &str) -> &str {
     py_words(s).next().unwrap_or("")
 }
 
+/// The words a summary line counts (`4 failed`, `2 passing`), as bits of `counted_words`' answer.
+#[derive(Clone, Copy)]
+#[repr(u8)]
+enum Counted {
+    Passed = 1,
+    Failed = 2,
+    Error = 4,
+    TestsCompleted = 8,
+    Problems = 16,
+    Passing = 32,
+    Failing = 64,
+    Pending = 128,
+}
+
+const COUNTED_WORDS: [(&str, Counted); 8] = [
+    ("passed", Counted::Passed),
+    ("failed", Counted::Failed),
+    ("error", Counted::Error),
+    ("tests completed", Counted::TestsCompleted),
+    ("problems", Counted::Problems),
+    ("passing", Counted::Passing),
+    ("failing", Counted::Failing),
+    ("pending", Counted::Pending),
+];
+
+/// Which of `COUNTED_WORDS` occur in `line` after a count: a number, then nothing but whitespace
+/// before the word (`4 failed`, `12  passing`). One pass over the line's digit runs answers for
+/// every word, where a search per word would read the line once each: a word preceded by a
+/// digit and whitespace starts at the first non-whitespace char after the digit's run (no word
+/// starts with a digit or with whitespace).
+#[inline(never)]
+fn counted_words(line: &str) -> u8 {
+    let bytes = line.as_bytes();
+    let mut found = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        if !bytes[at].is_ascii_digit() {
+            at += 1;
+            continue;
+        }
+        while at < bytes.len() && bytes[at].is_ascii_digit() {
+            at += 1;
+        }
+        // Whitespace as `trim_start` reads it (Unicode), as a count's `trim_end` would; a
+        // printable ASCII byte is none.
+        let word = match bytes.get(at) {
+            Some(b'!'..=b'~') => &line[at..],
+            _ => line[at..].trim_start(),
+        };
+        if matches!(word.as_bytes().first(), Some(b'p' | b'f' | b'e' | b't')) {
+            for (name, bit) in COUNTED_WORDS {
+                if word.starts_with(name) {
+                    found |= bit as u8;
+                }
+            }
+        }
+        at = line.len() - word.len();
+    }
+    found
+}
+
 /// A summary line of a test runner or build tool, and the tool.
 fn summary_line(line: &str) -> Option<(&'static str, &str)> {
     // Maven prefixes every line with its level.
@@ -220,21 +287,11 @@ fn summary_line(line: &str) -> Option<(&'static str, &str)> {
         return None;
     }
     let has = |word: &str| contains_str(line, word);
-    let counted = |word: &str| {
-        // A count before the word (`4 failed`): each occurrence is looked at, left to right.
-        let mut from = 0;
-        while let Some(at) = find_str(&line[from..], word) {
-            let before = line[..from + at].trim_end();
-            if before.bytes().last().is_some_and(|b| b.is_ascii_digit()) {
-                return true;
-            }
-            from += at + word.len();
-        }
-        false
-    };
+    let counts = counted_words(line);
+    let counted = |word: Counted| counts & word as u8 != 0;
     if line.starts_with('=') && line.ends_with('=') && contains_str(line, " in ") {
         let inner = trim_set(line, b"= ", true, true);
-        if counted("passed") || counted("failed") || counted("error") || has("no tests ran") {
+        if counted(Counted::Passed) || counted(Counted::Failed) || counted(Counted::Error) || has("no tests ran") {
             return Some(("pytest", inner));
         }
     }
@@ -242,7 +299,7 @@ fn summary_line(line: &str) -> Option<(&'static str, &str)> {
         return Some(("cargo test", rest));
     }
     for prefix in ["Tests:", "Test Suites:", "Test Files", "Tests "] {
-        if line.starts_with(prefix) && (counted("passed") || counted("failed")) {
+        if line.starts_with(prefix) && (counted(Counted::Passed) || counted(Counted::Failed)) {
             let tool = if line.contains('|') { "vitest" } else { "jest" };
             return Some((tool, line));
         }
@@ -256,10 +313,10 @@ fn summary_line(line: &str) -> Option<(&'static str, &str)> {
     {
         return Some(("maven/gradle", line));
     }
-    if (counted("tests completed") && counted("failed")) || (counted("problems") && has(" error")) {
-        return Some((if counted("problems") { "eslint" } else { "gradle" }, line));
+    if (counted(Counted::TestsCompleted) && counted(Counted::Failed)) || (counted(Counted::Problems) && has(" error")) {
+        return Some((if counted(Counted::Problems) { "eslint" } else { "gradle" }, line));
     }
-    if counted("passing") || counted("failing") || counted("pending") {
+    if counted(Counted::Passing) || counted(Counted::Failing) || counted(Counted::Pending) {
         let count = first_word(line);
         if (2..=3).contains(&py_words(line).count()) && count.bytes().all(|b| b.is_ascii_digit()) {
             return Some(("mocha", line));
@@ -482,14 +539,15 @@ impl Scan {
             return;
         }
         if line.starts_with(' ') {
-            if let Some(file) = self.eslint_file.clone() {
+            if let Some(file) = &self.eslint_file {
                 let mut words = py_words(trimmed);
                 let position = words.next().unwrap_or("");
                 let level = words.next().unwrap_or("");
                 if position.contains(':') && position.bytes().all(|b| b.is_ascii_digit() || b == b':') && matches!(level, "error" | "warning") {
+                    let location = format!("{file}:{position}");
                     let message = trimmed[position.len()..].trim_start()[level.len()..].trim();
                     self.tool("eslint");
-                    return self.diagnostic(level == "error", &format!("{file}:{position}"), message, number);
+                    return self.diagnostic(level == "error", &location, message, number);
                 }
             }
         }
@@ -501,6 +559,8 @@ impl Scan {
             || trimmed.starts_with("npm ERR! ")
             || trimmed.starts_with("error: could not compile")
             || (trimmed.len() <= MAX_SUMMARY_LINE_BYTES
+                // Both phrases hold `exit`: one search rules both out on most lines.
+                && contains_str(trimmed, "exit")
                 && (contains_str(trimmed, "exited with code")
                     || contains_str(trimmed, "exit code")
                         && (contains_str(trimmed, "Process completed") || contains_str(trimmed, "failed"))));
@@ -524,16 +584,16 @@ fn bracket_location(s: &str) -> Option<(&str, &str)> {
 /// tsc's / MSBuild's `src/a.ts(12,5): error TS2304: msg`.
 #[inline(never)]
 fn paren_location(s: &str) -> Option<(&str, &str)> {
-    let open = s.find('(')?;
+    let bytes = s.as_bytes();
+    // The file ends at the first `(` and holds no space: one pass that stops at either.
+    let open = bytes.iter().position(|&b| b == b'(' || b == b' ')?;
+    if bytes[open] != b'(' {
+        return None;
+    }
     let file = &s[..open];
-    let close = open + s[open..].find(')')?;
-    let position = &s[open + 1..close];
-    if file.is_empty()
-        || file.contains(' ')
-        || !file.contains('.')
-        || position.is_empty()
-        || !position.bytes().all(|b| b.is_ascii_digit() || b == b',')
-    {
+    // The position, digits and commas up to the first `)`: given up at any other byte.
+    let close = open + 1 + bytes[open + 1..].iter().position(|&b| !(b.is_ascii_digit() || b == b','))?;
+    if bytes[close] != b')' || close == open + 1 || file.is_empty() || !file.contains('.') {
         return None;
     }
     let rest = s[close + 1..].strip_prefix(':')?;
@@ -569,7 +629,7 @@ fn common_directory(locations: &[&str]) -> String {
 
 fn scan_lines(output: &str) -> Scan {
     let mut scan = Scan::default();
-    for (index, line) in output.split('\n').enumerate() {
+    for (index, line) in lines(output).enumerate() {
         scan.line(index + 1, line.strip_suffix('\r').unwrap_or(line));
     }
     scan
@@ -656,6 +716,125 @@ mod tests {
 
     fn all(output: &str) -> String {
         text(&synopsis(output).expect("build output"))
+    }
+
+    /// The rules as first written, one search per question: the oracles of the one-pass
+    /// rewrites above.
+    mod oracle {
+        use super::super::{after_last, find_str};
+
+        /// A count before the word (`4 failed`): each occurrence is looked at, left to right.
+        pub fn counted(line: &str, word: &str) -> bool {
+            let mut from = 0;
+            while let Some(at) = find_str(&line[from..], word) {
+                let before = line[..from + at].trim_end();
+                if before.bytes().last().is_some_and(|b| b.is_ascii_digit()) {
+                    return true;
+                }
+                from += at + word.len();
+            }
+            false
+        }
+
+        /// What `file_location` answers up to the location's end.
+        pub fn file_location(s: &str) -> Option<(&str, &str)> {
+            let bytes = s.as_bytes();
+            let mut at = 0;
+            if bytes.len() > 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() && matches!(bytes[2], b'\\' | b'/') {
+                at = 2;
+            }
+            let colon = at + s[at..].find(':')?;
+            let file = &s[..colon];
+            let name = after_last(after_last(file, b'/'), b'\\');
+            let has_extension = name.contains('.') && !name.ends_with('.');
+            if file.is_empty() || file.contains([' ', '\t', '(', '"', '\'']) || !has_extension || file.starts_with("http") {
+                return None;
+            }
+            let mut end = colon;
+            for _ in 0..2 {
+                if bytes.get(end) != Some(&b':') {
+                    break;
+                }
+                let digits = s[end + 1..].bytes().take_while(u8::is_ascii_digit).count();
+                if digits == 0 {
+                    break;
+                }
+                end += 1 + digits;
+            }
+            if end == colon {
+                return None;
+            }
+            let rest = &s[end..];
+            let rest = rest.strip_prefix(": ").or_else(|| rest.strip_prefix(" - ")).or_else(|| rest.strip_prefix(':'))?;
+            Some((&s[..end], rest))
+        }
+
+        pub fn paren_location(s: &str) -> Option<(&str, &str)> {
+            let open = s.find('(')?;
+            let file = &s[..open];
+            let close = open + s[open..].find(')')?;
+            let position = &s[open + 1..close];
+            if file.is_empty()
+                || file.contains(' ')
+                || !file.contains('.')
+                || position.is_empty()
+                || !position.bytes().all(|b| b.is_ascii_digit() || b == b',')
+            {
+                return None;
+            }
+            let rest = s[close + 1..].strip_prefix(':')?;
+            Some((&s[..=close], rest))
+        }
+    }
+
+    /// Lines of near misses for the rewrites: counts, Unicode and ASCII whitespace, the counted
+    /// words and their prefixes, locations' punctuation.
+    const NEAR_MISSES: &str = concat!(
+        r"(1|23|0| |  |\t|\u{3000}|\u{a0}|\u{85}|\u{1f}|passed|failed|error|tests completed|tests |problems",
+        r"|passing|failing|pending|pass|fail|err|pend|p|e|t|f|x|é|日本|:|::|/|\\|\.|a\.c|C:|http|\(|\)|,|",
+        r#""|'| - |: |exit|exited with code|exit code|Process completed){0,14}"#,
+    );
+
+    /// Lines of near misses for the location rules: file names, positions and what breaks them.
+    const LOCATION_MISSES: &str = r#"(C:|http)?[ac(/\\ \t"'é]{0,4}\.?[ac.]?([:(][0-9,]{0,2}){0,3}\)?(: | - |:)?(error|x)?"#;
+
+    #[test]
+    fn counted_words_agree_with_a_search_per_word_on_chosen_lines() {
+        for line in [
+            "4 failed", "4  failed", "4\u{3000}failed", "4\u{1f}failed", "x4\tpassing", "4x failed",
+            "1 passed, 2 failed, 3 error", "5 tests completed, 1 failed", "✖ 2 problems (1 error, 1 warning)",
+            "failed 4", "44", "4 ", "", "12 pendingé", "3 passed4 failed", "é9 passing",
+        ] {
+            let counts = counted_words(line);
+            for (word, bit) in COUNTED_WORDS {
+                assert_eq!(counts & bit as u8 != 0, oracle::counted(line, word), "{line:?} {word:?}");
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::super::*;
+        use super::{oracle, LOCATION_MISSES, NEAR_MISSES};
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+            #[test]
+            fn counted_words_agree_with_a_search_per_word(line in NEAR_MISSES) {
+                let counts = counted_words(&line);
+                for (word, bit) in COUNTED_WORDS {
+                    prop_assert_eq!(counts & bit as u8 != 0, oracle::counted(&line, word), "{:?}", word);
+                }
+            }
+
+            #[test]
+            fn locations_agree_with_their_first_rules(line in prop_oneof![NEAR_MISSES, LOCATION_MISSES]) {
+                prop_assert_eq!(file_location(&line), oracle::file_location(&line));
+                prop_assert_eq!(paren_location(&line), oracle::paren_location(&line));
+            }
+        }
     }
 
     #[test]

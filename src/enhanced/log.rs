@@ -214,11 +214,16 @@ fn clf_len(s: &[u8], at: usize) -> Option<usize> {
 fn timestamp_at(s: &[u8], at: usize) -> Option<(usize, usize)> {
     let bracket = matches!(s.get(at), Some(b'[' | b'('));
     let start = at + usize::from(bracket);
-    let len = iso_len(s, start)
-        .or_else(|| syslog_len(s, start))
-        .or_else(|| clf_len(s, start))
-        .or_else(|| epoch_len(s, start))
-        .or_else(|| time_len(s, start))?;
+    // Only syslog's form opens with a letter (a month), the others with a digit: most lines of
+    // text are given up at their first byte.
+    let len = match s.get(start)? {
+        b'0'..=b'9' => iso_len(s, start)
+            .or_else(|| clf_len(s, start))
+            .or_else(|| epoch_len(s, start))
+            .or_else(|| time_len(s, start))?,
+        b'a'..=b'z' | b'A'..=b'Z' => syslog_len(s, start)?,
+        _ => return None,
+    };
     let mut end = start + len;
     // What follows must end the token: a CSV's `2024-05-14,web-1` is a table row, not a log line.
     if bracket {
@@ -469,7 +474,8 @@ pub(crate) fn find_str(haystack: &str, needle: &str) -> Option<usize> {
     while at <= last_start {
         at += haystack[at..=last_start].iter().position(|&byte| byte == first)?;
         // (A match starts at a char boundary: a UTF-8 needle starts with no continuation byte.)
-        if haystack[at + 1..at + needle.len()] == *rest {
+        // Byte by byte: the needles are a few bytes, shorter than a call to `memcmp` costs.
+        if haystack[at + 1..at + needle.len()].iter().zip(rest).all(|(a, b)| a == b) {
             return Some(at);
         }
         at += 1;
@@ -741,6 +747,75 @@ pub(crate) fn probes(output: &str) -> [&str; 2] {
     [&output[..head_end], &output[tail_start..]]
 }
 
+/// The lines of `text`, as `text.split('\n')` gives them (an empty text is one empty line, a
+/// final `\n` ends with an empty one), found 32 bytes at a time: a bit mask of a block's newlines
+/// (a loop the compiler turns into SIMD compares), then a line per set bit. `split`'s searcher
+/// pays a call and its setup per line, most of the cost of probing an output of short lines.
+pub(crate) struct Lines<'a> {
+    text: &'a str,
+    /// Where the next line starts.
+    start: usize,
+    /// Where the block of `newlines` starts.
+    block: usize,
+    /// The newlines of the block at `block` not yet passed.
+    newlines: u32,
+    done: bool,
+}
+
+const BLOCK: usize = 32;
+
+pub(crate) fn lines(text: &str) -> Lines<'_> {
+    let mut lines = Lines { text, start: 0, block: 0, newlines: 0, done: false };
+    lines.newlines = lines.block_newlines();
+    lines
+}
+
+impl<'a> Lines<'a> {
+    /// The newlines of the block at `self.block`, a bit per byte.
+    fn block_newlines(&self) -> u32 {
+        let bytes = self.text.as_bytes();
+        let block = &bytes[self.block.min(bytes.len())..(self.block + BLOCK).min(bytes.len())];
+        // A whole block as an array: its length known, the loop is unrolled into SIMD compares.
+        match <&[u8; BLOCK]>::try_from(block) {
+            Ok(whole) => newline_mask(whole),
+            Err(_) => newline_mask(block),
+        }
+    }
+}
+
+#[inline(always)]
+fn newline_mask(block: &[u8]) -> u32 {
+    let mut mask = 0u32;
+    for (i, &byte) in block.iter().enumerate() {
+        mask |= u32::from(byte == b'\n') << i;
+    }
+    mask
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.done {
+            return None;
+        }
+        while self.newlines == 0 {
+            self.block += BLOCK;
+            if self.block >= self.text.len() {
+                // The rest is the last line.
+                self.done = true;
+                return Some(&self.text[self.start..]);
+            }
+            self.newlines = self.block_newlines();
+        }
+        let newline = self.block + self.newlines.trailing_zeros() as usize;
+        self.newlines &= self.newlines - 1;
+        let line = &self.text[self.start..newline];
+        self.start = newline + 1;
+        Some(line)
+    }
+}
+
 /// At most `n` chars of `text` on one line, reading only a bounded prefix of it: a 10 MB line
 /// costs what a short one does.
 #[inline(never)]
@@ -751,7 +826,7 @@ pub(crate) fn brief(text: &str, n: i64) -> String {
 
 fn scan_lines(output: &str) -> Scan<'_> {
     let mut scan = Scan::default();
-    for (index, line) in output.split('\n').enumerate() {
+    for (index, line) in lines(output).enumerate() {
         scan.line(index + 1, line.strip_suffix('\r').unwrap_or(line));
     }
     scan.end_trace();
@@ -901,12 +976,80 @@ mod tests {
         }
     }
 
+    /// `timestamp_at` as first written, every form tried whatever the first byte: the oracle of
+    /// its first-byte dispatch.
+    fn timestamp_at_every_form(s: &[u8], at: usize) -> Option<(usize, usize)> {
+        let bracket = matches!(s.get(at), Some(b'[' | b'('));
+        let start = at + usize::from(bracket);
+        let len = iso_len(s, start)
+            .or_else(|| syslog_len(s, start))
+            .or_else(|| clf_len(s, start))
+            .or_else(|| epoch_len(s, start))
+            .or_else(|| time_len(s, start))?;
+        let mut end = start + len;
+        if bracket {
+            if !matches!(s.get(end), Some(b']' | b')')) {
+                return None;
+            }
+            end += 1;
+        }
+        match s.get(end) {
+            None | Some(b' ' | b'\t' | b'|' | b']' | b':') => Some((start, end)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn lines_split_at_every_newline_across_blocks() {
+        let long = format!("{}\n{}\n\n{}", "a".repeat(31), "b".repeat(32), "c".repeat(70));
+        for text in ["", "\n", "\n\n", "a", "a\n", "\na", "é\né\n", long.as_str(), &long[..64], &long[..65]] {
+            assert_eq!(lines(text).collect::<Vec<_>>(), text.split('\n').collect::<Vec<_>>(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn timestamps_are_read_as_every_form_reads_them() {
+        for line in [
+            "2024-05-14T09:00:00Z x", "Dec  1 18:50:06 h", "dec 1 1:00:00 x", "14/May/2024:09:00:01 +0000] x",
+            "1717400000 x", "9:00:01 x", "[09:00:01] x", "(Dec  1 18:50:06) x", "[", "", "Decx", "é 1",
+        ] {
+            assert_eq!(timestamp_at(line.as_bytes(), 0), timestamp_at_every_form(line.as_bytes(), 0), "{line:?}");
+        }
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     mod properties {
-        use super::super::find_str;
+        use super::super::{find_str, lines, timestamp_at};
+        use super::timestamp_at_every_form;
         use proptest::prelude::*;
 
         proptest! {
+            #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+            /// Texts of every length around the block size, newlines anywhere (runs, at block
+            /// edges, at either end), non-ASCII chars.
+            #[test]
+            fn lines_are_what_split_gives(text in r"(\n|\n\n|a|é|\r|xxxxxxxxxxxxxxx|日本語){0,40}") {
+                let split: Vec<&str> = text.split('\n').collect();
+                prop_assert_eq!(lines(&text).collect::<Vec<_>>(), split);
+            }
+
+            /// Each form of timestamp cut anywhere and followed by timestamps' pieces, read at
+            /// any offset.
+            #[test]
+            fn timestamp_at_reads_what_every_form_reads(
+                form in prop::sample::select(vec![
+                    "2024-05-14T09:00:00.412+02:00", "[2024/05/14 09:00:00,4Z]", "dec  1 18:50:06 2024",
+                    "(Dec 1 8:50:06)", "14/May/2024:09:00:01 +0000", "1717400000123.5", "09:00:01.5",
+                ]),
+                cut in 0usize..32,
+                tail in r"(2024|0?9|1|Dec|x|é|[-/:.,T_Z+ |\])]){0,4}",
+                at in 0usize..3,
+            ) {
+                let line = format!("{}{tail}", &form[..cut.min(form.len())]);
+                prop_assert_eq!(timestamp_at(line.as_bytes(), at), timestamp_at_every_form(line.as_bytes(), at));
+            }
+
             /// Over a small alphabet (many partial matches), with non-ASCII chars.
             #[test]
             fn find_str_agrees_with_str_find(haystack in "[ab é:]{0,40}", needle in "[ab é:]{0,4}") {
