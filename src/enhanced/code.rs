@@ -906,6 +906,7 @@ impl Defined {
             (d.word, d.name)
         };
         let mut first = vec![false; all.len()];
+        let mut distinct = 0;
         let mut start = 0;
         while start < keys.len() {
             let run_hash = keys[start] >> 32;
@@ -916,6 +917,7 @@ impl Defined {
             let run = &mut keys[start..end];
             if run.len() == 1 || run[1..].iter().all(|&key| text(key) == text(run[0])) {
                 first[(run[0] & 0xFFFF_FFFF) as usize] = true;
+                distinct += 1;
             } else {
                 // Different definitions of one hash: by text, then in order.
                 run.sort_unstable_by(|&a, &b| text(a).cmp(&text(b)).then(a.cmp(&b)));
@@ -923,11 +925,16 @@ impl Defined {
                 for &key in run.iter() {
                     if previous != Some(text(key)) {
                         first[(key & 0xFFFF_FFFF) as usize] = true;
+                        distinct += 1;
                         previous = Some(text(key));
                     }
                 }
             }
             start = end;
+        }
+        if distinct == all.len() {
+            // (No repeated definition, most often: every one keeps its place.)
+            return (all, Defined { keys });
         }
         // Where each first one lands among the kept ones (kept in place: no second list).
         let mut kept_at = vec![0u32; all.len()];
@@ -1485,6 +1492,16 @@ mod tests {
         }
         let words = ["", "class", "struct", "interface"];
         let names = ["a", "b", "ab", "run", "Pool", "x1", "x2", "x10", "é", "handler_7"];
+        // None repeated (every one kept in place), under each hash.
+        for hash in [Defined::hash as fn(&str, &str) -> u32, tiny, none] {
+            let all = || names.iter().map(|&name| Definition { rank: 1, word: "class", name, methods: None }).collect::<Vec<_>>();
+            let (kept, defined) = Defined::distinct_by(all(), hash);
+            assert_eq!(kept.iter().map(|d| d.name).collect::<Vec<_>>(), names);
+            for (at, name) in names.iter().enumerate() {
+                assert_eq!(defined.get_by("class", name, &kept, hash), Some(at), "{name}");
+                assert_eq!(defined.get_by("", name, &kept, hash), None, "{name}");
+            }
+        }
         for seed in 0..60u32 {
             let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
             let mut next = || {
