@@ -1202,7 +1202,8 @@ impl Plan {
 struct Building<'a> {
     name: &'a str,
     entries: Vec<(Cow<'a, str>, Value<'a>)>,
-    text: String,
+    /// Its text so far: borrowed from the output while it is one piece with no entity.
+    text: Cow<'a, str>,
 }
 
 /// Values of the records of each record list (the first `SAMPLED_RECORDS` and the last) and of
@@ -1215,27 +1216,31 @@ struct Values<'a> {
 /// The value of a finished element: a leaf's text (a number when it reads as one), or a map of
 /// its attributes and children (with its own text under `#text`).
 fn finish(building: Building<'_>) -> Value<'_> {
-    let text = building.text.trim();
+    let text = match building.text {
+        Cow::Borrowed(text) => Cow::Borrowed(text.trim()),
+        Cow::Owned(text) if text.trim().len() == text.len() => Cow::Owned(text),
+        Cow::Owned(text) => Cow::Owned(text.trim().to_string()),
+    };
     if building.entries.is_empty() {
-        return leaf(text.to_string());
+        return leaf(text);
     }
     let mut entries = building.entries;
     if !text.is_empty() && entries.len() < MAX_KEYS {
-        entries.push((Cow::Borrowed("#text"), leaf(text.to_string())));
+        entries.push((Cow::Borrowed("#text"), leaf(text)));
     }
     let len = entries.len();
     Value::Map(entries, len)
 }
 
-fn leaf<'a>(text: String) -> Value<'a> {
+fn leaf(text: Cow<'_, str>) -> Value<'_> {
     let numeric = !text.is_empty()
         && text.len() < 24
         && text.parse::<f64>().is_ok_and(f64::is_finite)
         && text.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'.' | b'e' | b'E' | b'+'));
     if numeric {
-        Value::Number(Cow::Owned(text))
+        Value::Number(text)
     } else {
-        Value::Text(Cow::Owned(text))
+        Value::Text(text)
     }
 }
 
@@ -1293,14 +1298,14 @@ impl<'a> Builder<'a> {
                     break;
                 }
                 if !entries.iter().any(|(k, _)| k == key) {
-                    entries.push((Cow::Borrowed(key), leaf(clipped(&decode(value)))));
+                    entries.push((Cow::Borrowed(key), leaf(clipped(decode(value)))));
                 }
             }
-            build.open.push(Building { name, entries, text: String::new() });
+            build.open.push(Building { name, entries, text: Cow::Borrowed("") });
         }
     }
 
-    fn text(&mut self, raw: &str, cdata: bool) {
+    fn text(&mut self, raw: &'a str, cdata: bool) {
         if self.builds.is_empty() {
             return;
         }
@@ -1426,21 +1431,34 @@ fn as_lists_throughout<'a>(sample: &mut [Value<'a>], last: &mut Option<Value<'a>
     }
 }
 
+/// The first `end` bytes of `text` (a char boundary), borrowed when `text` is.
+fn prefix<'a>(text: &Cow<'a, str>, end: usize) -> Cow<'a, str> {
+    match text {
+        Cow::Borrowed(text) => Cow::Borrowed(&text[..end]),
+        Cow::Owned(text) => Cow::Owned(text[..end].to_string()),
+    }
+}
+
 /// `text` cut to at most `MAX_TEXT` bytes at a char boundary.
-fn clipped(text: &str) -> String {
+fn clipped(text: Cow<'_, str>) -> Cow<'_, str> {
     let mut end = text.len().min(MAX_TEXT);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    text[..end].to_string()
+    if end == text.len() {
+        text
+    } else {
+        prefix(&text, end)
+    }
 }
 
 /// Adds a piece of an element's text, up to `MAX_TEXT` bytes (whitespace-only pieces between
-/// children become one space).
-fn append_text(text: &mut String, piece: &str) {
+/// children become one space). A first piece is kept as it is (borrowed from the output when it
+/// is), later ones are copied after it.
+fn append_text<'a>(text: &mut Cow<'a, str>, piece: &Cow<'a, str>) {
     if piece.trim().is_empty() {
         if !text.is_empty() && !text.ends_with(' ') && text.len() < MAX_TEXT {
-            text.push(' ');
+            text.to_mut().push(' ');
         }
         return;
     }
@@ -1448,7 +1466,11 @@ fn append_text(text: &mut String, piece: &str) {
     while !piece.is_char_boundary(end) {
         end -= 1;
     }
-    text.push_str(&piece[..end]);
+    if text.is_empty() {
+        *text = prefix(piece, end);
+    } else {
+        text.to_mut().push_str(&piece[..end]);
+    }
 }
 
 // ---------------------------------------------------------------- the synopsis
