@@ -261,9 +261,10 @@ impl Starts {
         }
     }
 
-    /// `line` past the first start it begins with, and that start's index.
-    fn strip<'l>(&self, line: &'l str) -> Option<(usize, &'l str)> {
-        self.find(line).map(|i| (i, &line[self.starts[i].len()..]))
+    /// `line` past the first start it begins with, and that start's index. `word`: the length of
+    /// `line`'s first ASCII word if known.
+    fn strip<'l>(&self, line: &'l str, word: Option<usize>) -> Option<(usize, &'l str)> {
+        self.find_from(line, word).map(|i| (i, &line[self.starts[i].len()..]))
     }
 }
 
@@ -510,20 +511,23 @@ fn typed_method(line: &str) -> Option<&str> {
         .then_some(name)
 }
 
-/// A declaration on a line: `line` is its text from its first non-space char, `indented` whether
-/// it starts with a space or tab. `in_class`: the line is in the body of a class of a language
+/// A declaration on a line: `line` is its text from its first non-space char (its first ASCII
+/// word `word` bytes long), `indented` whether it starts with a space or tab. `in_class`: the line is in the body of a class of a language
 /// whose methods start with their return type (Java, C#).
-fn declaration(mut line: &str, indented: bool, rust: bool, in_class: bool) -> Option<Declaration<'_>> {
+fn declaration(mut line: &str, word: usize, indented: bool, rust: bool, in_class: bool) -> Option<Declaration<'_>> {
     // Every declaration starts with a word (most lines that do not are rejected here).
     if !line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         return None;
     }
     let mut public = !rust || line.starts_with("pub");
-    while let Some((modifier, rest)) = MODIFIER_STARTS.strip(line) {
+    // (The first word's length is known until a modifier is stripped.)
+    let mut first_word = Some(word);
+    while let Some((modifier, rest)) = MODIFIER_STARTS.strip(line, first_word) {
         public &= !matches!(MODIFIERS[modifier], "private " | "protected " | "internal ");
         line = rest;
+        first_word = None;
     }
-    if let Some((declared, mut rest)) = DECLARATION_KEYWORDS.strip(line) {
+    if let Some((declared, mut rest)) = DECLARATION_KEYWORDS.strip(line, first_word) {
         let (keyword, rank, word) = DECLARATIONS[declared];
         // Go methods: `func (s *Server) Name(`; Ruby's `def self.name`.
         if keyword == "func " && rest.starts_with('(') {
@@ -1074,7 +1078,7 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
         let in_class = typed_methods && holder.is_some();
         // (`line` from its first char to the end of `raw`.)
         let from_first = &raw[line.as_ptr() as usize - raw.as_ptr() as usize..];
-        let Some(declared) = declaration(from_first, indent > 0, rust, in_class) else {
+        let Some(declared) = declaration(from_first, word, indent > 0, rust, in_class) else {
             continue;
         };
         if declared.member {
