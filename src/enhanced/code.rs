@@ -512,8 +512,9 @@ fn typed_method(line: &str) -> Option<&str> {
 }
 
 /// A declaration on a line: `line` is its text from its first non-space char (its first ASCII
-/// word `word` bytes long), `indented` whether it starts with a space or tab. `in_class`: the line is in the body of a class of a language
-/// whose methods start with their return type (Java, C#).
+/// word `word` bytes long), `indented` whether it starts with a space or tab. `in_class`: the
+/// line is in the body of a class of a language whose methods start with their return type
+/// (Java, C#).
 fn declaration(mut line: &str, word: usize, indented: bool, rust: bool, in_class: bool) -> Option<Declaration<'_>> {
     // Every declaration starts with a word (most lines that do not are rejected here).
     if !line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
