@@ -762,6 +762,11 @@ struct Open<'a> {
     plain: bool,
     /// The path of its child element opened last (`NO_PATH` before the first).
     last_child: usize,
+    /// The path its next child is expected to have (`NO_PATH`: no guess): its path's
+    /// `first_child` until a child opens, then that child's path's `next_sibling`. Read when the
+    /// guess is made, these are what [`Surveyor::predicted`] would look up: only this element
+    /// (the one open element of its path) changes them before its next child opens.
+    expect: usize,
 }
 
 /// The survey's walk: the element walk of [`walk`] (same paths, same order, same caps, same
@@ -791,10 +796,7 @@ impl<'a> Surveyor<'a> {
             return None;
         }
         let parent = self.stack.last()?;
-        let hint = match parent.last_child {
-            NO_PATH => self.paths.list.get(parent.path?)?.first_child,
-            sibling => self.paths.list.get(sibling)?.next_sibling,
-        };
+        let hint = parent.expect;
         let info = self.paths.list.get(hint)?;
         let name = info.name.as_bytes();
         let name_end = start + 1 + name.len();
@@ -818,6 +820,7 @@ impl<'a> Surveyor<'a> {
         if let Some(hint) = hint {
             *hint = id;
         }
+        parent.expect = self.paths.list.get(id).map_or(NO_PATH, |info| info.next_sibling);
     }
 
     /// Whether an element of path `id` may be read as a leaf ([`Surveyor::leaf`]): no problem
@@ -912,6 +915,7 @@ impl<'a> Surveyor<'a> {
             flagged: problem.is_some(),
             plain: plain_name,
             last_child: NO_PATH,
+            expect: path.and_then(|id| self.paths.list.get(id)).map_or(NO_PATH, |info| info.first_child),
         };
         if empty {
             self.close(&frame);
@@ -1069,7 +1073,9 @@ fn survey(text: &str) -> Option<Survey<'_>> {
         let start = at;
         if bytes[start] != b'<' {
             at = find_byte(bytes, start, b'<');
-            walk.text(&text[start..at], false);
+            if walk.awaiting_message.is_some() {
+                walk.text(&text[start..at], false);
+            }
             token_from = at;
             continue;
         }
