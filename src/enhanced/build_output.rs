@@ -12,7 +12,7 @@ use crate::kinds::Synopsis;
 use crate::python::py_words;
 
 use super::log::{
-    after_last, brief, contains_str, find_str, lines, probes, split_str, strip_timestamp, trim_set,
+    after_last, brief, contains_str, find_byte, find_str, lines, probes, split_str, strip_timestamp, trim_set,
     PROBE_BYTES,
 };
 
@@ -186,6 +186,10 @@ fn file_location(s: &str) -> Option<(&str, &str)> {
 #[inline(never)]
 fn severity(rest: &str) -> Option<(bool, &str)> {
     let rest = rest.trim_start();
+    // (Most lines are given up at their first byte.)
+    if !matches!(rest.as_bytes().first(), Some(b'f' | b'e' | b'w')) {
+        return None;
+    }
     for (word, error) in [("fatal error", true), ("error", true), ("warning", false)] {
         let Some(after) = rest.strip_prefix(word) else {
             continue;
@@ -257,12 +261,15 @@ fn counted_words(line: &str) -> u8 {
         while at < bytes.len() && bytes[at].is_ascii_digit() {
             at += 1;
         }
-        // Whitespace as `trim_start` reads it (Unicode), as a count's `trim_end` would; a
-        // printable ASCII byte is none.
-        let word = match bytes.get(at) {
-            Some(b'!'..=b'~') => &line[at..],
-            _ => line[at..].trim_start(),
+        // Whitespace as `trim_start` reads it (Unicode), as a count's `trim_end` would. Most
+        // runs end at a printable ASCII byte (`,`, `)`, a letter), which is none: no word starts
+        // anywhere else.
+        let word_at = match bytes.get(at) {
+            Some(b'p' | b'f' | b'e' | b't') => at,
+            Some(b'!'..=b'~') | None => continue,
+            Some(_) => line.len() - line[at..].trim_start().len(),
         };
+        let word = &line[word_at..];
         if matches!(word.as_bytes().first(), Some(b'p' | b'f' | b'e' | b't')) {
             for (name, bit) in COUNTED_WORDS {
                 if word.starts_with(name) {
@@ -270,7 +277,7 @@ fn counted_words(line: &str) -> u8 {
                 }
             }
         }
-        at = line.len() - word.len();
+        at = word_at;
     }
     found
 }
@@ -278,10 +285,14 @@ fn counted_words(line: &str) -> u8 {
 /// A summary line of a test runner or build tool, and the tool.
 fn summary_line(line: &str) -> Option<(&'static str, &str)> {
     // Maven prefixes every line with its level.
-    let line = ["[INFO] ", "[ERROR] ", "[WARNING] "]
-        .iter()
-        .find_map(|prefix| line.strip_prefix(prefix))
-        .unwrap_or(line);
+    let line = if line.starts_with('[') {
+        ["[INFO] ", "[ERROR] ", "[WARNING] "]
+            .iter()
+            .find_map(|prefix| line.strip_prefix(prefix))
+            .unwrap_or(line)
+    } else {
+        line
+    };
     // Summary lines are short; a long line is not read word by word.
     if line.len() > MAX_SUMMARY_LINE_BYTES {
         return None;
@@ -307,9 +318,10 @@ fn summary_line(line: &str) -> Option<(&'static str, &str)> {
     if line.starts_with("Tests run:") && has("Failures:") && !has("Time elapsed") {
         return Some(("maven", line));
     }
-    if ["BUILD SUCCESS", "BUILD FAILURE", "BUILD FAILED", "BUILD SUCCESSFUL"]
-        .iter()
-        .any(|word| line.starts_with(word))
+    if line.starts_with("BUILD ")
+        && ["BUILD SUCCESS", "BUILD FAILURE", "BUILD FAILED", "BUILD SUCCESSFUL"]
+            .iter()
+            .any(|word| line.starts_with(word))
     {
         return Some(("maven/gradle", line));
     }
@@ -534,7 +546,11 @@ impl Scan {
             return;
         }
         // eslint stylish: a file line, then `  12:5  error  msg  rule`.
-        if !line.starts_with(' ') && !trimmed.contains(' ') && (trimmed.contains('/') || trimmed.contains('\\')) && trimmed.contains('.') {
+        if !line.starts_with(' ')
+            && find_byte(trimmed.as_bytes(), b' ').is_none()
+            && (trimmed.contains('/') || trimmed.contains('\\'))
+            && trimmed.contains('.')
+        {
             self.eslint_file = Some(trimmed.to_string());
             return;
         }

@@ -278,8 +278,10 @@ fn token_level(token: &str, letters: bool) -> Option<usize> {
     if trimmed.len() == 1 && (letters || bracketed) {
         return letter_level(trimmed.as_bytes()[0]);
     }
+    // (Bytes: a non-ASCII char's first byte is where `char`s would stop too.)
     let word_end = trimmed
-        .find(|c: char| !c.is_ascii_alphabetic())
+        .bytes()
+        .position(|b| !b.is_ascii_alphabetic())
         .unwrap_or(trimmed.len());
     // `ERROR:root:msg` (Python's default format) names its level before a ':'; `error.go` does not.
     let (word, after) = trimmed.split_at(word_end);
@@ -291,7 +293,8 @@ fn token_level(token: &str, letters: bool) -> Option<usize> {
 
 /// `level=error`, `lvl=warn`, `severity="info"`: `Some(level)` for such a field, `None` otherwise.
 fn logfmt_level(token: &str) -> Option<Option<usize>> {
-    let (key, value) = token.split_once('=')?;
+    let equals = find_byte(token.as_bytes(), b'=')?;
+    let (key, value) = (&token[..equals], &token[equals + 1..]);
     if !["level", "lvl", "severity", "loglevel"]
         .iter()
         .any(|name| key.eq_ignore_ascii_case(name))
@@ -324,8 +327,9 @@ fn level_and_message(rest: &str, after_timestamp: bool) -> (Option<usize>, &str)
         if position == bytes.len() {
             break;
         }
-        let end = rest[position..]
-            .find([' ', '\t'])
+        let end = bytes[position..]
+            .iter()
+            .position(|&b| b == b' ' || b == b'\t')
             .map_or(rest.len(), |at| position + at);
         let token = &rest[position..end];
         let level = if tokens < LEVEL_TOKENS {
@@ -337,7 +341,7 @@ fn level_and_message(rest: &str, after_timestamp: bool) -> (Option<usize>, &str)
             return (Some(level), rest[end..].trim_start());
         }
         // Without a timestamp the level must open the line (`ERROR: ...`, `[warn] ...`).
-        if !after_timestamp && tokens == 0 && !token.contains('=') {
+        if !after_timestamp && tokens == 0 && find_byte(token.as_bytes(), b'=').is_none() {
             return (None, rest);
         }
         tokens += 1;
@@ -376,7 +380,7 @@ struct AccessLine<'a> {
 
 fn access_line(line: &str) -> Option<AccessLine<'_>> {
     // The client, ident and user fields come first: the timestamp opens within a few dozen bytes.
-    let open = line.as_bytes().iter().take(80).position(|&b| b == b'[')?;
+    let open = find_byte(&line.as_bytes()[..line.len().min(80)], b'[')?;
     let bytes = line.as_bytes();
     let time_len = clf_len(bytes, open + 1)?;
     let time = &line[open + 1..open + 1 + time_len];
@@ -413,13 +417,15 @@ fn access_line(line: &str) -> Option<AccessLine<'_>> {
 fn exception_name(line: &str) -> Option<&str> {
     let line = line.strip_prefix("Caused by: ").unwrap_or(line);
     let end = line
-        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$')))
+        .bytes()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$')))
         .unwrap_or(line.len());
     let name = &line[..end];
-    let follows_ok = matches!(line.as_bytes().get(end), None | Some(b':'));
+    if !matches!(line.as_bytes().get(end), None | Some(b':')) {
+        return None;
+    }
     let simple = after_last(name, b'.');
-    (follows_ok
-        && simple.starts_with(|c: char| c.is_ascii_uppercase())
+    (simple.starts_with(|c: char| c.is_ascii_uppercase())
         && ["Exception", "Error", "Throwable", "Panic"]
             .iter()
             .any(|suffix| simple.ends_with(suffix)))
@@ -457,28 +463,51 @@ fn group_key(message: &str, key: &mut Vec<u8>) {
     flush(key, &head[word_start..], word_has_digit);
 }
 
+/// Bytes from most to less common in text, code and logs: a needle is looked for by its byte
+/// that comes last here (or is absent: rarer still), which fewer places of a haystack hold.
+const COMMON_BYTES: &[u8] = b" etaoinsrhldcumfpgwyb,.vk0123456789_-=()/:\"'ETAOINSRHLDCUMFPGWYBVK";
+
+/// Each byte's rank in `COMMON_BYTES` (the absent ones after all of them).
+const BYTE_RARITY: [u8; 256] = {
+    let mut rarity = [u8::MAX; 256];
+    let mut i = 0;
+    while i < COMMON_BYTES.len() {
+        rarity[COMMON_BYTES[i] as usize] = i as u8;
+        i += 1;
+    }
+    rarity
+};
+
 /// Where `needle` first occurs in `haystack`. Every substring search here goes through this one
 /// call: each inlined `str::find(&str)` would carry its own copy of the searcher's setup. The
 /// needles are short literals and most haystacks short lines, which a scan for the needle's
-/// first byte and a compare at each find reads faster than `str::find`, whose Two-Way setup
-/// (per call) was most of the time of the probes that reject an output as a log or build output.
-/// At worst the haystack's length times the needle's (a few bytes): linear.
+/// rarest byte (`BYTE_RARITY`: `x` of `exit`) and a compare at each find reads faster than
+/// `str::find`, whose Two-Way setup (per call) was most of the time of the probes that reject an
+/// output as a log or build output. The finds come left to right, so the first match is the
+/// leftmost. At worst the haystack's length times the needle's (a few bytes): linear.
 #[inline(never)]
 pub(crate) fn find_str(haystack: &str, needle: &str) -> Option<usize> {
     let (haystack, needle) = (haystack.as_bytes(), needle.as_bytes());
-    let Some((&first, rest)) = needle.split_first() else {
+    if needle.is_empty() {
         return Some(0);
-    };
+    }
     let last_start = haystack.len().checked_sub(needle.len())?;
-    let mut at = 0;
-    while at <= last_start {
-        at += haystack[at..=last_start].iter().position(|&byte| byte == first)?;
-        // (A match starts at a char boundary: a UTF-8 needle starts with no continuation byte.)
-        // Byte by byte: the needles are a few bytes, shorter than a call to `memcmp` costs.
-        if haystack[at + 1..at + needle.len()].iter().zip(rest).all(|(a, b)| a == b) {
-            return Some(at);
+    // The rarest byte, the first of equally rare ones.
+    let mut key = 0;
+    for (i, &byte) in needle.iter().enumerate() {
+        if BYTE_RARITY[usize::from(byte)] > BYTE_RARITY[usize::from(needle[key])] {
+            key = i;
         }
-        at += 1;
+    }
+    // Where the needle would start, for each find of its key byte.
+    let mut start = 0;
+    while start <= last_start {
+        start += find_byte(&haystack[start + key..=last_start + key], needle[key])?;
+        // Byte by byte: the needles are a few bytes, shorter than a call to `memcmp` costs.
+        if haystack[start..start + needle.len()].iter().zip(needle).all(|(a, b)| a == b) {
+            return Some(start);
+        }
+        start += 1;
     }
     None
 }
@@ -748,48 +777,21 @@ pub(crate) fn probes(output: &str) -> [&str; 2] {
 }
 
 /// The lines of `text`, as `text.split('\n')` gives them (an empty text is one empty line, a
-/// final `\n` ends with an empty one), found 32 bytes at a time: a bit mask of a block's newlines
-/// (a loop the compiler turns into SIMD compares), then a line per set bit. `split`'s searcher
+/// final `\n` ends with an empty one), found 8 bytes at a time (`byte_mask`). `split`'s searcher
 /// pays a call and its setup per line, most of the cost of probing an output of short lines.
 pub(crate) struct Lines<'a> {
     text: &'a str,
     /// Where the next line starts.
     start: usize,
-    /// Where the block of `newlines` starts.
-    block: usize,
-    /// The newlines of the block at `block` not yet passed.
-    newlines: u32,
+    /// Where the word of `newlines` starts.
+    word: usize,
+    /// The newlines of the word at `word` not yet passed (`byte_mask`'s bits).
+    newlines: u64,
     done: bool,
 }
 
-const BLOCK: usize = 32;
-
 pub(crate) fn lines(text: &str) -> Lines<'_> {
-    let mut lines = Lines { text, start: 0, block: 0, newlines: 0, done: false };
-    lines.newlines = lines.block_newlines();
-    lines
-}
-
-impl<'a> Lines<'a> {
-    /// The newlines of the block at `self.block`, a bit per byte.
-    fn block_newlines(&self) -> u32 {
-        let bytes = self.text.as_bytes();
-        let block = &bytes[self.block.min(bytes.len())..(self.block + BLOCK).min(bytes.len())];
-        // A whole block as an array: its length known, the loop is unrolled into SIMD compares.
-        match <&[u8; BLOCK]>::try_from(block) {
-            Ok(whole) => newline_mask(whole),
-            Err(_) => newline_mask(block),
-        }
-    }
-}
-
-#[inline(always)]
-fn newline_mask(block: &[u8]) -> u32 {
-    let mut mask = 0u32;
-    for (i, &byte) in block.iter().enumerate() {
-        mask |= u32::from(byte == b'\n') << i;
-    }
-    mask
+    Lines { text, start: 0, word: 0, newlines: word_mask(text.as_bytes(), 0, b'\n'), done: false }
 }
 
 impl<'a> Iterator for Lines<'a> {
@@ -800,20 +802,68 @@ impl<'a> Iterator for Lines<'a> {
             return None;
         }
         while self.newlines == 0 {
-            self.block += BLOCK;
-            if self.block >= self.text.len() {
+            self.word += 8;
+            if self.word >= self.text.len() {
                 // The rest is the last line.
                 self.done = true;
                 return Some(&self.text[self.start..]);
             }
-            self.newlines = self.block_newlines();
+            self.newlines = word_mask(self.text.as_bytes(), self.word, b'\n');
         }
-        let newline = self.block + self.newlines.trailing_zeros() as usize;
+        let newline = self.word + (self.newlines.trailing_zeros() / 8) as usize;
         self.newlines &= self.newlines - 1;
         let line = &self.text[self.start..newline];
         self.start = newline + 1;
         Some(line)
     }
+}
+
+/// The bytes equal to `byte` among the 8 of `word`: the high bit of each such byte, and of no
+/// other (exact: no borrow crosses bytes, `(x & 0x7f) + 0x7f` cannot carry out of a byte).
+#[inline(always)]
+fn byte_mask(word: u64, byte: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = word ^ (u64::from(byte) * 0x0101_0101_0101_0101);
+    // A byte's high bit ends up set iff the byte of `x` is not zero.
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// `byte_mask` of the (up to) 8 bytes of `bytes` at `at`; past the end, none.
+#[inline(always)]
+fn word_mask(bytes: &[u8], at: usize, byte: u8) -> u64 {
+    if let Some(word) = bytes.get(at..at + 8) {
+        let word: [u8; 8] = word.try_into().unwrap_or_default();
+        return byte_mask(u64::from_le_bytes(word), byte);
+    }
+    // The last few bytes, one by one.
+    let mut mask = 0;
+    for (i, &b) in bytes.get(at..).unwrap_or(&[]).iter().enumerate() {
+        mask |= u64::from(b == byte) << (8 * i + 7);
+    }
+    mask
+}
+
+/// Where `byte` first occurs in `bytes`, looked for 8 bytes at a time.
+#[inline(never)]
+pub(crate) fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
+    let n = bytes.len();
+    if n < 8 {
+        return bytes.iter().position(|&b| b == byte);
+    }
+    let mut at = 0;
+    while at + 8 <= n {
+        let mask = word_mask(bytes, at, byte);
+        if mask != 0 {
+            return Some(at + (mask.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    if at == n {
+        return None;
+    }
+    // The last word, overlapping what was read: the bytes before `at` shifted out.
+    let mask = word_mask(bytes, n - 8, byte) >> (8 * (at - (n - 8)));
+    (mask != 0).then(|| at + (mask.trailing_zeros() / 8) as usize)
 }
 
 /// At most `n` chars of `text` on one line, reading only a bounded prefix of it: a 10 MB line
@@ -1019,12 +1069,22 @@ mod tests {
 
     #[cfg(not(target_arch = "wasm32"))]
     mod properties {
-        use super::super::{find_str, lines, timestamp_at};
+        use super::super::{find_byte, find_str, lines, timestamp_at};
         use super::timestamp_at_every_form;
         use proptest::prelude::*;
 
         proptest! {
             #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+            /// Every length around the word size, the byte anywhere (or nowhere), bytes that
+            /// differ from it by one bit (`byte_mask` must not borrow across bytes).
+            #[test]
+            fn find_byte_finds_what_position_finds(
+                bytes in proptest::collection::vec(prop::sample::select(vec![b'x', b'y', b'z', 0x78 ^ 0x80, 0, 0xff, b'\n', 0x0b]), 0..40),
+                byte in prop::sample::select(vec![b'x', b'\n', 0, 0xff]),
+            ) {
+                prop_assert_eq!(find_byte(&bytes, byte), bytes.iter().position(|&b| b == byte));
+            }
 
             /// Texts of every length around the block size, newlines anywhere (runs, at block
             /// edges, at either end), non-ASCII chars.
@@ -1052,7 +1112,7 @@ mod tests {
 
             /// Over a small alphabet (many partial matches), with non-ASCII chars.
             #[test]
-            fn find_str_agrees_with_str_find(haystack in "[ab é:]{0,40}", needle in "[ab é:]{0,4}") {
+            fn find_str_agrees_with_str_find(haystack in "[abxe é:]{0,40}", needle in "[abxe é:]{0,4}") {
                 prop_assert_eq!(find_str(&haystack, &needle), haystack.find(needle.as_str()));
             }
         }
