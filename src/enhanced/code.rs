@@ -89,16 +89,22 @@ const DECLARATIONS: [(&str, u8, &str); 17] = [
 /// Rank of a class's methods in the list (after functions, before data types).
 const METHODS_RANK: u8 = 2;
 
+/// The first fields (the line starts) of a table of tuples, as an array for `Starts::new`
+/// (const: iterators and closures are not).
+macro_rules! first_fields {
+    ($table:expr) => {{
+        let mut firsts = [""; $table.len()];
+        let mut i = 0;
+        while i < firsts.len() {
+            firsts[i] = $table[i].0;
+            i += 1;
+        }
+        firsts
+    }};
+}
+
 /// The keywords of `DECLARATIONS`, indexed.
-const DECLARATION_KEYWORD_LIST: [&str; 17] = {
-    let mut keywords = [""; 17];
-    let mut i = 0;
-    while i < keywords.len() {
-        keywords[i] = DECLARATIONS[i].0;
-        i += 1;
-    }
-    keywords
-};
+const DECLARATION_KEYWORD_LIST: [&str; DECLARATIONS.len()] = first_fields!(DECLARATIONS);
 const DECLARATION_KEYWORDS: Starts = Starts::new(&DECLARATION_KEYWORD_LIST);
 
 /// `MODIFIERS`, indexed.
@@ -687,15 +693,7 @@ impl Definition<'_> {
 }
 
 /// `LANGUAGE_MARKS`, indexed.
-const MARK_LIST: [&str; 27] = {
-    let mut marks = [""; 27];
-    let mut i = 0;
-    while i < marks.len() {
-        marks[i] = LANGUAGE_MARKS[i].0;
-        i += 1;
-    }
-    marks
-};
+const MARK_LIST: [&str; LANGUAGE_MARKS.len()] = first_fields!(LANGUAGE_MARKS);
 const MARKS: Starts = Starts::new(&MARK_LIST);
 
 /// Counts the votes of `line` (trimmed; `word` the length of its first ASCII word if known) in
