@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::kinds::Synopsis;
-use crate::python::{one_line, stable_sort_by};
+use crate::python::{one_line, stable_sort_by, swar};
 
 /// Levels, most severe first; a line's level is one of these canonical names.
 const LEVELS: [&str; 8] = [
@@ -777,7 +777,7 @@ pub(crate) fn probes(output: &str) -> [&str; 2] {
 }
 
 /// The lines of `text`, as `text.split('\n')` gives them (an empty text is one empty line, a
-/// final `\n` ends with an empty one), found 8 bytes at a time (`byte_mask`). `split`'s searcher
+/// final `\n` ends with an empty one), found 8 bytes at a time (`swar::bytes_equal`). `split`'s searcher
 /// pays a call and its setup per line, most of the cost of probing an output of short lines.
 pub(crate) struct Lines<'a> {
     text: &'a str,
@@ -785,7 +785,7 @@ pub(crate) struct Lines<'a> {
     start: usize,
     /// Where the word of `newlines` starts.
     word: usize,
-    /// The newlines of the word at `word` not yet passed (`byte_mask`'s bits).
+    /// The newlines of the word at `word` not yet passed (`swar::bytes_equal`'s bits).
     newlines: u64,
     done: bool,
 }
@@ -818,22 +818,12 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-/// The bytes equal to `byte` among the 8 of `word`: the high bit of each such byte, and of no
-/// other (exact: no borrow crosses bytes, `(x & 0x7f) + 0x7f` cannot carry out of a byte).
-#[inline(always)]
-fn byte_mask(word: u64, byte: u8) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let x = word ^ (u64::from(byte) * 0x0101_0101_0101_0101);
-    // A byte's high bit ends up set iff the byte of `x` is not zero.
-    !(((x & LOW7) + LOW7) | x | LOW7)
-}
-
-/// `byte_mask` of the (up to) 8 bytes of `bytes` at `at`; past the end, none.
+/// `swar::bytes_equal` of the (up to) 8 bytes of `bytes` at `at`; past the end, none.
 #[inline(always)]
 fn word_mask(bytes: &[u8], at: usize, byte: u8) -> u64 {
     if let Some(word) = bytes.get(at..at + 8) {
         let word: [u8; 8] = word.try_into().unwrap_or_default();
-        return byte_mask(u64::from_le_bytes(word), byte);
+        return swar::bytes_equal(u64::from_le_bytes(word), byte);
     }
     // The last few bytes, one by one.
     let mut mask = 0;
@@ -843,27 +833,11 @@ fn word_mask(bytes: &[u8], at: usize, byte: u8) -> u64 {
     mask
 }
 
-/// Where `byte` first occurs in `bytes`, looked for 8 bytes at a time.
+/// Where `byte` first occurs in `bytes` (`swar::find_byte`, out of line: the analyzers call it
+/// from many places).
 #[inline(never)]
 pub(crate) fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
-    let n = bytes.len();
-    if n < 8 {
-        return bytes.iter().position(|&b| b == byte);
-    }
-    let mut at = 0;
-    while at + 8 <= n {
-        let mask = word_mask(bytes, at, byte);
-        if mask != 0 {
-            return Some(at + (mask.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    if at == n {
-        return None;
-    }
-    // The last word, overlapping what was read: the bytes before `at` shifted out.
-    let mask = word_mask(bytes, n - 8, byte) >> (8 * (at - (n - 8)));
-    (mask != 0).then(|| at + (mask.trailing_zeros() / 8) as usize)
+    swar::find_byte(bytes, 0, byte)
 }
 
 /// At most `n` chars of `text` on one line, reading only a bounded prefix of it: a 10 MB line
@@ -1077,7 +1051,7 @@ mod tests {
             #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
             /// Every length around the word size, the byte anywhere (or nowhere), bytes that
-            /// differ from it by one bit (`byte_mask` must not borrow across bytes).
+            /// differ from it by one bit (no borrow may cross bytes).
             #[test]
             fn find_byte_finds_what_position_finds(
                 bytes in proptest::collection::vec(prop::sample::select(vec![b'x', b'y', b'z', 0x78 ^ 0x80, 0, 0xff, b'\n', 0x0b]), 0..40),

@@ -19,7 +19,7 @@ use super::document::{joined_within, record_identity, shown, untyped_record_line
 use super::value::Value;
 use super::Input;
 use crate::kinds::Synopsis;
-use crate::python::swar::{bytes_equal, WORD_BYTES};
+use crate::python::swar::{self, bytes_equal, WORD_BYTES};
 use crate::python::{clip, stable_sort_by};
 
 /// Open elements kept on the stack; deeper ones are counted only.
@@ -213,7 +213,7 @@ fn tag_end_noting<const EQUALS: bool>(text: &str, from: usize) -> (usize, bool) 
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
         use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat, v128_or};
-        while let Some(chunk) = vector_at(bytes, at) {
+        while let Some(chunk) = swar::vector_at(bytes, at) {
             if EQUALS && !noted {
                 let mut equals = u8x16_bitmask(u8x16_eq(chunk, u8x16_splat(b'=')));
                 while equals != 0 && !noted {
@@ -261,43 +261,10 @@ fn tag_end_noting<const EQUALS: bool>(text: &str, from: usize) -> (usize, bool) 
     (text.len(), noted)
 }
 
-/// The 16 bytes of `bytes` at `at` as one wasm SIMD vector (lane `i` is byte `at + i`), in the
-/// modules built with simd128 (the enhanced module; the native tests run the word-at-a-time
-/// paths, the native-vs-wasm determinism test these).
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-#[inline(always)]
-fn vector_at(bytes: &[u8], at: usize) -> Option<core::arch::wasm32::v128> {
-    let chunk = bytes.get(at..at + 16)?;
-    let half = |from: usize| u64::from_le_bytes(chunk[from..from + 8].try_into().unwrap_or_default());
-    Some(core::arch::wasm32::u64x2(half(0), half(8)))
-}
-
-/// The offset of the first `byte` at or after `from`, or the end of `bytes`: 16 bytes a step
-/// with wasm SIMD where the module is built with it, then eight with words.
+/// The offset of the first `byte` at or after `from`, or the end of `bytes` (`from` when past it).
 #[inline(always)]
 fn find_byte(bytes: &[u8], from: usize, byte: u8) -> usize {
-    let mut at = from;
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat};
-        let needle = u8x16_splat(byte);
-        while let Some(chunk) = vector_at(bytes, at) {
-            let hits = u8x16_bitmask(u8x16_eq(chunk, needle));
-            if hits != 0 {
-                return at + hits.trailing_zeros() as usize;
-            }
-            at += 16;
-        }
-    }
-    while let Some(chunk) = bytes.get(at..at + WORD_BYTES) {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        let hits = bytes_equal(word, byte);
-        if hits != 0 {
-            return at + hits.trailing_zeros() as usize / 8;
-        }
-        at += WORD_BYTES;
-    }
-    at + bytes.get(at..).map_or(0, |rest| rest.iter().position(|&b| b == byte).unwrap_or(rest.len()))
+    swar::find_byte(bytes, from, byte).unwrap_or(bytes.len().max(from))
 }
 
 /// The offset past a `<!...>` declaration (a DOCTYPE's internal subset in `[...]` included).

@@ -38,9 +38,58 @@ pub fn count_flagged(bits: u64) -> usize {
     ((bits >> 7).wrapping_mul(LOW_BITS) >> 56) as usize
 }
 
+/// The 16 bytes of `bytes` at `at` as one wasm SIMD vector (lane `i` is byte `at + i`), in the
+/// modules built with simd128 (the enhanced and grep modules; the native tests run the
+/// word-at-a-time paths, the native-vs-wasm determinism test these).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+pub fn vector_at(bytes: &[u8], at: usize) -> Option<core::arch::wasm32::v128> {
+    let chunk = bytes.get(at..at + 16)?;
+    let half = |from: usize| u64::from_le_bytes(chunk[from..from + 8].try_into().unwrap_or_default());
+    Some(core::arch::wasm32::u64x2(half(0), half(8)))
+}
+
+/// Where the first `byte` at or after `from` is: 16 bytes a step with wasm SIMD where the module
+/// is built with it, then eight a step with words.
+#[inline(always)]
+pub fn find_byte(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
+    let mut at = from;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_splat};
+        let needle = u8x16_splat(byte);
+        while let Some(chunk) = vector_at(bytes, at) {
+            let hits = u8x16_bitmask(u8x16_eq(chunk, needle));
+            if hits != 0 {
+                return Some(at + hits.trailing_zeros() as usize);
+            }
+            at += 16;
+        }
+    }
+    while let Some(chunk) = bytes.get(at..at + WORD_BYTES) {
+        let hits = bytes_equal(u64::from_le_bytes(chunk.try_into().unwrap_or_default()), byte);
+        if hits != 0 {
+            return Some(at + hits.trailing_zeros() as usize / 8);
+        }
+        at += WORD_BYTES;
+    }
+    Some(at + bytes.get(at..)?.iter().position(|&b| b == byte)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_byte_finds_the_first_at_or_after_from() {
+        let bytes: Vec<u8> = (0..40u8).map(|i| if i % 7 == 3 { b'x' } else { b'x' ^ 0x80 ^ (i & 1) }).collect();
+        for len in 0..bytes.len() {
+            for from in 0..=len + 1 {
+                let expected = bytes[..len].get(from..).and_then(|rest| rest.iter().position(|&b| b == b'x')).map(|at| from + at);
+                assert_eq!(find_byte(&bytes[..len], from, b'x'), expected, "{len} {from}");
+            }
+        }
+    }
 
     #[test]
     fn word_tests_agree_with_byte_tests() {

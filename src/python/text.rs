@@ -151,10 +151,8 @@ fn next_line_break_lead(bytes: &[u8], mut from: usize) -> Option<usize> {
 /// lead byte, or where fewer than 16 bytes are left to look at.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn next_line_break_lead_simd(bytes: &[u8], mut from: usize) -> Result<usize, usize> {
-    use core::arch::wasm32::{u64x2, u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128_or};
-    while let Some(chunk) = bytes.get(from..from + 16) {
-        let half = |at: usize| u64::from_le_bytes(chunk[at..at + 8].try_into().unwrap_or_default());
-        let chunk = u64x2(half(0), half(8));
+    use core::arch::wasm32::{u8x16_bitmask, u8x16_eq, u8x16_lt, u8x16_splat, v128_or};
+    while let Some(chunk) = swar::vector_at(bytes, from) {
         let maybe = v128_or(
             u8x16_lt(chunk, u8x16_splat(0x1F)),
             v128_or(u8x16_eq(chunk, u8x16_splat(0xC2)), u8x16_eq(chunk, u8x16_splat(0xE2))),
