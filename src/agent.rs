@@ -169,7 +169,10 @@ fn strict_schema(mut schema: Value) -> Value {
     object.remove("minLength");
     if let Some(default) = object.remove("default") {
         if let Some(Value::String(description)) = object.get_mut("description") {
-            description.push_str(&format!(" Default {}.", serde_json::to_string(&default).unwrap_or_default()));
+            description.push_str(&format!(
+                " Default {}.",
+                serde_json::to_string(&default).unwrap_or_default()
+            ));
         }
     }
     if let Some(items) = object.remove("items") {
@@ -189,7 +192,11 @@ fn strict_schema(mut schema: Value) -> Value {
             }
             strict_properties.insert(key, property);
         }
-        let all: Vec<Value> = strict_properties.keys().cloned().map(Value::String).collect();
+        let all: Vec<Value> = strict_properties
+            .keys()
+            .cloned()
+            .map(Value::String)
+            .collect();
         object.insert("properties".into(), Value::Object(strict_properties));
         object.insert("required".into(), Value::Array(all));
         object.insert("additionalProperties".into(), Value::Bool(false));
@@ -592,7 +599,12 @@ mod tests {
     fn a_huge_list_limit_is_cut_to_what_the_result_can_hold() {
         let names = ToolNames::default();
         let list = |limit: i64, max: i64| {
-            validate_call(&names, "openviking_tool_result_list", &json!({ "limit": limit }), max)
+            validate_call(
+                &names,
+                "openviking_tool_result_list",
+                &json!({ "limit": limit }),
+                max,
+            )
         };
         let limit_of = |call| match call {
             Ok(ToolCall::List { limit, .. }) => limit,
@@ -613,7 +625,10 @@ mod tests {
         };
         let search_all = "openviking_tool_result_search_all";
         let list = "openviking_tool_result_list";
-        assert_eq!(order_of(search_all, json!({ "query": "q" })).unwrap(), "relevance");
+        assert_eq!(
+            order_of(search_all, json!({ "query": "q" })).unwrap(),
+            "relevance"
+        );
         assert_eq!(
             order_of(search_all, json!({ "query": "q", "order": null })).unwrap(),
             "relevance"
@@ -676,9 +691,24 @@ mod tests {
 
     /// The keywords OpenAI's strict structured outputs support.
     const STRICT_KEYWORDS: [&str; 18] = [
-        "type", "properties", "required", "additionalProperties", "description", "enum",
-        "const", "anyOf", "items", "$ref", "$defs", "minimum", "maximum", "exclusiveMinimum",
-        "exclusiveMaximum", "multipleOf", "pattern", "format",
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "description",
+        "enum",
+        "const",
+        "anyOf",
+        "items",
+        "$ref",
+        "$defs",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "pattern",
+        "format",
     ];
 
     /// Every violation of OpenAI's strict rules in `schema` (at `path`), walking every subschema.
@@ -688,7 +718,9 @@ mod tests {
         };
         for key in object.keys() {
             if !STRICT_KEYWORDS.contains(&key.as_str()) {
-                out.push(format!("{path}: keyword {key} is outside the strict subset"));
+                out.push(format!(
+                    "{path}: keyword {key} is outside the strict subset"
+                ));
             }
         }
         let kinds: Vec<&Value> = match &object.get("type") {
@@ -696,7 +728,9 @@ mod tests {
             Some(kind) => vec![kind],
             None => vec![],
         };
-        if let (Some(Value::Array(values)), true) = (object.get("enum"), kinds.contains(&&json!("null"))) {
+        if let (Some(Value::Array(values)), true) =
+            (object.get("enum"), kinds.contains(&&json!("null")))
+        {
             if !values.contains(&Value::Null) {
                 out.push(format!("{path}: nullable enum without null"));
             }
@@ -748,8 +782,17 @@ mod tests {
             for (key, property) in relaxed["properties"].as_object().unwrap() {
                 let kinds = strict["properties"][key]["type"].clone();
                 let nullable = kinds.as_array().is_some_and(|k| k.contains(&json!("null")));
-                assert_eq!(nullable, !required.contains(&json!(key)), "{tool:?}.{key}: {kinds}");
-                assert_eq!(strict["properties"][key]["type"].as_array().map_or(&kinds, |k| &k[0]), &property["type"]);
+                assert_eq!(
+                    nullable,
+                    !required.contains(&json!(key)),
+                    "{tool:?}.{key}: {kinds}"
+                );
+                assert_eq!(
+                    strict["properties"][key]["type"]
+                        .as_array()
+                        .map_or(&kinds, |k| &k[0]),
+                    &property["type"]
+                );
             }
         }
     }
@@ -757,19 +800,32 @@ mod tests {
     #[test]
     fn a_strict_model_call_with_every_optional_argument_null_is_a_default_call() {
         let names = ToolNames::default();
-        for (tool, definition) in Tool::ALL.iter().zip(tool_definitions(&names, DefinitionFormat::OpenAi)) {
+        for (tool, definition) in Tool::ALL
+            .iter()
+            .zip(tool_definitions(&names, DefinitionFormat::OpenAi))
+        {
             let schema = &definition["function"]["parameters"];
             let mut args = Map::new();
             for (key, property) in schema["properties"].as_object().unwrap() {
-                let nullable = property["type"].as_array().is_some_and(|k| k.contains(&json!("null")));
+                let nullable = property["type"]
+                    .as_array()
+                    .is_some_and(|k| k.contains(&json!("null")));
                 args.insert(key.clone(), if nullable { Value::Null } else { json!("x") });
             }
             let with_nulls = validate_call(&names, tool.name(&names), &Value::Object(args), 500);
-            let required_only: Map<String, Value> = schema["properties"].as_object().unwrap().iter()
+            let required_only: Map<String, Value> = schema["properties"]
+                .as_object()
+                .unwrap()
+                .iter()
                 .filter(|(_, p)| p["type"].is_string())
                 .map(|(key, _)| (key.clone(), json!("x")))
                 .collect();
-            let defaults = validate_call(&names, tool.name(&names), &Value::Object(required_only), 500);
+            let defaults = validate_call(
+                &names,
+                tool.name(&names),
+                &Value::Object(required_only),
+                500,
+            );
             assert!(with_nulls.is_ok(), "{tool:?}: {with_nulls:?}");
             assert_eq!(with_nulls, defaults, "{tool:?}");
         }

@@ -7,7 +7,8 @@ use crate::error::ErrorCode;
 use crate::record::{INDEX_FILE, METADATA_FILE, OUTPUT_FILE, RESULTS_DIR};
 use crate::retrieval::{DEFAULT_LIST_LIMIT, DEFAULT_READ_LIMIT};
 
-const REWRITE: &str = "// Write it again with: TOOL_STUB_WRITE_GENERATED=1 cargo test --test generated_js\n";
+const REWRITE: &str =
+    "// Write it again with: TOOL_STUB_WRITE_GENERATED=1 cargo test --test generated_js\n";
 
 /// Each generated file: its path from the repository root, and its text.
 pub fn generated_js_files() -> [(&'static str, String); 3] {
@@ -20,16 +21,38 @@ pub fn generated_js_files() -> [(&'static str, String); 3] {
 
 fn core_constants() -> String {
     let strings = [
-        ("RESULTS_DIR", RESULTS_DIR, "The folder of a session's results: `<session>/tool-results/<id>/`."),
+        (
+            "RESULTS_DIR",
+            RESULTS_DIR,
+            "The folder of a session's results: `<session>/tool-results/<id>/`.",
+        ),
         ("OUTPUT_FILE", OUTPUT_FILE, "A result's raw output."),
-        ("METADATA_FILE", METADATA_FILE, "A result's record, written last: a result exists once it is."),
-        ("INDEX_FILE", INDEX_FILE, "A result's position index (see output-index.js)."),
+        (
+            "METADATA_FILE",
+            METADATA_FILE,
+            "A result's record, written last: a result exists once it is.",
+        ),
+        (
+            "INDEX_FILE",
+            INDEX_FILE,
+            "A result's position index (see output-index.js).",
+        ),
     ];
     let numbers = [
-        ("DEFAULT_READ_LIMIT", DEFAULT_READ_LIMIT, "`read`'s default limit, in code points."),
-        ("DEFAULT_LIST_LIMIT", DEFAULT_LIST_LIMIT, "`list`'s default limit."),
+        (
+            "DEFAULT_READ_LIMIT",
+            DEFAULT_READ_LIMIT,
+            "`read`'s default limit, in code points.",
+        ),
+        (
+            "DEFAULT_LIST_LIMIT",
+            DEFAULT_LIST_LIMIT,
+            "`list`'s default limit.",
+        ),
     ];
-    let mut text = format!("// Generated from the core's constants (src/js_constants.rs): do not edit.\n{REWRITE}");
+    let mut text = format!(
+        "// Generated from the core's constants (src/js_constants.rs): do not edit.\n{REWRITE}"
+    );
     for (name, value, meaning) in strings {
         text += &format!("\n/** {meaning} */\nexport const {name} = \"{value}\";\n");
     }

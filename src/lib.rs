@@ -20,6 +20,7 @@ mod enhanced;
 mod enhanced_source;
 mod error;
 mod ids;
+mod js_constants;
 mod json_fields;
 #[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
 mod kinds;
@@ -29,7 +30,6 @@ mod retention;
 mod retrieval;
 mod stub;
 mod synopsis;
-mod js_constants;
 #[cfg(test)]
 mod test_support;
 mod turn;
@@ -37,15 +37,22 @@ mod turn;
 pub mod wasm;
 
 pub use error::{Error, ErrorCode, Result};
+pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 /// The JavaScript files generated from the core's constants (checked by tests/generated_js.rs).
 pub use js_constants::generated_js_files;
-pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 /// The enhanced mode's analyzers of outputs the reference calls `text`, each
 /// `synopsis(output) -> Option<Synopsis>` (the fuzz targets drive them).
 #[cfg(feature = "enhanced")]
 pub mod enhanced_kinds {
-    pub use crate::enhanced::{build_output, dep_tree, git_log, html, log, text_table, xml, yaml_sample};
+    pub use crate::enhanced::{
+        build_output, dep_tree, git_log, html, log, text_table, xml, yaml_sample,
+    };
 }
+/// The enhanced synopsis mode (`config.synopsisMode: "enhanced"`).
+pub use enhanced::SynopsisMode;
+/// The enhanced synopsis given the reference's (what the enhanced wasm module, enhanced/, answers).
+#[cfg(feature = "enhanced")]
+pub use enhanced_source::enhanced_synopsis;
 /// The synopsis kinds, each `synopsis(output)`; `None` when the output is not of that kind.
 pub use kinds::{code, json, table, text, xml, yaml, Synopsis};
 pub use python::{char_len, is_py_space, py_lstrip, py_strip, py_word_count, py_words};
@@ -56,11 +63,6 @@ pub use retrieval::grep;
 /// Line windows, JSON pointer reads and CSV/TSV rows reads (the fuzz targets drive them).
 pub use retrieval::{json_pointer, lines, table_rows};
 pub use retrieval::{output_index::output_index, read, ReadWindow};
-/// The enhanced synopsis mode (`config.synopsisMode: "enhanced"`).
-pub use enhanced::SynopsisMode;
-/// The enhanced synopsis given the reference's (what the enhanced wasm module, enhanced/, answers).
-#[cfg(feature = "enhanced")]
-pub use enhanced_source::enhanced_synopsis;
 pub use stub::{
     make_preview, render_stub, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
     DEFAULT_MAX_STUB_CHARS, ENHANCED_STUB_RATIO,

@@ -522,7 +522,10 @@ mod tests {
         long.structure = (0..50).map(|i| format!("field{i}: text")).collect();
         hold_to_limit(&mut long, &header, limit);
         assert!(bare_stub_chars(&long, &header) <= limit);
-        assert!(long.summary.last().is_some_and(|item| item.ends_with(" more")));
+        assert!(long
+            .summary
+            .last()
+            .is_some_and(|item| item.ends_with(" more")));
         // A synopsis that fits is left as it is.
         let mut short = Synopsis::new("log", "Log output");
         short.summary = vec!["2 lines".into()];
@@ -534,12 +537,27 @@ mod tests {
     #[test]
     fn enhanced_stubs_stay_within_the_ratio_of_the_reference() {
         let outputs = [
-            ("[{\"id\": 1, \"state\": \"open\"}, {\"id\": 2, \"state\": \"closed\"}]".repeat(1), "application/json"),
+            (
+                "[{\"id\": 1, \"state\": \"open\"}, {\"id\": 2, \"state\": \"closed\"}]".repeat(1),
+                "application/json",
+            ),
             ("a,b\n1,2\n3,4\n".to_string(), "text/csv"),
-            ("items:\n- kind: Pod\n  metadata:\n    name: x\n".to_string(), "application/yaml"),
-            ("# Title\n\nSome text.\n## Part\nmore".to_string(), "text/markdown"),
-            ("import os\ndef main():\n    pass\n".to_string(), "text/x-python"),
-            ("2024-01-01 ERROR boom\n2024-01-01 INFO ok\n".repeat(500), "text/plain"),
+            (
+                "items:\n- kind: Pod\n  metadata:\n    name: x\n".to_string(),
+                "application/yaml",
+            ),
+            (
+                "# Title\n\nSome text.\n## Part\nmore".to_string(),
+                "text/markdown",
+            ),
+            (
+                "import os\ndef main():\n    pass\n".to_string(),
+                "text/x-python",
+            ),
+            (
+                "2024-01-01 ERROR boom\n2024-01-01 INFO ok\n".repeat(500),
+                "text/plain",
+            ),
             ("\u{1}\u{2}".repeat(100), "application/octet-stream"),
         ];
         for (output, mime_type) in outputs {
@@ -564,7 +582,8 @@ mod tests {
                 // The header and the Explore lines are the reference's.
                 let explore = |stub: &str| stub.split("\nExplore:\n").nth(1).map(str::to_string);
                 assert_eq!(explore(&enhanced), explore(&reference));
-                assert!(enhanced.starts_with("[OpenViking tool result externalized]\ntool_name: tool\nkind: "));
+                assert!(enhanced
+                    .starts_with("[OpenViking tool result externalized]\ntool_name: tool\nkind: "));
             }
         }
     }

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::enhanced::SynopsisMode;
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
 use crate::json_fields::{self, required, take};
@@ -14,7 +15,6 @@ use crate::record::{
     INDEX_FILE, METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
 };
 use crate::retrieval::output_index::{index_of_received_output, OutputIndex};
-use crate::enhanced::SynopsisMode;
 use crate::stub::{
     bound_synopsis, effective_preview_chars, make_preview, render_bounded_stub, render_stub,
     sections_chars, stub_limit, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
@@ -1041,15 +1041,22 @@ mod tests {
 
     #[test]
     fn stub_header_brands_every_stub_of_a_turn_and_defaults_to_the_reference() {
-        let branded: TurnConfig =
-            serde_json::from_value(serde_json::json!({"stubHeader": "[acme: output stored]", "previewChars": 100}))
-                .expect("accepted");
+        let branded: TurnConfig = serde_json::from_value(
+            serde_json::json!({"stubHeader": "[acme: output stored]", "previewChars": 100}),
+        )
+        .expect("accepted");
         assert!(branded.check().is_ok());
-        assert_eq!(TurnConfig::default().stub_header, "[OpenViking tool result externalized]");
+        assert_eq!(
+            TurnConfig::default().stub_header,
+            "[OpenViking tool result externalized]"
+        );
         let big = "word ".repeat(5_000);
         for (config, first_line) in [
             (branded, "[acme: output stored]"),
-            (TurnConfig::default(), "[OpenViking tool result externalized]"),
+            (
+                TurnConfig::default(),
+                "[OpenViking tool result externalized]",
+            ),
         ] {
             let plan = plan_turn(input(vec![part("a", big.clone())], config)).expect("planned");
             assert_eq!(plan.writes.len(), 1);
@@ -1065,20 +1072,24 @@ mod tests {
     #[test]
     fn synopsis_mode_is_read_from_the_config_and_used_by_every_stub_of_a_turn() {
         let enhanced: TurnConfig =
-            serde_json::from_value(serde_json::json!({"synopsisMode": "enhanced"})).expect("accepted");
+            serde_json::from_value(serde_json::json!({"synopsisMode": "enhanced"}))
+                .expect("accepted");
         assert_eq!(enhanced.synopsis_mode, SynopsisMode::Enhanced);
         let snake: TurnConfig =
-            serde_json::from_value(serde_json::json!({"synopsis_mode": "reference"})).expect("accepted");
+            serde_json::from_value(serde_json::json!({"synopsis_mode": "reference"}))
+                .expect("accepted");
         assert_eq!(snake.synopsis_mode, SynopsisMode::Reference);
         assert_eq!(TurnConfig::default().synopsis_mode, SynopsisMode::Reference);
-        let refused = serde_json::from_value::<TurnConfig>(serde_json::json!({"synopsisMode": "fancy"}))
-            .expect_err("refused");
+        let refused =
+            serde_json::from_value::<TurnConfig>(serde_json::json!({"synopsisMode": "fancy"}))
+                .expect_err("refused");
         assert!(refused.to_string().contains("synopsisMode"), "{refused}");
         let output = "2024-05-01 12:00:00 INFO started\n".repeat(2_000);
         let stubs: Vec<String> = [TurnConfig::default(), enhanced]
             .into_iter()
             .map(|config| {
-                let plan = plan_turn(input(vec![part("a", output.clone())], config)).expect("planned");
+                let plan =
+                    plan_turn(input(vec![part("a", output.clone())], config)).expect("planned");
                 plan.writes[0].stub.clone()
             })
             .collect();

@@ -28,8 +28,14 @@ fn error_code(error: JsValue) -> String {
 
 #[wasm_bindgen_test]
 fn synopsis_detects_json_in_wasm() {
-    let json = wasm::synopsis_json(r#"{"a": [1, 2.5e-7], "b": "x"}"#, "text/plain", 2000.0, "", None)
-        .expect("synopsis");
+    let json = wasm::synopsis_json(
+        r#"{"a": [1, 2.5e-7], "b": "x"}"#,
+        "text/plain",
+        2000.0,
+        "",
+        None,
+    )
+    .expect("synopsis");
     let synopsis: Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(synopsis["kind"], "json");
     assert_eq!(synopsis["notable_items"][0], "a[0]: 1");
@@ -93,8 +99,14 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
         "parts": [{"toolId": "t1", "toolName": "bash"}, {"toolId": "t2", "toolName": "bash"}]
     });
     let outputs = vec![output.clone(), "short".to_string()];
-    let answer =
-        wasm::plan_turn(&input.to_string(), outputs, vec![String::new(); 2], None, None).expect("plan");
+    let answer = wasm::plan_turn(
+        &input.to_string(),
+        outputs,
+        vec![String::new(); 2],
+        None,
+        None,
+    )
+    .expect("plan");
     assert_eq!(answer.len(), 3, "the plan, then two files per write");
     let planned: Value = serde_json::from_str(&answer[0]).expect("JSON");
     let write = &planned["writes"][0];
@@ -120,7 +132,8 @@ fn a_turn_plans_and_finishes_in_wasm_without_sending_outputs_back() {
         "an unchanged output comes back empty"
     );
     // A turn finishes once.
-    let again = wasm::finish_turn(turn, &outcomes, vec![String::new()], None).expect_err("finished");
+    let again =
+        wasm::finish_turn(turn, &outcomes, vec![String::new()], None).expect_err("finished");
     assert_eq!(error_code(again), "INVALID_ARGUMENT");
 }
 
@@ -143,12 +156,18 @@ fn a_dropped_turn_cannot_finish_and_bad_outcomes_leave_it_pending() {
     let dropped = plan();
     wasm::drop_turn(dropped);
     wasm::drop_turn(dropped);
-    let error = wasm::finish_turn(dropped, &stored, vec![String::new()], None).expect_err("dropped");
+    let error =
+        wasm::finish_turn(dropped, &stored, vec![String::new()], None).expect_err("dropped");
     assert_eq!(error_code(error), "INVALID_ARGUMENT");
     let pending = plan();
     assert_ne!(pending, dropped, "every plan gets its own number");
-    let error = wasm::finish_turn(pending, "[{\"status\": \"lost\"}]", vec![String::new()], None)
-        .expect_err("bad outcome");
+    let error = wasm::finish_turn(
+        pending,
+        "[{\"status\": \"lost\"}]",
+        vec![String::new()],
+        None,
+    )
+    .expect_err("bad outcome");
     assert_eq!(error_code(error), "INVALID_ARGUMENT");
     assert!(wasm::finish_turn(pending, &stored, vec![String::new()], None).is_ok());
 }
@@ -170,7 +189,8 @@ fn a_host_computed_sha256_is_used_and_a_failed_write_keeps_the_raw_output_with_t
     assert_eq!(planned["writes"][0]["sha256"], known.as_str());
     let turn = planned["turn"].as_u64().expect("turn number") as u32;
     let outcomes = serde_json::json!([{"status": "failed", "error": "Error: full"}]);
-    let finished = wasm::finish_turn(turn, &outcomes.to_string(), vec![output], None).expect("finish");
+    let finished =
+        wasm::finish_turn(turn, &outcomes.to_string(), vec![output], None).expect("finish");
     let parts: Value = serde_json::from_str(&finished).expect("JSON");
     assert_eq!(
         (

@@ -244,5 +244,8 @@ fn both_budgets_notes_are_kept() {
     // the first clock read: the note keeps both.
     let result = compiled.run_with_budget(&text, -1.0);
     let note = result.note.expect("a note");
-    assert!(note.contains("not listed") && note.contains("time budget"), "{note}");
+    assert!(
+        note.contains("not listed") && note.contains("time budget"),
+        "{note}"
+    );
 }

@@ -12,8 +12,8 @@ use crate::kinds::Synopsis;
 use crate::python::py_words;
 
 use super::log::{
-    after_last, brief, contains_str, find_byte, find_str, lines, probes, split_str, strip_timestamp, trim_set,
-    PROBE_BYTES,
+    after_last, brief, contains_str, find_byte, find_str, lines, probes, split_str,
+    strip_timestamp, trim_set, PROBE_BYTES,
 };
 
 const MAX_FAILING_TESTS: usize = 10;
@@ -138,14 +138,19 @@ fn file_location(s: &str) -> Option<(&str, &str)> {
     let bytes = s.as_bytes();
     let mut at = 0;
     // Windows drive letters (`C:\x.c`) keep their colon.
-    if bytes.len() > 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() && matches!(bytes[2], b'\\' | b'/') {
+    if bytes.len() > 2
+        && bytes[1] == b':'
+        && bytes[0].is_ascii_alphabetic()
+        && matches!(bytes[2], b'\\' | b'/')
+    {
         at = 2;
     }
     // The file ends at the first colon and holds none of these: one pass that stops at the
     // first of either, so a line of prose or code is given up at its first space.
-    let colon = at + bytes[at..]
-        .iter()
-        .position(|&b| matches!(b, b':' | b' ' | b'\t' | b'(' | b'"' | b'\''))?;
+    let colon = at
+        + bytes[at..]
+            .iter()
+            .position(|&b| matches!(b, b':' | b' ' | b'\t' | b'(' | b'"' | b'\''))?;
     if bytes[colon] != b':' {
         return None;
     }
@@ -198,7 +203,10 @@ fn severity(rest: &str) -> Option<(bool, &str)> {
             Some(b'[') => &after[after.find(']')? + 1..],
             Some(b' ') => {
                 let code = after[1..].split(':').next().unwrap_or("");
-                if code.is_empty() || code.len() > 10 || !code.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                if code.is_empty()
+                    || code.len() > 10
+                    || !code.bytes().all(|b| b.is_ascii_alphanumeric())
+                {
                     continue;
                 }
                 &after[1 + code.len()..]
@@ -302,7 +310,11 @@ fn summary_line(line: &str) -> Option<(&'static str, &str)> {
     let counted = |word: Counted| counts & word as u8 != 0;
     if line.starts_with('=') && line.ends_with('=') && contains_str(line, " in ") {
         let inner = trim_set(line, b"= ", true, true);
-        if counted(Counted::Passed) || counted(Counted::Failed) || counted(Counted::Error) || has("no tests ran") {
+        if counted(Counted::Passed)
+            || counted(Counted::Failed)
+            || counted(Counted::Error)
+            || has("no tests ran")
+        {
             return Some(("pytest", inner));
         }
     }
@@ -319,14 +331,28 @@ fn summary_line(line: &str) -> Option<(&'static str, &str)> {
         return Some(("maven", line));
     }
     if line.starts_with("BUILD ")
-        && ["BUILD SUCCESS", "BUILD FAILURE", "BUILD FAILED", "BUILD SUCCESSFUL"]
-            .iter()
-            .any(|word| line.starts_with(word))
+        && [
+            "BUILD SUCCESS",
+            "BUILD FAILURE",
+            "BUILD FAILED",
+            "BUILD SUCCESSFUL",
+        ]
+        .iter()
+        .any(|word| line.starts_with(word))
     {
         return Some(("maven/gradle", line));
     }
-    if (counted(Counted::TestsCompleted) && counted(Counted::Failed)) || (counted(Counted::Problems) && has(" error")) {
-        return Some((if counted(Counted::Problems) { "eslint" } else { "gradle" }, line));
+    if (counted(Counted::TestsCompleted) && counted(Counted::Failed))
+        || (counted(Counted::Problems) && has(" error"))
+    {
+        return Some((
+            if counted(Counted::Problems) {
+                "eslint"
+            } else {
+                "gradle"
+            },
+            line,
+        ));
     }
     if counted(Counted::Passing) || counted(Counted::Failing) || counted(Counted::Pending) {
         let count = first_word(line);
@@ -334,7 +360,10 @@ fn summary_line(line: &str) -> Option<(&'static str, &str)> {
             return Some(("mocha", line));
         }
     }
-    if let Some(rest) = line.strip_prefix("FAIL\t").or_else(|| line.strip_prefix("ok  \t")) {
+    if let Some(rest) = line
+        .strip_prefix("FAIL\t")
+        .or_else(|| line.strip_prefix("ok  \t"))
+    {
         if rest.contains('\t') || rest.ends_with('s') {
             return Some(("go test", line));
         }
@@ -452,7 +481,8 @@ impl Scan {
             }
             return true;
         }
-        if trimmed.starts_with("✓ ") || trimmed.starts_with("√ ") || trimmed.starts_with("✔ ") {
+        if trimmed.starts_with("✓ ") || trimmed.starts_with("√ ") || trimmed.starts_with("✔ ")
+        {
             self.passed_tests += 1;
             return true;
         }
@@ -501,7 +531,10 @@ impl Scan {
         }
         if !line.starts_with(' ') {
             if let Some((error, message)) = severity(line) {
-                if !message.is_empty() && !message.starts_with("aborting") && !contains_str(message, " generated ") {
+                if !message.is_empty()
+                    && !message.starts_with("aborting")
+                    && !contains_str(message, " generated ")
+                {
                     self.pending_rustc = Some((error, message.to_string(), number));
                 }
             }
@@ -559,7 +592,10 @@ impl Scan {
                 let mut words = py_words(trimmed);
                 let position = words.next().unwrap_or("");
                 let level = words.next().unwrap_or("");
-                if position.contains(':') && position.bytes().all(|b| b.is_ascii_digit() || b == b':') && matches!(level, "error" | "warning") {
+                if position.contains(':')
+                    && position.bytes().all(|b| b.is_ascii_digit() || b == b':')
+                    && matches!(level, "error" | "warning")
+                {
                     let location = format!("{file}:{position}");
                     let message = trimmed[position.len()..].trim_start()[level.len()..].trim();
                     self.tool("eslint");
@@ -568,7 +604,9 @@ impl Scan {
             }
         }
         // make/ninja/CI failures.
-        let is_make_failure = (trimmed.starts_with("make") && contains_str(trimmed, ": *** ") && contains_str(trimmed, "Error"))
+        let is_make_failure = (trimmed.starts_with("make")
+            && contains_str(trimmed, ": *** ")
+            && contains_str(trimmed, "Error"))
             || trimmed.starts_with("ninja: build stopped")
             || trimmed.starts_with("FAILED: ")
             || trimmed.starts_with("##[error]")
@@ -608,7 +646,11 @@ fn paren_location(s: &str) -> Option<(&str, &str)> {
     }
     let file = &s[..open];
     // The position, digits and commas up to the first `)`: given up at any other byte.
-    let close = open + 1 + bytes[open + 1..].iter().position(|&b| !(b.is_ascii_digit() || b == b','))?;
+    let close = open
+        + 1
+        + bytes[open + 1..]
+            .iter()
+            .position(|&b| !(b.is_ascii_digit() || b == b','))?;
     if bytes[close] != b')' || close == open + 1 || file.is_empty() || !file.contains('.') {
         return None;
     }
@@ -656,7 +698,11 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     // Runners and compilers show themselves at the start (progress lines) or at the end (the
     // summary, make's final error, the exit code): without a sign at either end, the middle is
     // not read.
-    if output.len() > 2 * PROBE_BYTES && probes(output).iter().all(|probe| scan_lines(probe).score == 0) {
+    if output.len() > 2 * PROBE_BYTES
+        && probes(output)
+            .iter()
+            .all(|probe| scan_lines(probe).score == 0)
+    {
         return None;
     }
     let scan = scan_lines(output);
@@ -664,7 +710,11 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         return None;
     }
     let failed = !scan.failing_tests.is_empty() || scan.error_count > 0 || scan.failure_count > 0;
-    let title = if failed { "Build/test output with failures" } else { "Build/test output" };
+    let title = if failed {
+        "Build/test output with failures"
+    } else {
+        "Build/test output"
+    };
     let mut synopsis = Synopsis::new("build_output", title);
     let tools = scan.tools.join(", ");
     if scan.summaries.is_empty() {
@@ -673,7 +723,11 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     // The last summaries: a runner prints its totals at the end.
     let first_shown = scan.summaries.len().saturating_sub(MAX_SUMMARIES);
     for (index, summary) in scan.summaries[first_shown..].iter().enumerate() {
-        let tools = if index == 0 { format!(" ({tools})") } else { String::new() };
+        let tools = if index == 0 {
+            format!(" ({tools})")
+        } else {
+            String::new()
+        };
         synopsis.summary.push(format!("Summary{tools}: {summary}"));
     }
     if !scan.failing_tests.is_empty() {
@@ -684,10 +738,14 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         ));
     }
     if let Some((number, text)) = &scan.first_assertion {
-        synopsis.summary.push(format!("First failure message: line {number}: {text}"));
+        synopsis
+            .summary
+            .push(format!("First failure message: line {number}: {text}"));
     }
     if scan.passed_tests > 0 && scan.summaries.is_empty() {
-        synopsis.summary.push(format!("Passed tests (lines): {}.", scan.passed_tests));
+        synopsis
+            .summary
+            .push(format!("Passed tests (lines): {}.", scan.passed_tests));
     }
     let mut locations = Vec::new();
     for diagnostic in scan.errors.iter().chain(&scan.first_warning) {
@@ -698,14 +756,21 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         format!(
             "line {}: {}: {}",
             d.line,
-            d.location.strip_prefix(directory.as_str()).unwrap_or(&d.location),
+            d.location
+                .strip_prefix(directory.as_str())
+                .unwrap_or(&d.location),
             d.message
         )
     };
     if scan.error_count > 0 {
-        synopsis.structure.push(format!("Errors: {} (file:line: message).", scan.error_count));
+        synopsis.structure.push(format!(
+            "Errors: {} (file:line: message).",
+            scan.error_count
+        ));
         if !directory.is_empty() {
-            synopsis.structure.push(format!("Paths below are under {directory}"));
+            synopsis
+                .structure
+                .push(format!("Paths below are under {directory}"));
         }
         for error in &scan.errors {
             synopsis.structure.push(located(error));
@@ -713,12 +778,19 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     }
     if scan.warning_count > 0 {
         let first = scan.first_warning.as_ref().map(located).unwrap_or_default();
-        synopsis.structure.push(format!("Warnings: {} compiler warnings; first: {first}", scan.warning_count));
+        synopsis.structure.push(format!(
+            "Warnings: {} compiler warnings; first: {first}",
+            scan.warning_count
+        ));
     }
     if scan.failure_count > 0 {
-        synopsis.notable_items.push(format!("Build failure lines: {}.", scan.failure_count));
+        synopsis
+            .notable_items
+            .push(format!("Build failure lines: {}.", scan.failure_count));
         for (number, text) in &scan.failures {
-            synopsis.notable_items.push(format!("line {number}: {text}"));
+            synopsis
+                .notable_items
+                .push(format!("line {number}: {text}"));
         }
     }
     Some(synopsis)
@@ -756,14 +828,22 @@ mod tests {
         pub fn file_location(s: &str) -> Option<(&str, &str)> {
             let bytes = s.as_bytes();
             let mut at = 0;
-            if bytes.len() > 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() && matches!(bytes[2], b'\\' | b'/') {
+            if bytes.len() > 2
+                && bytes[1] == b':'
+                && bytes[0].is_ascii_alphabetic()
+                && matches!(bytes[2], b'\\' | b'/')
+            {
                 at = 2;
             }
             let colon = at + s[at..].find(':')?;
             let file = &s[..colon];
             let name = after_last(after_last(file, b'/'), b'\\');
             let has_extension = name.contains('.') && !name.ends_with('.');
-            if file.is_empty() || file.contains([' ', '\t', '(', '"', '\'']) || !has_extension || file.starts_with("http") {
+            if file.is_empty()
+                || file.contains([' ', '\t', '(', '"', '\''])
+                || !has_extension
+                || file.starts_with("http")
+            {
                 return None;
             }
             let mut end = colon;
@@ -781,7 +861,10 @@ mod tests {
                 return None;
             }
             let rest = &s[end..];
-            let rest = rest.strip_prefix(": ").or_else(|| rest.strip_prefix(" - ")).or_else(|| rest.strip_prefix(':'))?;
+            let rest = rest
+                .strip_prefix(": ")
+                .or_else(|| rest.strip_prefix(" - "))
+                .or_else(|| rest.strip_prefix(':'))?;
             Some((&s[..end], rest))
         }
 
@@ -812,18 +895,36 @@ mod tests {
     );
 
     /// Lines of near misses for the location rules: file names, positions and what breaks them.
-    const LOCATION_MISSES: &str = r#"(C:|http)?[ac(/\\ \t"'é]{0,4}\.?[ac.]?([:(][0-9,]{0,2}){0,3}\)?(: | - |:)?(error|x)?"#;
+    const LOCATION_MISSES: &str =
+        r#"(C:|http)?[ac(/\\ \t"'é]{0,4}\.?[ac.]?([:(][0-9,]{0,2}){0,3}\)?(: | - |:)?(error|x)?"#;
 
     #[test]
     fn counted_words_agree_with_a_search_per_word_on_chosen_lines() {
         for line in [
-            "4 failed", "4  failed", "4\u{3000}failed", "4\u{1f}failed", "x4\tpassing", "4x failed",
-            "1 passed, 2 failed, 3 error", "5 tests completed, 1 failed", "✖ 2 problems (1 error, 1 warning)",
-            "failed 4", "44", "4 ", "", "12 pendingé", "3 passed4 failed", "é9 passing",
+            "4 failed",
+            "4  failed",
+            "4\u{3000}failed",
+            "4\u{1f}failed",
+            "x4\tpassing",
+            "4x failed",
+            "1 passed, 2 failed, 3 error",
+            "5 tests completed, 1 failed",
+            "✖ 2 problems (1 error, 1 warning)",
+            "failed 4",
+            "44",
+            "4 ",
+            "",
+            "12 pendingé",
+            "3 passed4 failed",
+            "é9 passing",
         ] {
             let counts = counted_words(line);
             for (word, bit) in COUNTED_WORDS {
-                assert_eq!(counts & bit as u8 != 0, oracle::counted(line, word), "{line:?} {word:?}");
+                assert_eq!(
+                    counts & bit as u8 != 0,
+                    oracle::counted(line, word),
+                    "{line:?} {word:?}"
+                );
             }
         }
     }
@@ -859,7 +960,10 @@ mod tests {
         assert_eq!(file_location("src/a.c:12"), None);
         assert_eq!(file_location("src/a.c:12:"), Some(("src/a.c:12", "")));
         assert_eq!(file_location("src/a.c:12:3"), None);
-        assert_eq!(file_location("src/a.c:12:3: error: x"), Some(("src/a.c:12:3", "error: x")));
+        assert_eq!(
+            file_location("src/a.c:12:3: error: x"),
+            Some(("src/a.c:12:3", "error: x"))
+        );
         for line in ["main.rs:7", "x.go:1:2", "C:\\x.c:9"] {
             let output = format!("error: failed\n{line}\n{line}\nerror: build failed\n");
             let _ = synopsis(&output);
@@ -872,10 +976,19 @@ mod tests {
                    ____ test_bad ____\n>   assert x == 2\nE   assert 1 == 2\n\ntests/a.py:12: AssertionError\n\
                    FAILED tests/a.py::test_bad - assert 1 == 2\n===== 1 failed, 2 passed in 0.12s =====\n";
         let all = all(out);
-        assert!(all.contains("Summary (pytest): 1 failed, 2 passed in 0.12s"), "{all}");
+        assert!(
+            all.contains("Summary (pytest): 1 failed, 2 passed in 0.12s"),
+            "{all}"
+        );
         assert!(all.contains("Failing tests (1): test_bad."), "{all}");
-        assert!(all.contains("First failure message: line 7: assert 1 == 2"), "{all}");
-        assert!(all.contains("line 9: tests/a.py:12: AssertionError"), "{all}");
+        assert!(
+            all.contains("First failure message: line 7: assert 1 == 2"),
+            "{all}"
+        );
+        assert!(
+            all.contains("line 9: tests/a.py:12: AssertionError"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -887,11 +1000,28 @@ mod tests {
                    make: *** [Makefile:146: all] Error 2\n";
         let all = all(out);
         assert!(all.contains("Errors: 1 (file:line: message)."), "{all}");
-        assert!(all.contains("Paths below are under /home/ci/src/engine/"), "{all}");
-        assert!(all.contains("line 4: b.cpp:412:27: 'class P' has no member named 'evict'"), "{all}");
-        assert!(all.contains("Warnings: 1 compiler warnings; first: line 3: a.cpp:7:3: unused variable"), "{all}");
-        assert!(all.contains("line 5: make[2]: *** [src/CMakeFiles/engine_storage.dir"), "{all}");
-        assert!(all.contains("line 6: make: *** [Makefile:146: all] Error 2"), "{all}");
+        assert!(
+            all.contains("Paths below are under /home/ci/src/engine/"),
+            "{all}"
+        );
+        assert!(
+            all.contains("line 4: b.cpp:412:27: 'class P' has no member named 'evict'"),
+            "{all}"
+        );
+        assert!(
+            all.contains(
+                "Warnings: 1 compiler warnings; first: line 3: a.cpp:7:3: unused variable"
+            ),
+            "{all}"
+        );
+        assert!(
+            all.contains("line 5: make[2]: *** [src/CMakeFiles/engine_storage.dir"),
+            "{all}"
+        );
+        assert!(
+            all.contains("line 6: make: *** [Makefile:146: all] Error 2"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -901,10 +1031,16 @@ mod tests {
                    thread 'a::breaks' panicked at src/lib.rs:12:5:\nassertion failed\n\
                    test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n";
         let all = all(out);
-        assert!(all.contains("line 2: src/main.rs:4:5: mismatched types"), "{all}");
+        assert!(
+            all.contains("line 2: src/main.rs:4:5: mismatched types"),
+            "{all}"
+        );
         assert!(all.contains("Failing tests (1): breaks."), "{all}");
         assert!(all.contains("src/lib.rs:12:5"), "{all}");
-        assert!(all.contains("Summary (rustc, cargo test): FAILED. 1 passed; 1 failed;"), "{all}");
+        assert!(
+            all.contains("Summary (rustc, cargo test): FAILED. 1 passed; 1 failed;"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -913,7 +1049,10 @@ mod tests {
         let all = all(out);
         assert!(all.contains("Failing tests (1): TestAdd."), "{all}");
         assert!(all.contains("add_test.go:9: got 3, want 4"), "{all}");
-        assert!(all.contains("Summary (go test): FAIL example.com/m/add 0.002s"), "{all}");
+        assert!(
+            all.contains("Summary (go test): FAIL example.com/m/add 0.002s"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -922,27 +1061,50 @@ mod tests {
         assert!(all(jest).contains("Failing tests (1): math › adds."));
         let vitest = " FAIL  src/a.test.ts > math > adds\n Test Files  1 failed | 3 passed (4)\n      Tests  1 failed | 40 passed (41)\n";
         let v = all(vitest);
-        assert!(v.contains("src/a.test.ts > math > adds") && v.contains("Summary: Tests 1 failed | 40 passed (41)"), "{v}");
+        assert!(
+            v.contains("src/a.test.ts > math > adds")
+                && v.contains("Summary: Tests 1 failed | 40 passed (41)"),
+            "{v}"
+        );
         let mocha = "  3 passing (12ms)\n  1 failing\n\n  1) Array\n       #indexOf():\n     AssertionError: expected -1\n";
-        assert!(all(mocha).contains("Failing tests (1): Array."), "{}", all(mocha));
+        assert!(
+            all(mocha).contains("Failing tests (1): Array."),
+            "{}",
+            all(mocha)
+        );
         let maven = "[ERROR] testAdd(com.a.MathTest)  Time elapsed: 0.01 s  <<< FAILURE!\n[ERROR] Tests run: 5, Failures: 1, Errors: 0, Skipped: 0\n[INFO] BUILD FAILURE\n";
         let m = all(maven);
-        assert!(m.contains("testAdd(com.a.MathTest)") && m.contains("Summary: BUILD FAILURE"), "{m}");
+        assert!(
+            m.contains("testAdd(com.a.MathTest)") && m.contains("Summary: BUILD FAILURE"),
+            "{m}"
+        );
         let gradle = "MathTest > testAdd FAILED\n5 tests completed, 1 failed\nBUILD FAILED in 3s\n";
         assert!(all(gradle).contains("MathTest > testAdd"));
         let tsc = "src/a.ts(12,5): error TS2304: Cannot find name 'x'.\nsrc/b.ts:3:1 - error TS1005: ';' expected.\n";
         let t = all(tsc);
-        assert!(t.contains("src/a.ts(12,5): Cannot find name 'x'.") && t.contains("src/b.ts:3:1: ';' expected."), "{t}");
+        assert!(
+            t.contains("src/a.ts(12,5): Cannot find name 'x'.")
+                && t.contains("src/b.ts:3:1: ';' expected."),
+            "{t}"
+        );
         let eslint = "/repo/src/a.js\n  12:5  error  'x' is not defined  no-undef\n  13:1  warning  Unexpected console  no-console\n\n✖ 2 problems (1 error, 1 warning)\n";
         let e = all(eslint);
-        assert!(e.contains("/repo/src/a.js:12:5: 'x' is not defined") && e.contains("Summary (eslint): ✖ 2 problems (1 error, 1 warning)"), "{e}");
+        assert!(
+            e.contains("/repo/src/a.js:12:5: 'x' is not defined")
+                && e.contains("Summary (eslint): ✖ 2 problems (1 error, 1 warning)"),
+            "{e}"
+        );
     }
 
     #[test]
     fn ci_timestamps_are_dropped() {
         let out = "2024-05-14T09:00:00.1234567Z src/a.c:1:2: error: boom\n2024-05-14T09:00:00.2Z src/a.c:3:4: error: bang\n2024-05-14T09:00:01Z ##[error]Process completed with exit code 2.\n";
         let all = all(out);
-        assert!(all.contains("line 1: src/a.c:1:2: boom") && all.contains("line 3: ##[error]Process completed with exit code 2."), "{all}");
+        assert!(
+            all.contains("line 1: src/a.c:1:2: boom")
+                && all.contains("line 3: ##[error]Process completed with exit code 2."),
+            "{all}"
+        );
     }
 
     #[test]

@@ -19,7 +19,15 @@ const SHOWN_METHODS: usize = 4;
 
 const LANGUAGES: usize = 9;
 const LANGUAGE_NAMES: [&str; LANGUAGES] = [
-    "Go", "Rust", "Python", "TypeScript", "JavaScript", "Java", "Kotlin", "C#", "Ruby",
+    "Go",
+    "Rust",
+    "Python",
+    "TypeScript",
+    "JavaScript",
+    "Java",
+    "Kotlin",
+    "C#",
+    "Ruby",
 ];
 const GO: usize = 0;
 const RUST: usize = 1;
@@ -112,49 +120,195 @@ const MODIFIER_STARTS: Starts = Starts::new(&MODIFIERS);
 
 /// Modifiers before a declaration keyword.
 const MODIFIERS: [&str; 27] = [
-    "pub(crate) ", "pub(super) ", "pub ", "export default ", "export ", "async ", "public ",
-    "private ", "protected ", "internal ", "static ", "abstract ", "declare ", "final ", "unsafe ",
-    "override ", "virtual ", "sealed ", "partial ", "readonly ", "suspend ", "open ", "data ",
-    "inline ", "const ", "extern ", "default ",
+    "pub(crate) ",
+    "pub(super) ",
+    "pub ",
+    "export default ",
+    "export ",
+    "async ",
+    "public ",
+    "private ",
+    "protected ",
+    "internal ",
+    "static ",
+    "abstract ",
+    "declare ",
+    "final ",
+    "unsafe ",
+    "override ",
+    "virtual ",
+    "sealed ",
+    "partial ",
+    "readonly ",
+    "suspend ",
+    "open ",
+    "data ",
+    "inline ",
+    "const ",
+    "extern ",
+    "default ",
 ];
 
 /// Words a method-looking line (`name(...) {`, `Type name(...)`) may start with that are not
 /// methods.
 const NOT_METHODS: [&str; 16] = [
-    "if", "for", "foreach", "while", "switch", "return", "catch", "function", "super", "await",
-    "new", "else", "constructor", "throw", "using", "lock",
+    "if",
+    "for",
+    "foreach",
+    "while",
+    "switch",
+    "return",
+    "catch",
+    "function",
+    "super",
+    "await",
+    "new",
+    "else",
+    "constructor",
+    "throw",
+    "using",
+    "lock",
 ];
 
 /// Python modules of the standard library (the common ones: an import not here is counted as a
 /// package, which is the safe side).
 const PYTHON_STD: [&str; 72] = [
-    "__future__", "abc", "argparse", "array", "ast", "asyncio", "base64", "bisect", "calendar",
-    "collections", "concurrent", "configparser", "contextlib", "contextvars", "copy", "csv",
-    "ctypes", "dataclasses", "datetime", "decimal", "difflib", "email", "enum", "errno",
-    "fnmatch", "fractions", "functools", "gc", "getpass", "glob", "gzip", "hashlib", "heapq",
-    "hmac", "html", "http", "importlib", "inspect", "io", "ipaddress", "itertools", "json",
-    "logging", "math", "multiprocessing", "operator", "os", "pathlib", "pickle", "platform",
-    "pprint", "queue", "random", "re", "secrets", "shutil", "signal", "socket", "sqlite3",
-    "ssl", "statistics", "string", "struct", "subprocess", "sys", "tempfile", "textwrap",
-    "threading", "time", "traceback", "typing", "unittest",
+    "__future__",
+    "abc",
+    "argparse",
+    "array",
+    "ast",
+    "asyncio",
+    "base64",
+    "bisect",
+    "calendar",
+    "collections",
+    "concurrent",
+    "configparser",
+    "contextlib",
+    "contextvars",
+    "copy",
+    "csv",
+    "ctypes",
+    "dataclasses",
+    "datetime",
+    "decimal",
+    "difflib",
+    "email",
+    "enum",
+    "errno",
+    "fnmatch",
+    "fractions",
+    "functools",
+    "gc",
+    "getpass",
+    "glob",
+    "gzip",
+    "hashlib",
+    "heapq",
+    "hmac",
+    "html",
+    "http",
+    "importlib",
+    "inspect",
+    "io",
+    "ipaddress",
+    "itertools",
+    "json",
+    "logging",
+    "math",
+    "multiprocessing",
+    "operator",
+    "os",
+    "pathlib",
+    "pickle",
+    "platform",
+    "pprint",
+    "queue",
+    "random",
+    "re",
+    "secrets",
+    "shutil",
+    "signal",
+    "socket",
+    "sqlite3",
+    "ssl",
+    "statistics",
+    "string",
+    "struct",
+    "subprocess",
+    "sys",
+    "tempfile",
+    "textwrap",
+    "threading",
+    "time",
+    "traceback",
+    "typing",
+    "unittest",
 ];
 /// More of them, and the rest of the list above (split so neither line of names gets long).
 const PYTHON_STD_MORE: [&str; 10] = [
-    "urllib", "uuid", "warnings", "weakref", "xml", "zipfile", "zlib", "zoneinfo", "types",
-    "shlex",
+    "urllib", "uuid", "warnings", "weakref", "xml", "zipfile", "zlib", "zoneinfo", "types", "shlex",
 ];
 /// Node's built-in modules (imported with or without `node:`).
 const NODE_BUILTINS: [&str; 28] = [
-    "assert", "async_hooks", "buffer", "child_process", "cluster", "crypto", "dgram", "dns",
-    "events", "fs", "http", "http2", "https", "module", "net", "os", "path", "perf_hooks",
-    "process", "querystring", "readline", "stream", "timers", "tls", "url", "util", "worker_threads",
+    "assert",
+    "async_hooks",
+    "buffer",
+    "child_process",
+    "cluster",
+    "crypto",
+    "dgram",
+    "dns",
+    "events",
+    "fs",
+    "http",
+    "http2",
+    "https",
+    "module",
+    "net",
+    "os",
+    "path",
+    "perf_hooks",
+    "process",
+    "querystring",
+    "readline",
+    "stream",
+    "timers",
+    "tls",
+    "url",
+    "util",
+    "worker_threads",
     "zlib",
 ];
 /// Ruby's standard library (the common ones).
 const RUBY_STD: [&str; 26] = [
-    "base64", "benchmark", "bigdecimal", "csv", "date", "digest", "erb", "fileutils", "forwardable",
-    "json", "logger", "net", "open3", "openssl", "optparse", "ostruct", "pathname", "securerandom",
-    "set", "shellwords", "singleton", "socket", "stringio", "tempfile", "time", "uri",
+    "base64",
+    "benchmark",
+    "bigdecimal",
+    "csv",
+    "date",
+    "digest",
+    "erb",
+    "fileutils",
+    "forwardable",
+    "json",
+    "logger",
+    "net",
+    "open3",
+    "openssl",
+    "optparse",
+    "ostruct",
+    "pathname",
+    "securerandom",
+    "set",
+    "shellwords",
+    "singleton",
+    "socket",
+    "stringio",
+    "tempfile",
+    "time",
+    "uri",
 ];
 
 /// Where an import comes from.
@@ -173,7 +327,9 @@ fn ident(text: &str) -> &str {
     let ascii = ascii_word_len(text.as_bytes());
     let end = match text.as_bytes().get(ascii) {
         // A non-ASCII char may go on with the word.
-        Some(byte) if !byte.is_ascii() => text[ascii..].find(|c: char| !is_py_word(c)).map_or(text.len(), |end| ascii + end),
+        Some(byte) if !byte.is_ascii() => text[ascii..]
+            .find(|c: char| !is_py_word(c))
+            .map_or(text.len(), |end| ascii + end),
         _ => ascii,
     };
     &text[..end]
@@ -226,7 +382,12 @@ impl Starts {
             word_ends[i] = word_len[i] < bytes.len();
             i += 1;
         }
-        Starts { starts, by_first_byte, word_len, word_ends }
+        Starts {
+            starts,
+            by_first_byte,
+            word_len,
+            word_ends,
+        }
     }
 
     /// The first start (in the table's order) that `line` begins with.
@@ -260,7 +421,11 @@ impl Starts {
         while candidates != 0 {
             let i = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
-            let fits = if self.word_ends[i] { word == self.word_len[i] } else { word >= self.word_len[i] };
+            let fits = if self.word_ends[i] {
+                word == self.word_len[i]
+            } else {
+                word >= self.word_len[i]
+            };
             if fits && starts_with_bytes(bytes, self.starts[i].as_bytes()) && visit(i) {
                 return;
             }
@@ -270,7 +435,8 @@ impl Starts {
     /// `line` past the first start it begins with, and that start's index. `word`: the length of
     /// `line`'s first ASCII word if known.
     fn strip<'l>(&self, line: &'l str, word: Option<usize>) -> Option<(usize, &'l str)> {
-        self.find_from(line, word).map(|i| (i, &line[self.starts[i].len()..]))
+        self.find_from(line, word)
+            .map(|i| (i, &line[self.starts[i].len()..]))
     }
 }
 
@@ -291,23 +457,43 @@ fn quoted(line: &str) -> Option<&str> {
 
 /// A path segment that is a major version (`v5`), which names no package.
 fn is_version(segment: &str) -> bool {
-    segment.len() > 1 && segment.starts_with('v') && segment[1..].bytes().all(|b| b.is_ascii_digit())
+    segment.len() > 1
+        && segment.starts_with('v')
+        && segment[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A Go import path's package: a module on a code host by owner and repository
 /// (`github.com/go-chi/chi/v5/middleware` is `go-chi/chi`), on another host by its first
 /// segment (`go.uber.org/zap`), the standard library as it is (`net/http`).
 fn go_package(path: &str) -> (String, Origin) {
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty() && !is_version(s)).collect();
+    let segments: Vec<&str> = path
+        .split('/')
+        .filter(|s| !s.is_empty() && !is_version(s))
+        .collect();
     match segments.first() {
         Some(host) if host.contains('.') => {
-            let kept = if matches!(*host, "github.com" | "gitlab.com" | "bitbucket.org" | "golang.org") {
+            let kept = if matches!(
+                *host,
+                "github.com" | "gitlab.com" | "bitbucket.org" | "golang.org"
+            ) {
                 2
             } else {
                 1
             };
-            let name = segments[1..].iter().take(kept).copied().collect::<Vec<_>>().join("/");
-            (if name.is_empty() { path.to_string() } else { name }, Origin::Package)
+            let name = segments[1..]
+                .iter()
+                .take(kept)
+                .copied()
+                .collect::<Vec<_>>()
+                .join("/");
+            (
+                if name.is_empty() {
+                    path.to_string()
+                } else {
+                    name
+                },
+                Origin::Package,
+            )
         }
         _ => (path.to_string(), Origin::Standard),
     }
@@ -328,7 +514,11 @@ fn js_package(specifier: &str) -> (String, Origin) {
         Some(second) if first.starts_with('@') => format!("{first}/{second}"),
         _ => first.to_string(),
     };
-    let origin = if NODE_BUILTINS.contains(&name.as_str()) { Origin::Standard } else { Origin::Package };
+    let origin = if NODE_BUILTINS.contains(&name.as_str()) {
+        Origin::Standard
+    } else {
+        Origin::Package
+    };
     (name, origin)
 }
 
@@ -352,7 +542,12 @@ fn dotted_package(path: &str, depth: usize) -> String {
 /// What the import on `line` (trimmed) brings in, by the file's language: its package and origin.
 fn import_of(line: &str, language: Option<usize>) -> Option<(String, Origin)> {
     let line = line.trim_end_matches(';');
-    let after = |prefixes: &[&str]| prefixes.iter().find_map(|p| line.strip_prefix(p)).map(str::trim_start);
+    let after = |prefixes: &[&str]| {
+        prefixes
+            .iter()
+            .find_map(|p| line.strip_prefix(p))
+            .map(str::trim_start)
+    };
     match language {
         Some(GO) => quoted(line).map(go_package),
         Some(RUST) => {
@@ -368,7 +563,10 @@ fn import_of(line: &str, language: Option<usize>) -> Option<(String, Origin)> {
         Some(PYTHON) => {
             let module = after(&["from ", "import "])?;
             if module.starts_with('.') {
-                return Some((module.split(' ').next().unwrap_or(module).to_string(), Origin::Local));
+                return Some((
+                    module.split(' ').next().unwrap_or(module).to_string(),
+                    Origin::Local,
+                ));
             }
             let name = ident(module);
             let origin = if PYTHON_STD.contains(&name) || PYTHON_STD_MORE.contains(&name) {
@@ -381,7 +579,10 @@ fn import_of(line: &str, language: Option<usize>) -> Option<(String, Origin)> {
         Some(JAVA | KOTLIN) => {
             let path = after(&["import static ", "import "])?;
             let path = path.split(' ').next().unwrap_or(path);
-            let origin = if ["java.", "javax.", "jdk.", "kotlin.", "android."].iter().any(|p| path.starts_with(p)) {
+            let origin = if ["java.", "javax.", "jdk.", "kotlin.", "android."]
+                .iter()
+                .any(|p| path.starts_with(p))
+            {
                 Origin::Standard
             } else {
                 Origin::Package
@@ -399,7 +600,10 @@ fn import_of(line: &str, language: Option<usize>) -> Option<(String, Origin)> {
             } else {
                 Origin::Package
             };
-            Some((path.split('.').take(2).collect::<Vec<_>>().join("."), origin))
+            Some((
+                path.split('.').take(2).collect::<Vec<_>>().join("."),
+                origin,
+            ))
         }
         Some(RUBY) => {
             if line.starts_with("require_relative") {
@@ -407,7 +611,11 @@ fn import_of(line: &str, language: Option<usize>) -> Option<(String, Origin)> {
             }
             let path = quoted(after(&["require "])?)?;
             let name = path.split('/').next().unwrap_or(path);
-            let origin = if RUBY_STD.contains(&name) { Origin::Standard } else { Origin::Package };
+            let origin = if RUBY_STD.contains(&name) {
+                Origin::Standard
+            } else {
+                Origin::Package
+            };
             Some((name.to_string(), origin))
         }
         // TypeScript, JavaScript (and a file of no known language): a quoted module specifier
@@ -424,8 +632,17 @@ fn import_of(line: &str, language: Option<usize>) -> Option<(String, Origin)> {
 
 /// Line starts (trimmed, at the file's top level) of an import.
 const IMPORT_STARTS: [&str; 11] = [
-    "import ", "from ", "use ", "pub use ", "pub(crate) use ", "extern crate ", "using ",
-    "global using ", "require ", "require_relative ", "} from ",
+    "import ",
+    "from ",
+    "use ",
+    "pub use ",
+    "pub(crate) use ",
+    "extern crate ",
+    "using ",
+    "global using ",
+    "require ",
+    "require_relative ",
+    "} from ",
 ];
 /// Line starts of a binding that imports when it calls `require(`.
 const BINDING_STARTS: [&str; 3] = ["const ", "var ", "let "];
@@ -448,7 +665,10 @@ fn strip<'l>(line: &'l str, prefix: &str) -> Option<&'l str> {
 }
 
 /// Entry points noted by their line start (trimmed).
-const NOTES: [(&str, &str); 2] = [("if __name__", "__main__ guard"), ("#[cfg(test)]", "test module (#[cfg(test)])")];
+const NOTES: [(&str, &str); 2] = [
+    ("if __name__", "__main__ guard"),
+    ("#[cfg(test)]", "test module (#[cfg(test)])"),
+];
 const NOTE_STARTS: Starts = Starts::new(&[NOTES[0].0, NOTES[1].0]);
 
 /// A declaration on a line.
@@ -467,7 +687,10 @@ struct Declaration<'a> {
 impl Declaration<'_> {
     /// Whether it holds members (methods) listed with it.
     fn holds_members(&self) -> bool {
-        matches!(self.word, "class" | "interface" | "trait" | "enum" | "struct" | "object" | "record" | "module")
+        matches!(
+            self.word,
+            "class" | "interface" | "trait" | "enum" | "struct" | "object" | "record" | "module"
+        )
     }
 }
 
@@ -521,7 +744,13 @@ fn typed_method(line: &str) -> Option<&str> {
 /// word `word` bytes long), `indented` whether it starts with a space or tab. `in_class`: the
 /// line is in the body of a class of a language whose methods start with their return type
 /// (Java, C#).
-fn declaration(mut line: &str, word: usize, indented: bool, rust: bool, in_class: bool) -> Option<Declaration<'_>> {
+fn declaration(
+    mut line: &str,
+    word: usize,
+    indented: bool,
+    rust: bool,
+    in_class: bool,
+) -> Option<Declaration<'_>> {
     // Every declaration starts with a word (most lines that do not are rejected here).
     if !line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         return None;
@@ -538,7 +767,9 @@ fn declaration(mut line: &str, word: usize, indented: bool, rust: bool, in_class
         let (keyword, rank, word) = DECLARATIONS[declared];
         // Go methods: `func (s *Server) Name(`; Ruby's `def self.name`.
         if keyword == "func " && rest.starts_with('(') {
-            rest = rest.split_once(')').map_or(rest, |(_, after)| after.trim_start());
+            rest = rest
+                .split_once(')')
+                .map_or(rest, |(_, after)| after.trim_start());
         }
         rest = rest.strip_prefix("self.").unwrap_or(rest);
         let name = ident(rest);
@@ -559,14 +790,26 @@ fn declaration(mut line: &str, word: usize, indented: bool, rust: bool, in_class
             3 if word == "interface" => 0,
             rank => rank,
         };
-        return Some(Declaration { rank, word, name, member, public });
+        return Some(Declaration {
+            rank,
+            word,
+            name,
+            member,
+            public,
+        });
     }
     // A function held by a top-level binding: `export const handler = async (event) => {`,
     // `const render = function (`, `let parse = input =>`.
     if !indented {
         if let Some(name) = bound_function(line) {
             public &= !name.starts_with('_');
-            return Some(Declaration { rank: 1, word: "", name, member: false, public });
+            return Some(Declaration {
+                rank: 1,
+                word: "",
+                name,
+                member: false,
+                public,
+            });
         }
     }
     // Methods of a class body: `  async listOrders(...) {`, `  request<T>(...) {`, and in
@@ -590,14 +833,23 @@ fn declaration(mut line: &str, word: usize, indented: bool, rust: bool, in_class
         return None;
     };
     let public = public && !name.starts_with('_');
-    Some(Declaration { rank: 5 - u8::from(public), word: "", name, member: true, public })
+    Some(Declaration {
+        rank: 5 - u8::from(public),
+        word: "",
+        name,
+        member: true,
+        public,
+    })
 }
 
 /// The name a JavaScript binding (`line` past `export`/`const`, or `let`/`var`) gives a function:
 /// `name = (...) =>`, `name = async (`, `name = function`, `name = arg =>`, a type annotation
 /// (`name: Handler = (`) allowed.
 fn bound_function(line: &str) -> Option<&str> {
-    let line = ["let ", "var "].iter().find_map(|p| line.strip_prefix(p)).unwrap_or(line);
+    let line = ["let ", "var "]
+        .iter()
+        .find_map(|p| line.strip_prefix(p))
+        .unwrap_or(line);
     let name = ident(line);
     if name.is_empty() {
         return None;
@@ -612,8 +864,10 @@ fn bound_function(line: &str) -> Option<&str> {
         let argument = ident(value);
         !argument.is_empty() && value[argument.len()..].trim_start().starts_with("=>")
     };
-    (value.starts_with('(') && line.contains("=>") || value.starts_with("function") || arrow_after_argument())
-        .then_some(name)
+    (value.starts_with('(') && line.contains("=>")
+        || value.starts_with("function")
+        || arrow_after_argument())
+    .then_some(name)
 }
 
 /// A class (or struct, trait, impl target) whose body holds the methods that follow.
@@ -649,7 +903,11 @@ struct Methods<'a> {
 impl<'a> Methods<'a> {
     /// A method not seen before in the class.
     fn add(&mut self, name: &'a str, public: bool) {
-        let list = if public { &mut self.public } else { &mut self.other };
+        let list = if public {
+            &mut self.public
+        } else {
+            &mut self.other
+        };
         if list.len() < SHOWN_METHODS {
             list.push(name);
         }
@@ -658,7 +916,13 @@ impl<'a> Methods<'a> {
 
     /// `{a, b, c, d, +5}`.
     fn shown(&self) -> String {
-        let mut names: Vec<&str> = self.public.iter().chain(&self.other).take(SHOWN_METHODS).copied().collect();
+        let mut names: Vec<&str> = self
+            .public
+            .iter()
+            .chain(&self.other)
+            .take(SHOWN_METHODS)
+            .copied()
+            .collect();
         let more = self.count.saturating_sub(SHOWN_METHODS);
         let more_text = format!("+{more}");
         if more > 0 {
@@ -683,7 +947,10 @@ struct Definition<'a> {
 impl Definition<'_> {
     /// How the list prints it: `class Name`, `name()`, `class Name{a, b}`, `Name.{a, b}`.
     fn shown(&self, groups: &[(&str, Methods<'_>)]) -> String {
-        let methods = self.methods.and_then(|slot| groups.get(slot)).map(|(_, methods)| methods.shown());
+        let methods = self
+            .methods
+            .and_then(|slot| groups.get(slot))
+            .map(|(_, methods)| methods.shown());
         match (self.word, methods) {
             ("", Some(methods)) => format!("{}.{methods}", self.name),
             ("", None) => format!("{}()", self.name),
@@ -748,12 +1015,58 @@ fn head(output: &str) -> &str {
 /// imports, the package, entry points, `impl`, modifiers and declaration keywords (a test checks
 /// that every entry of the rules' tables starts with one).
 const RULE_WORDS: [&str; 52] = [
-    "abstract", "async", "class", "const", "data", "declare", "def", "default", "enum",
-    "export", "extern", "final", "fn", "from", "fun", "func", "function", "global", "if", "impl",
-    "import", "inline", "interface", "internal", "let", "mod", "module", "namespace", "object",
-    "open", "override", "package", "partial", "private", "protected", "pub", "public", "readonly",
-    "record", "require", "require_relative", "sealed", "static", "struct", "suspend", "trait",
-    "type", "unsafe", "use", "using", "var", "virtual",
+    "abstract",
+    "async",
+    "class",
+    "const",
+    "data",
+    "declare",
+    "def",
+    "default",
+    "enum",
+    "export",
+    "extern",
+    "final",
+    "fn",
+    "from",
+    "fun",
+    "func",
+    "function",
+    "global",
+    "if",
+    "impl",
+    "import",
+    "inline",
+    "interface",
+    "internal",
+    "let",
+    "mod",
+    "module",
+    "namespace",
+    "object",
+    "open",
+    "override",
+    "package",
+    "partial",
+    "private",
+    "protected",
+    "pub",
+    "public",
+    "readonly",
+    "record",
+    "require",
+    "require_relative",
+    "sealed",
+    "static",
+    "struct",
+    "suspend",
+    "trait",
+    "type",
+    "unsafe",
+    "use",
+    "using",
+    "var",
+    "virtual",
 ];
 
 /// By first byte, the `RULE_WORDS` that start with it (bit `i` for word `i`).
@@ -775,7 +1088,8 @@ fn is_rule_word(word: &str) -> bool {
     let mut candidates = RULE_WORDS_BY_FIRST_BYTE[usize::from(first)];
     while candidates != 0 {
         let candidate = RULE_WORDS[candidates.trailing_zeros() as usize];
-        if candidate.len() == word.len() && starts_with_bytes(word.as_bytes(), candidate.as_bytes()) {
+        if candidate.len() == word.len() && starts_with_bytes(word.as_bytes(), candidate.as_bytes())
+        {
             return true;
         }
         candidates &= candidates - 1;
@@ -786,10 +1100,17 @@ fn is_rule_word(word: &str) -> bool {
 /// `raw.trim()` and `indentation(raw)`, by bytes when the line's ends are ASCII (most lines).
 fn trimmed(raw: &str) -> (&str, usize) {
     let is_space = |byte: &u8| matches!(byte, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
-    let indent = raw.bytes().position(|byte| byte != b' ' && byte != b'\t').unwrap_or(raw.len());
+    let indent = raw
+        .bytes()
+        .position(|byte| byte != b' ' && byte != b'\t')
+        .unwrap_or(raw.len());
     let rest = &raw[indent..];
     match (rest.as_bytes().first(), rest.as_bytes().last()) {
-        (Some(first), Some(last)) if first.is_ascii() && last.is_ascii() && !is_space(first) && !is_space(last) => (rest, indent),
+        (Some(first), Some(last))
+            if first.is_ascii() && last.is_ascii() && !is_space(first) && !is_space(last) =>
+        {
+            (rest, indent)
+        }
         _ => (raw.trim(), indent),
     }
 }
@@ -870,8 +1191,15 @@ impl<'a> Scan<'a> {
     }
 
     fn add_definition(&mut self, declared: Declaration<'a>) {
-        let Declaration { rank, word, name, .. } = declared;
-        self.declarations.push(Definition { rank, word, name, methods: None });
+        let Declaration {
+            rank, word, name, ..
+        } = declared;
+        self.declarations.push(Definition {
+            rank,
+            word,
+            name,
+            methods: None,
+        });
     }
 }
 
@@ -896,7 +1224,10 @@ impl Defined {
     }
 
     /// `distinct`, with `hash` (a test forces collisions with a tiny one).
-    fn distinct_by<'a>(all: Vec<Definition<'a>>, hash: fn(&str, &str) -> u32) -> (Vec<Definition<'a>>, Self) {
+    fn distinct_by<'a>(
+        all: Vec<Definition<'a>>,
+        hash: fn(&str, &str) -> u32,
+    ) -> (Vec<Definition<'a>>, Self) {
         let mut keys: Vec<u64> = all
             .iter()
             .enumerate()
@@ -972,7 +1303,13 @@ impl Defined {
         self.get_by(word, name, defines, Self::hash)
     }
 
-    fn get_by(&self, word: &str, name: &str, defines: &[Definition<'_>], hash: fn(&str, &str) -> u32) -> Option<usize> {
+    fn get_by(
+        &self,
+        word: &str,
+        name: &str,
+        defines: &[Definition<'_>],
+        hash: fn(&str, &str) -> u32,
+    ) -> Option<usize> {
         let wanted = u64::from(hash(word, name));
         let start = self.keys.partition_point(|&key| key >> 32 < wanted);
         let end = self.keys.partition_point(|&key| key >> 32 <= wanted);
@@ -981,7 +1318,9 @@ impl Defined {
             let d = &defines[(key & 0xFFFF_FFFF) as usize];
             (d.word, d.name)
         };
-        let at = run.binary_search_by(|&key| text(key).cmp(&(word, name))).ok()?;
+        let at = run
+            .binary_search_by(|&key| text(key).cmp(&(word, name)))
+            .ok()?;
         Some((run[at] & 0xFFFF_FFFF) as usize)
     }
 }
@@ -1032,7 +1371,10 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
         // (The length of its first word, read by both.)
         let word = ascii_word_len(line.as_bytes());
         vote(line, Some(word), &mut found.votes);
-        if skim && !in_import_block && !worth_reading(line, word, indent, typed_methods && holder.is_some()) {
+        if skim
+            && !in_import_block
+            && !worth_reading(line, word, indent, typed_methods && holder.is_some())
+        {
             if holder.as_ref().is_some_and(|h| h.ends_at(line, indent)) {
                 holder = None;
             }
@@ -1070,7 +1412,12 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
         if rust {
             if let Some(target) = impl_target(line) {
                 let group = target.map(|name| found.group_slot(name));
-                holder = Some(Holder { group, indent, member_indent: None, name: target.unwrap_or_default() });
+                holder = Some(Holder {
+                    group,
+                    indent,
+                    member_indent: None,
+                    name: target.unwrap_or_default(),
+                });
                 continue;
             }
         }
@@ -1093,7 +1440,12 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
         }
         if declared.holds_members() {
             let group = found.group_slot(declared.name);
-            holder = Some(Holder { group: Some(group), indent, member_indent: None, name: declared.name });
+            holder = Some(Holder {
+                group: Some(group),
+                indent,
+                member_indent: None,
+                name: declared.name,
+            });
         }
         found.add_definition(declared);
     }
@@ -1118,7 +1470,15 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
 
 /// The synopsis of what `scan` found, `language` being what it read for.
 fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
-    let Scan { lines, imports, declarations, groups, package, notes, .. } = found;
+    let Scan {
+        lines,
+        imports,
+        declarations,
+        groups,
+        package,
+        notes,
+        ..
+    } = found;
     let (mut defines, defined) = Defined::distinct(declarations);
     // The class with the most methods (the file's main one) shows them in its place; each other
     // class with methods, after the functions.
@@ -1144,7 +1504,12 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
                 continue;
             }
         }
-        defines.push(Definition { rank: METHODS_RANK, word: "", name: class, methods: Some(slot) });
+        defines.push(Definition {
+            rank: METHODS_RANK,
+            word: "",
+            name: class,
+            methods: Some(slot),
+        });
     }
     let mut synopsis = Synopsis::new("code", "Code output");
     let language = language.map_or("Code", |i| LANGUAGE_NAMES[i]);
@@ -1176,14 +1541,18 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
         synopsis.structure.push(line);
     }
     if !names.is_empty() {
-        synopsis
-            .structure
-            .push(format!("defines ({}): {}", defines.len(), joined_of(&names, defines.len(), DEFINES_WIDTH)));
+        synopsis.structure.push(format!(
+            "defines ({}): {}",
+            defines.len(),
+            joined_of(&names, defines.len(), DEFINES_WIDTH)
+        ));
     }
     if !notes.is_empty() {
-        synopsis
-            .structure
-            .push(format!("entry ({}): {}", notes.len(), joined_within(&notes, LIST_WIDTH)));
+        synopsis.structure.push(format!(
+            "entry ({}): {}",
+            notes.len(),
+            joined_within(&notes, LIST_WIDTH)
+        ));
     }
     synopsis
 }
@@ -1194,12 +1563,20 @@ fn imports_line(imports: &[(String, Origin)]) -> Option<String> {
     if imports.is_empty() {
         return None;
     }
-    let of = |origin| imports.iter().filter(move |(_, o)| *o == origin).map(|(name, _)| name.as_str());
+    let of = |origin| {
+        imports
+            .iter()
+            .filter(move |(_, o)| *o == origin)
+            .map(|(name, _)| name.as_str())
+    };
     let mut shown: Vec<String> = of(Origin::Package).map(str::to_string).collect();
     let standard = of(Origin::Standard).count();
     let local = of(Origin::Local).count();
     if shown.is_empty() {
-        shown = of(Origin::Standard).chain(of(Origin::Local)).map(str::to_string).collect();
+        shown = of(Origin::Standard)
+            .chain(of(Origin::Local))
+            .map(str::to_string)
+            .collect();
     } else {
         if standard > 0 {
             shown.push(format!("+{standard} std"));
@@ -1208,7 +1585,11 @@ fn imports_line(imports: &[(String, Origin)]) -> Option<String> {
             shown.push(format!("+{local} local"));
         }
     }
-    Some(format!("imports ({}): {}", imports.len(), joined_within(&shown, LIST_WIDTH)))
+    Some(format!(
+        "imports ({}): {}",
+        imports.len(),
+        joined_within(&shown, LIST_WIDTH)
+    ))
 }
 
 /// Chars of the list of what the code defines (the stub's bound may clip it further).
@@ -1225,46 +1606,96 @@ mod tests {
     /// The enhanced synopsis of a source file (the reference must read it as code).
     fn of(source: &str) -> String {
         let reference = synopsis::generate(source, "text/plain", 2_000);
-        assert_eq!(reference.kind, "code", "the reference reads it as code: {source}");
-        let input = Input { output: source, mime: "text/plain", reference_kind: "code", reference: &reference };
+        assert_eq!(
+            reference.kind, "code",
+            "the reference reads it as code: {source}"
+        );
+        let input = Input {
+            output: source,
+            mime: "text/plain",
+            reference_kind: "code",
+            reference: &reference,
+        };
         synopsis_text(&synopsis(&input).expect("a code synopsis"))
     }
 
     #[test]
     fn imports_name_packages_first_and_count_the_standard_library() {
         let go = "package api\n\nimport (\n\t\"context\"\n\t\"net/http\"\n\n\t\"github.com/labstack/echo/v4\"\n\t\"github.com/labstack/echo/v4/middleware\"\n\t\"go.uber.org/zap\"\n\t\"golang.org/x/sync/errgroup\"\n)\n\nfunc Run() {}\n";
-        assert!(of(go).contains("imports (5): labstack/echo, zap, x/sync, +2 std"), "{}", of(go));
+        assert!(
+            of(go).contains("imports (5): labstack/echo, zap, x/sync, +2 std"),
+            "{}",
+            of(go)
+        );
         let ts = "import { useQuery } from \"@tanstack/react-query\";\nimport fp from \"lodash/fp\";\nimport { readFile } from \"node:fs/promises\";\nimport path from \"path\";\nimport { helper } from \"./helper\";\nimport {\n  a,\n} from \"axios\";\nexport function main() {}\n";
-        assert!(of(ts).contains("imports (6): @tanstack/react-query, lodash, axios, +2 std, +1 local"), "{}", of(ts));
+        assert!(
+            of(ts).contains("imports (6): @tanstack/react-query, lodash, axios, +2 std, +1 local"),
+            "{}",
+            of(ts)
+        );
         let python = "import os, sys\nfrom collections import deque\nimport numpy as np\nfrom .models import User\nfrom django.db import models\n\ndef f():\n    pass\n";
-        assert!(of(python).contains("imports (5): numpy, django, +2 std, +1 local"), "{}", of(python));
+        assert!(
+            of(python).contains("imports (5): numpy, django, +2 std, +1 local"),
+            "{}",
+            of(python)
+        );
         let rust = "use std::fmt;\nuse serde::Deserialize;\nuse crate::error::Error;\nextern crate libc;\n\npub fn f() {}\n";
-        assert!(of(rust).contains("imports (4): serde, libc, +1 std, +1 local"), "{}", of(rust));
+        assert!(
+            of(rust).contains("imports (4): serde, libc, +1 std, +1 local"),
+            "{}",
+            of(rust)
+        );
         // Only the standard library: its modules are named.
-        assert!(of("import os\nimport json\n\ndef f():\n    pass\n").contains("imports (2): os, json"));
+        assert!(
+            of("import os\nimport json\n\ndef f():\n    pass\n").contains("imports (2): os, json")
+        );
     }
 
     #[test]
     fn java_kotlin_csharp_and_ruby_imports_read_by_their_language() {
         let java = "package com.acme.orders;\n\nimport java.util.List;\nimport org.springframework.web.bind.annotation.GetMapping;\nimport static org.junit.Assert.assertEquals;\n\npublic class OrderController {\n    @GetMapping(\"/orders\")\n    public List<Order> listOrders(int page) {\n        return repo.all();\n    }\n\n    private Order find(String id) throws NotFound {\n        return null;\n    }\n}\n";
         let shown = of(java);
-        assert!(shown.contains("Java source, 16 lines, package com.acme.orders."), "{shown}");
-        assert!(shown.contains("imports (3): org.springframework.web, org.junit, +1 std"), "{shown}");
-        assert!(shown.contains("class OrderController{listOrders, find}"), "{shown}");
+        assert!(
+            shown.contains("Java source, 16 lines, package com.acme.orders."),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("imports (3): org.springframework.web, org.junit, +1 std"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("class OrderController{listOrders, find}"),
+            "{shown}"
+        );
         let kotlin = "package shop\n\nimport kotlinx.coroutines.launch\nimport io.ktor.server.routing.Route\n\ndata class Order(val id: String)\n\nclass OrderService(private val repo: Repo) {\n    suspend fun place(order: Order): Order {\n        return order\n    }\n    private fun audit() {}\n}\n\nfun main() {}\n";
         let shown = of(kotlin);
         assert!(shown.contains("Kotlin source"), "{shown}");
-        assert!(shown.contains("imports (2): kotlinx.coroutines, io.ktor.server"), "{shown}");
-        assert!(shown.contains("class OrderService{place, audit}") && shown.contains("main()"), "{shown}");
+        assert!(
+            shown.contains("imports (2): kotlinx.coroutines, io.ktor.server"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("class OrderService{place, audit}") && shown.contains("main()"),
+            "{shown}"
+        );
         let csharp = "using System;\nusing System.Linq;\nusing Microsoft.AspNetCore.Mvc;\n\nnamespace Shop.Api\n{\n    public class OrdersController : ControllerBase\n    {\n        public OrdersController(IRepo repo) { }\n\n        public async Task<IActionResult> GetOrder(int id)\n        {\n            using (var scope = Begin()) { }\n            return Ok();\n        }\n    }\n}\n";
         let shown = of(csharp);
         assert!(shown.contains("C# source"), "{shown}");
-        assert!(shown.contains("imports (3): Microsoft.AspNetCore, +2 std"), "{shown}");
-        assert!(shown.contains("class OrdersController{GetOrder}"), "{shown}");
+        assert!(
+            shown.contains("imports (3): Microsoft.AspNetCore, +2 std"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("class OrdersController{GetOrder}"),
+            "{shown}"
+        );
         let ruby = "require 'json'\nrequire 'sinatra/base'\nrequire_relative 'lib/store'\n\nclass App < Sinatra::Base\n  def index\n    'ok'\n  end\n\n  def self.boot\n  end\nend\n";
         let shown = of(ruby);
         assert!(shown.contains("Ruby source"), "{shown}");
-        assert!(shown.contains("imports (3): sinatra, +1 std, +1 local"), "{shown}");
+        assert!(
+            shown.contains("imports (3): sinatra, +1 std, +1 local"),
+            "{shown}"
+        );
         assert!(shown.contains("class App{index, boot}"), "{shown}");
     }
 
@@ -1281,23 +1712,37 @@ mod tests {
         // Python: nested helpers are not methods; a Rust impl gives its struct the methods,
         // a trait's impl does not.
         let python = "class Repo:\n    def get(self):\n        def helper():\n            pass\n\n    def _hidden(self):\n        pass\n\ndef main():\n    pass\n";
-        assert!(of(python).contains("defines (2): class Repo{get, _hidden}, main()"), "{}", of(python));
+        assert!(
+            of(python).contains("defines (2): class Repo{get, _hidden}, main()"),
+            "{}",
+            of(python)
+        );
         let rust = "pub struct Pool {\n    size: usize,\n}\n\nimpl<T: Send> Pool<T> {\n    pub fn new() -> Self {\n        todo!()\n    }\n    fn grow(&mut self) {}\n}\n\nimpl Drop for Pool {\n    fn drop(&mut self) {}\n}\n\npub fn run() {}\n";
-        assert!(of(rust).contains("defines (2): struct Pool{new, grow}, run()"), "{}", of(rust));
+        assert!(
+            of(rust).contains("defines (2): struct Pool{new, grow}, run()"),
+            "{}",
+            of(rust)
+        );
     }
 
     #[test]
     fn functions_held_by_top_level_bindings_are_functions() {
         let js = "import express from \"express\";\n\nexport const handler = async (event) => {\n  const local = (x) => x;\n  return local(event);\n};\nconst render = function (view) {\n  return view;\n};\nlet parse = input => input.trim();\nexport const LIMIT = 10;\nconst same = a == b;\nexport const Button: FC<Props> = ({ label }) => {\n  return label;\n};\n";
         let shown = of(js);
-        assert!(shown.contains("defines (4): handler(), render(), parse(), Button()"), "{shown}");
+        assert!(
+            shown.contains("defines (4): handler(), render(), parse(), Button()"),
+            "{shown}"
+        );
     }
 
     #[test]
     fn each_entry_point_is_noted_once() {
         // Concatenated scripts: two guards are one note (was one note per guard).
         let twice = "def main():\n    pass\n\nif __name__ == \"__main__\":\n    main()\n";
-        assert!(of(&twice.repeat(2)).contains("entry (1): __main__ guard\n") || of(&twice.repeat(2)).ends_with("entry (1): __main__ guard"));
+        assert!(
+            of(&twice.repeat(2)).contains("entry (1): __main__ guard\n")
+                || of(&twice.repeat(2)).ends_with("entry (1): __main__ guard")
+        );
     }
 
     #[test]
@@ -1323,9 +1768,20 @@ mod tests {
 
     /// Lines no sample has: Unicode spaces and words, tabs, odd breaks, very long lines.
     const ODD_LINES: [&str; 14] = [
-        "\tfunc héllo() {", "def naïve_x():", "\u{3000}def wide():", "   \t class Ü:", "x = (a) => a",
-        "  foo<T>(x) {", "\u{2028}def sep():", "end  ", "impl<T> X<T> {", "\u{a0}fn nbsp() {}", "  é(x) {",
-        "  数据 = 1", "} from 'zod';", "\u{0}\u{1f}def ctl():",
+        "\tfunc héllo() {",
+        "def naïve_x():",
+        "\u{3000}def wide():",
+        "   \t class Ü:",
+        "x = (a) => a",
+        "  foo<T>(x) {",
+        "\u{2028}def sep():",
+        "end  ",
+        "impl<T> X<T> {",
+        "\u{a0}fn nbsp() {}",
+        "  é(x) {",
+        "  数据 = 1",
+        "} from 'zod';",
+        "\u{0}\u{1f}def ctl():",
     ];
 
     /// A deterministic mix of sample lines and odd lines, with CRLF or LF breaks.
@@ -1335,7 +1791,11 @@ mod tests {
             state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
             (state >> 8) as usize
         };
-        let pool: Vec<&str> = SAMPLES.iter().flat_map(|sample| sample.lines()).chain(ODD_LINES).collect();
+        let pool: Vec<&str> = SAMPLES
+            .iter()
+            .flat_map(|sample| sample.lines())
+            .chain(ODD_LINES)
+            .collect();
         let mut out = String::new();
         for _ in 0..lines {
             let line = pool[next() % pool.len()];
@@ -1374,18 +1834,35 @@ mod tests {
                 assert_eq!(skimmed, full, "{language:?} on {input:?}");
             }
             let reference = synopsis::generate(&input, "text/plain", 2_000);
-            let one_pass = synopsis(&Input { output: &input, mime: "text/plain", reference_kind: "code", reference: &reference });
+            let one_pass = synopsis(&Input {
+                output: &input,
+                mime: "text/plain",
+                reference_kind: "code",
+                reference: &reference,
+            });
             let language = language_of(&input);
             let two_passes = synopsis_of(scan(&input, language, false), language);
-            assert_eq!(one_pass.map(|s| synopsis_text(&s)), Some(synopsis_text(&two_passes)), "{input:?}");
+            assert_eq!(
+                one_pass.map(|s| synopsis_text(&s)),
+                Some(synopsis_text(&two_passes)),
+                "{input:?}"
+            );
         }
     }
 
     #[test]
     fn every_line_start_of_a_rule_is_worth_reading() {
         // `worth_reading` lets through every line a rule's table may take.
-        let tables = [&MODIFIERS[..], &IMPORT_STARTS, &BINDING_STARTS, &["package ", "impl ", "impl<T>", "import ("]];
-        let keywords = DECLARATIONS.iter().map(|d| d.0).chain(NOTES.iter().map(|n| n.0));
+        let tables = [
+            &MODIFIERS[..],
+            &IMPORT_STARTS,
+            &BINDING_STARTS,
+            &["package ", "impl ", "impl<T>", "import ("],
+        ];
+        let keywords = DECLARATIONS
+            .iter()
+            .map(|d| d.0)
+            .chain(NOTES.iter().map(|n| n.0));
         for start in tables.into_iter().flatten().copied().chain(keywords) {
             let line = format!("{start}name(x) y");
             let word = ascii_word_len(line.as_bytes());
@@ -1399,7 +1876,11 @@ mod tests {
     #[test]
     fn indexed_line_starts_find_what_a_scan_of_the_table_finds() {
         let mut lines: Vec<String> = Vec::new();
-        for start in MODIFIERS.iter().chain(&IMPORT_STARTS).chain(DECLARATIONS.iter().map(|d| &d.0)) {
+        for start in MODIFIERS
+            .iter()
+            .chain(&IMPORT_STARTS)
+            .chain(DECLARATIONS.iter().map(|d| &d.0))
+        {
             for cut in 0..=start.len() {
                 for tail in ["", "x", " x", "(", "é", "\t", "_1"] {
                     lines.push(format!("{}{tail}", &start[..cut]));
@@ -1407,14 +1888,30 @@ mod tests {
             }
         }
         for line in &lines {
-            assert_eq!(MODIFIER_STARTS.find(line), MODIFIERS.iter().position(|m| line.starts_with(m)), "{line:?}");
-            assert_eq!(IMPORTS.find(line), IMPORT_STARTS.iter().position(|m| line.starts_with(m)), "{line:?}");
-            assert_eq!(DECLARATION_KEYWORDS.find(line), DECLARATIONS.iter().position(|d| line.starts_with(d.0)), "{line:?}");
+            assert_eq!(
+                MODIFIER_STARTS.find(line),
+                MODIFIERS.iter().position(|m| line.starts_with(m)),
+                "{line:?}"
+            );
+            assert_eq!(
+                IMPORTS.find(line),
+                IMPORT_STARTS.iter().position(|m| line.starts_with(m)),
+                "{line:?}"
+            );
+            assert_eq!(
+                DECLARATION_KEYWORDS.find(line),
+                DECLARATIONS.iter().position(|d| line.starts_with(d.0)),
+                "{line:?}"
+            );
             let mut votes = [0; LANGUAGES];
             vote(line, None, &mut votes);
             let mut expected = [0; LANGUAGES];
             for (mark, language) in LANGUAGE_MARKS {
-                if if mark == "end" { line == "end" } else { line.starts_with(mark) } {
+                if if mark == "end" {
+                    line == "end"
+                } else {
+                    line.starts_with(mark)
+                } {
                     expected[language] += 1;
                 }
             }
@@ -1425,8 +1922,19 @@ mod tests {
     #[test]
     fn lines_are_trimmed_and_words_read_by_bytes_as_by_chars() {
         let texts = [
-            "", " ", "\t\tx", "  def f():  ", "x\u{a0}", "\u{3000}y", " \u{2003} z \u{2003}", "é", "a\t", "naïve x",
-            "数据 y", "_a1 b", "a\u{301}b",
+            "",
+            " ",
+            "\t\tx",
+            "  def f():  ",
+            "x\u{a0}",
+            "\u{3000}y",
+            " \u{2003} z \u{2003}",
+            "é",
+            "a\t",
+            "naïve x",
+            "数据 y",
+            "_a1 b",
+            "a\u{301}b",
         ];
         for text in texts {
             let indentation = text.len() - text.trim_start_matches([' ', '\t']).len();
@@ -1445,7 +1953,9 @@ mod tests {
         }
         python.push_str("class Big:\n");
         for i in 0..300 {
-            python.push_str(&format!("    def m{i}(self):\n        pass\n    def _p{i}(self):\n        pass\n"));
+            python.push_str(&format!(
+                "    def m{i}(self):\n        pass\n    def _p{i}(self):\n        pass\n"
+            ));
         }
         let shown = of(&python);
         assert!(shown.contains("imports (450): pkg0, pkg1,"), "{shown}");
@@ -1456,7 +1966,9 @@ mod tests {
     fn a_long_list_of_definitions_is_written_as_if_every_entry_were() {
         // Only the entries the line can show are written out: the line is the one of them all.
         for count in [3, 40, 41, 42, 43, 500] {
-            let python: String = (0..count).map(|i| format!("def function_{i}():\n    pass\n")).collect();
+            let python: String = (0..count)
+                .map(|i| format!("def function_{i}():\n    pass\n"))
+                .collect();
             let all: Vec<String> = (0..count).map(|i| format!("function_{i}()")).collect();
             let expected = format!("defines ({count}): {}", joined_within(&all, DEFINES_WIDTH));
             assert!(of(&python).contains(&expected), "{count}: {}", of(&python));
@@ -1475,7 +1987,9 @@ mod tests {
             };
             // High halves from few values (ties) to any (all 32 bits, each radix digit used).
             let spread = [1u64, 3, 1 << 11, 1 << 22, 1 << 32][seed as usize % 5];
-            let mut keys: Vec<u64> = (0..(next() % 5_000)).map(|low| (next() % spread) << 32 | low).collect();
+            let mut keys: Vec<u64> = (0..(next() % 5_000))
+                .map(|low| (next() % spread) << 32 | low)
+                .collect();
             let mut expected = keys.clone();
             expected.sort_by_key(|key| key >> 32);
             sort_by_high_half(&mut keys);
@@ -1494,14 +2008,39 @@ mod tests {
             7
         }
         let words = ["", "class", "struct", "interface"];
-        let names = ["a", "b", "ab", "run", "Pool", "x1", "x2", "x10", "é", "handler_7"];
+        let names = [
+            "a",
+            "b",
+            "ab",
+            "run",
+            "Pool",
+            "x1",
+            "x2",
+            "x10",
+            "é",
+            "handler_7",
+        ];
         // None repeated (every one kept in place), under each hash.
         for hash in [Defined::hash as fn(&str, &str) -> u32, tiny, none] {
-            let all = || names.iter().map(|&name| Definition { rank: 1, word: "class", name, methods: None }).collect::<Vec<_>>();
+            let all = || {
+                names
+                    .iter()
+                    .map(|&name| Definition {
+                        rank: 1,
+                        word: "class",
+                        name,
+                        methods: None,
+                    })
+                    .collect::<Vec<_>>()
+            };
             let (kept, defined) = Defined::distinct_by(all(), hash);
             assert_eq!(kept.iter().map(|d| d.name).collect::<Vec<_>>(), names);
             for (at, name) in names.iter().enumerate() {
-                assert_eq!(defined.get_by("class", name, &kept, hash), Some(at), "{name}");
+                assert_eq!(
+                    defined.get_by("class", name, &kept, hash),
+                    Some(at),
+                    "{name}"
+                );
                 assert_eq!(defined.get_by("", name, &kept, hash), None, "{name}");
             }
         }
@@ -1512,9 +2051,24 @@ mod tests {
                 (state >> 8) as usize
             };
             let count = next() % 120;
-            let all: Vec<(&'static str, &'static str)> =
-                (0..count).map(|_| (words[next() % words.len()], names[next() % (1 + seed as usize % names.len())])).collect();
-            let definitions = || all.iter().map(|&(word, name)| Definition { rank: 1, word, name, methods: None }).collect::<Vec<_>>();
+            let all: Vec<(&'static str, &'static str)> = (0..count)
+                .map(|_| {
+                    (
+                        words[next() % words.len()],
+                        names[next() % (1 + seed as usize % names.len())],
+                    )
+                })
+                .collect();
+            let definitions = || {
+                all.iter()
+                    .map(|&(word, name)| Definition {
+                        rank: 1,
+                        word,
+                        name,
+                        methods: None,
+                    })
+                    .collect::<Vec<_>>()
+            };
             let mut expected: Vec<(&str, &str)> = Vec::new();
             for &pair in &all {
                 if !expected.contains(&pair) {
@@ -1528,7 +2082,11 @@ mod tests {
                 for word in words {
                     for name in names {
                         let at = expected.iter().position(|&pair| pair == (word, name));
-                        assert_eq!(defined.get_by(word, name, &kept, hash), at, "{word} {name} seed {seed}");
+                        assert_eq!(
+                            defined.get_by(word, name, &kept, hash),
+                            at,
+                            "{word} {name} seed {seed}"
+                        );
                     }
                 }
             }

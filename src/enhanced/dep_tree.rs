@@ -28,7 +28,10 @@ const MAX_PREFIX_CHARS: usize = 400;
 /// A line of the listing.
 enum Line<'a> {
     /// An entry drawn with a connector at char column `column`.
-    Entry { column: usize, text: &'a str },
+    Entry {
+        column: usize,
+        text: &'a str,
+    },
     /// A line with no tree prefix at column 0 (a root, or text outside the tree).
     Plain(&'a str),
     Blank,
@@ -59,7 +62,10 @@ fn classify(line: &str) -> Line<'_> {
                         break;
                     }
                 }
-                return Line::Entry { column, text: &line[text_at..] };
+                return Line::Entry {
+                    column,
+                    text: &line[text_at..],
+                };
             }
             _ => {
                 return if column == 0 {
@@ -198,8 +204,15 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     if entries < MIN_ENTRIES || entries * 100 < (entries + plain) * TREE_PERCENT {
         return None;
     }
-    let direct = columns.iter().find(|(c, _)| *c == min_column).map_or(0, |(_, n)| *n);
-    let depth = if unit == usize::MAX { 1 } else { (max_column - min_column) / unit + 1 };
+    let direct = columns
+        .iter()
+        .find(|(c, _)| *c == min_column)
+        .map_or(0, |(_, n)| *n);
+    let depth = if unit == usize::MAX {
+        1
+    } else {
+        (max_column - min_column) / unit + 1
+    };
     let mut synopsis = Synopsis::new("tree", "Tree listing");
     let root_text = match roots.as_slice() {
         [] => String::new(),
@@ -210,7 +223,9 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         "Tree: {root_text}{direct} direct entries (depth 1), {entries} entries in all, {depth} levels deep, {deduped} repeats (deduped)."
     ));
     for (label, count, names) in &flagged {
-        synopsis.summary.push(format!("Flagged {label} {count}: {}", names.join(", ")));
+        synopsis
+            .summary
+            .push(format!("Flagged {label} {count}: {}", names.join(", ")));
     }
     let names: Vec<&str> = direct_names.iter().map(|(_, name)| name.as_str()).collect();
     synopsis.structure.push(format!(
@@ -219,7 +234,9 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         names.join(", ")
     ));
     if !other_lines.is_empty() {
-        synopsis.structure.push(format!("Other lines: {}", other_lines.join(" | ")));
+        synopsis
+            .structure
+            .push(format!("Other lines: {}", other_lines.join(" | ")));
     }
     Some(synopsis)
 }
@@ -239,8 +256,16 @@ mod tests {
         assert!(all.contains("Flagged unmet 1: delta@^4.0.0"), "{all}");
         assert!(all.contains("Flagged invalid 1: eps@1.1.1"), "{all}");
         assert!(all.contains("Flagged extraneous 1: zeta@0.1.0"), "{all}");
-        assert!(all.contains("Direct entries (first 4): alpha@1.0.0, delta@^4.0.0, eps@1.1.1, zeta@0.1.0"), "{all}");
-        assert!(all.contains("Other lines: npm error code ELSPROBLEMS"), "{all}");
+        assert!(
+            all.contains(
+                "Direct entries (first 4): alpha@1.0.0, delta@^4.0.0, eps@1.1.1, zeta@0.1.0"
+            ),
+            "{all}"
+        );
+        assert!(
+            all.contains("Other lines: npm error code ELSPROBLEMS"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -248,16 +273,23 @@ mod tests {
         let cargo = "app v0.1.0 (/src/app)\n├── anyhow v1.0.0\n├── serde v1.0.0\n│   └── serde_derive v1.0.0\n│       └── syn v2.0.0\n└── tokio v1.0.0\n    └── serde v1.0.0 (*)\n";
         let all = text(&synopsis(cargo).expect("cargo tree"));
         assert!(all.contains("root app v0.1.0 (/src/app), 3 direct entries (depth 1), 6 entries in all, 3 levels deep, 1 repeats"), "{all}");
-        let ascii = "root@1.0.0\n+-- a@1.0.0\n| `-- b@1.0.0\n+-- c@1.0.0\n`-- d@1.0.0\n  `-- e@1.0.0\n";
+        let ascii =
+            "root@1.0.0\n+-- a@1.0.0\n| `-- b@1.0.0\n+-- c@1.0.0\n`-- d@1.0.0\n  `-- e@1.0.0\n";
         let all = text(&synopsis(ascii).expect("ascii npm"));
-        assert!(all.contains("3 direct entries (depth 1), 5 entries in all, 2 levels deep"), "{all}");
+        assert!(
+            all.contains("3 direct entries (depth 1), 5 entries in all, 2 levels deep"),
+            "{all}"
+        );
     }
 
     #[test]
     fn several_roots_as_pipdeptree_prints() {
         let output = "flask==3.0.0\n├── click [required: >=8.1, installed: 8.1.7]\n└── jinja2 [required: >=3.1, installed: 3.1.3]\n    └── MarkupSafe [required: >=2.0, installed: 2.1.5]\nrequests==2.31.0\n├── idna [required: <4, installed: 3.6]\n└── urllib3 [required: <3, installed: 2.2.0]\n";
         let all = text(&synopsis(output).expect("pipdeptree"));
-        assert!(all.contains("2 roots (flask==3.0.0, requests==2.31.0)"), "{all}");
+        assert!(
+            all.contains("2 roots (flask==3.0.0, requests==2.31.0)"),
+            "{all}"
+        );
     }
 
     #[test]

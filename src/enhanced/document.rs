@@ -157,7 +157,8 @@ pub fn brief(value: &Value<'_>) -> String {
         Value::List(items, len) => {
             let mut text = format!("array of {len} {}", item_types(items));
             if *len > 0 && items.iter().all(Value::is_scalar) && !items.is_empty() {
-                let names: Vec<Cow<'_, str>> = items.iter().filter_map(Value::scalar_text).collect();
+                let names: Vec<Cow<'_, str>> =
+                    items.iter().filter_map(Value::scalar_text).collect();
                 text.push_str(": ");
                 text.push_str(&clip(&names.join(", "), 80));
             }
@@ -246,20 +247,23 @@ pub fn describe(root: &Value<'_>, label: &str, kind: &str, title: &str) -> Synop
                 .summary
                 .push(format!("{label} array of {len} {}.", item_types(items)));
             if items.iter().any(|item| matches!(item, Value::Map(..))) {
-                let records: Vec<&Value<'_>> =
-                    items.iter().filter(|i| matches!(i, Value::Map(..))).collect();
-                let (headline, details) = record_lines("", &records, root.record_count(), None, true);
+                let records: Vec<&Value<'_>> = items
+                    .iter()
+                    .filter(|i| matches!(i, Value::Map(..)))
+                    .collect();
+                let (headline, details) =
+                    record_lines("", &records, root.record_count(), None, true);
                 synopsis.structure.extend(headline);
                 synopsis.structure.extend(details);
             } else {
                 describe_scalars(items, root.sampled(), &mut synopsis);
             }
         }
-        scalar => synopsis.summary.push(format!(
-            "{label} {}: {}",
-            scalar.type_name(),
-            brief(scalar)
-        )),
+        scalar => {
+            synopsis
+                .summary
+                .push(format!("{label} {}: {}", scalar.type_name(), brief(scalar)))
+        }
     }
     synopsis
 }
@@ -298,8 +302,10 @@ fn record_collections<'v, 'a>(root: &'v Value<'a>) -> Vec<Collection<'v, 'a>> {
         };
         match value {
             Value::List(items, _) if depth > 0 => {
-                let records: Vec<&'v Value<'a>> =
-                    items.iter().filter(|i| matches!(i, Value::Map(..))).collect();
+                let records: Vec<&'v Value<'a>> = items
+                    .iter()
+                    .filter(|i| matches!(i, Value::Map(..)))
+                    .collect();
                 if records.len() >= 3 && records.len() * 2 > items.len() {
                     found.push(Collection {
                         path: format!("{path}[]"),
@@ -308,7 +314,11 @@ fn record_collections<'v, 'a>(root: &'v Value<'a>) -> Vec<Collection<'v, 'a>> {
                 }
             }
             Value::Map(..) => {
-                let entries = if depth == 0 { value.root_record_entries() } else { value.record_entries() };
+                let entries = if depth == 0 {
+                    value.root_record_entries()
+                } else {
+                    value.record_entries()
+                };
                 if let Some(entries) = entries {
                     let (names, records) = entries.into_iter().unzip();
                     found.push(collection(records, Some(names)));
@@ -343,13 +353,21 @@ fn outline_entry(key: &str, value: &Value<'_>) -> String {
         Value::Map(entries, len) => {
             let labels: Vec<String> = entries
                 .iter()
-                .filter(|(name, value)| OUTLINE_LABELS.contains(&name.as_ref()) && value.is_scalar())
-                .filter_map(|(name, value)| Some(format!("{name}={}", shown(&value.scalar_text()?, 40))))
+                .filter(|(name, value)| {
+                    OUTLINE_LABELS.contains(&name.as_ref()) && value.is_scalar()
+                })
+                .filter_map(|(name, value)| {
+                    Some(format!("{name}={}", shown(&value.scalar_text()?, 40)))
+                })
                 .take(2)
                 .collect();
             if !labels.is_empty() {
                 let rest = len - labels.len();
-                let more = if rest > 0 { format!(", +{rest}") } else { String::new() };
+                let more = if rest > 0 {
+                    format!(", +{rest}")
+                } else {
+                    String::new()
+                };
                 return format!("{key}{{{}{more}}}", labels.join(", "));
             }
             if *len <= OUTLINE_SECTIONS && entries.iter().all(|(_, value)| !value.is_scalar()) {
@@ -358,7 +376,10 @@ fn outline_entry(key: &str, value: &Value<'_>) -> String {
             }
             format!("{key}{{{len}}}")
         }
-        scalar => format!("{key}={}", shown(&scalar.scalar_text().unwrap_or_default(), 40)),
+        scalar => format!(
+            "{key}={}",
+            shown(&scalar.scalar_text().unwrap_or_default(), 40)
+        ),
     }
 }
 
@@ -378,13 +399,24 @@ fn grouped_names(names: &[&str]) -> Vec<(String, usize)> {
     let mut start = 0;
     while start < names.len() {
         let word = first_word(names[start]);
-        let run = names[start..].iter().take_while(|name| first_word(name) == word).count();
+        let run = names[start..]
+            .iter()
+            .take_while(|name| first_word(name) == word)
+            .count();
         if run >= 4 {
-            shown_names.extend(names[start..start + 2].iter().map(|name| (name.to_string(), 1)));
+            shown_names.extend(
+                names[start..start + 2]
+                    .iter()
+                    .map(|name| (name.to_string(), 1)),
+            );
             let separator = names[start + 2][word.len()..].chars().next().unwrap_or('-');
             shown_names.push((format!("+{} {word}{separator}*", run - 2), run - 2));
         } else {
-            shown_names.extend(names[start..start + run].iter().map(|name| (name.to_string(), 1)));
+            shown_names.extend(
+                names[start..start + run]
+                    .iter()
+                    .map(|name| (name.to_string(), 1)),
+            );
         }
         start += run;
     }
@@ -466,7 +498,10 @@ fn same_name(value: &str, name: &str) -> bool {
     // ASCII letters and digits: Unicode case tables would cost the shipped wasm more than
     // this comparison is worth.
     let letters = |text: &str| -> Vec<u8> {
-        text.bytes().filter(u8::is_ascii_alphanumeric).map(|b| b.to_ascii_lowercase()).collect()
+        text.bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|b| b.to_ascii_lowercase())
+            .collect()
     };
     letters(value) == letters(name)
 }
@@ -620,18 +655,32 @@ pub fn describe_records(path: &str, all: &[&Value<'_>], synopsis: &mut Synopsis)
 /// records' names, with their identifying values when they have one
 /// (`services: 36 entries, by image: postgres=postgres:16, ...`). `total`: how many records
 /// the map has (`None` when `records` are a sample of a map of mixed values).
-fn map_headline(path: &str, records: &[&Value<'_>], names: &[&str], total: Option<usize>) -> String {
+fn map_headline(
+    path: &str,
+    records: &[&Value<'_>],
+    names: &[&str],
+    total: Option<usize>,
+) -> String {
     let count = match total {
         Some(total) => format!("{total} entries"),
         None => format!("{} entries (in a sample)", names.len()),
     };
-    let mut line = if path.is_empty() { count } else { format!("{path}: {count}") };
+    let mut line = if path.is_empty() {
+        count
+    } else {
+        format!("{path}: {count}")
+    };
     let total = total.unwrap_or(names.len());
     // Names past the first few hundred never fit the line: they are counted, not formatted.
     let sampled = records.len().min(SAMPLED_RECORDS);
-    let named: Vec<(&str, &Value<'_>)> = names.iter().copied().zip(records.iter().copied()).collect();
+    let named: Vec<(&str, &Value<'_>)> =
+        names.iter().copied().zip(records.iter().copied()).collect();
     // Operations are counted where the records are held: all of them, or the first ones.
-    let counted = if total > named.len() { sampled } else { named.len() };
+    let counted = if total > named.len() {
+        sampled
+    } else {
+        named.len()
+    };
     if let Some(operations) = Value::operation_count(&named[..counted]) {
         line.push_str(&format!(", {operations} operations"));
         if counted < total {
@@ -646,15 +695,20 @@ fn map_headline(path: &str, records: &[&Value<'_>], names: &[&str], total: Optio
                 .iter()
                 .zip(records)
                 .take(ENTRIES_WIDTH)
-                .map(|(name, record)| match record.get(field).and_then(Value::scalar_text) {
-                    Some(value) => (format!("{name}={}", shown(&value, VALUE_WIDTH)), 1),
-                    None => (name.to_string(), 1),
-                })
+                .map(
+                    |(name, record)| match record.get(field).and_then(Value::scalar_text) {
+                        Some(value) => (format!("{name}={}", shown(&value, VALUE_WIDTH)), 1),
+                        None => (name.to_string(), 1),
+                    },
+                )
                 .collect()
         }
         None => grouped_names(names),
     };
-    format!("{line}: {}", joined_counted(&shown_names, total, ENTRIES_WIDTH))
+    format!(
+        "{line}: {}",
+        joined_counted(&shown_names, total, ENTRIES_WIDTH)
+    )
 }
 
 /// The lines describing records: the headline (a list's count and fields, a map's names) and
@@ -753,10 +807,22 @@ fn record_lines(
     let fields_line = if !typed {
         joined_names(&fields)
     } else if names.is_some() {
-        format!("{prefix}{} fields{sampled}: {}", keys.len(), joined_names(&fields))
+        format!(
+            "{prefix}{} fields{sampled}: {}",
+            keys.len(),
+            joined_names(&fields)
+        )
     } else {
-        let in_sample = if known_total.is_none() { " (in a sample)" } else { "" };
-        format!("{prefix}{total} records{in_sample}, {} fields{sampled}: {}", keys.len(), joined_names(&fields))
+        let in_sample = if known_total.is_none() {
+            " (in a sample)"
+        } else {
+            ""
+        };
+        format!(
+            "{prefix}{total} records{in_sample}, {} fields{sampled}: {}",
+            keys.len(),
+            joined_names(&fields)
+        )
     };
     if names.is_some() {
         lines.push(fields_line);
@@ -772,7 +838,13 @@ fn record_lines(
             let slot = match stat_index.get(field) {
                 Some(&slot) => slot,
                 None => {
-                    stats.push((field.to_string(), FieldStats { depth, ..FieldStats::default() }));
+                    stats.push((
+                        field.to_string(),
+                        FieldStats {
+                            depth,
+                            ..FieldStats::default()
+                        },
+                    ));
                     stat_index.insert(field.to_string(), stats.len() - 1);
                     stats.len() - 1
                 }
@@ -809,13 +881,24 @@ fn record_lines(
             .map(|(value, n, _)| format!("{} {n}", shown(value, VALUE_WIDTH)))
             .collect();
         let more = values.len().saturating_sub(SHOWN_VALUES);
-        let tail = if more > 0 { format!(", ... {more} more") } else { String::new() };
+        let tail = if more > 0 {
+            format!(", ... {more} more")
+        } else {
+            String::new()
+        };
         format!("{prefix}{field}: {}{tail}", shown_values.join(", "))
     };
     let (first_fields, other_fields) = varied.split_at(varied.len().min(2));
     lines.extend(first_fields.iter().map(value_line));
     if let Some(names) = names {
-        lines.extend(listed_values(&prefix, records, names, &keys, &stats, &stat_index));
+        lines.extend(listed_values(
+            &prefix,
+            records,
+            names,
+            &keys,
+            &stats,
+            &stat_index,
+        ));
     }
     // A map's records are known by their names (in the headline).
     if names.is_none() && typed {
@@ -889,14 +972,23 @@ fn record_lines(
         }
     }
     if record_names.len() > 1 {
-        let sampled = if count < total { format!(" in the first {count}") } else { String::new() };
+        let sampled = if count < total {
+            format!(" in the first {count}")
+        } else {
+            String::new()
+        };
         lines.push(format!(
             "{prefix}names ({}{sampled}): {}",
             record_names.len(),
             joined_within(&record_names, NAMES_WIDTH)
         ));
     }
-    lines.extend(other_fields.iter().take(SHOWN_FIELDS - first_fields.len()).map(value_line));
+    lines.extend(
+        other_fields
+            .iter()
+            .take(SHOWN_FIELDS - first_fields.len())
+            .map(value_line),
+    );
     (headline, lines)
 }
 
@@ -953,7 +1045,11 @@ fn listed_values(
 /// list's values are counted in its first items.
 fn describe_scalars(items: &[Value<'_>], sampled: bool, synopsis: &mut Synopsis) {
     let mut stats = FieldStats::default();
-    let counted = if sampled { &items[..SAMPLED_RECORDS.min(items.len())] } else { items };
+    let counted = if sampled {
+        &items[..SAMPLED_RECORDS.min(items.len())]
+    } else {
+        items
+    };
     for (index, item) in counted.iter().enumerate() {
         if let Some(text) = item.scalar_text() {
             stats.add(&shown(&text, VALUE_WIDTH), index);
@@ -963,11 +1059,19 @@ fn describe_scalars(items: &[Value<'_>], sampled: bool, synopsis: &mut Synopsis)
         let mut values = stats.values;
         stable_sort_by(&mut values, |a, b| b.1.cmp(&a.1));
         let shown_values: Vec<String> = values.iter().map(|(v, n, _)| format!("{v} {n}")).collect();
-        let sample = if sampled { format!(" (in the first {})", counted.len()) } else { String::new() };
-        synopsis.structure.push(format!("values{sample}: {}", shown_values.join(", ")));
+        let sample = if sampled {
+            format!(" (in the first {})", counted.len())
+        } else {
+            String::new()
+        };
+        synopsis
+            .structure
+            .push(format!("values{sample}: {}", shown_values.join(", ")));
     } else {
         let first: Vec<String> = items.iter().take(10).map(brief).collect();
-        synopsis.structure.push(format!("first items: {}", joined_names(&first)));
+        synopsis
+            .structure
+            .push(format!("first items: {}", joined_names(&first)));
     }
 }
 
@@ -1019,7 +1123,10 @@ mod tests {
             "{shown}"
         );
         // The scalars are in the outline; containers get a line of their own.
-        assert!(!shown.contains("\nopenapi:") && shown.contains("limits: object with 5 keys"), "{shown}");
+        assert!(
+            !shown.contains("\nopenapi:") && shown.contains("limits: object with 5 keys"),
+            "{shown}"
+        );
     }
 
     #[test]
@@ -1028,17 +1135,35 @@ mod tests {
         let shown = synopsis_text(&synopsis);
         // The headline comes first among the structure lines.
         assert!(
-            synopsis.structure[0].starts_with("services: 12 entries, by image: svc0=registry/app0:1.0, svc1=registry/app1:1.1,"),
+            synopsis.structure[0].starts_with(
+                "services: 12 entries, by image: svc0=registry/app0:1.0, svc1=registry/app1:1.1,"
+            ),
             "{shown}"
         );
         // The union of the records' keys with how many have each; the categories by value.
-        assert!(shown.contains("services.*: 4 fields: ports:arr (4/12), image:str, restart:str, networks:arr"), "{shown}");
-        assert!(shown.contains("services.*: all: restart=always, networks[]=back"), "{shown}");
+        assert!(
+            shown.contains(
+                "services.*: 4 fields: ports:arr (4/12), image:str, restart:str, networks:arr"
+            ),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("services.*: all: restart=always, networks[]=back"),
+            "{shown}"
+        );
         // A short list that differs from entry to entry, entry by entry (`networks`, the same
         // everywhere, is not one).
-        assert!(shown.contains("services.*: ports: svc0=9000:80, svc3=9003:80, svc6=9006:80, svc9=9009:80"), "{shown}");
+        assert!(
+            shown.contains(
+                "services.*: ports: svc0=9000:80, svc3=9003:80, svc6=9006:80, svc9=9009:80"
+            ),
+            "{shown}"
+        );
         assert!(!shown.contains("networks: svc0"), "{shown}");
-        assert!(shown.contains("services{12}, volumes{data}, networks{back}"), "{shown}");
+        assert!(
+            shown.contains("services{12}, volumes{data}, networks{back}"),
+            "{shown}"
+        );
         // Covered by its headline, `services` gets no brief line of its own.
         assert!(!shown.contains("services: object with"), "{shown}");
     }
@@ -1046,7 +1171,10 @@ mod tests {
     #[test]
     fn the_identifying_field_is_not_a_category_a_restated_name_prose_or_a_date() {
         let mut jobs = String::from("jobs:\n");
-        for (i, name) in ["lint", "test", "build", "deploy", "docs", "bench"].iter().enumerate() {
+        for (i, name) in ["lint", "test", "build", "deploy", "docs", "bench"]
+            .iter()
+            .enumerate()
+        {
             jobs.push_str(&format!(
                 "  {name}:\n    name: {}\n    runs-on: {}\n    description: runs the {name} step of the pipeline\n    updated: 2024-01-0{}\n",
                 name.to_uppercase(),
@@ -1055,7 +1183,10 @@ mod tests {
             ));
         }
         let shown = synopsis_text(&yaml(&jobs));
-        assert!(shown.contains("jobs: 6 entries: lint, test, build, deploy, docs, bench"), "{shown}");
+        assert!(
+            shown.contains("jobs: 6 entries: lint, test, build, deploy, docs, bench"),
+            "{shown}"
+        );
         // With a field that tells them apart, it is the one most records have.
         let resources = r#"{"Resources": {
             "Bucket": {"Type": "AWS::S3::Bucket", "Properties": {}},
@@ -1073,26 +1204,55 @@ mod tests {
     fn maps_of_api_paths_count_their_operations() {
         let mut paths = String::from("swagger: '2.0'\npaths:\n");
         for resource in ["users", "teams", "repos"] {
-            paths.push_str(&format!("  /{resource}:\n    get: {{summary: list}}\n    post: {{summary: create}}\n"));
+            paths.push_str(&format!(
+                "  /{resource}:\n    get: {{summary: list}}\n    post: {{summary: create}}\n"
+            ));
             paths.push_str(&format!("  /{resource}/{{id}}:\n    parameters: []\n    get: {{summary: one}}\n    delete: {{summary: drop}}\n"));
         }
         paths.push_str("definitions:\n  User: {type: object}\n  Team: {type: object}\n  Repo: {type: object}\n");
         let shown = synopsis_text(&yaml(&paths));
-        assert!(shown.contains("paths: 6 entries, 12 operations: /users, /users/{id}, /teams,"), "{shown}");
-        assert!(shown.contains("definitions: 3 entries: User, Team, Repo"), "{shown}");
+        assert!(
+            shown.contains("paths: 6 entries, 12 operations: /users, /users/{id}, /teams,"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("definitions: 3 entries: User, Team, Repo"),
+            "{shown}"
+        );
         // Records that are not API paths have no operations.
         assert!(!synopsis_text(&yaml(&services(5))).contains("operations"));
     }
 
     #[test]
     fn long_runs_of_names_sharing_a_first_word_are_counted() {
-        let names = ["lint", "build-a", "build-b", "build-c", "build-d", "build-e", "/x", "/x/{id}", "/x/a", "/x/b", "test"];
-        let grouped: Vec<String> = grouped_names(&names).into_iter().map(|(name, _)| name).collect();
-        assert_eq!(grouped, ["lint", "build-a", "build-b", "+3 build-*", "/x", "/x/{id}", "+2 /x/*", "test"]);
+        let names = [
+            "lint", "build-a", "build-b", "build-c", "build-d", "build-e", "/x", "/x/{id}", "/x/a",
+            "/x/b", "test",
+        ];
+        let grouped: Vec<String> = grouped_names(&names)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
+        assert_eq!(
+            grouped,
+            [
+                "lint",
+                "build-a",
+                "build-b",
+                "+3 build-*",
+                "/x",
+                "/x/{id}",
+                "+2 /x/*",
+                "test"
+            ]
+        );
         // A short run stays as it is; the count of names left out counts names, not groups.
         let items = grouped_names(&names[..4]);
         assert_eq!(items.len(), 4);
-        assert_eq!(joined_counted(&grouped_names(&names), 11, 30), "lint, build-a, build-b, ... 8 more");
+        assert_eq!(
+            joined_counted(&grouped_names(&names), 11, 30),
+            "lint, build-a, build-b, ... 8 more"
+        );
     }
 
     #[test]
@@ -1114,7 +1274,10 @@ mod tests {
             Value::Text(text) => serde_json::Value::String(text.to_string()),
             Value::List(items, _) => serde_json::Value::Array(items.iter().map(to_json).collect()),
             Value::Map(entries, _) => serde_json::Value::Object(
-                entries.iter().map(|(key, value)| (key.to_string(), to_json(value))).collect(),
+                entries
+                    .iter()
+                    .map(|(key, value)| (key.to_string(), to_json(value)))
+                    .collect(),
             ),
         }
     }
@@ -1123,21 +1286,37 @@ mod tests {
     fn a_root_that_is_a_map_of_records_is_described_as_one() {
         // GitLab CI: jobs at the top level beside `stages` and `variables`.
         let mut ci = String::from("stages: [build, test]\nvariables:\n  GO: '1.22'\n");
-        for (job, stage) in [("compile", "build"), ("unit", "test"), ("lint", "test"), ("e2e", "test")] {
-            ci.push_str(&format!("{job}:\n  stage: {stage}\n  script: [make {job}]\n"));
+        for (job, stage) in [
+            ("compile", "build"),
+            ("unit", "test"),
+            ("lint", "test"),
+            ("e2e", "test"),
+        ] {
+            ci.push_str(&format!(
+                "{job}:\n  stage: {stage}\n  script: [make {job}]\n"
+            ));
         }
         let shown = synopsis_text(&yaml(&ci));
-        assert!(shown.contains("YAML object, 6 keys: stages[2], variables{1}, compile{2}"), "{shown}");
+        assert!(
+            shown.contains("YAML object, 6 keys: stages[2], variables{1}, compile{2}"),
+            "{shown}"
+        );
         // Each job is in the headline, not on a line of its own.
         assert!(!shown.contains("compile: object"), "{shown}");
-        assert!(shown.contains("5 entries: variables, compile, unit, lint, e2e"), "{shown}");
+        assert!(
+            shown.contains("5 entries: variables, compile, unit, lint, e2e"),
+            "{shown}"
+        );
         assert!(shown.contains("*: stage: test 3, build 1"), "{shown}");
         // Helm values: sections, some of them subcharts sharing `enabled`, are not records at
         // the root (the shared key must be in 3 in 4 of its maps there).
         let values = "image: {repository: web, tag: '1'}\nservice: {type: ClusterIP, port: 80}\npostgresql: {enabled: true, auth: {}}\nredis: {enabled: false}\nminio: {enabled: true}\nreplicaCount: 2\n";
         let shown = synopsis_text(&yaml(values));
         assert!(!shown.contains("entries"), "{shown}");
-        assert!(shown.contains("image: object with 2 keys: repository=web, tag=1"), "{shown}");
+        assert!(
+            shown.contains("image: object with 2 keys: repository=web, tag=1"),
+            "{shown}"
+        );
     }
 
     /// `value` held as a sampling loader holds it: a container of more than `SAMPLED_RECORDS + 1`
@@ -1156,10 +1335,16 @@ mod tests {
                 .collect()
         }
         match value {
-            Value::List(items, len) => Value::List(cut(items.into_iter().map(sample_of).collect()), len),
-            Value::Map(entries, len) => {
-                Value::Map(cut(entries.into_iter().map(|(key, value)| (key, sample_of(value))).collect()), len)
+            Value::List(items, len) => {
+                Value::List(cut(items.into_iter().map(sample_of).collect()), len)
             }
+            Value::Map(entries, len) => Value::Map(
+                cut(entries
+                    .into_iter()
+                    .map(|(key, value)| (key, sample_of(value)))
+                    .collect()),
+                len,
+            ),
             scalar => scalar,
         }
     }
@@ -1169,12 +1354,22 @@ mod tests {
         let (whole, _) = load_value(text, usize::MAX).expect("valid JSON");
         let (value, _) = load_value(text, usize::MAX).expect("valid JSON");
         let sampled = sample_of(value);
-        (describe(&whole, "JSON", "json", "JSON output"), describe(&sampled, "JSON", "json", "JSON output"))
+        (
+            describe(&whole, "JSON", "json", "JSON output"),
+            describe(&sampled, "JSON", "json", "JSON output"),
+        )
     }
 
     fn records_json(count: usize) -> String {
         let records: Vec<String> = (0..count)
-            .map(|i| format!(r#"{{"id":{i},"name":"n{}","state":"{}","tags":["t{}"]}}"#, i % 700, ["open", "closed"][i % 2], i % 3))
+            .map(|i| {
+                format!(
+                    r#"{{"id":{i},"name":"n{}","state":"{}","tags":["t{}"]}}"#,
+                    i % 700,
+                    ["open", "closed"][i % 2],
+                    i % 3
+                )
+            })
             .collect();
         format!("[{}]", records.join(","))
     }
@@ -1182,12 +1377,28 @@ mod tests {
     #[test]
     fn a_value_is_shown_as_one_line_clipped_on_the_fast_path_too() {
         let values = [
-            "open", "two words", " lead", "trail ", "double  space", "tab\there", "line\nbreak", "nbsp\u{a0}x",
-            "caf\u{e9} au lait", "\u{7f}del", "", " ", "x\u{1c}y", "a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3",
+            "open",
+            "two words",
+            " lead",
+            "trail ",
+            "double  space",
+            "tab\there",
+            "line\nbreak",
+            "nbsp\u{a0}x",
+            "caf\u{e9} au lait",
+            "\u{7f}del",
+            "",
+            " ",
+            "x\u{1c}y",
+            "a b c d e f g h i j k l m n o p q r s t u v w x y z 0 1 2 3",
         ];
         for value in values {
             for width in [-1, 0, 3, 10, 60] {
-                assert_eq!(shown(value, width), one_line(value, width), "{value:?} {width}");
+                assert_eq!(
+                    shown(value, width),
+                    one_line(value, width),
+                    "{value:?} {width}"
+                );
             }
         }
     }
@@ -1195,15 +1406,30 @@ mod tests {
     #[test]
     fn a_sampled_list_of_records_reads_as_the_whole_list() {
         let (whole, sampled) = whole_and_sampled(&records_json(5_000));
-        assert_eq!((&whole.summary, &whole.structure), (&sampled.summary, &sampled.structure));
+        assert_eq!(
+            (&whole.summary, &whole.structure),
+            (&sampled.summary, &sampled.structure)
+        );
         let shown = synopsis_text(&sampled);
         assert!(shown.contains("JSON array of 5000 objects."), "{shown}");
-        assert!(shown.contains("5000 records, 4 fields (in the first 2000): id:num, name:str, state:str, tags:arr"), "{shown}");
+        assert!(
+            shown.contains(
+                "5000 records, 4 fields (in the first 2000): id:num, name:str, state:str, tags:arr"
+            ),
+            "{shown}"
+        );
         assert!(shown.contains("last: name=n99, id=4999"), "{shown}");
-        assert!(shown.contains("names (700 in the first 2000): n0, n1,"), "{shown}");
+        assert!(
+            shown.contains("names (700 in the first 2000): n0, n1,"),
+            "{shown}"
+        );
         // Up to `SAMPLED_RECORDS + 1` records nothing is sampled.
         let shown = synopsis_text(&whole_and_sampled(&records_json(2_001)).1);
-        assert!(shown.contains("2001 records, 4 fields (in the first 2000)") && shown.contains("id=2000"), "{shown}");
+        assert!(
+            shown.contains("2001 records, 4 fields (in the first 2000)")
+                && shown.contains("id=2000"),
+            "{shown}"
+        );
         assert!(!synopsis_text(&json(&records_json(30))).contains("in the first"));
     }
 
@@ -1213,40 +1439,81 @@ mod tests {
             .map(|i| format!(r#""svc{i}":{{"image":"img{i}","restart":"always"}}"#))
             .collect();
         let wide: Vec<String> = (0..3_000).map(|i| format!(r#""k{i}":{i}"#)).collect();
-        let text = format!(r#"{{"services":{{{}}},"wide":{{{}}},"v":1}}"#, services.join(","), wide.join(","));
+        let text = format!(
+            r#"{{"services":{{{}}},"wide":{{{}}},"v":1}}"#,
+            services.join(","),
+            wide.join(",")
+        );
         let (whole, sampled) = whole_and_sampled(&text);
-        assert_eq!((&whole.summary, &whole.structure), (&sampled.summary, &sampled.structure));
+        assert_eq!(
+            (&whole.summary, &whole.structure),
+            (&sampled.summary, &sampled.structure)
+        );
         let shown = synopsis_text(&sampled);
-        assert!(shown.contains("services: 4000 entries, by image: svc0=img0,"), "{shown}");
-        assert!(shown.contains("wide: object with 3000 keys: k0, k1,") && shown.contains("... 2962 more"), "{shown}");
+        assert!(
+            shown.contains("services: 4000 entries, by image: svc0=img0,"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("wide: object with 3000 keys: k0, k1,")
+                && shown.contains("... 2962 more"),
+            "{shown}"
+        );
         // A sampled root counts its keys from its length too.
         let root: Vec<String> = (0..3_000).map(|i| format!(r#""key{i}":"v""#)).collect();
         let (whole, sampled) = whole_and_sampled(&format!("{{{}}}", root.join(",")));
         assert_eq!(whole.summary, sampled.summary);
-        assert!(sampled.summary[0].starts_with("JSON object, 3000 keys: key0=v,") && sampled.summary[0].ends_with("more."));
+        assert!(
+            sampled.summary[0].starts_with("JSON object, 3000 keys: key0=v,")
+                && sampled.summary[0].ends_with("more.")
+        );
     }
 
     #[test]
     fn what_is_read_from_a_sample_says_so() {
         // Operations of API paths past the sample are not counted: the count says where from.
-        let paths: Vec<String> = (0..2_500).map(|i| format!(r#""/r{i}":{{"get":{{}},"post":{{}}}}"#)).collect();
+        let paths: Vec<String> = (0..2_500)
+            .map(|i| format!(r#""/r{i}":{{"get":{{}},"post":{{}}}}"#))
+            .collect();
         let text = format!(r#"{{"paths":{{{}}}}}"#, paths.join(","));
         let (whole, sampled) = whole_and_sampled(&text);
         assert!(synopsis_text(&whole).contains("paths: 2500 entries, 5000 operations: /r0,"));
         let shown = synopsis_text(&sampled);
-        assert!(shown.contains("paths: 2500 entries, 4000 operations (in the first 2000): /r0,"), "{shown}");
+        assert!(
+            shown.contains("paths: 2500 entries, 4000 operations (in the first 2000): /r0,"),
+            "{shown}"
+        );
         // Values of a sampled list of scalars are counted in its first items.
-        let values: Vec<&str> = (0..3_000).map(|i| ["\"a\"", "\"b\""][usize::from(i % 3 == 0)]).collect();
+        let values: Vec<&str> = (0..3_000)
+            .map(|i| ["\"a\"", "\"b\""][usize::from(i % 3 == 0)])
+            .collect();
         let (_, sampled) = whole_and_sampled(&format!("[{}]", values.join(",")));
-        assert!(synopsis_text(&sampled).contains("values (in the first 2000): a 1333, b 667"), "{}", synopsis_text(&sampled));
+        assert!(
+            synopsis_text(&sampled).contains("values (in the first 2000): a 1333, b 667"),
+            "{}",
+            synopsis_text(&sampled)
+        );
         // A sample of mixed items says nothing of the items it left out: its records are
         // counted in the sample, and its last record need not be the list's.
         let mut items: Vec<Value<'_>> = Vec::new();
         for i in 0..=SAMPLED_RECORDS {
-            items.push(if i % 2 == 0 { Value::Map(vec![("id".into(), Value::Number(i.to_string().into()))], 1) } else { Value::Null });
+            items.push(if i % 2 == 0 {
+                Value::Map(vec![("id".into(), Value::Number(i.to_string().into()))], 1)
+            } else {
+                Value::Null
+            });
         }
-        let shown = synopsis_text(&describe(&Value::List(items, 9_999), "JSON", "json", "JSON output"));
-        assert!(shown.contains("JSON array of 9999 items.") && shown.contains("1001 records (in a sample), 1 fields: id:num"), "{shown}");
+        let shown = synopsis_text(&describe(
+            &Value::List(items, 9_999),
+            "JSON",
+            "json",
+            "JSON output",
+        ));
+        assert!(
+            shown.contains("JSON array of 9999 items.")
+                && shown.contains("1001 records (in a sample), 1 fields: id:num"),
+            "{shown}"
+        );
         assert!(!shown.contains("last:"), "{shown}");
     }
 }

@@ -52,7 +52,11 @@ struct Commit {
 
 impl Commit {
     fn describe(&self) -> String {
-        let mut text = format!("{} {}", short(&self.hash), brief(&self.subject, SUBJECT_CHARS));
+        let mut text = format!(
+            "{} {}",
+            short(&self.hash),
+            brief(&self.subject, SUBJECT_CHARS)
+        );
         match (self.author.is_empty(), self.date.is_empty()) {
             (false, false) => text.push_str(&format!(" ({}, {})", self.author, self.date)),
             (false, true) => text.push_str(&format!(" ({})", self.author)),
@@ -119,7 +123,10 @@ fn scan_blocks(output: &str) -> Scan {
             scan.authors.add(name, MAX_AUTHORS);
         } else if body.starts_with("Merge:") {
             scan.merges += 1;
-        } else if let Some(value) = body.strip_prefix("Date:").or_else(|| body.strip_prefix("AuthorDate:")) {
+        } else if let Some(value) = body
+            .strip_prefix("Date:")
+            .or_else(|| body.strip_prefix("AuthorDate:"))
+        {
             current.date = brief(value.trim(), NAME_CHARS);
             want_subject = true;
         } else if want_subject {
@@ -151,7 +158,9 @@ fn scan_oneline(output: &str) -> Scan {
     let mut scan = Scan::default();
     for line in output.split('\n') {
         let body = strip_graph(line.strip_suffix('\r').unwrap_or(line));
-        let Some(hash) = hash_prefix(body) else { continue };
+        let Some(hash) = hash_prefix(body) else {
+            continue;
+        };
         scan.commits += 1;
         let subject = body[hash.len()..].trim();
         let commit = Commit {
@@ -175,7 +184,11 @@ fn scan_oneline(output: &str) -> Scan {
 fn oneline_form(output: &str) -> bool {
     let mut lines = 0;
     let mut commits = 0;
-    for line in output.split('\n').filter(|line| !line.trim().is_empty()).take(ONELINE_SAMPLE) {
+    for line in output
+        .split('\n')
+        .filter(|line| !line.trim().is_empty())
+        .take(ONELINE_SAMPLE)
+    {
         lines += 1;
         let body = strip_graph(line.trim_end_matches('\r'));
         // A graph line without a commit (`|\`, `|/`) is neither.
@@ -203,7 +216,9 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         .filter(|line| !line.trim().is_empty())
         .take(HEAD_LINES)
         .collect();
-    let blocks = head.first().is_some_and(|line| commit_line(strip_graph_commit(line)).is_some())
+    let blocks = head
+        .first()
+        .is_some_and(|line| commit_line(strip_graph_commit(line)).is_some())
         && head.iter().skip(1).any(|line| {
             let body = strip_graph(line);
             body.starts_with("Author:") || body.starts_with("Merge:")
@@ -217,10 +232,17 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     };
     let mut synopsis = Synopsis::new("git_log", "git log");
     let form = if blocks { "" } else { " (one line each)" };
-    synopsis.summary.push(format!("git log: {} commits{form}, {} merges.", scan.commits, scan.merges));
-    synopsis.summary.push(format!("Newest: {}", scan.newest.describe()));
+    synopsis.summary.push(format!(
+        "git log: {} commits{form}, {} merges.",
+        scan.commits, scan.merges
+    ));
+    synopsis
+        .summary
+        .push(format!("Newest: {}", scan.newest.describe()));
     if scan.commits > 1 {
-        synopsis.summary.push(format!("Oldest: {}", scan.oldest.describe()));
+        synopsis
+            .summary
+            .push(format!("Oldest: {}", scan.oldest.describe()));
     }
     if !scan.authors.values.is_empty() {
         let (shown, _) = scan.authors.top(SHOWN_AUTHORS, NAME_CHARS);
@@ -250,17 +272,42 @@ mod tests {
     #[test]
     fn default_form_counts_commits_and_authors() {
         let mut log = String::new();
-        for (i, author) in ["Ada Lovelace", "Alan Turing", "Ada Lovelace", "Grace Hopper", "Ada Lovelace"].iter().enumerate() {
+        for (i, author) in [
+            "Ada Lovelace",
+            "Alan Turing",
+            "Ada Lovelace",
+            "Grace Hopper",
+            "Ada Lovelace",
+        ]
+        .iter()
+        .enumerate()
+        {
             let hash = char::from(b'a' + i as u8);
-            log.push_str(&block(hash, author, 20 - i as u32, &format!("change number {i}")));
+            log.push_str(&block(
+                hash,
+                author,
+                20 - i as u32,
+                &format!("change number {i}"),
+            ));
         }
         let s = synopsis(&log).expect("a git log");
         let all = text(&s);
         assert_eq!(s.kind, "git_log");
         assert!(all.contains("git log: 5 commits, 0 merges."), "{all}");
-        assert!(all.contains("Newest: aaaaaaaaaa change number 0 (Ada Lovelace, Mon Mar 20 10:00:00 2025 +0100)"), "{all}");
-        assert!(all.contains("Oldest: eeeeeeeeee change number 4 (Ada Lovelace, Mon Mar 16"), "{all}");
-        assert!(all.contains("Authors (3) by commits: Ada Lovelace 3, Alan Turing 1, Grace Hopper 1"), "{all}");
+        assert!(
+            all.contains(
+                "Newest: aaaaaaaaaa change number 0 (Ada Lovelace, Mon Mar 20 10:00:00 2025 +0100)"
+            ),
+            "{all}"
+        );
+        assert!(
+            all.contains("Oldest: eeeeeeeeee change number 4 (Ada Lovelace, Mon Mar 16"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Authors (3) by commits: Ada Lovelace 3, Alan Turing 1, Grace Hopper 1"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -272,15 +319,24 @@ mod tests {
         );
         let all = text(&synopsis(&log).expect("a git log"));
         assert!(all.contains("2 commits, 1 merges"), "{all}");
-        assert!(all.contains("Newest: ffffffffff Merge pull request #12 from x/y"), "{all}");
+        assert!(
+            all.contains("Newest: ffffffffff Merge pull request #12 from x/y"),
+            "{all}"
+        );
     }
 
     #[test]
     fn one_line_form_with_and_without_graph() {
         let plain = "a1b2c3d fix: handle empty input\n9f8e7d6 feat: add export\n0011223 Merge branch 'x'\n4455667 docs: readme\n";
         let all = text(&synopsis(plain).expect("oneline"));
-        assert!(all.contains("4 commits (one line each), 1 merges."), "{all}");
-        assert!(all.contains("Newest: a1b2c3d fix: handle empty input"), "{all}");
+        assert!(
+            all.contains("4 commits (one line each), 1 merges."),
+            "{all}"
+        );
+        assert!(
+            all.contains("Newest: a1b2c3d fix: handle empty input"),
+            "{all}"
+        );
         assert!(all.contains("Oldest: 4455667 docs: readme"), "{all}");
         let graph = "* a1b2c3d (HEAD -> main) top\n*   9f8e7d6 Merge x\n|\\  \n| * 0011223 side\n|/  \n* 4455667 base\n";
         let all = text(&synopsis(graph).expect("graph"));

@@ -34,9 +34,15 @@ fn looks_like_html(output: &str) -> bool {
     }
     let head = &trimmed.as_bytes()[..trimmed.len().min(SNIFF_BYTES)];
     let lowered = head.to_ascii_lowercase();
-    [&b"<!doctype html"[..], b"<html", b"<head>", b"<head ", b"<body"]
-        .iter()
-        .any(|tag| lowered.windows(tag.len()).any(|window| window == *tag))
+    [
+        &b"<!doctype html"[..],
+        b"<html",
+        b"<head>",
+        b"<head ",
+        b"<body",
+    ]
+    .iter()
+    .any(|tag| lowered.windows(tag.len()).any(|window| window == *tag))
 }
 
 /// Elements whose text is page furniture, not content.
@@ -106,7 +112,10 @@ impl CappedText {
 
     fn push_word(&mut self, word: &str) {
         // Zero-width chars (anchor links' `&ZeroWidthSpace;`, BOMs) are invisible noise.
-        for c in word.chars().filter(|c| !matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}')) {
+        for c in word
+            .chars()
+            .filter(|c| !matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}'))
+        {
             self.text.push(c);
             self.chars += 1;
         }
@@ -148,10 +157,16 @@ fn decode_entities(text: &str) -> Cow<'_, str> {
         let end = rest.as_bytes().iter().take(12).position(|&b| b == b';');
         let decoded = end.and_then(|end| {
             let name = &rest[1..end];
-            let named = NAMED_REFERENCES.iter().find(|(known, _)| *known == name).map(|&(_, c)| c);
+            let named = NAMED_REFERENCES
+                .iter()
+                .find(|(known, _)| *known == name)
+                .map(|&(_, c)| c);
             let c = named.or_else(|| {
                 let number = name.strip_prefix('#')?;
-                let code = match number.strip_prefix('x').or_else(|| number.strip_prefix('X')) {
+                let code = match number
+                    .strip_prefix('x')
+                    .or_else(|| number.strip_prefix('X'))
+                {
                     Some(hex) => u32::from_str_radix(hex, 16).ok(),
                     None => number.parse().ok(),
                 };
@@ -232,7 +247,12 @@ fn read_tag(s: &[u8], mut at: usize) -> (Tag, usize) {
             return (tag, at + 1);
         }
         let name_start = at;
-        while at < s.len() && !matches!(s[at], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>' | b'=') {
+        while at < s.len()
+            && !matches!(
+                s[at],
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>' | b'='
+            )
+        {
             at += 1;
         }
         let name = &s[name_start..at];
@@ -263,7 +283,8 @@ fn read_tag(s: &[u8], mut at: usize) -> (Tag, usize) {
             value_end = at;
         }
         if name.eq_ignore_ascii_case(b"href") {
-            tag.href = true;        } else if name.eq_ignore_ascii_case(b"role") {
+            tag.href = true;
+        } else if name.eq_ignore_ascii_case(b"role") {
             tag.role_main |= s[value_start..value_end].eq_ignore_ascii_case(b"main");
         }
     }
@@ -395,7 +416,10 @@ fn scan(s: &str) -> Page {
                         page.scripts += 1;
                     } else if name == "title" && page.title.is_none() && page.furniture_depth <= 1 {
                         let raw = s.get(at..close).unwrap_or("");
-                        page.title = Some(one_line(&decode_entities(take_chars(raw, TITLE_CHARS * 2)), TITLE_CHARS as i64));
+                        page.title = Some(one_line(
+                            &decode_entities(take_chars(raw, TITLE_CHARS * 2)),
+                            TITLE_CHARS as i64,
+                        ));
                     } else if name == "textarea" {
                         page.text(s.get(at..close).unwrap_or(""));
                     }
@@ -423,7 +447,10 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     let summary = &mut synopsis.summary;
     summary.push(format!(
         "Title: {}.",
-        page.title.as_deref().filter(|t| !t.is_empty()).unwrap_or("(none)")
+        page.title
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .unwrap_or("(none)")
     ));
     let mut line = "Counts:".to_string();
     for (n, one, many) in [
@@ -449,21 +476,35 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     summary.push(line);
     // Many headings of one level that each hold a link: a list of results (search, index pages).
     for level in 1..=3 {
-        let linked = page.headings.iter().filter(|h| h.level == level && h.linked).count();
+        let linked = page
+            .headings
+            .iter()
+            .filter(|h| h.level == level && h.linked)
+            .count();
         let all = page.heading_counts[level - 1];
         if linked >= MIN_RESULTS && linked * 2 >= all {
-            summary.push(format!("Results: {all} (h{level} headings that link to pages)."));
+            summary.push(format!(
+                "Results: {all} (h{level} headings that link to pages)."
+            ));
         }
     }
     let shown = page.headings.len().min(MAX_OUTLINE);
     if shown > 0 {
         let total: usize = page.heading_counts[..3].iter().sum();
-        synopsis.structure.push(format!("Outline (h1-h3, {shown} of {total}):"));
+        synopsis
+            .structure
+            .push(format!("Outline (h1-h3, {shown} of {total}):"));
         for h in page.headings.iter().take(MAX_OUTLINE) {
-            synopsis.structure.push(format!("h{} {}", h.level, h.text.text));
+            synopsis
+                .structure
+                .push(format!("h{} {}", h.level, h.text.text));
         }
     }
-    let main = if page.main_text.chars >= 80 { &page.main_text.text } else { &page.text.text };
+    let main = if page.main_text.chars >= 80 {
+        &page.main_text.text
+    } else {
+        &page.text.text
+    };
     let excerpt = one_line(main, EXCERPT_CHARS);
     if !excerpt.is_empty() {
         synopsis.notable_items.push(format!("Main text: {excerpt}"));
@@ -491,8 +532,18 @@ mod tests {
         assert_eq!(s.kind, "html");
         let all = text(&s);
         assert!(all.contains("Title: Retries & timeouts | SDK."), "{all}");
-        assert!(all.contains("Counts: 2 links, 1 form, 1 table, 1 image, 1 script; headings: h1 1, h2 1, h3 1."), "{all}");
-        assert!(all.contains("Outline (h1-h3, 3 of 3):\nh1 Configuring retries\nh2 Default policy\nh3 Backoff"), "{all}");
+        assert!(
+            all.contains(
+                "Counts: 2 links, 1 form, 1 table, 1 image, 1 script; headings: h1 1, h2 1, h3 1."
+            ),
+            "{all}"
+        );
+        assert!(
+            all.contains(
+                "Outline (h1-h3, 3 of 3):\nh1 Configuring retries\nh2 Default policy\nh3 Backoff"
+            ),
+            "{all}"
+        );
     }
 
     #[test]
@@ -500,7 +551,13 @@ mod tests {
         let all = text(&synopsis(PAGE).unwrap());
         let main = all.lines().find(|l| l.starts_with("Main text:")).unwrap();
         assert!(main.contains("The SDK retries failed requests."), "{main}");
-        for hidden in ["navigation", "footer", "color:red", "not a heading", "hidden"] {
+        for hidden in [
+            "navigation",
+            "footer",
+            "color:red",
+            "not a heading",
+            "hidden",
+        ] {
             assert!(!main.contains(hidden), "{main}");
         }
     }
@@ -514,18 +571,30 @@ mod tests {
             ));
         }
         let all = text(&synopsis(&page).unwrap());
-        assert!(all.contains("Results: 4 (h2 headings that link to pages)."), "{all}");
-        assert!(all.contains("Outline (h1-h3, 4 of 4):\nh2 Result 0\nh2 Result 1"), "{all}");
+        assert!(
+            all.contains("Results: 4 (h2 headings that link to pages)."),
+            "{all}"
+        );
+        assert!(
+            all.contains("Outline (h1-h3, 4 of 4):\nh2 Result 0\nh2 Result 1"),
+            "{all}"
+        );
     }
 
     #[test]
     fn entities() {
-        assert_eq!(decode_entities("a&lt;b&#39;c&#x41;&bogus;&"), "a<b'cA&bogus;&");
+        assert_eq!(
+            decode_entities("a&lt;b&#39;c&#x41;&bogus;&"),
+            "a<b'cA&bogus;&"
+        );
     }
 
     #[test]
     fn only_html_documents() {
-        assert!(synopsis("<?xml version=\"1.0\"?><rss><channel><title>x</title></channel></rss>").is_none());
+        assert!(
+            synopsis("<?xml version=\"1.0\"?><rss><channel><title>x</title></channel></rss>")
+                .is_none()
+        );
         assert!(synopsis("<svg xmlns=\"http://www.w3.org/2000/svg\"><g/></svg>").is_none());
         assert!(synopsis("plain text mentioning <html> later").is_none());
         assert!(synopsis("<html><body>hi</body></html>").is_some());
@@ -533,11 +602,18 @@ mod tests {
 
     #[test]
     fn outline_and_text_are_capped() {
-        let page = format!("<html><body>{}</body></html>", "<h2>a very long heading text</h2><p>word</p>".repeat(10_000));
+        let page = format!(
+            "<html><body>{}</body></html>",
+            "<h2>a very long heading text</h2><p>word</p>".repeat(10_000)
+        );
         let s = synopsis(&page).unwrap();
         assert_eq!(s.structure.len(), MAX_OUTLINE + 1);
-        let zero_width = synopsis("<html><h2>Overview&#8203;</h2><h2>\u{200b}</h2></html>").unwrap();
-        assert_eq!(zero_width.structure, ["Outline (h1-h3, 1 of 1):", "h2 Overview"]);
+        let zero_width =
+            synopsis("<html><h2>Overview&#8203;</h2><h2>\u{200b}</h2></html>").unwrap();
+        assert_eq!(
+            zero_width.structure,
+            ["Outline (h1-h3, 1 of 1):", "h2 Overview"]
+        );
         assert!(s.summary.iter().any(|l| l.contains("h2 10000")));
         assert!(s.notable_items[0].chars().count() < 400);
     }

@@ -34,7 +34,11 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
 /// the list is a sample when its lines are all of one type (as `load_value` samples).
 #[inline(never)]
 fn json_lines(output: &str, sample: usize) -> Option<Value<'_>> {
-    let lines = || py_splitlines(output).map(py_strip).filter(|line| !line.is_empty());
+    let lines = || {
+        py_splitlines(output)
+            .map(py_strip)
+            .filter(|line| !line.is_empty())
+    };
     let mut values = Vec::new();
     let mut count = 0;
     let mut types = 0u8;
@@ -54,7 +58,11 @@ fn json_lines(output: &str, sample: usize) -> Option<Value<'_>> {
         return None;
     }
     // Lines of several types are all held: a sample would not tell how many are records.
-    let rest: Vec<&str> = if types.count_ones() > 1 { lines().skip(sample).collect() } else { last.into_iter().collect() };
+    let rest: Vec<&str> = if types.count_ones() > 1 {
+        lines().skip(sample).collect()
+    } else {
+        last.into_iter().collect()
+    };
     for line in rest {
         values.push(line_value(line, sample)?);
     }
@@ -74,11 +82,25 @@ mod tests {
 
     fn enhanced(output: &str) -> Option<Synopsis> {
         let reference = crate::synopsis::generate(output, "", 2_000);
-        synopsis(&Input { output, mime: "", reference_kind: &reference.kind, reference: &reference })
+        synopsis(&Input {
+            output,
+            mime: "",
+            reference_kind: &reference.kind,
+            reference: &reference,
+        })
     }
 
     fn record(i: usize) -> String {
-        format!(r#"{{"id":{i},"name":"n{}","state":"{}","note":{}}}"#, i % 900, ["open", "closed", "merged"][i % 3], if i % 7 == 0 { "null".to_string() } else { format!("\"t{i}\"") })
+        format!(
+            r#"{{"id":{i},"name":"n{}","state":"{}","note":{}}}"#,
+            i % 900,
+            ["open", "closed", "merged"][i % 3],
+            if i % 7 == 0 {
+                "null".to_string()
+            } else {
+                format!("\"t{i}\"")
+            }
+        )
     }
 
     /// The synopsis of `output` from the document loaded whole (no sampling).
@@ -101,11 +123,22 @@ mod tests {
             for (output, is_lines) in [(&array, false), (&lines, true)] {
                 let sampled = enhanced(output).expect("JSON");
                 let expected = whole(output, is_lines);
-                assert_eq!((&sampled.summary, &sampled.structure), (&expected.summary, &expected.structure), "{count}");
+                assert_eq!(
+                    (&sampled.summary, &sampled.structure),
+                    (&expected.summary, &expected.structure),
+                    "{count}"
+                );
                 let shown = synopsis_text(&sampled);
                 assert!(shown.contains(&format!("{count} records")), "{shown}");
                 if count > 3 {
-                    assert!(shown.contains(&format!("last: name=n{}, id={}", (count - 1) % 900, count - 1)), "{shown}");
+                    assert!(
+                        shown.contains(&format!(
+                            "last: name=n{}, id={}",
+                            (count - 1) % 900,
+                            count - 1
+                        )),
+                        "{shown}"
+                    );
                 }
             }
         }
@@ -122,7 +155,11 @@ mod tests {
         let bad = records.join("\n");
         assert!(json_lines(&bad, SAMPLED_RECORDS).is_none());
         let shown = synopsis_text(&enhanced(&bad).expect("JSON"));
-        assert!(shown.contains("trailing_chars_after_first_json_value") && !shown.contains("JSON Lines"), "{shown}");
+        assert!(
+            shown.contains("trailing_chars_after_first_json_value")
+                && !shown.contains("JSON Lines"),
+            "{shown}"
+        );
         // Two values on a line past the sample are not one line's value either.
         records[2_300] = r#"{"id": 1} {"id": 2}"#.to_string();
         assert!(json_lines(&records.join("\n"), SAMPLED_RECORDS).is_none());
@@ -130,8 +167,13 @@ mod tests {
         records[2_300] = "17".to_string();
         let mixed = records.join("\n");
         let value = json_lines(&mixed, SAMPLED_RECORDS).expect("JSON Lines");
-        assert!(!value.sampled() && matches!(&value, Value::List(items, 2_500) if items.len() == 2_500));
+        assert!(
+            !value.sampled() && matches!(&value, Value::List(items, 2_500) if items.len() == 2_500)
+        );
         let shown = synopsis_text(&enhanced(&mixed).expect("JSON"));
-        assert!(shown.contains("JSON Lines: array of 2500 items.") && shown.contains("2499 records"), "{shown}");
+        assert!(
+            shown.contains("JSON Lines: array of 2500 items.") && shown.contains("2499 records"),
+            "{shown}"
+        );
     }
 }

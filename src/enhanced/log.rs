@@ -88,8 +88,9 @@ fn digits(s: &[u8], at: usize, n: usize) -> bool {
 }
 
 fn digit_run(s: &[u8], at: usize) -> usize {
-    s.get(at..)
-        .map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii_digit()).count())
+    s.get(at..).map_or(0, |rest| {
+        rest.iter().take_while(|b| b.is_ascii_digit()).count()
+    })
 }
 
 fn is_month(s: &[u8], at: usize) -> bool {
@@ -401,7 +402,12 @@ fn access_line(line: &str) -> Option<AccessLine<'_>> {
         + u16::from(after[2] - b'0');
     let message_start = line.len() - rest.len();
     let message = &line[message_start..message_start + close + 5];
-    let combined = rest[close + 1..].bytes().filter(|&b| b == b'"').take(4).count() == 4;
+    let combined = rest[close + 1..]
+        .bytes()
+        .filter(|&b| b == b'"')
+        .take(4)
+        .count()
+        == 4;
     Some(AccessLine {
         time,
         message,
@@ -504,7 +510,11 @@ pub(crate) fn find_str(haystack: &str, needle: &str) -> Option<usize> {
     while start <= last_start {
         start += find_byte(&haystack[start + key..=last_start + key], needle[key])?;
         // Byte by byte: the needles are a few bytes, shorter than a call to `memcmp` costs.
-        if haystack[start..start + needle.len()].iter().zip(needle).all(|(a, b)| a == b) {
+        if haystack[start..start + needle.len()]
+            .iter()
+            .zip(needle)
+            .all(|(a, b)| a == b)
+        {
             return Some(start);
         }
         start += 1;
@@ -584,7 +594,8 @@ impl Groups {
     /// Counts a name as it is (an exception class: no numbers to fold).
     fn add_name(&mut self, name: &str, line: usize) {
         self.key.clear();
-        self.key.extend_from_slice(&name.as_bytes()[..floor_char_boundary(name, KEY_BYTES)]);
+        self.key
+            .extend_from_slice(&name.as_bytes()[..floor_char_boundary(name, KEY_BYTES)]);
         self.add_key(None, name, line);
     }
 
@@ -791,7 +802,13 @@ pub(crate) struct Lines<'a> {
 }
 
 pub(crate) fn lines(text: &str) -> Lines<'_> {
-    Lines { text, start: 0, word: 0, newlines: word_mask(text.as_bytes(), 0, b'\n'), done: false }
+    Lines {
+        text,
+        start: 0,
+        word: 0,
+        newlines: word_mask(text.as_bytes(), 0, b'\n'),
+        done: false,
+    }
 }
 
 impl<'a> Iterator for Lines<'a> {
@@ -885,7 +902,9 @@ fn quoted_line((number, text): &(usize, String)) -> String {
 pub fn synopsis(output: &str) -> Option<Synopsis> {
     // Most outputs are not logs: a look at both ends decides that without reading the middle.
     if output.len() > 2 * PROBE_BYTES
-        && probes(output).iter().all(|probe| scan_lines(probe).format().is_none())
+        && probes(output)
+            .iter()
+            .all(|probe| scan_lines(probe).format().is_none())
     {
         return None;
     }
@@ -914,10 +933,18 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         ),
     });
     if let (Some(first), Some(last)) = (scan.first_time, scan.last_time) {
-        summary.push(format!("Time span: {} .. {}.", brief(first, 40), brief(last, 40)));
+        summary.push(format!(
+            "Time span: {} .. {}.",
+            brief(first, 40),
+            brief(last, 40)
+        ));
     }
     // An access log's levels are status classes.
-    let labels = if format == Format::Access { ACCESS_LABELS } else { LEVELS };
+    let labels = if format == Format::Access {
+        ACCESS_LABELS
+    } else {
+        LEVELS
+    };
     if format == Format::Access {
         summary.push(format!(
             "Status codes: {}; 5xx server errors: {}.",
@@ -947,12 +974,24 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
             }
         }
     }
-    let error_groups = scan.groups.ranked(|g| g.level.is_some_and(|level| level <= ERROR));
+    let error_groups = scan
+        .groups
+        .ranked(|g| g.level.is_some_and(|level| level <= ERROR));
     if error_groups.len() > 1 {
-        let label = if format == Format::Access { "5xx requests" } else { "Error messages" };
-        synopsis.structure.push(format!("{label} by count ({} distinct):", error_groups.len()));
+        let label = if format == Format::Access {
+            "5xx requests"
+        } else {
+            "Error messages"
+        };
+        synopsis.structure.push(format!(
+            "{label} by count ({} distinct):",
+            error_groups.len()
+        ));
         for g in error_groups.iter().take(MAX_ERROR_GROUPS) {
-            synopsis.structure.push(format!("{}x, first line {}: {}", g.count, g.first_line, g.text));
+            synopsis.structure.push(format!(
+                "{}x, first line {}: {}",
+                g.count, g.first_line, g.text
+            ));
         }
     }
     if !scan.exceptions.groups.is_empty() {
@@ -964,11 +1003,15 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     }
     let repeated = scan.groups.ranked(|g| g.count > 1);
     if !repeated.is_empty() {
-        synopsis.notable_items.push("Most repeated messages (numbers and ids vary):".to_string());
+        synopsis
+            .notable_items
+            .push("Most repeated messages (numbers and ids vary):".to_string());
         for g in repeated.iter().take(MAX_REPEATED) {
             let level = g.level.map_or("", |level| labels[level]);
             let space = if level.is_empty() { "" } else { " " };
-            synopsis.notable_items.push(format!("{}x {level}{space}{}", g.count, g.text));
+            synopsis
+                .notable_items
+                .push(format!("{}x {level}{space}{}", g.count, g.text));
         }
     }
     Some(synopsis)
@@ -996,7 +1039,11 @@ mod tests {
             ("no match here", "zz"),
             ("ends with needle", "needle"),
         ] {
-            assert_eq!(find_str(haystack, needle), haystack.find(needle), "{haystack:?} {needle:?}");
+            assert_eq!(
+                find_str(haystack, needle),
+                haystack.find(needle),
+                "{haystack:?} {needle:?}"
+            );
         }
     }
 
@@ -1025,19 +1072,53 @@ mod tests {
 
     #[test]
     fn lines_split_at_every_newline_across_blocks() {
-        let long = format!("{}\n{}\n\n{}", "a".repeat(31), "b".repeat(32), "c".repeat(70));
-        for text in ["", "\n", "\n\n", "a", "a\n", "\na", "é\né\n", long.as_str(), &long[..64], &long[..65]] {
-            assert_eq!(lines(text).collect::<Vec<_>>(), text.split('\n').collect::<Vec<_>>(), "{text:?}");
+        let long = format!(
+            "{}\n{}\n\n{}",
+            "a".repeat(31),
+            "b".repeat(32),
+            "c".repeat(70)
+        );
+        for text in [
+            "",
+            "\n",
+            "\n\n",
+            "a",
+            "a\n",
+            "\na",
+            "é\né\n",
+            long.as_str(),
+            &long[..64],
+            &long[..65],
+        ] {
+            assert_eq!(
+                lines(text).collect::<Vec<_>>(),
+                text.split('\n').collect::<Vec<_>>(),
+                "{text:?}"
+            );
         }
     }
 
     #[test]
     fn timestamps_are_read_as_every_form_reads_them() {
         for line in [
-            "2024-05-14T09:00:00Z x", "Dec  1 18:50:06 h", "dec 1 1:00:00 x", "14/May/2024:09:00:01 +0000] x",
-            "1717400000 x", "9:00:01 x", "[09:00:01] x", "(Dec  1 18:50:06) x", "[", "", "Decx", "é 1",
+            "2024-05-14T09:00:00Z x",
+            "Dec  1 18:50:06 h",
+            "dec 1 1:00:00 x",
+            "14/May/2024:09:00:01 +0000] x",
+            "1717400000 x",
+            "9:00:01 x",
+            "[09:00:01] x",
+            "(Dec  1 18:50:06) x",
+            "[",
+            "",
+            "Decx",
+            "é 1",
         ] {
-            assert_eq!(timestamp_at(line.as_bytes(), 0), timestamp_at_every_form(line.as_bytes(), 0), "{line:?}");
+            assert_eq!(
+                timestamp_at(line.as_bytes(), 0),
+                timestamp_at_every_form(line.as_bytes(), 0),
+                "{line:?}"
+            );
         }
     }
 
@@ -1095,7 +1176,10 @@ mod tests {
     #[test]
     fn timestamps_of_common_forms() {
         for (line, time) in [
-            ("2024-05-14T09:00:00.412+02:00  INFO x", "2024-05-14T09:00:00.412+02:00"),
+            (
+                "2024-05-14T09:00:00.412+02:00  INFO x",
+                "2024-05-14T09:00:00.412+02:00",
+            ),
             ("2024-05-14 09:00:00,412 ERROR x", "2024-05-14 09:00:00,412"),
             ("[2024-05-14T09:00:00Z] warn", "2024-05-14T09:00:00Z"),
             ("Dec  1 18:50:06 host sshd[1]: x", "Dec  1 18:50:06"),
@@ -1103,9 +1187,18 @@ mod tests {
             ("1717400000123 INFO x", "1717400000123"),
             ("09:00:01.5 DEBUG x", "09:00:01.5"),
         ] {
-            assert_eq!(leading_timestamp(line).map(|(t, _)| t), Some(time), "{line}");
+            assert_eq!(
+                leading_timestamp(line).map(|(t, _)| t),
+                Some(time),
+                "{line}"
+            );
         }
-        for line in ["2024-05-14,web-1,ERROR", "12345 INFO", "Decimal 1 18:50:06", "99:9:99 x"] {
+        for line in [
+            "2024-05-14,web-1,ERROR",
+            "12345 INFO",
+            "Decimal 1 18:50:06",
+            "99:9:99 x",
+        ] {
             assert_eq!(leading_timestamp(line), None, "{line}");
         }
     }
@@ -1130,28 +1223,45 @@ mod tests {
         assert_eq!(level_and_message(" user a b c d got error", true).0, None);
         assert_eq!(level_and_message("Errors were found", false).0, None);
         assert_eq!(level_and_message("[warn] disk", false).0, Some(WARN));
-        assert_eq!(klog_level(b"E1201 18:50:06.123456 1 x.go:12] boom").map(|l| l.0), Some(ERROR));
+        assert_eq!(
+            klog_level(b"E1201 18:50:06.123456 1 x.go:12] boom").map(|l| l.0),
+            Some(ERROR)
+        );
     }
 
     #[test]
     fn messages_skip_a_logger_prefix() {
-        assert_eq!(message_text("4127 --- [main] c.a.Svc   : Failed x"), "Failed x");
+        assert_eq!(
+            message_text("4127 --- [main] c.a.Svc   : Failed x"),
+            "Failed x"
+        );
         assert_eq!(message_text("plain message"), "plain message");
     }
 
     fn app_log() -> String {
         let mut lines = vec!["banner line".to_string()];
         for i in 0..20 {
-            lines.push(format!("2024-05-14T09:00:{i:02}Z INFO 1 --- [main] a.Web : GET /orders/ORD-{} -> 200", 1000 + i));
+            lines.push(format!(
+                "2024-05-14T09:00:{i:02}Z INFO 1 --- [main] a.Web : GET /orders/ORD-{} -> 200",
+                1000 + i
+            ));
         }
         lines.push("2024-05-14T09:01:00Z WARN 1 --- [main] a.Pool : pool at 90%".into());
-        lines.push("2024-05-14T09:01:01Z ERROR 1 --- [main] a.Svc : Failed order ORD-7: pool exhausted".into());
+        lines.push(
+            "2024-05-14T09:01:01Z ERROR 1 --- [main] a.Svc : Failed order ORD-7: pool exhausted"
+                .into(),
+        );
         lines.push("org.x.TxException: could not open".into());
         lines.push("\tat org.x.A.b(A.java:1)".into());
         lines.push("Caused by: java.sql.SQLTransientConnectionException: timeout".into());
-        lines.push("2024-05-14T09:01:02Z ERROR 1 --- [main] a.Pay : Payment provider returned 503".into());
+        lines.push(
+            "2024-05-14T09:01:02Z ERROR 1 --- [main] a.Pay : Payment provider returned 503".into(),
+        );
         lines.push("com.a.PaymentProviderException: Payment provider returned 503".into());
-        lines.push("2024-05-14T09:01:03Z ERROR 1 --- [main] a.Svc : Failed order ORD-8: pool exhausted".into());
+        lines.push(
+            "2024-05-14T09:01:03Z ERROR 1 --- [main] a.Svc : Failed order ORD-8: pool exhausted"
+                .into(),
+        );
         lines.join("\n") + "\n"
     }
 
@@ -1161,10 +1271,19 @@ mod tests {
         assert_eq!(s.kind, "log");
         let all = text(&s);
         assert!(all.contains("Levels: ERROR 3, WARN 1, INFO 20."), "{all}");
-        assert!(all.contains("First ERROR: line 23: Failed order ORD-7: pool exhausted"), "{all}");
-        assert!(all.contains("Last ERROR: line 29: Failed order ORD-8"), "{all}");
+        assert!(
+            all.contains("First ERROR: line 23: Failed order ORD-7: pool exhausted"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Last ERROR: line 29: Failed order ORD-8"),
+            "{all}"
+        );
         assert!(all.contains("First WARN: line 22: pool at 90%"), "{all}");
-        assert!(all.contains("Time span: 2024-05-14T09:00:00Z .. 2024-05-14T09:01:03Z."), "{all}");
+        assert!(
+            all.contains("Time span: 2024-05-14T09:00:00Z .. 2024-05-14T09:01:03Z."),
+            "{all}"
+        );
         assert!(all.contains("Log: 29 lines, 24 entries"), "{all}");
     }
 
@@ -1172,10 +1291,22 @@ mod tests {
     fn groups_errors_and_repeats_with_numbers_normalised() {
         let s = synopsis(&app_log()).unwrap();
         let all = text(&s);
-        assert!(all.contains("Error messages by count (2 distinct):"), "{all}");
-        assert!(all.contains("2x, first line 23: Failed order ORD-7: pool exhausted"), "{all}");
-        assert!(all.contains("1x, first line 27: Payment provider returned 503"), "{all}");
-        assert!(all.contains("20x INFO GET /orders/ORD-1000 -> 200"), "{all}");
+        assert!(
+            all.contains("Error messages by count (2 distinct):"),
+            "{all}"
+        );
+        assert!(
+            all.contains("2x, first line 23: Failed order ORD-7: pool exhausted"),
+            "{all}"
+        );
+        assert!(
+            all.contains("1x, first line 27: Payment provider returned 503"),
+            "{all}"
+        );
+        assert!(
+            all.contains("20x INFO GET /orders/ORD-1000 -> 200"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -1197,19 +1328,41 @@ mod tests {
         }
         let s = synopsis(&lines.join("\n")).expect("an access log");
         let all = text(&s);
-        assert!(all.contains("HTTP access log (combined format): 8 requests in 8 lines."), "{all}");
-        assert!(all.contains("Status codes: 200 3, 502 2, 301 1, 404 1, 500 1; 5xx server errors: 3."), "{all}");
-        assert!(all.contains("First 4xx: line 4: GET /p/3 HTTP/1.1\" 404"), "{all}");
-        assert!(all.contains("First 5xx: line 3: GET /p/2 HTTP/1.1\" 502"), "{all}");
-        assert!(all.contains("Last 5xx: line 7: GET /p/6 HTTP/1.1\" 500"), "{all}");
-        assert!(all.contains("Time span: 14/May/2024:09:00:00 +0000 .. 14/May/2024:09:00:07 +0000."), "{all}");
+        assert!(
+            all.contains("HTTP access log (combined format): 8 requests in 8 lines."),
+            "{all}"
+        );
+        assert!(
+            all.contains("Status codes: 200 3, 502 2, 301 1, 404 1, 500 1; 5xx server errors: 3."),
+            "{all}"
+        );
+        assert!(
+            all.contains("First 4xx: line 4: GET /p/3 HTTP/1.1\" 404"),
+            "{all}"
+        );
+        assert!(
+            all.contains("First 5xx: line 3: GET /p/2 HTTP/1.1\" 502"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Last 5xx: line 7: GET /p/6 HTTP/1.1\" 500"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Time span: 14/May/2024:09:00:00 +0000 .. 14/May/2024:09:00:07 +0000."),
+            "{all}"
+        );
     }
 
     #[test]
     fn syslog_and_klog_lines() {
         let syslog = "Dec  1 18:50:06 host sshd[1]: error: auth failed\nDec  1 18:50:07 host cron[2]: info: ran\nDec  1 18:50:08 host cron[2]: info: ran\n";
         let all = text(&synopsis(syslog).expect("syslog"));
-        assert!(all.contains("Time span: Dec  1 18:50:06 .. Dec  1 18:50:08.") || all.contains("Time span: Dec 1 18:50:06 .. Dec 1 18:50:08."), "{all}");
+        assert!(
+            all.contains("Time span: Dec  1 18:50:06 .. Dec  1 18:50:08.")
+                || all.contains("Time span: Dec 1 18:50:06 .. Dec 1 18:50:08."),
+            "{all}"
+        );
         let klog = "I1201 18:50:06.1 1 a.go:1] start\nE1201 18:50:07.2 1 a.go:2] failed to sync\nI1201 18:50:08.3 1 a.go:3] ok\n";
         let all = text(&synopsis(klog).expect("klog"));
         assert!(all.contains("First ERROR: line 2:"), "{all}");
@@ -1229,7 +1382,8 @@ mod tests {
 
     #[test]
     fn hostile_inputs_stay_linear() {
-        let big = "[".repeat(1_000_000) + &"2024-".repeat(200_000) + &"{\"level\":\"".repeat(100_000);
+        let big =
+            "[".repeat(1_000_000) + &"2024-".repeat(200_000) + &"{\"level\":\"".repeat(100_000);
         let _ = synopsis(&big);
         let long_lines = format!("{}\n", "ERROR x ".repeat(2_000)).repeat(500);
         assert!(synopsis(&long_lines).is_some());

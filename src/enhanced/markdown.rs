@@ -34,7 +34,11 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
         }
         if let Some((level, text)) = heading(line) {
             let text = one_line(text, 80);
-            outline.push(if level == 1 { format!("# {text}") } else { text });
+            outline.push(if level == 1 {
+                format!("# {text}")
+            } else {
+                text
+            });
         }
     }
     if outline.len() < MIN_HEADINGS {

@@ -88,15 +88,23 @@ const DETECTORS: &[(&str, Detector)] = &[
     ("xml", xml::detect),
     // `git log` and tree listings (`npm ls`, `cargo tree`) open with shapes no other kind has
     // (`commit <sha>` + `Author:`, `├──` connectors), so they go before the looser text kinds.
-    ("git_log", |input| plain_text(input).then(|| git_log::synopsis(input.output))?),
-    ("tree", |input| plain_text(input).then(|| dep_tree::synopsis(input.output))?),
+    ("git_log", |input| {
+        plain_text(input).then(|| git_log::synopsis(input.output))?
+    }),
+    ("tree", |input| {
+        plain_text(input).then(|| dep_tree::synopsis(input.output))?
+    }),
     ("build_output", |input| {
         line_oriented(input).then(|| build_output::synopsis(input.output))?
     }),
-    ("log", |input| line_oriented(input).then(|| log::synopsis(input.output))?),
+    ("log", |input| {
+        line_oriented(input).then(|| log::synopsis(input.output))?
+    }),
     // Column-aligned command output (`docker ps`, `ps aux`, `df -h`) only where the reference
     // saw plain text: a CSV/TSV, YAML or code output keeps its own analyzer.
-    ("text_table", |input| plain_text(input).then(|| text_table::synopsis(input.output))?),
+    ("text_table", |input| {
+        plain_text(input).then(|| text_table::synopsis(input.output))?
+    }),
     ("json", json::synopsis),
     ("yaml", yaml::synopsis),
     ("table", table::synopsis),
@@ -161,15 +169,25 @@ mod tests {
     #[test]
     fn mode_names_parse_and_bad_ones_are_refused() {
         assert_eq!(SynopsisMode::parse("").ok(), Some(SynopsisMode::Reference));
-        assert_eq!(SynopsisMode::parse("enhanced").ok(), Some(SynopsisMode::Enhanced));
+        assert_eq!(
+            SynopsisMode::parse("enhanced").ok(),
+            Some(SynopsisMode::Enhanced)
+        );
         let refused = SynopsisMode::parse("Enhanced").expect_err("case matters");
         assert!(refused.message.contains("synopsisMode"));
     }
 
     #[test]
     fn unknown_outputs_keep_the_reference_synopsis() {
-        for (output, mime) in [("", "text/plain"), ("{broken", "application/json"), ("a\0b", "")] {
-            assert_eq!(enhanced(output, mime), synopsis::generate(output, mime, 2_000));
+        for (output, mime) in [
+            ("", "text/plain"),
+            ("{broken", "application/json"),
+            ("a\0b", ""),
+        ] {
+            assert_eq!(
+                enhanced(output, mime),
+                synopsis::generate(output, mime, 2_000)
+            );
         }
     }
 
@@ -187,19 +205,34 @@ mod tests {
         assert!(shown.contains("JSON array of 40 objects."), "{shown}");
         // Identifying fields ahead of URLs, a field only some records have with its presence.
         let fields = &synopsis.structure[0];
-        assert!(fields.find("title:str") < fields.find("html_url:str"), "{fields}");
+        assert!(
+            fields.find("title:str") < fields.find("html_url:str"),
+            "{fields}"
+        );
         assert!(fields.contains("pull_request:obj (1/40)"), "{fields}");
         assert!(shown.contains("state: open 30, closed 10"), "{shown}");
-        assert!(shown.contains("first: title=issue 0, id=0") && shown.contains("last: title=issue 39, id=39"), "{shown}");
+        assert!(
+            shown.contains("first: title=issue 0, id=0")
+                && shown.contains("last: title=issue 39, id=39"),
+            "{shown}"
+        );
     }
 
     #[test]
     fn json_lines_are_records() {
         let lines: Vec<String> = (0..30)
-            .map(|i| format!("{{\"level\": \"{}\", \"n\": {i}}}", if i == 3 { "error" } else { "info" }))
+            .map(|i| {
+                format!(
+                    "{{\"level\": \"{}\", \"n\": {i}}}",
+                    if i == 3 { "error" } else { "info" }
+                )
+            })
             .collect();
         let shown = text(&enhanced(&lines.join("\n"), "application/x-ndjson"));
-        assert!(shown.contains("JSON Lines: array of 30 objects."), "{shown}");
+        assert!(
+            shown.contains("JSON Lines: array of 30 objects."),
+            "{shown}"
+        );
         assert!(shown.contains("level: info 29, error 1"), "{shown}");
     }
 
@@ -209,9 +242,15 @@ mod tests {
             r#"{"has_more": true, "data": [{"id": "a"}, {"id": "b"}, {"id": "c"}], "flags": {"x": 1, "y": 2}}"#,
             "application/json",
         ));
-        assert!(shown.contains("JSON object, 3 keys: has_more=true, data[3], flags{2}."), "{shown}");
+        assert!(
+            shown.contains("JSON object, 3 keys: has_more=true, data[3], flags{2}."),
+            "{shown}"
+        );
         assert!(shown.contains("data[]: 3 records"), "{shown}");
-        assert!(shown.contains("flags: object with 2 keys: x=1, y=2"), "{shown}");
+        assert!(
+            shown.contains("flags: object with 2 keys: x=1, y=2"),
+            "{shown}"
+        );
         assert!(shown.contains("data[]: last: id=c"), "{shown}");
     }
 
@@ -220,16 +259,27 @@ mod tests {
         let mut pods = String::from("apiVersion: v1\nitems:\n");
         for i in 0..12 {
             let phase = if i == 5 { "Pending" } else { "Running" };
-            pods.push_str(&format!("- kind: Pod\n  metadata:\n    name: pod-{i}\n  status:\n    phase: {phase}\n"));
+            pods.push_str(&format!(
+                "- kind: Pod\n  metadata:\n    name: pod-{i}\n  status:\n    phase: {phase}\n"
+            ));
         }
         pods.push_str("kind: List\n");
         // The reference calls it text: `items:` is not followed by an indented line.
-        assert_eq!(synopsis::generate(&pods, "application/yaml", 10).kind, "text");
+        assert_eq!(
+            synopsis::generate(&pods, "application/yaml", 10).kind,
+            "text"
+        );
         let synopsis = enhanced(&pods, "application/yaml");
         let shown = text(&synopsis);
         assert_eq!(synopsis.kind, "yaml");
-        assert!(shown.contains("YAML object, 3 keys: apiVersion=v1, items[12], kind=List."), "{shown}");
-        assert!(shown.contains("items[]: status.phase: Running 11, Pending 1"), "{shown}");
+        assert!(
+            shown.contains("YAML object, 3 keys: apiVersion=v1, items[12], kind=List."),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("items[]: status.phase: Running 11, Pending 1"),
+            "{shown}"
+        );
         assert!(shown.contains("status.phase=Pending (pod-5)"), "{shown}");
         assert!(shown.contains("all: kind=Pod"), "{shown}");
         // Without a YAML MIME type the column-0 list is recognised too.
@@ -241,13 +291,18 @@ mod tests {
         let stream: String = ["Deployment", "Service", "CronJob"]
             .iter()
             .enumerate()
-            .map(|(i, kind)| format!("---\nkind: {kind}\nmetadata:\n  name: app-{i}\n  namespace: shop\n"))
+            .map(|(i, kind)| {
+                format!("---\nkind: {kind}\nmetadata:\n  name: app-{i}\n  namespace: shop\n")
+            })
             .collect();
         let shown = text(&enhanced(&stream, "text/plain"));
         assert!(shown.contains("YAML stream of 3 documents."), "{shown}");
         assert!(shown.contains("names (3): app-0, app-1, app-2"), "{shown}");
         // Front matter followed by prose is not a YAML output.
-        assert_ne!(enhanced("---\ntitle: x\n---\nSome prose here.\n", "").kind, "yaml");
+        assert_ne!(
+            enhanced("---\ntitle: x\n---\nSome prose here.\n", "").kind,
+            "yaml"
+        );
     }
 
     #[test]
@@ -256,7 +311,11 @@ mod tests {
         for i in 0..20 {
             let status = if i % 5 == 0 { "refunded" } else { "ok" };
             let note = if i % 2 == 0 { "" } else { "n" };
-            csv.push_str(&format!("{i},2024-01-{:02},{}.5,true,{status},{note}\n", i + 1, i * 3));
+            csv.push_str(&format!(
+                "{i},2024-01-{:02},{}.5,true,{status},{note}\n",
+                i + 1,
+                i * 3
+            ));
         }
         let synopsis = enhanced(&csv, "text/csv");
         let shown = text(&synopsis);
@@ -264,22 +323,40 @@ mod tests {
         assert!(shown.contains("column types: id integer, day date, amount float, paid bool, status text, note text"), "{shown}");
         assert!(shown.contains("amount: 0.5..57.5"), "{shown}");
         assert!(shown.contains("day: 2024-01-01..2024-01-20"), "{shown}");
-        assert!(shown.contains("status: 2 distinct: ok 16, refunded 4"), "{shown}");
-        assert!(shown.contains("note: 1 distinct: n 10, 10 empty"), "{shown}");
+        assert!(
+            shown.contains("status: 2 distinct: ok 16, refunded 4"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("note: 1 distinct: n 10, 10 empty"),
+            "{shown}"
+        );
     }
 
     #[test]
     fn code_names_its_language_and_definitions() {
         let go = "package httpapi\n\nimport (\n\t\"context\"\n\t\"github.com/go-chi/chi/v5\"\n)\n\ntype Store interface {\n\tGet()\n}\n\ntype Server struct {\n}\n\nfunc NewServer() *Server {\n\treturn nil\n}\n\nfunc (s *Server) handleGet(w int) {\n}\n";
         let shown = text(&enhanced(go, "text/plain"));
-        assert!(shown.contains("Go source, 20 lines, package httpapi."), "{shown}");
-        assert!(shown.contains("defines (4): interface Store, NewServer(), handleGet(), struct Server"), "{shown}");
+        assert!(
+            shown.contains("Go source, 20 lines, package httpapi."),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("defines (4): interface Store, NewServer(), handleGet(), struct Server"),
+            "{shown}"
+        );
         assert!(shown.contains("imports (2): go-chi/chi, +1 std"), "{shown}");
         let python = "import os\nfrom sqlalchemy import select\n\nclass Repo:\n    def get(self):\n        pass\n\n    def _hidden(self):\n        pass\n\ndef main():\n    pass\n\nif __name__ == \"__main__\":\n    main()\n";
         let shown = text(&enhanced(python, "text/x-python"));
         assert!(shown.contains("Python source"), "{shown}");
-        assert!(shown.contains("defines (2): class Repo{get, _hidden}, main()"), "{shown}");
-        assert!(shown.contains("imports (2): sqlalchemy, +1 std") && shown.contains("__main__ guard"), "{shown}");
+        assert!(
+            shown.contains("defines (2): class Repo{get, _hidden}, main()"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("imports (2): sqlalchemy, +1 std") && shown.contains("__main__ guard"),
+            "{shown}"
+        );
     }
 
     #[test]
@@ -290,6 +367,10 @@ mod tests {
         }
         let synopsis = enhanced(&doc, "text/markdown");
         assert_eq!(synopsis.kind, "markdown");
-        assert!(text(&synopsis).contains("Outline (4 headings): # Tool, Install, Usage, FAQ."), "{}", text(&synopsis));
+        assert!(
+            text(&synopsis).contains("Outline (4 headings): # Tool, Install, Usage, FAQ."),
+            "{}",
+            text(&synopsis)
+        );
     }
 }

@@ -297,12 +297,22 @@ mod tests {
         // a status no sampled row has.
         let mut csv = String::from("id,status\n");
         for i in 0..12_000 {
-            csv.push_str(&format!("{i},{}\n", if i % 3 == 0 { "ok" } else { "failed" }));
+            csv.push_str(&format!(
+                "{i},{}\n",
+                if i % 3 == 0 { "ok" } else { "failed" }
+            ));
         }
         csv.push_str("12000,\"multi\nline\"\n\n\n12001,refunded\n");
-        let shown = crate::test_support::synopsis_text(&crate::enhanced::generate(&csv, "text/csv", 2_000));
-        assert!(shown.contains("CSV table with rows: 12002 and columns: 2."), "{shown}");
-        assert!(shown.contains("column types (from the first 5000 rows): id integer, status text"), "{shown}");
+        let shown =
+            crate::test_support::synopsis_text(&crate::enhanced::generate(&csv, "text/csv", 2_000));
+        assert!(
+            shown.contains("CSV table with rows: 12002 and columns: 2."),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("column types (from the first 5000 rows): id integer, status text"),
+            "{shown}"
+        );
         assert!(!shown.contains("refunded"), "{shown}");
     }
 }

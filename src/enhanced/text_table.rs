@@ -81,18 +81,31 @@ fn tokenize(line: &str, limit: usize, tokens: &mut Vec<Token>) {
     for (column, (at, c)) in line.char_indices().enumerate() {
         if c == ' ' || c == '\t' {
             if let Some(token) = current.take() {
-                tokens.push(Token { end: column, to: at, ..token });
+                tokens.push(Token {
+                    end: column,
+                    to: at,
+                    ..token
+                });
                 if tokens.len() == limit {
                     return;
                 }
             }
         } else if current.is_none() {
-            current = Some(Token { start: column, end: column, from: at, to: at });
+            current = Some(Token {
+                start: column,
+                end: column,
+                from: at,
+                to: at,
+            });
         }
     }
     if let Some(token) = current {
         let end = token.start + line[token.from..].chars().count();
-        tokens.push(Token { end, to: line.len(), ..token });
+        tokens.push(Token {
+            end,
+            to: line.len(),
+            ..token
+        });
     }
 }
 
@@ -110,7 +123,9 @@ fn column_name(word: &str) -> bool {
         && word.len() <= MAX_NAME_CHARS
         && bytes.iter().any(u8::is_ascii_alphabetic)
         && !word.ends_with(':')
-        && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b"%/_-.()#:+?".contains(&b))
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"%/_-.()#:+?".contains(&b))
 }
 
 /// The header's names with their columns, or `None` when `line` does not read as a header: 2 to
@@ -124,10 +139,7 @@ fn header_tokens(line: &str) -> Option<Vec<(Token, &str)>> {
     if tokens.len() < 2 || tokens.len() > MAX_COLUMNS {
         return None;
     }
-    let named: Vec<(Token, &str)> = tokens
-        .iter()
-        .map(|t| (*t, t.text(line)))
-        .collect();
+    let named: Vec<(Token, &str)> = tokens.iter().map(|t| (*t, t.text(line))).collect();
     let capitalised = |name: &str| name.starts_with(|c: char| c.is_ascii_uppercase() || c == '%');
     let ok = named.iter().all(|(_, name)| column_name(name))
         && capitalised(named[0].1)
@@ -139,7 +151,9 @@ fn header_tokens(line: &str) -> Option<Vec<(Token, &str)>> {
 fn is_rule(line: &str) -> bool {
     let trimmed = line.trim();
     !trimmed.is_empty()
-        && trimmed.bytes().all(|b| matches!(b, b'-' | b'=' | b' ' | b'+'))
+        && trimmed
+            .bytes()
+            .all(|b| matches!(b, b'-' | b'=' | b' ' | b'+'))
         && trimmed.bytes().any(|b| b == b'-' || b == b'=')
 }
 
@@ -150,7 +164,10 @@ enum Layout {
     Positions(Vec<usize>),
     /// One token per column, under the names' spans `[start, end)`; the last takes the rest.
     /// `loose`: a token may reach under its neighbours' names (rows shifted from the header).
-    Tokens { spans: Vec<(usize, usize)>, loose: bool },
+    Tokens {
+        spans: Vec<(usize, usize)>,
+        loose: bool,
+    },
     /// This many whitespace-separated words, the last taking the rest (a listing without a
     /// header: `ls -l`).
     Words(usize),
@@ -158,7 +175,12 @@ enum Layout {
 
 /// The fields of `line` under `layout` into `fields` (one per column; missing ones empty), and
 /// whether the line fits the layout.
-fn cut<'a>(line: &'a str, layout: &Layout, tokens: &mut Vec<Token>, fields: &mut Vec<&'a str>) -> bool {
+fn cut<'a>(
+    line: &'a str,
+    layout: &Layout,
+    tokens: &mut Vec<Token>,
+    fields: &mut Vec<&'a str>,
+) -> bool {
     fields.clear();
     match layout {
         Layout::Positions(starts) => {
@@ -188,7 +210,11 @@ fn cut<'a>(line: &'a str, layout: &Layout, tokens: &mut Vec<Token>, fields: &mut
         Layout::Words(count) => {
             tokenize(line, *count, tokens);
             for (index, token) in tokens.iter().enumerate() {
-                fields.push(if index + 1 == *count { line[token.from..].trim() } else { token.text(line) });
+                fields.push(if index + 1 == *count {
+                    line[token.from..].trim()
+                } else {
+                    token.text(line)
+                });
             }
             let fits = tokens.len() == *count;
             while fields.len() < *count {
@@ -204,9 +230,10 @@ fn cut<'a>(line: &'a str, layout: &Layout, tokens: &mut Vec<Token>, fields: &mut
                 // own name, but never into the previous one. Loose: not past the neighbours.
                 let before = index.checked_sub(1).map(|at| spans[at]);
                 let zone_start = before.map_or(0, |span| if *loose { span.0 } else { span.1 });
-                let zone_end = spans
-                    .get(index + 1)
-                    .map_or(usize::MAX, |span| if *loose { span.1 } else { span.0 });
+                let zone_end =
+                    spans
+                        .get(index + 1)
+                        .map_or(usize::MAX, |span| if *loose { span.1 } else { span.0 });
                 fits &= token.start < zone_end && token.end > zone_start;
                 if index + 1 == spans.len() {
                     fields.push(line[token.from..].trim());
@@ -296,14 +323,19 @@ fn token_layout(header: &[(Token, &str)], loose: bool) -> Option<(Layout, Vec<St
 /// Whether at least `FIT_PERCENT` of the sampled rows fit `layout`.
 fn fits_rows(layout: &Layout, rows: &[&str]) -> bool {
     let (mut tokens, mut fields) = (Vec::new(), Vec::new());
-    let fitting = rows.iter().filter(|row| cut(row, layout, &mut tokens, &mut fields)).count();
+    let fitting = rows
+        .iter()
+        .filter(|row| cut(row, layout, &mut tokens, &mut fields))
+        .count();
     fitting * 100 >= rows.len() * FIT_PERCENT
 }
 
 /// Whether a column before the last holds numbers in most rows: the evidence a layout by tokens
 /// needs (prose lines have words wherever the header has names).
 fn has_numeric_column(layout: &Layout, rows: &[&str]) -> bool {
-    let Layout::Tokens { spans, .. } = layout else { return true };
+    let Layout::Tokens { spans, .. } = layout else {
+        return true;
+    };
     let (mut tokens, mut fields) = (Vec::new(), Vec::new());
     let mut numeric = vec![0usize; spans.len()];
     for row in rows {
@@ -312,7 +344,9 @@ fn has_numeric_column(layout: &Layout, rows: &[&str]) -> bool {
             numeric[index] += usize::from(number(field).is_some());
         }
     }
-    numeric[..spans.len() - 1].iter().any(|&count| count * 100 >= rows.len() * FIT_PERCENT)
+    numeric[..spans.len() - 1]
+        .iter()
+        .any(|&count| count * 100 >= rows.len() * FIT_PERCENT)
 }
 
 /// The table's layout: the fitting one with more columns, the positional one on a tie; when
@@ -348,7 +382,10 @@ fn number(field: &str) -> Option<f64> {
             .take_while(|&&b| b.is_ascii_digit() || b == b'.')
             .count();
     let numeral = &field[sign..digits_end];
-    if numeral.is_empty() || numeral.bytes().filter(|&b| b == b'.').count() > 1 || !numeral.starts_with(|c: char| c.is_ascii_digit()) {
+    if numeral.is_empty()
+        || numeral.bytes().filter(|&b| b == b'.').count() > 1
+        || !numeral.starts_with(|c: char| c.is_ascii_digit())
+    {
         return None;
     }
     let value: f64 = field[..digits_end].parse().ok()?;
@@ -384,7 +421,10 @@ fn status_key(value: &str) -> Option<String> {
         let after = &rest[open + 1..];
         let Some(close) = after.find(')') else { break };
         let inside = &after[..close];
-        if !inside.is_empty() && inside.len() <= 24 && inside.bytes().all(|b| b.is_ascii_alphabetic() || b == b' ') {
+        if !inside.is_empty()
+            && inside.len() <= 24
+            && inside.bytes().all(|b| b.is_ascii_alphabetic() || b == b' ')
+        {
             key.push_str(" (");
             key.push_str(inside);
             key.push(')');
@@ -465,10 +505,19 @@ impl Reason {
     /// Keeps the `MAX_EXAMPLES` highest `rank`s (first seen first on ties), one per signature.
     fn offer(&mut self, example: Example, limit: usize) {
         self.count += 1;
-        if example.signature.is_some() && self.examples.iter().any(|e| e.signature == example.signature) {
+        if example.signature.is_some()
+            && self
+                .examples
+                .iter()
+                .any(|e| e.signature == example.signature)
+        {
             return;
         }
-        let at = self.examples.iter().position(|e| e.rank < example.rank).unwrap_or(self.examples.len());
+        let at = self
+            .examples
+            .iter()
+            .position(|e| e.rank < example.rank)
+            .unwrap_or(self.examples.len());
         if at < limit {
             self.examples.insert(at, example);
             self.examples.truncate(limit);
@@ -480,7 +529,11 @@ impl Reason {
             .examples
             .iter()
             .map(|e| {
-                let value = if e.value.is_empty() { String::new() } else { format!(" {}", e.value) };
+                let value = if e.value.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", e.value)
+                };
                 format!("{}{value}{}", e.name, alike_note(e, alike))
             })
             .collect();
@@ -490,7 +543,10 @@ impl Reason {
 
 /// ` (+N alike)`: the rows with the same numbers as an example's, beyond it.
 fn alike_note(example: &Example, alike: &HashMap<u64, usize>) -> String {
-    let more = example.signature.and_then(|s| alike.get(&s)).map_or(0, |n| n.saturating_sub(1));
+    let more = example
+        .signature
+        .and_then(|s| alike.get(&s))
+        .map_or(0, |n| n.saturating_sub(1));
     if more > 0 {
         format!(" (+{more} alike)")
     } else {
@@ -499,22 +555,35 @@ fn alike_note(example: &Example, alike: &HashMap<u64, usize>) -> String {
 }
 
 fn fnv(hash: u64, text: &str) -> u64 {
-    text.bytes()
-        .chain([0xFF])
-        .fold(hash, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    text.bytes().chain([0xFF]).fold(hash, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// Whether a column name says CPU, memory, restarts or size: its top rows are shown.
 fn hot_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    ["%", "cpu", "mem", "restart", "size"].iter().any(|word| lower.contains(word))
+    ["%", "cpu", "mem", "restart", "size"]
+        .iter()
+        .any(|word| lower.contains(word))
 }
 
 fn status_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    ["status", "state", "stat", "phase", "health", "ready", "active", "sub", "result", "condition"]
-        .iter()
-        .any(|word| lower.contains(word))
+    [
+        "status",
+        "state",
+        "stat",
+        "phase",
+        "health",
+        "ready",
+        "active",
+        "sub",
+        "result",
+        "condition",
+    ]
+    .iter()
+    .any(|word| lower.contains(word))
 }
 
 /// The table at the head of `output`: the header line index and the rows' lines.
@@ -528,8 +597,12 @@ struct Table<'a> {
 
 /// `ls -l`'s columns, with the date as `ls` prints it by default (`May  1 12:00`) or with
 /// `--time-style=long-iso` (`2024-05-01 12:00`).
-const LISTING_COLUMNS: [&str; 9] = ["Mode", "Links", "Owner", "Group", "Size", "Month", "Day", "Time", "Name"];
-const ISO_LISTING_COLUMNS: [&str; 8] = ["Mode", "Links", "Owner", "Group", "Size", "Date", "Time", "Name"];
+const LISTING_COLUMNS: [&str; 9] = [
+    "Mode", "Links", "Owner", "Group", "Size", "Month", "Day", "Time", "Name",
+];
+const ISO_LISTING_COLUMNS: [&str; 8] = [
+    "Mode", "Links", "Owner", "Group", "Size", "Date", "Time", "Name",
+];
 
 /// A file mode as `ls -l` prints it: `drwxr-xr-x`, `-rw-r--r--.`, `lrwxrwxrwx@`.
 fn file_mode(word: &str) -> bool {
@@ -552,35 +625,60 @@ fn find_listing(output: &str) -> Option<Table<'_>> {
         lines.next();
     }
     let first_word = |line: &str| line.split(' ').next().unwrap_or("").to_string();
-    if !lines.peek().is_some_and(|line| file_mode(&first_word(line))) {
+    if !lines
+        .peek()
+        .is_some_and(|line| file_mode(&first_word(line)))
+    {
         return None;
     }
-    let rows: Vec<&str> = lines.by_ref().take_while(|line| !line.trim().is_empty()).collect();
-    if rows.len() < MIN_ROWS || lines.filter(|line| !line.trim().is_empty()).take(rows.len() / 5 + 6).count() > rows.len() / 5 + 5 {
+    let rows: Vec<&str> = lines
+        .by_ref()
+        .take_while(|line| !line.trim().is_empty())
+        .collect();
+    if rows.len() < MIN_ROWS
+        || lines
+            .filter(|line| !line.trim().is_empty())
+            .take(rows.len() / 5 + 6)
+            .count()
+            > rows.len() / 5 + 5
+    {
         return None;
     }
     let sample = &rows[..rows.len().min(SAMPLE_ROWS)];
     // The sixth word is a month (`May`) or an ISO date.
     let mut tokens = Vec::new();
     tokenize(sample[0], 6, &mut tokens);
-    let iso = tokens.get(5).is_some_and(|token| token.text(sample[0]).as_bytes().get(4) == Some(&b'-'));
-    let names: Vec<String> = if iso { ISO_LISTING_COLUMNS.to_vec() } else { LISTING_COLUMNS.to_vec() }
-        .into_iter()
-        .map(str::to_string)
-        .collect();
+    let iso = tokens
+        .get(5)
+        .is_some_and(|token| token.text(sample[0]).as_bytes().get(4) == Some(&b'-'));
+    let names: Vec<String> = if iso {
+        ISO_LISTING_COLUMNS.to_vec()
+    } else {
+        LISTING_COLUMNS.to_vec()
+    }
+    .into_iter()
+    .map(str::to_string)
+    .collect();
     let layout = Layout::Words(names.len());
     let (mut tokens, mut fields) = (Vec::new(), Vec::new());
     let fitting = sample
         .iter()
         .filter(|row| cut(row, &layout, &mut tokens, &mut fields) && file_mode(fields[0]))
         .count();
-    (fitting * 100 >= sample.len() * FIT_PERCENT).then_some(Table { names, layout, rows, listing: true })
+    (fitting * 100 >= sample.len() * FIT_PERCENT).then_some(Table {
+        names,
+        layout,
+        rows,
+        listing: true,
+    })
 }
 
 /// Finds the table: a header among the first non-blank lines, an optional rule, then rows up to
 /// the first blank line; the lines after it must be few (a legend), not another document.
 fn find_table(output: &str) -> Option<Table<'_>> {
-    let mut lines = output.split('\n').map(|line| line.strip_suffix('\r').unwrap_or(line));
+    let mut lines = output
+        .split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line));
     let mut skipped = 0;
     let mut preamble = 0;
     let header = loop {
@@ -623,7 +721,10 @@ fn find_table(output: &str) -> Option<Table<'_>> {
         return None;
     }
     // What follows a blank line: a short legend (`systemctl`) at most.
-    let after = lines.filter(|line| !line.trim().is_empty()).take(rows.len() / 5 + 6).count();
+    let after = lines
+        .filter(|line| !line.trim().is_empty())
+        .take(rows.len() / 5 + 6)
+        .count();
     if after > rows.len() / 5 + 5 {
         return None;
     }
@@ -631,7 +732,12 @@ fn find_table(output: &str) -> Option<Table<'_>> {
         Some(decided) => decided,
         None => layout(&header, &rows)?,
     };
-    Some(Table { names, layout, rows, listing: false })
+    Some(Table {
+        names,
+        layout,
+        rows,
+        listing: false,
+    })
 }
 
 /// Decides each column's kind on the sample.
@@ -712,7 +818,9 @@ fn entry_types(rows: &[&str]) -> String {
     let kinds = [(b'-', "files"), (b'd', "directories"), (b'l', "links")];
     let mut counts = [0usize; 4];
     for row in rows {
-        let at = kinds.iter().position(|(letter, _)| row.as_bytes().first() == Some(letter));
+        let at = kinds
+            .iter()
+            .position(|(letter, _)| row.as_bytes().first() == Some(letter));
         counts[at.unwrap_or(3)] += 1;
     }
     let mut parts: Vec<String> = kinds
@@ -754,7 +862,9 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     let (kinds, ident) = column_kinds(&table);
     let columns = table.names.len();
     let hot: Vec<usize> = (0..columns)
-        .filter(|&index| kinds[index].numeric && !kinds[index].usage && hot_name(&table.names[index]))
+        .filter(|&index| {
+            kinds[index].numeric && !kinds[index].usage && hot_name(&table.names[index])
+        })
         .take(MAX_HOT_COLUMNS)
         .collect();
     let numeric_columns: Vec<usize> = (0..columns).filter(|&index| kinds[index].numeric).collect();
@@ -762,7 +872,10 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     let mut reasons: Vec<Reason> = Vec::new();
     let mut tops: Vec<Reason> = hot
         .iter()
-        .map(|&index| Reason { label: format!("Top {}", table.names[index]), ..Reason::default() })
+        .map(|&index| Reason {
+            label: format!("Top {}", table.names[index]),
+            ..Reason::default()
+        })
         .collect();
     let mut alike: HashMap<u64, usize> = HashMap::new();
     let (mut tokens, mut fields) = (Vec::new(), Vec::new());
@@ -773,7 +886,11 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         let name = || brief(fields[ident], NAME_CHARS);
         // Rows with the same numbers are one thing seen many times (a disk's overlay mounts).
         let signature = (numeric_columns.len() >= 2).then(|| {
-            numeric_columns.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &index| fnv(hash, fields[index]))
+            numeric_columns
+                .iter()
+                .fold(0xcbf2_9ce4_8422_2325, |hash, &index| {
+                    fnv(hash, fields[index])
+                })
         });
         if let Some(signature) = signature {
             if alike.len() < MAX_SIGNATURES || alike.contains_key(&signature) {
@@ -793,7 +910,11 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
                 }
             }
             if let Some(key) = kind.counted {
-                let counted = if key { status_key(field).map(Cow::Owned) } else { Some(Cow::Borrowed(field)) };
+                let counted = if key {
+                    status_key(field).map(Cow::Owned)
+                } else {
+                    Some(Cow::Borrowed(field))
+                };
                 counters[index].add(counted.as_deref().unwrap_or("(other)"), MAX_DISTINCT);
             }
             if kind.counted.is_some() || kind.process_state {
@@ -807,7 +928,10 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
                 let at = match reasons.iter().position(|r| r.label == label) {
                     Some(at) => at,
                     None => {
-                        reasons.push(Reason { label: label.into_owned(), ..Reason::default() });
+                        reasons.push(Reason {
+                            label: label.into_owned(),
+                            ..Reason::default()
+                        });
                         reasons.len() - 1
                     }
                 };
@@ -817,15 +941,43 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
                 }
                 row_reasons.push(at);
                 // A status row is named with its status; a full one with its use.
-                let value = if value == fields[ident] { String::new() } else { format!("({value})") };
-                let value = if rank > 0.0 { value.trim_matches(['(', ')']).to_string() } else { value };
-                let limit = if rank > 0.0 { MAX_EXAMPLES } else { MAX_STATUS_EXAMPLES };
-                reasons[at].offer(Example { name: name(), value, rank, signature }, limit);
+                let value = if value == fields[ident] {
+                    String::new()
+                } else {
+                    format!("({value})")
+                };
+                let value = if rank > 0.0 {
+                    value.trim_matches(['(', ')']).to_string()
+                } else {
+                    value
+                };
+                let limit = if rank > 0.0 {
+                    MAX_EXAMPLES
+                } else {
+                    MAX_STATUS_EXAMPLES
+                };
+                reasons[at].offer(
+                    Example {
+                        name: name(),
+                        value,
+                        rank,
+                        signature,
+                    },
+                    limit,
+                );
             }
         }
         for (top, &index) in tops.iter_mut().zip(&hot) {
             if let Some(value) = number(fields[index]) {
-                top.offer(Example { name: name(), value: fields[index].to_string(), rank: value, signature }, TOP_ROWS);
+                top.offer(
+                    Example {
+                        name: name(),
+                        value: fields[index].to_string(),
+                        rank: value,
+                        signature,
+                    },
+                    TOP_ROWS,
+                );
             }
         }
     }
@@ -837,12 +989,16 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         table.names.join(", ")
     ));
     if table.listing {
-        synopsis.summary.push(format!("Entries by type: {}.", entry_types(&table.rows)));
+        synopsis
+            .summary
+            .push(format!("Entries by type: {}.", entry_types(&table.rows)));
     }
     // The rarest reasons first: what sets a few rows apart is the news.
     reasons.sort_by_key(|reason| reason.count);
     for reason in &reasons {
-        synopsis.summary.push(format!("Attention: {}", reason.render(&alike)));
+        synopsis
+            .summary
+            .push(format!("Attention: {}", reason.render(&alike)));
     }
     for top in &tops {
         if top.examples.iter().any(|e| e.rank > 0.0) {
@@ -851,17 +1007,25 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
                 .iter()
                 .map(|e| format!("{} {}{}", e.value, e.name, alike_note(e, &alike)))
                 .collect();
-            synopsis.structure.push(format!("{}: {}", top.label, shown.join("; ")));
+            synopsis
+                .structure
+                .push(format!("{}: {}", top.label, shown.join("; ")));
         }
     }
-    let mut counted: Vec<usize> = (0..columns).filter(|&index| kinds[index].counted.is_some()).collect();
+    let mut counted: Vec<usize> = (0..columns)
+        .filter(|&index| kinds[index].counted.is_some())
+        .collect();
     // Status columns first, then the fewest distinct values (a value every row shares last).
     counted.sort_by_key(|&index| {
         let distinct = counters[index].values.len();
         (!status_name(&table.names[index]), distinct == 1, distinct)
     });
     for index in counted.into_iter().take(MAX_COUNT_LINES) {
-        synopsis.structure.push(format!("{}: {}", table.names[index], top_values(&counters[index])));
+        synopsis.structure.push(format!(
+            "{}: {}",
+            table.names[index],
+            top_values(&counters[index])
+        ));
     }
     Some(synopsis)
 }
@@ -889,18 +1053,49 @@ mod tests {
     #[test]
     fn container_listing_by_position_with_statuses_and_health() {
         let mut out = String::from("CONTAINER ID   IMAGE          COMMAND         CREATED        STATUS                       PORTS                  NAMES\n");
-        let statuses = ["Up 5 minutes", "Up 2 hours (healthy)", "Exited (0) 1 hour ago", "Up 3 days (unhealthy)", "Exited (2) 4 days ago", "Restarting (1) 3 seconds ago", "Up 5 minutes"];
+        let statuses = [
+            "Up 5 minutes",
+            "Up 2 hours (healthy)",
+            "Exited (0) 1 hour ago",
+            "Up 3 days (unhealthy)",
+            "Exited (2) 4 days ago",
+            "Restarting (1) 3 seconds ago",
+            "Up 5 minutes",
+        ];
         for (i, status) in statuses.iter().enumerate() {
             let ports = if i % 2 == 0 { "0.0.0.0:80->80/tcp" } else { "" };
-            out.push_str(&format!("{:<12}   {:<12}   {:<13}   {:<12}   {:<26}   {:<20}   web-{i}\n", format!("{i:x}0a1b2c3d4e5"), "nginx:1.25", "\"nginx -g …\"", "2 days ago", status, ports));
+            out.push_str(&format!(
+                "{:<12}   {:<12}   {:<13}   {:<12}   {:<26}   {:<20}   web-{i}\n",
+                format!("{i:x}0a1b2c3d4e5"),
+                "nginx:1.25",
+                "\"nginx -g …\"",
+                "2 days ago",
+                status,
+                ports
+            ));
         }
         let all = shown(&out);
         assert!(all.contains("Table: 7 rows, 7 columns: CONTAINER ID, IMAGE, COMMAND, CREATED, STATUS, PORTS, NAMES."), "{all}");
-        assert!(all.contains("STATUS: Up 2, Exited 2, Up (healthy) 1, Up (unhealthy) 1, Restarting 1"), "{all}");
-        assert!(all.contains("Attention: unhealthy 1: web-3 (Up 3 days (unhealthy))"), "{all}");
-        assert!(all.contains("Attention: restarting 1: web-5 (Restarting (1))"), "{all}");
-        assert!(all.contains("Attention: exited non-zero 1: web-4 (Exited (2))"), "{all}");
-        assert!(!all.contains("web-2 (Exited (0)"), "exit 0 is no trouble: {all}");
+        assert!(
+            all.contains("STATUS: Up 2, Exited 2, Up (healthy) 1, Up (unhealthy) 1, Restarting 1"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Attention: unhealthy 1: web-3 (Up 3 days (unhealthy))"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Attention: restarting 1: web-5 (Restarting (1))"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Attention: exited non-zero 1: web-4 (Exited (2))"),
+            "{all}"
+        );
+        assert!(
+            !all.contains("web-2 (Exited (0)"),
+            "exit 0 is no trouble: {all}"
+        );
     }
 
     #[test]
@@ -913,33 +1108,66 @@ mod tests {
             ("job-x", "0/1", "Completed", "0"),
             ("web-1", "1/1", "Running", "0"),
         ] {
-            out.push_str(&format!("{name:<12}{ready:<8}{status:<19}{restarts:<14}3d    <none>           <none>\n"));
+            out.push_str(&format!(
+                "{name:<12}{ready:<8}{status:<19}{restarts:<14}3d    <none>           <none>\n"
+            ));
         }
         let all = shown(&out);
         assert!(all.contains("5 rows, 7 columns: NAME, READY, STATUS, RESTARTS, AGE, NOMINATED NODE, READINESS GATES."), "{all}");
-        assert!(all.contains("STATUS: Running 3, CrashLoopBackOff 1, Completed 1"), "{all}");
-        assert!(all.contains("Attention: crashloopbackoff 1: api-2"), "{all}");
-        assert!(all.contains("Attention: not ready 2: api-2 (0/1), job-x (0/1)"), "{all}");
-        assert!(all.contains("Top RESTARTS: 14 (2m ago) api-2; 2 (5h ago) db-0"), "{all}");
+        assert!(
+            all.contains("STATUS: Running 3, CrashLoopBackOff 1, Completed 1"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Attention: crashloopbackoff 1: api-2"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Attention: not ready 2: api-2 (0/1), job-x (0/1)"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Top RESTARTS: 14 (2m ago) api-2; 2 (5h ago) db-0"),
+            "{all}"
+        );
     }
 
     #[test]
     fn process_listing_with_overflowing_rows_and_zombies() {
-        let mut out = String::from("USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n");
+        let mut out = String::from(
+            "USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n",
+        );
         for i in 0..20 {
-            out.push_str(&format!("root     {:>5}  0.{i}  0.1  10000  2000 ?        S    May01   0:00 [worker/{i}]\n", i + 1));
+            out.push_str(&format!(
+                "root     {:>5}  0.{i}  0.1  10000  2000 ?        S    May01   0:00 [worker/{i}]\n",
+                i + 1
+            ));
         }
         // Wide numbers push the rest of these rows to the right.
         out.push_str("svc      123456 250.5 12.0 99999999 8888888 ?    Rl   09:00 900:01 /opt/bin/crunch --all\n");
         out.push_str("cache    123457 3.0 55.5 77777777 6666666 ?    Sl   09:00  10:00 /usr/sbin/memcached -m 64000\n");
-        out.push_str("www-data 123458  0.0  0.0      0     0 ?        Z    10:41   0:00 [sh] <defunct>\n");
+        out.push_str(
+            "www-data 123458  0.0  0.0      0     0 ?        Z    10:41   0:00 [sh] <defunct>\n",
+        );
         let all = shown(&out);
         assert!(all.contains("Table: 23 rows, 11 columns: USER, PID, %CPU, %MEM, VSZ, RSS, TTY, STAT, START, TIME, COMMAND."), "{all}");
-        assert!(all.contains("Attention: zombie 1: [sh] <defunct> (Z)"), "{all}");
-        assert!(all.contains("Top %CPU: 250.5 /opt/bin/crunch --all; 3.0 /usr/sbin/memcached -m 64000"), "{all}");
-        assert!(all.contains("Top %MEM: 55.5 /usr/sbin/memcached -m 64000; 12.0 /opt/bin/crunch --all"), "{all}");
+        assert!(
+            all.contains("Attention: zombie 1: [sh] <defunct> (Z)"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Top %CPU: 250.5 /opt/bin/crunch --all; 3.0 /usr/sbin/memcached -m 64000"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Top %MEM: 55.5 /usr/sbin/memcached -m 64000; 12.0 /opt/bin/crunch --all"),
+            "{all}"
+        );
         // Names that are no status words count as they are (`www-data`, not a key of `www`).
-        assert!(all.contains("USER: root 20, svc 1, cache 1, www-data 1"), "{all}");
+        assert!(
+            all.contains("USER: root 20, svc 1, cache 1, www-data 1"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -947,12 +1175,22 @@ mod tests {
         let mut out = String::from("Filesystem      Size  Used Avail Use% Mounted on\n/dev/sda1        20G   10G   10G  50% /\n");
         out.push_str("/dev/sdb1       1.0T  950G   50G  95% /data\n");
         for i in 0..5 {
-            out.push_str(&format!("overlay         1.0T  950G   50G  95% /var/lib/docker/overlay2/{i}/merged\n"));
+            out.push_str(&format!(
+                "overlay         1.0T  950G   50G  95% /var/lib/docker/overlay2/{i}/merged\n"
+            ));
         }
         out.push_str("tmpfs           3.9G     0  3.9G   0% /dev/shm\n/dev/sdc1        10G  9.9G  100M  99% /logs\n");
         let all = shown(&out);
-        assert!(all.contains("Table: 9 rows, 6 columns: Filesystem, Size, Used, Avail, Use%, Mounted on."), "{all}");
-        assert!(all.contains("Attention: Use% >= 90% 7: /logs 99%, /data 95% (+5 alike)"), "{all}");
+        assert!(
+            all.contains(
+                "Table: 9 rows, 6 columns: Filesystem, Size, Used, Avail, Use%, Mounted on."
+            ),
+            "{all}"
+        );
+        assert!(
+            all.contains("Attention: Use% >= 90% 7: /logs 99%, /data 95% (+5 alike)"),
+            "{all}"
+        );
         assert!(all.contains("Filesystem: overlay 5"), "{all}");
     }
 
@@ -961,45 +1199,91 @@ mod tests {
         let mut out = String::from("NAME        STATUS     CPU%\n");
         for i in 0..1_000 {
             let status = if i == 900 { "Failed" } else { "Running" };
-            out.push_str(&format!("{:<12}{status:<11}{}%\n", format!("job-{i}"), i % 7));
+            out.push_str(&format!(
+                "{:<12}{status:<11}{}%\n",
+                format!("job-{i}"),
+                i % 7
+            ));
         }
         let all = shown(&out);
-        assert!(all.contains("Table: 1000 rows, 3 columns: NAME, STATUS, CPU%."), "{all}");
-        assert!(all.contains("Attention: failed 1: job-900 (Failed)"), "{all}");
+        assert!(
+            all.contains("Table: 1000 rows, 3 columns: NAME, STATUS, CPU%."),
+            "{all}"
+        );
+        assert!(
+            all.contains("Attention: failed 1: job-900 (Failed)"),
+            "{all}"
+        );
         assert!(all.contains("STATUS: Running 999, Failed 1"), "{all}");
-        assert!(all.contains("Top CPU%: 6% job-6; 6% job-13; 6% job-20"), "{all}");
+        assert!(
+            all.contains("Top CPU%: 6% job-6; 6% job-13; 6% job-20"),
+            "{all}"
+        );
     }
 
     #[test]
     fn units_with_a_legend_packages_with_a_rule_and_sockets_after_a_preamble() {
         let units = "  UNIT                  LOAD   ACTIVE SUB     DESCRIPTION\n  cron.service          loaded active running Regular background program\n● nginx.service         loaded failed failed  A high performance web server\n  ssh.service           loaded active running OpenBSD Secure Shell server\n  systemd-udevd.service loaded active running Rule-based Manager\n\nLOAD   = Reflects whether the unit definition was properly loaded.\nACTIVE = The high-level unit activation state.\n\n4 loaded units listed.\n";
         let all = shown(units);
-        assert!(all.contains("4 rows, 5 columns: UNIT, LOAD, ACTIVE, SUB, DESCRIPTION."), "{all}");
-        assert!(all.contains("Attention: failed 1: ● nginx.service (failed)"), "{all}");
+        assert!(
+            all.contains("4 rows, 5 columns: UNIT, LOAD, ACTIVE, SUB, DESCRIPTION."),
+            "{all}"
+        );
+        assert!(
+            all.contains("Attention: failed 1: ● nginx.service (failed)"),
+            "{all}"
+        );
         assert!(all.contains("SUB: running 3, failed 1"), "{all}");
         assert!(all.contains("ACTIVE: active 3, failed 1"), "{all}");
         let packages = "Package            Version\n------------------ ---------\ncertifi            2024.2.2\nidna               3.6\nrequests           2.31.0\nurllib3            2.2.1\n";
-        assert!(shown(packages).contains("Table: 4 rows, 2 columns: Package, Version."), "{}", shown(packages));
+        assert!(
+            shown(packages).contains("Table: 4 rows, 2 columns: Package, Version."),
+            "{}",
+            shown(packages)
+        );
         let sockets = "Active Internet connections (only servers)\nProto Recv-Q Send-Q Local Address           Foreign Address         State\ntcp        0      0 0.0.0.0:22              0.0.0.0:*               LISTEN\ntcp        0      0 127.0.0.1:5432          0.0.0.0:*               LISTEN\ntcp6       0      0 :::80                   :::*                    LISTEN\nudp        0      0 0.0.0.0:68              0.0.0.0:*\n";
         let all = shown(sockets);
-        assert!(all.contains("4 rows, 6 columns: Proto, Recv-Q, Send-Q, Local Address, Foreign Address, State."), "{all}");
+        assert!(
+            all.contains(
+                "4 rows, 6 columns: Proto, Recv-Q, Send-Q, Local Address, Foreign Address, State."
+            ),
+            "{all}"
+        );
     }
 
     #[test]
     fn container_stats_and_a_process_table_after_a_summary_block() {
         let mut stats = String::from("CONTAINER ID   NAME      CPU %     MEM USAGE / LIMIT     MEM %     NET I/O         PIDS\n");
-        for (i, (cpu, mem, net)) in [("0.15%", "1.20%", "1.45kB / 0B"), ("87.30%", "4.10%", "96.2MB / 1.1GB"), ("2.00%", "61.50%", "648B / 12kB")].iter().enumerate() {
-            stats.push_str(&format!("{:<12}   {:<7}   {cpu:<7}   {:<19}   {mem:<7}   {net:<13}   12\n", format!("{i}bc123def456"), format!("app-{i}"), "1.2GiB / 7.7GiB"));
+        for (i, (cpu, mem, net)) in [
+            ("0.15%", "1.20%", "1.45kB / 0B"),
+            ("87.30%", "4.10%", "96.2MB / 1.1GB"),
+            ("2.00%", "61.50%", "648B / 12kB"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            stats.push_str(&format!(
+                "{:<12}   {:<7}   {cpu:<7}   {:<19}   {mem:<7}   {net:<13}   12\n",
+                format!("{i}bc123def456"),
+                format!("app-{i}"),
+                "1.2GiB / 7.7GiB"
+            ));
         }
         let all = shown(&stats);
         assert!(all.contains("3 rows, 7 columns: CONTAINER ID, NAME, CPU %, MEM USAGE / LIMIT, MEM %, NET I/O, PIDS."), "{all}");
-        assert!(all.contains("Top CPU %: 87.30% app-1; 2.00% app-2; 0.15% app-0"), "{all}");
+        assert!(
+            all.contains("Top CPU %: 87.30% app-1; 2.00% app-2; 0.15% app-0"),
+            "{all}"
+        );
         assert!(all.contains("Top MEM %: 61.50% app-2"), "{all}");
         let top = "top - 10:00:01 up 3 days,  2 users,  load average: 0.52, 0.58, 0.59\nTasks: 180 total,   1 running, 179 sleeping,   0 stopped,   1 zombie\n%Cpu(s):  3.1 us,  1.0 sy,  0.0 ni, 95.8 id\nMiB Mem :  15890.1 total,   1021.4 free\nMiB Swap:   2048.0 total,   2048.0 free\n\n    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n   1201 mysql     20   0 2600000 400000  30000 S  42.0  2.5  10:01.00 mysqld\n      1 root      20   0  170000  12000   8000 S   0.0  0.1   0:03.10 systemd\n   4242 app       20   0       0      0      0 Z   0.0  0.0   0:00.00 worker\n    777 app       20   0  900000 300000  20000 R  12.5  1.9   1:00.00 node\n";
         let all = shown(top);
         assert!(all.contains("Table: 4 rows, 12 columns: PID, USER, PR, NI, VIRT, RES, SHR, S, %CPU, %MEM, TIME+, COMMAND."), "{all}");
         assert!(all.contains("Attention: zombie 1: worker (Z)"), "{all}");
-        assert!(all.contains("Top %CPU: 42.0 mysqld; 12.5 node; 0.0 systemd"), "{all}");
+        assert!(
+            all.contains("Top %CPU: 42.0 mysqld; 12.5 node; 0.0 systemd"),
+            "{all}"
+        );
     }
 
     #[test]
@@ -1007,12 +1291,24 @@ mod tests {
         let listing = "total 2104\ndrwxr-xr-x  2 ann staff    4096 May  1 12:00 src\n-rw-r--r--  1 ann staff 2097152 May  2 09:30 data.bin\n-rw-r--r--. 1 ann staff     512 Apr 30  2023 notes.txt\nlrwxrwxrwx  1 ann staff      11 May  1 12:01 latest -> data.bin\ndrwxr-x---  5 bob staff    4096 May  3 08:00 build dir\n";
         let all = shown(listing);
         assert!(all.contains("Table: 5 rows, 9 columns: Mode, Links, Owner, Group, Size, Month, Day, Time, Name."), "{all}");
-        assert!(all.contains("Entries by type: files 2, directories 2, links 1."), "{all}");
-        assert!(all.contains("Top Size: 2097152 data.bin; 4096 src; 4096 build dir"), "{all}");
+        assert!(
+            all.contains("Entries by type: files 2, directories 2, links 1."),
+            "{all}"
+        );
+        assert!(
+            all.contains("Top Size: 2097152 data.bin; 4096 src; 4096 build dir"),
+            "{all}"
+        );
         let iso = "-rw-r--r-- 1 ann staff 10 2024-05-01 12:00 a.txt\n-rw-r--r-- 1 ann staff 30 2024-05-02 12:00 b.txt\n-rw-r--r-- 1 ann staff 20 2024-05-03 12:00 c d.txt\n";
         let all = shown(iso);
-        assert!(all.contains("8 columns: Mode, Links, Owner, Group, Size, Date, Time, Name."), "{all}");
-        assert!(all.contains("Top Size: 30 b.txt; 20 c d.txt; 10 a.txt"), "{all}");
+        assert!(
+            all.contains("8 columns: Mode, Links, Owner, Group, Size, Date, Time, Name."),
+            "{all}"
+        );
+        assert!(
+            all.contains("Top Size: 30 b.txt; 20 c d.txt; 10 a.txt"),
+            "{all}"
+        );
         assert!(synopsis("total 0\n").is_none());
         assert!(synopsis("drwxr-xr-x is a mode\nand then prose\nand more prose\n").is_none());
     }
@@ -1039,14 +1335,29 @@ mod tests {
     #[test]
     fn hostile_rows_stay_bounded() {
         let header = "NAME   STATUS   CPU%\n";
-        let ragged = format!("{header}{}", "a\nb   c   d   e   f   g\n\t\t\tx\nnäme   ünïcode   1%\n日本語   状態   99%\n".repeat(200));
+        let ragged = format!(
+            "{header}{}",
+            "a\nb   c   d   e   f   g\n\t\t\tx\nnäme   ünïcode   1%\n日本語   状態   99%\n"
+                .repeat(200)
+        );
         let _ = synopsis(&ragged);
         // A field wider than its column breaks the row's alignment: such rows do not make a table.
-        let huge = format!("{header}a      ok       1%\nb      ok       2%\n{}      ok       3%\n", "x".repeat(2_000_000));
+        let huge = format!(
+            "{header}a      ok       1%\nb      ok       2%\n{}      ok       3%\n",
+            "x".repeat(2_000_000)
+        );
         assert!(synopsis(&huge).is_none());
         // In the last column it is a value like any, quoted briefly.
-        let huge_last = format!("NAME   STATUS   NOTE\na      ok       {}\nb      ok       x\nc      failed   {}\n", "y ".repeat(1_000_000), "z".repeat(1_000_000));
-        let lines: Vec<String> = synopsis(&huge_last).expect("a table").lines().cloned().collect();
+        let huge_last = format!(
+            "NAME   STATUS   NOTE\na      ok       {}\nb      ok       x\nc      failed   {}\n",
+            "y ".repeat(1_000_000),
+            "z".repeat(1_000_000)
+        );
+        let lines: Vec<String> = synopsis(&huge_last)
+            .expect("a table")
+            .lines()
+            .cloned()
+            .collect();
         assert!(lines.iter().all(|line| line.len() < 400), "{lines:?}");
         let many_columns = format!("{}\n{}\n", "A ".repeat(5_000), "1 ".repeat(5_000)).repeat(5);
         assert!(synopsis(&many_columns).is_none());
@@ -1059,8 +1370,14 @@ mod tests {
 
     #[test]
     fn status_keys_keep_the_word_and_the_health() {
-        assert_eq!(status_key("Up 2 days (healthy)").as_deref(), Some("Up (healthy)"));
-        assert_eq!(status_key("Exited (137) 2 hours ago").as_deref(), Some("Exited"));
+        assert_eq!(
+            status_key("Up 2 days (healthy)").as_deref(),
+            Some("Up (healthy)")
+        );
+        assert_eq!(
+            status_key("Exited (137) 2 hours ago").as_deref(),
+            Some("Exited")
+        );
         assert_eq!(status_key("Running").as_deref(), Some("Running"));
         assert_eq!(status_key("3 (2m ago)"), None);
     }

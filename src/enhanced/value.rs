@@ -70,10 +70,19 @@ impl<'a> Value<'a> {
     /// sample of mixed items (the ones it left out may be anything) and for scalars.
     pub fn record_count(&self) -> Option<usize> {
         let (held, records, len) = match self {
-            Value::List(items, len) => (items.len(), items.iter().filter(|i| matches!(i, Value::Map(..))).count(), *len),
-            Value::Map(entries, len) => {
-                (entries.len(), entries.iter().filter(|(_, v)| matches!(v, Value::Map(..))).count(), *len)
-            }
+            Value::List(items, len) => (
+                items.len(),
+                items.iter().filter(|i| matches!(i, Value::Map(..))).count(),
+                *len,
+            ),
+            Value::Map(entries, len) => (
+                entries.len(),
+                entries
+                    .iter()
+                    .filter(|(_, v)| matches!(v, Value::Map(..)))
+                    .count(),
+                *len,
+            ),
             _ => return None,
         };
         if !self.sampled() || records == 0 {
@@ -88,7 +97,8 @@ impl<'a> Value<'a> {
     pub fn sampled_somewhere(&self, sample: usize) -> bool {
         match self {
             Value::List(items, len) => {
-                (items.len() == sample + 1 && *len > items.len()) || items.iter().any(|i| i.sampled_somewhere(sample))
+                (items.len() == sample + 1 && *len > items.len())
+                    || items.iter().any(|i| i.sampled_somewhere(sample))
             }
             Value::Map(entries, len) => {
                 (entries.len() == sample + 1 && *len > entries.len())
@@ -116,7 +126,9 @@ impl<'a> Value<'a> {
 const SHAPE_SAMPLE: usize = 2_000;
 
 /// Keys of an operation in a map of API paths (OpenAPI, Swagger): the HTTP methods.
-pub const HTTP_METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+pub const HTTP_METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
 
 impl<'a> Value<'a> {
     /// A map whose entries are records (`services:`, `jobs:`, `paths:`, `Resources:`,
@@ -135,7 +147,11 @@ impl<'a> Value<'a> {
 
     /// `record_entries` with a shared key in more than half of the maps and at least
     /// `numerator` in `denominator` of them.
-    fn record_entries_sharing(&self, numerator: usize, denominator: usize) -> Option<Vec<(&str, &Value<'a>)>> {
+    fn record_entries_sharing(
+        &self,
+        numerator: usize,
+        denominator: usize,
+    ) -> Option<Vec<(&str, &Value<'a>)>> {
         let Value::Map(entries, _) = self else {
             return None;
         };
@@ -151,7 +167,8 @@ impl<'a> Value<'a> {
         let sample = &records[..records.len().min(SHAPE_SAMPLE)];
         // (Keyed by `String`, the map type the analysis already uses: one more instantiation
         // of the hash map costs the shipped wasm ~10 KB.)
-        let mut holders: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut holders: std::collections::HashMap<String, usize> =
+            std::collections::HashMap::new();
         for (_, record) in sample {
             if let Value::Map(fields, _) = record {
                 for (key, _) in fields {
@@ -165,7 +182,8 @@ impl<'a> Value<'a> {
             }
         }
         let shared = holders.values().copied().max().unwrap_or(0);
-        (shared * 2 > sample.len() && shared * denominator >= sample.len() * numerator).then_some(records)
+        (shared * 2 > sample.len() && shared * denominator >= sample.len() * numerator)
+            .then_some(records)
     }
 
     /// How many operations a map of API paths holds: the HTTP-method keys of its entries, when
@@ -195,17 +213,25 @@ mod tests {
     fn entries_of(text: &str, key: &str) -> Option<Vec<String>> {
         let documents = load_documents(text).expect("valid YAML");
         let value = documents[0].get(key).expect("the key");
-        value
-            .record_entries()
-            .map(|entries| entries.into_iter().map(|(name, _)| name.to_string()).collect())
+        value.record_entries().map(|entries| {
+            entries
+                .into_iter()
+                .map(|(name, _)| name.to_string())
+                .collect()
+        })
     }
 
     #[test]
     fn a_map_is_of_records_when_most_values_are_maps_sharing_a_key() {
-        let services = "s:\n  a: {image: x}\n  b: {image: y, ports: [1]}\n  c: {build: .}\n  d: {image: z}\n";
-        assert_eq!(entries_of(services, "s"), Some(vec!["a".into(), "b".into(), "c".into(), "d".into()]));
+        let services =
+            "s:\n  a: {image: x}\n  b: {image: y, ports: [1]}\n  c: {build: .}\n  d: {image: z}\n";
+        assert_eq!(
+            entries_of(services, "s"),
+            Some(vec!["a".into(), "b".into(), "c".into(), "d".into()])
+        );
         // Sections with nothing in common (OpenAPI `components`) are not records.
-        let sections = "c:\n  schemas: {A: {}}\n  responses: {NotFound: {}}\n  parameters: {Limit: {}}\n";
+        let sections =
+            "c:\n  schemas: {A: {}}\n  responses: {NotFound: {}}\n  parameters: {Limit: {}}\n";
         assert_eq!(entries_of(sections, "c"), None);
         // Mostly scalars (a ConfigMap's `data`), or too few records, are not either.
         assert_eq!(entries_of("d:\n  a: 1\n  b: 2\n  c: {x: 1}\n", "d"), None);
@@ -214,12 +240,21 @@ mod tests {
 
     #[test]
     fn operations_are_the_http_method_keys_of_api_paths() {
-        let documents = load_documents("p:\n  /a: {get: {}, post: {}}\n  /b: {get: {}, parameters: []}\n  /c: {delete: {}}\n")
-            .expect("valid YAML");
-        let entries = documents[0].get("p").and_then(Value::record_entries).expect("records");
+        let documents = load_documents(
+            "p:\n  /a: {get: {}, post: {}}\n  /b: {get: {}, parameters: []}\n  /c: {delete: {}}\n",
+        )
+        .expect("valid YAML");
+        let entries = documents[0]
+            .get("p")
+            .and_then(Value::record_entries)
+            .expect("records");
         assert_eq!(Value::operation_count(&entries), Some(4));
-        let documents = load_documents("s:\n  a: {image: x}\n  b: {image: y}\n  c: {get: z}\n").expect("valid YAML");
-        let entries = documents[0].get("s").and_then(Value::record_entries).expect("records");
+        let documents = load_documents("s:\n  a: {image: x}\n  b: {image: y}\n  c: {get: z}\n")
+            .expect("valid YAML");
+        let entries = documents[0]
+            .get("s")
+            .and_then(Value::record_entries)
+            .expect("records");
         assert_eq!(Value::operation_count(&entries), None);
     }
 }

@@ -15,7 +15,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::document::{joined_within, record_identity, shown, untyped_record_lines, SAMPLED_RECORDS};
+use super::document::{
+    joined_within, record_identity, shown, untyped_record_lines, SAMPLED_RECORDS,
+};
 use super::value::Value;
 use super::Input;
 use crate::kinds::Synopsis;
@@ -74,7 +76,10 @@ fn is_plumbing(attribute: &str) -> bool {
 /// identifies or counts the document.
 fn is_measurement(name: &str, value: &str) -> bool {
     let fraction = value.split_once('.').is_some_and(|(whole, part)| {
-        !part.is_empty() && [whole, part].iter().all(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
+        !part.is_empty()
+            && [whole, part]
+                .iter()
+                .all(|digits| digits.bytes().all(|b| b.is_ascii_digit()))
     });
     fraction && !name.to_ascii_lowercase().contains("version")
 }
@@ -82,7 +87,9 @@ fn is_measurement(name: &str, value: &str) -> bool {
 /// The enhanced synopsis of an XML output: what the reference parsed as XML, or text that
 /// declares itself XML (`<?xml`) or comes with an XML MIME type.
 pub fn detect(input: &Input<'_>) -> Option<Synopsis> {
-    let start = input.output.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    let start = input
+        .output
+        .trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
     let declared = start.starts_with("<?xml") || input.mime.contains("xml");
     if input.reference_kind != "xml" && !(declared && start.starts_with('<')) {
         return None;
@@ -118,7 +125,9 @@ struct Tokens<'a> {
 
 /// The offset just past the first `needle` at or after `from`, or the end of `text`.
 fn past(text: &str, from: usize, needle: &str) -> usize {
-    text[from..].find(needle).map_or(text.len(), |at| from + at + needle.len())
+    text[from..]
+        .find(needle)
+        .map_or(text.len(), |at| from + at + needle.len())
 }
 
 /// Whether `c` may start an element name.
@@ -138,7 +147,11 @@ impl<'a> Iterator for Tokens<'a> {
                 return None;
             }
             if !rest.starts_with('<') {
-                self.at = start + rest.bytes().position(|byte| byte == b'<').unwrap_or(rest.len());
+                self.at = start
+                    + rest
+                        .bytes()
+                        .position(|byte| byte == b'<')
+                        .unwrap_or(rest.len());
                 return Some(Token::Text(&text[start..self.at]));
             }
             // Dispatch on the byte after `<` (one comparison for most tags).
@@ -153,7 +166,9 @@ impl<'a> Iterator for Tokens<'a> {
                 Some(b'!') if rest.starts_with("<![CDATA[") => {
                     let body = start + 9;
                     self.at = past(text, body, "]]>");
-                    let end = text[body..self.at].strip_suffix("]]>").map_or(self.at, |b| body + b.len());
+                    let end = text[body..self.at]
+                        .strip_suffix("]]>")
+                        .map_or(self.at, |b| body + b.len());
                     return Some(Token::CData(&text[body..end]));
                 }
                 Some(b'!') => self.at = declaration_end(text, start + 2),
@@ -183,9 +198,12 @@ fn tag_end(text: &str, from: usize) -> usize {
 /// whitespace after it): what [`may_hold_problem_attribute`] looks for, or more.
 #[inline(always)]
 fn may_name_problem(bytes: &[u8], at: usize) -> bool {
-    at.checked_sub(1).and_then(|before| bytes.get(before)).is_some_and(|&byte| {
-        byte.is_ascii_whitespace() || matches!(byte.to_ascii_lowercase(), b's' | b't' | b'e' | b'n')
-    })
+    at.checked_sub(1)
+        .and_then(|before| bytes.get(before))
+        .is_some_and(|&byte| {
+            byte.is_ascii_whitespace()
+                || matches!(byte.to_ascii_lowercase(), b's' | b't' | b'e' | b'n')
+        })
 }
 
 /// [`tag_end`], and (with `EQUALS`) whether some `=` at or after `from`, up to the tag's end
@@ -221,7 +239,10 @@ fn tag_end_noting<const EQUALS: bool>(text: &str, from: usize) -> (usize, bool) 
                     equals &= equals - 1;
                 }
             }
-            let quotes = v128_or(u8x16_eq(chunk, u8x16_splat(b'"')), u8x16_eq(chunk, u8x16_splat(b'\'')));
+            let quotes = v128_or(
+                u8x16_eq(chunk, u8x16_splat(b'"')),
+                u8x16_eq(chunk, u8x16_splat(b'\'')),
+            );
             let mut hits = u8x16_bitmask(v128_or(u8x16_eq(chunk, u8x16_splat(b'>')), quotes));
             while hits != 0 {
                 let offset = hits.trailing_zeros() as usize;
@@ -311,12 +332,18 @@ fn attributes(raw: &str) -> impl Iterator<Item = (&str, &str)> {
         let value = match rest.chars().next() {
             Some(quote @ ('"' | '\'')) => {
                 let body = &rest[1..];
-                let end = body.bytes().position(|byte| byte == quote as u8).unwrap_or(body.len());
+                let end = body
+                    .bytes()
+                    .position(|byte| byte == quote as u8)
+                    .unwrap_or(body.len());
                 rest = &body[(end + 1).min(body.len())..];
                 &body[..end]
             }
             _ => {
-                let end = rest.bytes().position(|byte| byte.is_ascii_whitespace()).unwrap_or(rest.len());
+                let end = rest
+                    .bytes()
+                    .position(|byte| byte.is_ascii_whitespace())
+                    .unwrap_or(rest.len());
                 let value = &rest[..end];
                 rest = &rest[end..];
                 value
@@ -353,7 +380,10 @@ fn decode(raw: &str) -> Cow<'_, str> {
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
-        let end = rest[1..].find([';', '&', '<']).map(|e| e + 1).filter(|&e| e <= 12 && rest.as_bytes()[e] == b';');
+        let end = rest[1..]
+            .find([';', '&', '<'])
+            .map(|e| e + 1)
+            .filter(|&e| e <= 12 && rest.as_bytes()[e] == b';');
         let decoded = end.and_then(|end| {
             let entity = &rest[1..end];
             let character = match entity {
@@ -393,7 +423,11 @@ fn decode(raw: &str) -> Cow<'_, str> {
 /// What the walk reports: an element opened (`path` is `None` past the path cap), text inside
 /// the innermost kept element, an element closed.
 enum Event<'a> {
-    Open { path: Option<usize>, name: &'a str, attributes: &'a str },
+    Open {
+        path: Option<usize>,
+        name: &'a str,
+        attributes: &'a str,
+    },
     /// Character data as written, or a CDATA section's inside (`true`).
     Text(&'a str, bool),
     Close,
@@ -480,10 +514,24 @@ fn walk<'a>(text: &'a str, paths: &mut Paths<'a>, on: &mut dyn FnMut(Event<'a>, 
                     }
                     None => (Some(usize::MAX), 0),
                 };
-                let path = parent_path.and_then(|parent| paths.enter(parent, name, parent_serial, offset));
+                let path =
+                    parent_path.and_then(|parent| paths.enter(parent, name, parent_serial, offset));
                 let attributes = raw.bytes().any(|byte| !byte.is_ascii_whitespace());
-                let frame = Frame { name, path, serial, children: false, attributes };
-                let go_on = on(Event::Open { path, name, attributes: raw }, stack.len());
+                let frame = Frame {
+                    name,
+                    path,
+                    serial,
+                    children: false,
+                    attributes,
+                };
+                let go_on = on(
+                    Event::Open {
+                        path,
+                        name,
+                        attributes: raw,
+                    },
+                    stack.len(),
+                );
                 if empty {
                     go_on && close(frame, paths, stack.len(), on)
                 } else {
@@ -503,8 +551,12 @@ fn walk<'a>(text: &'a str, paths: &mut Paths<'a>, on: &mut dyn FnMut(Event<'a>, 
                 }
                 go_on
             }
-            Token::Text(raw) if hidden == 0 && !stack.is_empty() => on(Event::Text(raw, false), stack.len()),
-            Token::CData(raw) if hidden == 0 && !stack.is_empty() => on(Event::Text(raw, true), stack.len()),
+            Token::Text(raw) if hidden == 0 && !stack.is_empty() => {
+                on(Event::Text(raw, false), stack.len())
+            }
+            Token::CData(raw) if hidden == 0 && !stack.is_empty() => {
+                on(Event::Text(raw, true), stack.len())
+            }
             Token::Text(_) | Token::CData(_) => true,
         };
         if !go_on {
@@ -519,7 +571,12 @@ fn walk<'a>(text: &'a str, paths: &mut Paths<'a>, on: &mut dyn FnMut(Event<'a>, 
 }
 
 /// Ends an element: counts it as structured (attributes or children) and reports it.
-fn close<'a>(frame: Frame<'a>, paths: &mut Paths<'a>, depth: usize, on: &mut dyn FnMut(Event<'a>, usize) -> bool) -> bool {
+fn close<'a>(
+    frame: Frame<'a>,
+    paths: &mut Paths<'a>,
+    depth: usize,
+    on: &mut dyn FnMut(Event<'a>, usize) -> bool,
+) -> bool {
     if let Some(path) = frame.path.filter(|_| frame.children || frame.attributes) {
         paths.list[path].structured += 1;
     }
@@ -528,13 +585,22 @@ fn close<'a>(frame: Frame<'a>, paths: &mut Paths<'a>, depth: usize, on: &mut dyn
 
 impl<'a> Paths<'a> {
     /// The path of an element `name` under `parent` (`usize::MAX` at the top), counted.
-    fn enter(&mut self, parent: usize, name: &'a str, parent_serial: usize, offset: usize) -> Option<usize> {
+    fn enter(
+        &mut self,
+        parent: usize,
+        name: &'a str,
+        parent_serial: usize,
+        offset: usize,
+    ) -> Option<usize> {
         // A path's first children are found in its own short list; past that, by the map.
         let known = match self.list.get(parent) {
             Some(info) => &info.children,
             None => &self.top,
         };
-        let found = known.iter().find(|(child, _)| same_name(child, name)).map(|&(_, id)| id);
+        let found = known
+            .iter()
+            .find(|(child, _)| same_name(child, name))
+            .map(|&(_, id)| id);
         let listed = known.len() < LISTED_CHILDREN;
         let id = match found {
             Some(id) => id,
@@ -582,7 +648,9 @@ impl<'a> Paths<'a> {
     /// tag's token beginning at `offset`).
     #[inline(always)]
     fn count(&mut self, id: usize, parent_serial: usize, offset: usize) {
-        let Some(info) = self.list.get_mut(id) else { return };
+        let Some(info) = self.list.get_mut(id) else {
+            return;
+        };
         info.count += 1;
         info.last_offset = offset;
         if info.last_parent != parent_serial {
@@ -665,8 +733,12 @@ fn count_kind(counts: &mut Vec<(String, usize)>, kind: &str) {
 fn problem_attribute(raw: &str) -> Option<String> {
     attributes(raw).find_map(|(key, value)| {
         let key = local(key);
-        let problem = PROBLEM_ATTRIBUTES.iter().any(|a| key.eq_ignore_ascii_case(a))
-            && PROBLEM_VALUES.iter().any(|v| value.trim().eq_ignore_ascii_case(v));
+        let problem = PROBLEM_ATTRIBUTES
+            .iter()
+            .any(|a| key.eq_ignore_ascii_case(a))
+            && PROBLEM_VALUES
+                .iter()
+                .any(|v| value.trim().eq_ignore_ascii_case(v));
         problem.then(|| format!("{key}={}", shown(value, 20)))
     })
 }
@@ -678,7 +750,9 @@ fn is_problem_element(name: &str) -> bool {
         return false;
     }
     let local_name = local(name);
-    PROBLEM_ELEMENTS.iter().any(|p| local_name.eq_ignore_ascii_case(p))
+    PROBLEM_ELEMENTS
+        .iter()
+        .any(|p| local_name.eq_ignore_ascii_case(p))
 }
 
 /// Whether a start tag's attribute text may hold a problem attribute: some `=` follows (past
@@ -694,7 +768,10 @@ fn may_hold_problem_attribute(raw: &str) -> bool {
             return false;
         }
         let before = bytes[..equals].trim_ascii_end();
-        if before.last().is_some_and(|last| matches!(last.to_ascii_lowercase(), b's' | b't' | b'e' | b'n')) {
+        if before
+            .last()
+            .is_some_and(|last| matches!(last.to_ascii_lowercase(), b's' | b't' | b'e' | b'n'))
+        {
             return true;
         }
         from = equals + 1;
@@ -778,16 +855,29 @@ impl<'a> Surveyor<'a> {
     /// sibling's (or the next such element's first child's) prediction reads.
     #[inline(always)]
     fn note_child(&mut self, id: usize) {
-        let Some(parent) = self.stack.last_mut() else { return };
+        let Some(parent) = self.stack.last_mut() else {
+            return;
+        };
         let previous = std::mem::replace(&mut parent.last_child, id);
         let hint = match previous {
-            NO_PATH => parent.path.and_then(|p| self.paths.list.get_mut(p)).map(|info| &mut info.first_child),
-            sibling => self.paths.list.get_mut(sibling).map(|info| &mut info.next_sibling),
+            NO_PATH => parent
+                .path
+                .and_then(|p| self.paths.list.get_mut(p))
+                .map(|info| &mut info.first_child),
+            sibling => self
+                .paths
+                .list
+                .get_mut(sibling)
+                .map(|info| &mut info.next_sibling),
         };
         if let Some(hint) = hint {
             *hint = id;
         }
-        parent.expect = self.paths.list.get(id).map_or(NO_PATH, |info| info.next_sibling);
+        parent.expect = self
+            .paths
+            .list
+            .get(id)
+            .map_or(NO_PATH, |info| info.next_sibling);
     }
 
     /// Whether an element of path `id` may be read as a leaf ([`Surveyor::leaf`]): no problem
@@ -804,7 +894,9 @@ impl<'a> Surveyor<'a> {
     #[inline(always)]
     fn leaf(&mut self, id: usize, offset: usize) {
         self.serial += 1;
-        let Some(parent) = self.stack.last_mut() else { return };
+        let Some(parent) = self.stack.last_mut() else {
+            return;
+        };
         parent.children = true;
         let parent_serial = parent.serial;
         self.paths.count(id, parent_serial, offset);
@@ -814,7 +906,14 @@ impl<'a> Surveyor<'a> {
     /// A start tag: `known` is its path when [`Surveyor::predicted`] found it.
     #[inline(always)]
     fn start(&mut self, tag: &StartTag<'a>, offset: usize, known: Option<usize>) {
-        let StartTag { name, plain: plain_name, raw, empty, may_hold_problem, .. } = *tag;
+        let StartTag {
+            name,
+            plain: plain_name,
+            raw,
+            empty,
+            may_hold_problem,
+            ..
+        } = *tag;
         if self.stack.len() >= MAX_DEPTH {
             self.hidden += usize::from(!empty);
             return;
@@ -833,7 +932,9 @@ impl<'a> Surveyor<'a> {
                 self.paths.count(id, parent_serial, offset);
                 Some(id)
             }
-            None => parent_path.and_then(|parent| self.paths.enter(parent, name, parent_serial, offset)),
+            None => {
+                parent_path.and_then(|parent| self.paths.enter(parent, name, parent_serial, offset))
+            }
         };
         if let Some(id) = path {
             self.note_child(id);
@@ -859,16 +960,30 @@ impl<'a> Surveyor<'a> {
                         self.awaiting_message = Some((self.flagged.len(), depth + 1));
                     }
                     let label = label_attribute(parent.raw).unwrap_or_default();
-                    self.flagged.push(Flagged { path: parent.path, label, kind, message });
+                    self.flagged.push(Flagged {
+                        path: parent.path,
+                        label,
+                        kind,
+                        message,
+                    });
                 }
             }
         }
-        let problem = if may_hold_problem && may_hold_problem_attribute(raw) { problem_attribute(raw) } else { None };
+        let problem = if may_hold_problem && may_hold_problem_attribute(raw) {
+            problem_attribute(raw)
+        } else {
+            None
+        };
         if let Some(kind) = &problem {
             count_kind(&mut self.flag_counts, kind);
             if self.flagged.len() < MAX_FLAGGED {
                 let label = label_attribute(raw).unwrap_or_default();
-                self.flagged.push(Flagged { path, label, kind: kind.clone(), message: String::new() });
+                self.flagged.push(Flagged {
+                    path,
+                    label,
+                    kind: kind.clone(),
+                    message: String::new(),
+                });
             }
         }
         let attributes = !raw.is_empty() && raw.bytes().any(|byte| !byte.is_ascii_whitespace());
@@ -882,7 +997,9 @@ impl<'a> Surveyor<'a> {
             flagged: problem.is_some(),
             plain: plain_name,
             last_child: NO_PATH,
-            expect: path.and_then(|id| self.paths.list.get(id)).map_or(NO_PATH, |info| info.first_child),
+            expect: path
+                .and_then(|id| self.paths.list.get(id))
+                .map_or(NO_PATH, |info| info.first_child),
         };
         if empty {
             self.close(&frame);
@@ -904,7 +1021,9 @@ impl<'a> Surveyor<'a> {
         let end = name_at + name.len();
         let matches = top.plain
             && bytes.get(end) == Some(&b'>')
-            && bytes.get(name_at..end).is_some_and(|there| there.iter().zip(name).all(|(x, y)| x == y));
+            && bytes
+                .get(name_at..end)
+                .is_some_and(|there| there.iter().zip(name).all(|(x, y)| x == y));
         if !matches {
             return None;
         }
@@ -917,7 +1036,11 @@ impl<'a> Surveyor<'a> {
     fn end(&mut self, name: &str) {
         if self.hidden > 0 {
             self.hidden -= 1;
-        } else if let Some(at) = self.stack.iter().rposition(|frame| same_name(frame.name, name)) {
+        } else if let Some(at) = self
+            .stack
+            .iter()
+            .rposition(|frame| same_name(frame.name, name))
+        {
             while self.stack.len() > at {
                 let Some(frame) = self.stack.pop() else { break };
                 self.close(&frame);
@@ -932,7 +1055,10 @@ impl<'a> Surveyor<'a> {
         if let Some(path) = frame.path.filter(|_| frame.children || frame.attributes) {
             self.paths.list[path].structured += 1;
         }
-        if self.awaiting_message.is_some_and(|(_, at_depth)| self.stack.len() < at_depth) {
+        if self
+            .awaiting_message
+            .is_some_and(|(_, at_depth)| self.stack.len() < at_depth)
+        {
             self.awaiting_message = None;
         }
     }
@@ -940,9 +1066,15 @@ impl<'a> Surveyor<'a> {
     /// Character data, or a CDATA section's inside (`cdata`): a waiting problem's message.
     #[inline(always)]
     fn text(&mut self, piece: &str, cdata: bool) {
-        let Some((index, at_depth)) = self.awaiting_message else { return };
+        let Some((index, at_depth)) = self.awaiting_message else {
+            return;
+        };
         if self.hidden == 0 && self.stack.len() >= at_depth && !piece.trim().is_empty() {
-            let piece = if cdata { Cow::Borrowed(piece) } else { decode(piece) };
+            let piece = if cdata {
+                Cow::Borrowed(piece)
+            } else {
+                decode(piece)
+            };
             self.flagged[index].message = first_line(&piece);
             self.awaiting_message = None;
         }
@@ -972,8 +1104,11 @@ fn start_tag(text: &str, start: usize) -> StartTag<'_> {
     // The name runs to whitespace, `/` or `>`; a quote in it (not well-formed) takes the general
     // reading below.
     let name_start = start + 1;
-    let name_end =
-        name_start + bytes[name_start..].iter().position(|&b| ends_name(b)).unwrap_or(bytes.len() - name_start);
+    let name_end = name_start
+        + bytes[name_start..]
+            .iter()
+            .position(|&b| ends_name(b))
+            .unwrap_or(bytes.len() - name_start);
     start_tag_from(text, start, name_end)
 }
 
@@ -986,26 +1121,51 @@ fn start_tag_from(text: &str, start: usize, name_end: usize) -> StartTag<'_> {
     let name = &text[name_start..name_end];
     match bytes.get(name_end) {
         Some(b'>') => {
-            return StartTag { end: name_end + 1, name, plain: true, raw: "", empty: false, may_hold_problem: false }
+            return StartTag {
+                end: name_end + 1,
+                name,
+                plain: true,
+                raw: "",
+                empty: false,
+                may_hold_problem: false,
+            }
         }
         Some(b'/') if bytes.get(name_end + 1) == Some(&b'>') => {
-            return StartTag { end: name_end + 2, name, plain: true, raw: "", empty: true, may_hold_problem: false }
+            return StartTag {
+                end: name_end + 2,
+                name,
+                plain: true,
+                raw: "",
+                empty: true,
+                may_hold_problem: false,
+            }
         }
         Some(b) if b.is_ascii_whitespace() => {
             // No quote before `name_end`: the tag's end is found from there (and every `=` of
             // its attributes is past `name_end`).
             let (end, may_hold_problem) = tag_end_noting::<true>(text, name_end);
-            let inside = text[name_end..end].strip_suffix('>').unwrap_or(&text[name_end..end]);
+            let inside = text[name_end..end]
+                .strip_suffix('>')
+                .unwrap_or(&text[name_end..end]);
             let (raw, empty) = match inside.strip_suffix('/') {
                 Some(raw) => (raw, true),
                 None => (inside, false),
             };
-            return StartTag { end, name, plain: true, raw, empty, may_hold_problem };
+            return StartTag {
+                end,
+                name,
+                plain: true,
+                raw,
+                empty,
+                may_hold_problem,
+            };
         }
         _ => {}
     }
     let end = tag_end(text, name_start);
-    let inside = text[name_start..end].strip_suffix('>').unwrap_or(&text[name_start..end]);
+    let inside = text[name_start..end]
+        .strip_suffix('>')
+        .unwrap_or(&text[name_start..end]);
     let (inside, empty) = match inside.strip_suffix('/') {
         Some(inside) => (inside, true),
         None => (inside, false),
@@ -1015,7 +1175,14 @@ fn start_tag_from(text: &str, start: usize, name_end: usize) -> StartTag<'_> {
         .position(|byte| byte.is_ascii_whitespace() || byte == b'/')
         .unwrap_or(inside.len());
     let name = &inside[..name_len];
-    StartTag { end, name, plain: !name.contains('>'), raw: &inside[name_len..], empty, may_hold_problem: true }
+    StartTag {
+        end,
+        name,
+        plain: !name.contains('>'),
+        raw: &inside[name_len..],
+        empty,
+        may_hold_problem: true,
+    }
 }
 
 /// Pass 1: every element's path counted, the root, and the problem records, in one forward scan
@@ -1065,7 +1232,9 @@ fn survey(text: &str) -> Option<Survey<'_>> {
             Some(b'!') if bytes[start..].starts_with(b"<![CDATA[") => {
                 let body = start + 9;
                 at = past(text, body, "]]>");
-                let end = text[body..at].strip_suffix("]]>").map_or(at, |b| body + b.len());
+                let end = text[body..at]
+                    .strip_suffix("]]>")
+                    .map_or(at, |b| body + b.len());
                 walk.text(&text[body..end], true);
             }
             Some(b'!') => {
@@ -1077,7 +1246,11 @@ fn survey(text: &str) -> Option<Survey<'_>> {
                 continue;
             }
             // A name starts with a letter, `_`, `:` or any non-ASCII char (`name_start`).
-            Some(&next) if next.is_ascii_alphabetic() || matches!(next, b'_' | b':') || !next.is_ascii() => {
+            Some(&next)
+                if next.is_ascii_alphabetic()
+                    || matches!(next, b'_' | b':')
+                    || !next.is_ascii() =>
+            {
                 // Records repeat their shape: the name is most often the one expected there.
                 let predicted = walk.predicted(bytes, start);
                 let tag = match predicted {
@@ -1092,7 +1265,9 @@ fn survey(text: &str) -> Option<Survey<'_>> {
                         let closing = text_end + 2 + tag.name.len();
                         let own_end = bytes.get(text_end + 1) == Some(&b'/')
                             && bytes.get(closing) == Some(&b'>')
-                            && bytes.get(text_end + 2..closing).is_some_and(|there| same_bytes(there, tag.name.as_bytes()));
+                            && bytes
+                                .get(text_end + 2..closing)
+                                .is_some_and(|there| same_bytes(there, tag.name.as_bytes()));
                         if own_end {
                             walk.leaf(id, token_from);
                             at = closing + 1;
@@ -1120,7 +1295,13 @@ fn survey(text: &str) -> Option<Survey<'_>> {
         walk.close(&frame);
     }
     let (root, root_attributes) = walk.root?;
-    Some(Survey { paths: walk.paths, root: root?, root_attributes, flagged: walk.flagged, flag_counts: walk.flag_counts })
+    Some(Survey {
+        paths: walk.paths,
+        root: root?,
+        root_attributes,
+        flagged: walk.flagged,
+        flag_counts: walk.flag_counts,
+    })
 }
 
 // ---------------------------------------------------------------- what to describe
@@ -1142,12 +1323,19 @@ impl Plan {
         for _ in 0..3 {
             let children: Vec<usize> = paths.children(body).collect();
             match children[..] {
-                [only] if paths.list[only].count == 1 && paths.list[only].structured == 1 => body = only,
+                [only] if paths.list[only].count == 1 && paths.list[only].structured == 1 => {
+                    body = only
+                }
                 _ => break,
             }
         }
-        let fields = paths.children(body).filter(|&child| paths.list[child].count == 1).collect();
-        let candidate: Vec<bool> = (0..paths.list.len()).map(|id| paths.is_repeated_record(id)).collect();
+        let fields = paths
+            .children(body)
+            .filter(|&child| paths.list[child].count == 1)
+            .collect();
+        let candidate: Vec<bool> = (0..paths.list.len())
+            .map(|id| paths.is_repeated_record(id))
+            .collect();
         let mut records: Vec<usize> = (0..paths.list.len())
             .filter(|&id| candidate[id])
             .filter(|&id| {
@@ -1163,9 +1351,15 @@ impl Plan {
             })
             .collect();
         // The most elements first; equal counts keep document order (a stable sort).
-        stable_sort_by(&mut records, |a, b| paths.list[*b].count.cmp(&paths.list[*a].count));
+        stable_sort_by(&mut records, |a, b| {
+            paths.list[*b].count.cmp(&paths.list[*a].count)
+        });
         records.truncate(RECORD_LISTS);
-        Plan { records, body, fields }
+        Plan {
+            records,
+            body,
+            fields,
+        }
     }
 }
 
@@ -1209,7 +1403,9 @@ fn leaf(text: Cow<'_, str>) -> Value<'_> {
     let numeric = !text.is_empty()
         && text.len() < 24
         && text.parse::<f64>().is_ok_and(f64::is_finite)
-        && text.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'.' | b'e' | b'E' | b'+'));
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'.' | b'e' | b'E' | b'+'));
     if numeric {
         Value::Number(text)
     } else {
@@ -1258,7 +1454,12 @@ impl<'a> Builder<'a> {
     /// An element opens; `start` begins a build of it (for record list `Some(i)` or a field).
     fn open(&mut self, start: Option<Option<usize>>, name: &'a str, raw: &'a str, depth: usize) {
         if let Some(list) = start {
-            self.builds.push(Build { list, depth, open: Vec::new(), skipped: 0 });
+            self.builds.push(Build {
+                list,
+                depth,
+                open: Vec::new(),
+                skipped: 0,
+            });
         }
         for build in &mut self.builds {
             if build.skipped > 0 || depth.saturating_sub(build.depth) >= MAX_VALUE_DEPTH {
@@ -1274,7 +1475,11 @@ impl<'a> Builder<'a> {
                     entries.push((Cow::Borrowed(key), leaf(clipped(decode(value)))));
                 }
             }
-            build.open.push(Building { name, entries, text: Cow::Borrowed("") });
+            build.open.push(Building {
+                name,
+                entries,
+                text: Cow::Borrowed(""),
+            });
         }
     }
 
@@ -1282,7 +1487,11 @@ impl<'a> Builder<'a> {
         if self.builds.is_empty() {
             return;
         }
-        let piece = if cdata { Cow::Borrowed(raw) } else { decode(raw) };
+        let piece = if cdata {
+            Cow::Borrowed(raw)
+        } else {
+            decode(raw)
+        };
         for build in self.builds.iter_mut().filter(|build| build.skipped == 0) {
             if let Some(top) = build.open.last_mut() {
                 append_text(&mut top.text, &piece);
@@ -1331,7 +1540,12 @@ fn collect_values<'a>(text: &'a str, survey: &Survey<'a>, plan: &Plan) -> Values
     let wanted = |values: &Values<'a>, list: usize| values.records[list].0.len() < SAMPLED_RECORDS;
     walk(text, &mut paths, &mut |event, depth| {
         match event {
-            Event::Open { path, name, attributes: raw, .. } => {
+            Event::Open {
+                path,
+                name,
+                attributes: raw,
+                ..
+            } => {
                 let start = path
                     .and_then(|path| role.get(path).copied().flatten())
                     .filter(|start| start.map_or(true, |list| wanted(&values, list)));
@@ -1347,7 +1561,9 @@ fn collect_values<'a>(text: &'a str, survey: &Survey<'a>, plan: &Plan) -> Values
                 None => {}
             },
         }
-        !builder.builds.is_empty() || fields_left > 0 || (0..plan.records.len()).any(|list| wanted(&values, list))
+        !builder.builds.is_empty()
+            || fields_left > 0
+            || (0..plan.records.len()).any(|list| wanted(&values, list))
     });
     // The last record of a list longer than its sample, read where the survey saw it start.
     for (list, &path) in plan.records.iter().enumerate() {
@@ -1366,16 +1582,22 @@ fn collect_values<'a>(text: &'a str, survey: &Survey<'a>, plan: &Plan) -> Values
 fn element_at(text: &str, offset: usize) -> Option<Value<'_>> {
     let mut builder = Builder::default();
     let mut value = None;
-    walk(text.get(offset..)?, &mut Paths::default(), &mut |event, depth| {
-        match event {
-            Event::Open { name, attributes: raw, .. } => {
-                builder.open((depth == 0).then_some(None), name, raw, depth)
+    walk(
+        text.get(offset..)?,
+        &mut Paths::default(),
+        &mut |event, depth| {
+            match event {
+                Event::Open {
+                    name,
+                    attributes: raw,
+                    ..
+                } => builder.open((depth == 0).then_some(None), name, raw, depth),
+                Event::Text(raw, cdata) => builder.text(raw, cdata),
+                Event::Close => value = builder.close().map(|(_, _, value)| value),
             }
-            Event::Text(raw, cdata) => builder.text(raw, cdata),
-            Event::Close => value = builder.close().map(|(_, _, value)| value),
-        }
-        value.is_none()
-    });
+            value.is_none()
+        },
+    );
     value
 }
 
@@ -1386,7 +1608,10 @@ fn as_lists_throughout<'a>(sample: &mut [Value<'a>], last: &mut Option<Value<'a>
     for record in sample.iter().chain(last.iter()) {
         if let Value::Map(entries, _) = record {
             for (key, value) in entries {
-                if matches!(value, Value::List(..)) && repeated.len() < MAX_KEYS && !repeated.iter().any(|r| r == key) {
+                if matches!(value, Value::List(..))
+                    && repeated.len() < MAX_KEYS
+                    && !repeated.iter().any(|r| r == key)
+                {
                     repeated.push(key.to_string());
                 }
             }
@@ -1455,7 +1680,10 @@ fn pairs(entries: &[(Cow<'_, str>, Value<'_>)]) -> Vec<String> {
         .map(|(key, value)| match value {
             Value::Map(_, n) => format!("{key}{{{n}}}"),
             Value::List(_, n) => format!("{key}[{n}]"),
-            scalar => format!("{key}={}", shown(&scalar.scalar_text().unwrap_or_default(), VALUE_WIDTH)),
+            scalar => format!(
+                "{key}={}",
+                shown(&scalar.scalar_text().unwrap_or_default(), VALUE_WIDTH)
+            ),
         })
         .collect()
 }
@@ -1485,7 +1713,9 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
         .filter_map(|(name, value)| Some((*name, value.scalar_text()?.into_owned())))
         .filter(|(_, value)| !value.is_empty())
         .collect();
-    stable_sort_by(&mut leaves, |a, b| field_rank(a.0, &a.1).cmp(&field_rank(b.0, &b.1)));
+    stable_sort_by(&mut leaves, |a, b| {
+        field_rank(a.0, &a.1).cmp(&field_rank(b.0, &b.1))
+    });
     let title = leaves
         .iter()
         .position(|(name, _)| matches!(local(name).to_ascii_lowercase().as_str(), "title" | "name"))
@@ -1511,7 +1741,11 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
     let mut kinds = survey.flag_counts.clone();
     stable_sort_by(&mut kinds, |a, b| a.1.cmp(&b.1));
     if !kinds.is_empty() {
-        let element = survey.flagged.iter().find_map(|f| f.path).map(|p| paths.display(p));
+        let element = survey
+            .flagged
+            .iter()
+            .find_map(|f| f.path)
+            .map(|p| paths.display(p));
         let groups: Vec<String> = kinds
             .iter()
             .map(|(kind, n)| {
@@ -1550,7 +1784,10 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
             String::new()
         };
         let fields = fields.concat();
-        let mut these = vec![format!("{} ({total}{sampled}): {fields}", paths.display(path))];
+        let mut these = vec![format!(
+            "{} ({total}{sampled}): {fields}",
+            paths.display(path)
+        )];
         let mut own = Vec::new();
         own.extend(identity(sample.first(), "first"));
         if total > 1 {
@@ -1558,11 +1795,19 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
         }
         // Values every record shares (`all: ...`) come with the identities, the value counts
         // and rare states after the document's fields.
-        let (shared, minor): (Vec<String>, Vec<String>) = details.into_iter().partition(|line| line.starts_with("all: "));
+        let (shared, minor): (Vec<String>, Vec<String>) = details
+            .into_iter()
+            .partition(|line| line.starts_with("all: "));
         own.extend(shared);
         own.extend(ids_line(sample));
         // The first list's lines follow its fields line; the second's name their element.
-        let named = |line: String| if index == 0 { line } else { format!("{element} {line}") };
+        let named = |line: String| {
+            if index == 0 {
+                line
+            } else {
+                format!("{element} {line}")
+            }
+        };
         these.extend(own.into_iter().map(named));
         let minor = minor.into_iter().map(named);
         if index == 0 {
@@ -1580,12 +1825,18 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
             .iter()
             .map(|(name, value)| format!("{name}={}", shown(value, VALUE_WIDTH)))
             .collect();
-        lines.push(format!("{body}: {}", joined_within(&shown_leaves, LINE_WIDTH)));
+        lines.push(format!(
+            "{body}: {}",
+            joined_within(&shown_leaves, LINE_WIDTH)
+        ));
     }
     for (name, value) in &values.fields {
         if let Value::Map(entries, _) = value {
             if entries.iter().any(|(_, v)| v.is_scalar()) {
-                lines.push(format!("{name}: {}", joined_within(&pairs(entries), LINE_WIDTH)));
+                lines.push(format!(
+                    "{name}: {}",
+                    joined_within(&pairs(entries), LINE_WIDTH)
+                ));
             }
         }
     }
@@ -1594,7 +1845,13 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
         .flagged
         .iter()
         .filter(|f| !f.message.is_empty())
-        .map(|f| if f.label.is_empty() { f.message.clone() } else { format!("{}: {}", f.label, f.message) })
+        .map(|f| {
+            if f.label.is_empty() {
+                f.message.clone()
+            } else {
+                format!("{}: {}", f.label, f.message)
+            }
+        })
         .collect();
     if !messages.is_empty() {
         lines.push(format!("messages: {}", messages.join("; ")));
@@ -1607,7 +1864,10 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
         })
         .collect();
     if !children.is_empty() {
-        lines.push(format!("{root} children: {}", joined_within(&children, LINE_WIDTH)));
+        lines.push(format!(
+            "{root} children: {}",
+            joined_within(&children, LINE_WIDTH)
+        ));
     }
     // Every line clipped, and the lines past a total dropped: whatever the document, the
     // synopsis stays small (the stub's own bound clips it further).
@@ -1619,7 +1879,11 @@ fn render(survey: &Survey<'_>, plan: &Plan, values: Values<'_>) -> Synopsis {
         }
         synopsis.structure.push(clip(&line, MAX_LINE_CHARS as i64));
     }
-    synopsis.summary = synopsis.summary.iter().map(|line| clip(line, MAX_LINE_CHARS as i64)).collect();
+    synopsis.summary = synopsis
+        .summary
+        .iter()
+        .map(|line| clip(line, MAX_LINE_CHARS as i64))
+        .collect();
     synopsis
 }
 
@@ -1630,7 +1894,12 @@ fn fallback_identity(record: &Value<'_>) -> Option<String> {
     };
     let parts: Vec<String> = entries
         .iter()
-        .filter_map(|(key, value)| Some(format!("{key}={}", shown(&value.scalar_text()?, IDENTITY_WIDTH))))
+        .filter_map(|(key, value)| {
+            Some(format!(
+                "{key}={}",
+                shown(&value.scalar_text()?, IDENTITY_WIDTH)
+            ))
+        })
         .take(2)
         .collect();
     (!parts.is_empty()).then(|| parts.join(", "))
@@ -1640,7 +1909,10 @@ fn fallback_identity(record: &Value<'_>) -> Option<String> {
 /// once, in document order.
 fn ids_line(records: &[Value<'_>]) -> Option<String> {
     let field = ["id", "name", "key"].into_iter().find(|field| {
-        records.first().and_then(|r| r.get(field)).is_some_and(Value::is_scalar)
+        records
+            .first()
+            .and_then(|r| r.get(field))
+            .is_some_and(Value::is_scalar)
     })?;
     let mut ids: Vec<String> = Vec::new();
     for record in records {
@@ -1672,59 +1944,92 @@ mod tests {
         let mut awaiting_message: Option<(usize, usize)> = None;
         walk(text, &mut paths, &mut |event, depth| {
             match event {
-            Event::Open { path, name, attributes: raw, .. } => {
-                root.get_or_insert((path, raw));
-                let local_name = local(name);
-                let is_problem = PROBLEM_ELEMENTS.iter().any(|p| local_name.eq_ignore_ascii_case(p));
-                if let Some((parent_path, parent_raw, flagged_already)) = open.last_mut().filter(|_| is_problem) {
-                    if !*flagged_already {
-                        *flagged_already = true;
-                        let kind = local_name.to_ascii_lowercase();
-                        count_kind(&mut flag_counts, &kind);
-                        if flagged.len() < MAX_FLAGGED {
-                            let message = ["message", "reason"]
-                                .iter()
-                                .find_map(|key| attribute(raw, key))
-                                .map(|m| first_line(&m))
-                                .unwrap_or_default();
-                            if message.is_empty() {
-                                awaiting_message = Some((flagged.len(), depth + 1));
+                Event::Open {
+                    path,
+                    name,
+                    attributes: raw,
+                    ..
+                } => {
+                    root.get_or_insert((path, raw));
+                    let local_name = local(name);
+                    let is_problem = PROBLEM_ELEMENTS
+                        .iter()
+                        .any(|p| local_name.eq_ignore_ascii_case(p));
+                    if let Some((parent_path, parent_raw, flagged_already)) =
+                        open.last_mut().filter(|_| is_problem)
+                    {
+                        if !*flagged_already {
+                            *flagged_already = true;
+                            let kind = local_name.to_ascii_lowercase();
+                            count_kind(&mut flag_counts, &kind);
+                            if flagged.len() < MAX_FLAGGED {
+                                let message = ["message", "reason"]
+                                    .iter()
+                                    .find_map(|key| attribute(raw, key))
+                                    .map(|m| first_line(&m))
+                                    .unwrap_or_default();
+                                if message.is_empty() {
+                                    awaiting_message = Some((flagged.len(), depth + 1));
+                                }
+                                let label = label_attribute(parent_raw).unwrap_or_default();
+                                flagged.push(Flagged {
+                                    path: *parent_path,
+                                    label,
+                                    kind,
+                                    message,
+                                });
                             }
-                            let label = label_attribute(parent_raw).unwrap_or_default();
-                            flagged.push(Flagged { path: *parent_path, label, kind, message });
+                        }
+                    }
+                    let problem = if raw.is_empty() {
+                        None
+                    } else {
+                        problem_attribute(raw)
+                    };
+                    if let Some(kind) = &problem {
+                        count_kind(&mut flag_counts, kind);
+                        if flagged.len() < MAX_FLAGGED {
+                            let label = label_attribute(raw).unwrap_or_default();
+                            flagged.push(Flagged {
+                                path,
+                                label,
+                                kind: kind.clone(),
+                                message: String::new(),
+                            });
+                        }
+                    }
+                    open.push((path, raw, problem.is_some()));
+                }
+                Event::Text(piece, cdata) => {
+                    if let Some((index, at_depth)) = awaiting_message {
+                        if depth >= at_depth && !piece.trim().is_empty() {
+                            let piece = if cdata {
+                                Cow::Borrowed(piece)
+                            } else {
+                                decode(piece)
+                            };
+                            flagged[index].message = first_line(&piece);
+                            awaiting_message = None;
                         }
                     }
                 }
-                let problem = if raw.is_empty() { None } else { problem_attribute(raw) };
-                if let Some(kind) = &problem {
-                    count_kind(&mut flag_counts, kind);
-                    if flagged.len() < MAX_FLAGGED {
-                        let label = label_attribute(raw).unwrap_or_default();
-                        flagged.push(Flagged { path, label, kind: kind.clone(), message: String::new() });
-                    }
-                }
-                open.push((path, raw, problem.is_some()));
-            }
-            Event::Text(piece, cdata) => {
-                if let Some((index, at_depth)) = awaiting_message {
-                    if depth >= at_depth && !piece.trim().is_empty() {
-                        let piece = if cdata { Cow::Borrowed(piece) } else { decode(piece) };
-                        flagged[index].message = first_line(&piece);
+                Event::Close => {
+                    open.pop();
+                    if awaiting_message.is_some_and(|(_, at_depth)| depth < at_depth) {
                         awaiting_message = None;
                     }
                 }
             }
-            Event::Close => {
-                open.pop();
-                if awaiting_message.is_some_and(|(_, at_depth)| depth < at_depth) {
-                    awaiting_message = None;
-                }
-            }
-            }
             true
         });
         let (root, root_attributes) = root?;
-        Some(Survey { paths, root: root?, root_attributes, flagged, flag_counts })
+        Some(Survey {
+            paths,
+            root: root?,
+            root_attributes,
+            flagged,
+            flag_counts,
+        })
     }
 
     fn text_of(output: &str) -> String {
@@ -1735,18 +2040,31 @@ mod tests {
     fn a_wrapped_list_of_entries_gives_the_title_the_count_the_fields_and_the_ends() {
         let mut feed = String::from("<?xml version=\"1.0\"?>\n<catalog format=\"3\"><shelf><label>Spring books</label><curator>ann</curator>");
         for i in 0..30 {
-            let extra = if i % 2 == 0 { "<tag>a</tag><tag>b</tag>" } else { "<tag>c</tag>" };
+            let extra = if i % 2 == 0 {
+                "<tag>a</tag><tag>b</tag>"
+            } else {
+                "<tag>c</tag>"
+            };
             feed.push_str(&format!("<book lang=\"en\"><title>Book &amp; {i}</title><added>2024-01-{:02}</added>{extra}</book>", i % 28 + 1));
         }
         feed.push_str("</shelf></catalog>");
         let shown = text_of(&feed);
         assert!(shown.starts_with("XML catalog (format=3)"), "{shown}");
-        assert!(shown.contains("shelf/book (30): title, lang, added, tag[]"), "{shown}");
-        assert!(shown.contains("first: title=Book & 0") && shown.contains("last: title=Book & 29"), "{shown}");
+        assert!(
+            shown.contains("shelf/book (30): title, lang, added, tag[]"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("first: title=Book & 0") && shown.contains("last: title=Book & 29"),
+            "{shown}"
+        );
         assert!(shown.contains("all: lang=en"), "{shown}");
         // The wrapper's leaves are the document's fields; a tag repeated in some records only is
         // one list field everywhere.
-        assert!(shown.contains("shelf: label=Spring books, curator=ann"), "{shown}");
+        assert!(
+            shown.contains("shelf: label=Spring books, curator=ann"),
+            "{shown}"
+        );
         assert!(shown.contains("tag[]: a 15, b 15, c 15"), "{shown}");
     }
 
@@ -1762,7 +2080,9 @@ mod tests {
                     (1, 9) => "<error type=\"Timeout\"><![CDATA[timed out after 5s]]></error>",
                     _ => "",
                 };
-                report.push_str(&format!("<case name=\"case {suite}-{case}\" t=\"0.1\">{body}</case>"));
+                report.push_str(&format!(
+                    "<case name=\"case {suite}-{case}\" t=\"0.1\">{body}</case>"
+                ));
             }
             report.push_str("</suite>");
         }
@@ -1773,13 +2093,20 @@ mod tests {
             "suite/case error (1): case 1-9; failure (2): case 0-3, case 1-7"
         );
         let shown = synopsis_text(&synopsis);
-        assert!(shown.contains("suite/case (40): name, failure[]") || shown.contains("suite/case (40): name"), "{shown}");
+        assert!(
+            shown.contains("suite/case (40): name, failure[]")
+                || shown.contains("suite/case (40): name"),
+            "{shown}"
+        );
         assert!(
             shown.contains("messages: case 0-3: expected 1 got 2; case 1-7: boom happened; case 1-9: timed out after 5s"),
             "{shown}"
         );
         // Per-suite case lists are long enough to be a list of their own, ahead of the suites.
-        assert!(shown.find("suite/case (40)") < shown.find("suite (2)"), "{shown}");
+        assert!(
+            shown.find("suite/case (40)") < shown.find("suite (2)"),
+            "{shown}"
+        );
     }
 
     #[test]
@@ -1791,7 +2118,10 @@ mod tests {
             })
             .collect();
         let shown = text_of(&format!("<TestRun><Results>{runs}</Results></TestRun>"));
-        assert!(shown.contains("Results/Run outcome=Failed (1): t4"), "{shown}");
+        assert!(
+            shown.contains("Results/Run outcome=Failed (1): t4"),
+            "{shown}"
+        );
         assert!(shown.contains("outcome: Passed 5, Failed 1"), "{shown}");
     }
 
@@ -1800,7 +2130,9 @@ mod tests {
         let symbols: String = (0..12)
             .map(|i| format!("<symbol id=\"s-{i}\" box=\"0 0 8 8\"><path d=\"M{i}\"/><path d=\"L{i}\"/></symbol>"))
             .collect();
-        let shown = text_of(&format!("<sprite xmlns=\"urn:x\" style=\"a\"><name>set</name>{symbols}</sprite>"));
+        let shown = text_of(&format!(
+            "<sprite xmlns=\"urn:x\" style=\"a\"><name>set</name>{symbols}</sprite>"
+        ));
         assert!(shown.starts_with("XML sprite: set."), "{shown}");
         assert!(shown.contains("symbol (12): id, path[], box"), "{shown}");
         assert!(shown.contains("ids: s-0, s-1, s-2"), "{shown}");
@@ -1820,12 +2152,25 @@ mod tests {
              <deps>{deps}</deps><make/></conf>"
         );
         let shown = text_of(&doc);
-        assert!(shown.contains("conf: artifactId=svc, version=1.2.0"), "{shown}");
-        assert!(shown.contains("base: artifactId=base-parent") && shown.contains("settings: lang.level=17"), "{shown}");
+        assert!(
+            shown.contains("conf: artifactId=svc, version=1.2.0"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("base: artifactId=base-parent")
+                && shown.contains("settings: lang.level=17"),
+            "{shown}"
+        );
         assert!(shown.contains("deps/dep (5): group, artifact"), "{shown}");
         // Records without a name, title or id are known by their first fields.
-        assert!(shown.contains("first: group=org.g0, artifact=lib-0"), "{shown}");
-        assert!(shown.contains("conf children: artifactId, version, base, settings, deps, make"), "{shown}");
+        assert!(
+            shown.contains("first: group=org.g0, artifact=lib-0"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("conf children: artifactId, version, base, settings, deps, make"),
+            "{shown}"
+        );
     }
 
     #[test]
@@ -1840,13 +2185,22 @@ mod tests {
             .collect();
         assert_eq!(
             tokens,
-            ["start a k='v>' false", "text x <AB&bogus; ", "cdata <b>", "end a", "text <", "text  3"]
+            [
+                "start a k='v>' false",
+                "text x <AB&bogus; ",
+                "cdata <b>",
+                "end a",
+                "text <",
+                "text  3"
+            ]
         );
     }
 
     /// Everything a survey found, written out (paths with every count, the root, the flags).
     fn fingerprint(survey: Option<Survey<'_>>) -> String {
-        let Some(survey) = survey else { return "none".to_string() };
+        let Some(survey) = survey else {
+            return "none".to_string();
+        };
         let mut out = String::new();
         for (id, info) in survey.paths.list.iter().enumerate() {
             let _ = writeln!(
@@ -1855,9 +2209,17 @@ mod tests {
                 info.name, info.parent, info.count, info.parents, info.last_parent, info.last_offset, info.structured, info.children
             );
         }
-        let _ = writeln!(out, "top={:?} root={} root_attributes={:?}", survey.paths.top, survey.root, survey.root_attributes);
+        let _ = writeln!(
+            out,
+            "top={:?} root={} root_attributes={:?}",
+            survey.paths.top, survey.root, survey.root_attributes
+        );
         for flag in &survey.flagged {
-            let _ = writeln!(out, "flag {:?} {:?} {:?} {:?}", flag.path, flag.label, flag.kind, flag.message);
+            let _ = writeln!(
+                out,
+                "flag {:?} {:?} {:?} {:?}",
+                flag.path, flag.label, flag.kind, flag.message
+            );
         }
         let _ = writeln!(out, "counts {:?}", survey.flag_counts);
         out
@@ -1872,13 +2234,48 @@ mod tests {
             state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
             (state >> 8) % n
         };
-        const NAMES: [&str; 12] = ["item", "case", "name", "x:error", "failure", "Error", "count", "é", "a_b", "suite", "v", "fault"];
-        const ATTRIBUTES: [&str; 10] = [
-            " id=\"7\"", " status=\"failed\"", " x:Outcome = ' Failed '", " name='n &amp; m'", " message=\"boom\nline 2\"",
-            " kind=\"a>b\"", " state=ok", " result", "  ", " testname=\"t\" conclusion=\"aborted\"",
+        const NAMES: [&str; 12] = [
+            "item", "case", "name", "x:error", "failure", "Error", "count", "é", "a_b", "suite",
+            "v", "fault",
         ];
-        const TEXTS: [&str; 9] = ["text", "  ", "\n  ", "a &lt; b &#65;", "<![CDATA[ <raw> ]]>", "<!-- c <a> -->", "<?pi x?>", "&bogus;", "1.5"];
-        const BROKEN: [&str; 13] = ["<", "< x", "</>", "</item >", "</item x>", "<a\"b>\"c>", "<a/b>", "<![CDATA[", "<!--", "<!DOCTYPE d [<!ENTITY e 'f'>]>", "</nope>", "<q '", "</a\"b>\"c>"];
+        const ATTRIBUTES: [&str; 10] = [
+            " id=\"7\"",
+            " status=\"failed\"",
+            " x:Outcome = ' Failed '",
+            " name='n &amp; m'",
+            " message=\"boom\nline 2\"",
+            " kind=\"a>b\"",
+            " state=ok",
+            " result",
+            "  ",
+            " testname=\"t\" conclusion=\"aborted\"",
+        ];
+        const TEXTS: [&str; 9] = [
+            "text",
+            "  ",
+            "\n  ",
+            "a &lt; b &#65;",
+            "<![CDATA[ <raw> ]]>",
+            "<!-- c <a> -->",
+            "<?pi x?>",
+            "&bogus;",
+            "1.5",
+        ];
+        const BROKEN: [&str; 13] = [
+            "<",
+            "< x",
+            "</>",
+            "</item >",
+            "</item x>",
+            "<a\"b>\"c>",
+            "<a/b>",
+            "<![CDATA[",
+            "<!--",
+            "<!DOCTYPE d [<!ENTITY e 'f'>]>",
+            "</nope>",
+            "<q '",
+            "</a\"b>\"c>",
+        ];
         let mut out = String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE root>");
         let mut open: Vec<&str> = Vec::new();
         let steps = 200 + next(2_000);
@@ -1922,21 +2319,55 @@ mod tests {
         fn general(text: &str) -> (usize, &str, &str, bool) {
             let end = tag_end(text, 1);
             let inside = text[1..end].strip_suffix('>').unwrap_or(&text[1..end]);
-            let (inside, empty) = inside.strip_suffix('/').map_or((inside, false), |inside| (inside, true));
-            let name_len = inside.bytes().position(|b| b.is_ascii_whitespace() || b == b'/').unwrap_or(inside.len());
+            let (inside, empty) = inside
+                .strip_suffix('/')
+                .map_or((inside, false), |inside| (inside, true));
+            let name_len = inside
+                .bytes()
+                .position(|b| b.is_ascii_whitespace() || b == b'/')
+                .unwrap_or(inside.len());
             (end, &inside[..name_len], &inside[name_len..], empty)
         }
         let tags = [
-            "<a>", "<a/>", "<a />", "<a b=\"1\">", "<a b='>'/>", "<a\tb=\"x/\" />", "<a/b>", "<a\"q>\">",
-            "<a'q'>", "<a", "<a b", "<a />x", "<a\x0cb='1'>", "<ns:a xmlns:ns='u'>", "<é b='é'/>",
+            "<a>",
+            "<a/>",
+            "<a />",
+            "<a b=\"1\">",
+            "<a b='>'/>",
+            "<a\tb=\"x/\" />",
+            "<a/b>",
+            "<a\"q>\">",
+            "<a'q'>",
+            "<a",
+            "<a b",
+            "<a />x",
+            "<a\x0cb='1'>",
+            "<ns:a xmlns:ns='u'>",
+            "<é b='é'/>",
         ];
-        let problem_tags = ["<a status='failed'>", "<a state\t=\tfailed/>", "<a x:Result = \"error\">", "<a k='=' OUTCOME=Broken>"];
+        let problem_tags = [
+            "<a status='failed'>",
+            "<a state\t=\tfailed/>",
+            "<a x:Result = \"error\">",
+            "<a k='=' OUTCOME=Broken>",
+        ];
         for tag in tags.into_iter().chain(problem_tags) {
             let read = start_tag(tag, 0);
-            assert_eq!((read.end, read.name, read.raw, read.empty), general(tag), "{tag:?}");
+            assert_eq!(
+                (read.end, read.name, read.raw, read.empty),
+                general(tag),
+                "{tag:?}"
+            );
             // The filter read with the tag's end passes every tag with a problem attribute.
-            assert!(read.may_hold_problem || problem_attribute(read.raw).is_none(), "{tag:?}");
-            assert_eq!(problem_attribute(read.raw).is_some(), problem_tags.contains(&tag), "{tag:?}");
+            assert!(
+                read.may_hold_problem || problem_attribute(read.raw).is_none(),
+                "{tag:?}"
+            );
+            assert_eq!(
+                problem_attribute(read.raw).is_some(),
+                problem_tags.contains(&tag),
+                "{tag:?}"
+            );
         }
     }
 
@@ -1946,12 +2377,21 @@ mod tests {
         for seed in 0..400 {
             let document = generated_document(seed, seed % 2 == 1);
             // Every cut of a few bytes too: unclosed tags, quotes, comments, CDATA.
-            let cuts = [document.len(), document.len() * 2 / 3, document.len() / 3 + seed as usize % 7];
+            let cuts = [
+                document.len(),
+                document.len() * 2 / 3,
+                document.len() / 3 + seed as usize % 7,
+            ];
             for cut in cuts {
-                let Some(text) = document.get(..cut) else { continue };
+                let Some(text) = document.get(..cut) else {
+                    continue;
+                };
                 let (fused, walked) = (fingerprint(survey(text)), fingerprint(walked_survey(text)));
                 let first_difference = fused.lines().zip(walked.lines()).find(|(a, b)| a != b);
-                assert!(fused == walked, "seed {seed} cut {cut}: {first_difference:?}\n{text}");
+                assert!(
+                    fused == walked,
+                    "seed {seed} cut {cut}: {first_difference:?}\n{text}"
+                );
                 checked += 1;
             }
         }
@@ -1965,12 +2405,17 @@ mod tests {
                 _ => "",
             };
             let status = if i == 4_321 { "failed" } else { "passed" };
-            long.push_str(&format!("<test name=\"t{i}\" status=\"{status}\"><v>{i}</v>{problem}</test>\n"));
+            long.push_str(&format!(
+                "<test name=\"t{i}\" status=\"{status}\"><v>{i}</v>{problem}</test>\n"
+            ));
         }
         long.push_str(&"<deep>".repeat(100));
         long.push_str("</run>");
         let found = fingerprint(survey(&long));
-        assert!(found.contains("counts [(\"failure\", 3), (\"error\", 2), (\"status=failed\", 1)]"), "{found}");
+        assert!(
+            found.contains("counts [(\"failure\", 3), (\"error\", 2), (\"status=failed\", 1)]"),
+            "{found}"
+        );
         assert_eq!(found, fingerprint(walked_survey(&long)));
     }
 
@@ -1985,11 +2430,38 @@ mod tests {
             (state >> 8) % n
         };
         const FIELDS: [&str; 4] = ["name", "count", "x:state", "é"];
-        const NEAR: [&str; 10] = ["names", "nam", "Name", "name\"q\"", "coun", "x:stat", "x:stated", "éé", "failure", "x:error"];
-        const ENDINGS: [&str; 8] = [">", " >", "\t>", "/>", " />", "\n  a='1'>", " b=\"x>y\">", "/ >"];
+        const NEAR: [&str; 10] = [
+            "names",
+            "nam",
+            "Name",
+            "name\"q\"",
+            "coun",
+            "x:stat",
+            "x:stated",
+            "éé",
+            "failure",
+            "x:error",
+        ];
+        const ENDINGS: [&str; 8] = [
+            ">",
+            " >",
+            "\t>",
+            "/>",
+            " />",
+            "\n  a='1'>",
+            " b=\"x>y\">",
+            "/ >",
+        ];
         const ATTRIBUTES: [&str; 9] = [
-            " id=\"3\"", " status=\"failed\"", " state=failed", " Result\t=\n'Error'", " x:outcome = \" aborted \"",
-            " kind=\"s=t\"", " conclusion='ok'", " n='a=b' status='timeout'", " e=",
+            " id=\"3\"",
+            " status=\"failed\"",
+            " state=failed",
+            " Result\t=\n'Error'",
+            " x:outcome = \" aborted \"",
+            " kind=\"s=t\"",
+            " conclusion='ok'",
+            " n='a=b' status='timeout'",
+            " e=",
         ];
         let mut out = String::from("<?xml version=\"1.0\"?>\n<catalog>");
         for _ in 0..50 + next(300) {
@@ -2004,16 +2476,27 @@ mod tests {
                 if next(8) == 0 {
                     continue;
                 }
-                let name = if next(10) == 0 { NEAR[next(NEAR.len() as u32) as usize] } else { field };
+                let name = if next(10) == 0 {
+                    NEAR[next(NEAR.len() as u32) as usize]
+                } else {
+                    field
+                };
                 out.push('<');
                 out.push_str(name);
                 if next(6) == 0 {
                     out.push_str(ATTRIBUTES[next(ATTRIBUTES.len() as u32) as usize]);
                 }
-                let ending = if next(4) == 0 { ENDINGS[next(ENDINGS.len() as u32) as usize] } else { ">" };
+                let ending = if next(4) == 0 {
+                    ENDINGS[next(ENDINGS.len() as u32) as usize]
+                } else {
+                    ">"
+                };
                 out.push_str(ending);
                 if !ending.ends_with("/>") {
-                    out.push_str(["v", "a &amp; b", "<![CDATA[x]]>", "", "<!-- c -->"][(next(5) as usize + at) % 5]);
+                    out.push_str(
+                        ["v", "a &amp; b", "<![CDATA[x]]>", "", "<!-- c -->"]
+                            [(next(5) as usize + at) % 5],
+                    );
                     if next(30) != 0 {
                         let closing = name.split(['"', ' ']).next().unwrap_or(name);
                         out.push_str(&format!("</{closing}>"));
@@ -2034,11 +2517,17 @@ mod tests {
         for seed in 0..300 {
             let document = repetitive_document(seed);
             for cut in [document.len(), document.len() / 2 + seed as usize % 11] {
-                let Some(text) = document.get(..cut) else { continue };
+                let Some(text) = document.get(..cut) else {
+                    continue;
+                };
                 let (fused, walked) = (fingerprint(survey(text)), fingerprint(walked_survey(text)));
                 let first_difference = fused.lines().zip(walked.lines()).find(|(a, b)| a != b);
-                assert!(fused == walked, "seed {seed} cut {cut}: {first_difference:?}\n{text}");
-                predicted += usize::from(fused.contains("status=failed") && fused.contains("\"items\""));
+                assert!(
+                    fused == walked,
+                    "seed {seed} cut {cut}: {first_difference:?}\n{text}"
+                );
+                predicted +=
+                    usize::from(fused.contains("status=failed") && fused.contains("\"items\""));
             }
         }
         // The generator reaches what the guesses must get right.
@@ -2048,9 +2537,24 @@ mod tests {
     #[test]
     fn hostile_documents_stay_bounded_and_never_panic() {
         let deep = "<a>".repeat(100_000) + "x" + &"</a>".repeat(100_000);
-        let many_attributes = format!("<r {}/>", (0..50_000).map(|i| format!("a{i}=\"{i}\"")).collect::<Vec<_>>().join(" "));
+        let many_attributes = format!(
+            "<r {}/>",
+            (0..50_000)
+                .map(|i| format!("a{i}=\"{i}\""))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
         let many_names: String = (0..20_000).map(|i| format!("<n{i}>v</n{i}>")).collect();
-        let wide_record: String = (0..300).map(|i| format!("<rec>{}</rec>", (0..200).map(|j| format!("<f{j}>{i}</f{j}>")).collect::<String>())).collect();
+        let wide_record: String = (0..300)
+            .map(|i| {
+                format!(
+                    "<rec>{}</rec>",
+                    (0..200)
+                        .map(|j| format!("<f{j}>{i}</f{j}>"))
+                        .collect::<String>()
+                )
+            })
+            .collect();
         for output in [
             deep,
             many_attributes,
@@ -2065,7 +2569,11 @@ mod tests {
         ] {
             if let Some(synopsis) = synopsis(&output) {
                 let chars: usize = synopsis.lines().map(|line| line.chars().count()).sum();
-                assert!(chars <= 8_000, "{chars} chars for {}", &output[..output.len().min(40)]);
+                assert!(
+                    chars <= 8_000,
+                    "{chars} chars for {}",
+                    &output[..output.len().min(40)]
+                );
             }
         }
         assert!(synopsis("no markup here").is_none());
@@ -2074,12 +2582,21 @@ mod tests {
     #[test]
     fn detection_takes_parsed_xml_and_text_that_declares_itself_xml() {
         let reference = Synopsis::new("text", "Text output");
-        let input = |output, mime, kind| Input { output, mime, reference_kind: kind, reference: &reference };
+        let input = |output, mime, kind| Input {
+            output,
+            mime,
+            reference_kind: kind,
+            reference: &reference,
+        };
         assert!(detect(&input("<a><b/></a>", "text/plain", "xml")).is_some());
-        assert!(detect(&input("<?xml version=\"1.0\"?><a><b></a>", "text/plain", "text")).is_some());
+        assert!(detect(&input(
+            "<?xml version=\"1.0\"?><a><b></a>",
+            "text/plain",
+            "text"
+        ))
+        .is_some());
         assert!(detect(&input("<a><b></a>", "application/xml", "text")).is_some());
         assert!(detect(&input("<a><b></a>", "text/plain", "text")).is_none());
         assert!(detect(&input("a log line <xml>", "application/xml", "text")).is_none());
     }
 }
-

@@ -47,7 +47,10 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     // A document the reference loaded whole may be read in part: its biggest collection's
     // first records, its last one and its count.
     if input.reference_kind == "yaml" {
-        if let Some(root) = load_sampled(input.output).as_ref().and_then(Sampled::document) {
+        if let Some(root) = load_sampled(input.output)
+            .as_ref()
+            .and_then(Sampled::document)
+        {
             return Some(describe(&root, "YAML", "yaml", "YAML output"));
         }
     }
@@ -82,7 +85,9 @@ mod looks_like_yaml_tests {
 
     #[test]
     fn a_column_0_line_without_a_colon_ends_the_search_for_a_list_key() {
-        assert!(looks_like_yaml("apiVersion: v1\n# pods\nitems:\n- kind: Pod\n"));
+        assert!(looks_like_yaml(
+            "apiVersion: v1\n# pods\nitems:\n- kind: Pod\n"
+        ));
         assert!(looks_like_yaml("---\nkind: Pod\n"));
         assert!(!looks_like_yaml("import os\nitems:\n- kind: Pod\n"));
         assert!(!looks_like_yaml("id,name\n1,a\nitems:\n- b\n"));
@@ -110,7 +115,9 @@ mod sampled_tests {
         let mut map = String::from("---\n");
         for record in 0..records {
             let state = ["open", "closed", "merged"][record % 3];
-            map.push_str(&format!("item_{record}:\n  name: \"n {record}\"\n  state: {state}\n  tags:\n    - a\n"));
+            map.push_str(&format!(
+                "item_{record}:\n  name: \"n {record}\"\n  state: {state}\n  tags:\n    - a\n"
+            ));
         }
         let mut list = String::from("apiVersion: v1\nitems:\n");
         for record in 0..records {
@@ -118,10 +125,16 @@ mod sampled_tests {
             list.push_str(&format!("- kind: Pod\n  metadata:\n    name: pod-{record}\n    namespace: ns{namespace}\n  status: {{phase: Running}}\n"));
         }
         list.push_str("kind: List\nmetadata:\n  resourceVersion: \"\"\n");
-        for (text, shows) in [(map, format!("{records} keys")), (list, format!("last: metadata.name=pod-{}", records - 1))] {
+        for (text, shows) in [
+            (map, format!("{records} keys")),
+            (list, format!("last: metadata.name=pod-{}", records - 1)),
+        ] {
             let (part, whole) = read_in_part_and_whole(&text);
             assert_eq!(part, whole);
-            assert!(crate::test_support::synopsis_text(&part).contains(&shows), "{part:?}");
+            assert!(
+                crate::test_support::synopsis_text(&part).contains(&shows),
+                "{part:?}"
+            );
         }
     }
 
@@ -136,12 +149,17 @@ mod sampled_tests {
             list.push_str(&format!("- name: r{record}\n  spec: *defaults\n"));
         }
         let expanded = |root: &Value<'_>, at: usize| match root.get("items") {
-            Some(Value::List(items, _)) => items[at].get("spec").map(|spec| matches!(spec, Value::Map(entries, 30) if entries.len() == 30)),
+            Some(Value::List(items, _)) => items[at]
+                .get("spec")
+                .map(|spec| matches!(spec, Value::Map(entries, 30) if entries.len() == 30)),
             _ => None,
         };
         let part = load_sampled(&list).expect("read in part");
         let part = part.document().expect("a document");
-        let whole = load_documents(&list).expect("loads").pop().expect("a document");
+        let whole = load_documents(&list)
+            .expect("loads")
+            .pop()
+            .expect("a document");
         let last_sampled = SAMPLED_RECORDS - 1;
         assert_eq!(expanded(&whole, last_sampled), Some(true));
         assert_eq!(expanded(&part, last_sampled), Some(true));

@@ -19,7 +19,6 @@
 //! records' type holds for them all). An alias in the kept text to an anchor in the cut text makes
 //! the port refuse the joined text: given up too.
 
-
 use super::document::SAMPLED_RECORDS;
 use super::value::Value;
 use crate::kinds::yaml::load_documents_cut_from;
@@ -74,17 +73,25 @@ impl Sampled {
         let collection = match &self.split.owner {
             None => &mut root,
             Some(owner) => match &mut root {
-                Value::Map(entries, _) => entries.iter_mut().find(|(key, _)| key == owner).map(|(_, value)| value)?,
+                Value::Map(entries, _) => entries
+                    .iter_mut()
+                    .find(|(key, _)| key == owner)
+                    .map(|(_, value)| value)?,
                 _ => return None,
             },
         };
         let held = self.split.sample + 1;
         match collection {
-            Value::List(items, len) if items.len() == held && *len == held && items.iter().all(is_map) => {
+            Value::List(items, len)
+                if items.len() == held && *len == held && items.iter().all(is_map) =>
+            {
                 *len = self.split.count;
             }
             Value::Map(entries, len)
-                if self.split.owner.is_none() && entries.len() == held && *len == held && entries.iter().all(|(_, v)| is_map(v)) =>
+                if self.split.owner.is_none()
+                    && entries.len() == held
+                    && *len == held
+                    && entries.iter().all(|(_, v)| is_map(v)) =>
             {
                 *len = self.split.count;
             }
@@ -102,18 +109,25 @@ pub fn read_in_part_as_whole(text: &str, sample: usize) -> Option<Result<(), Str
     let part = load_sampled_keeping(text, sample)?;
     let (value, part_exhausted) = part.document_and_budget()?;
     let Some((mut documents, whole_exhausted)) = load_documents_cut_from(text, text.len()) else {
-        return Some(Err("read in part, but the whole text does not load".to_string()));
+        return Some(Err(
+            "read in part, but the whole text does not load".to_string()
+        ));
     };
     if part_exhausted || whole_exhausted {
         return None;
     }
     let Some(mut whole) = documents.pop().filter(|_| documents.is_empty()) else {
-        return Some(Err("read in part, but the whole text is not one document".to_string()));
+        return Some(Err(
+            "read in part, but the whole text is not one document".to_string()
+        ));
     };
     let collection = match &part.split.owner {
         None => Some(&mut whole),
         Some(owner) => match &mut whole {
-            Value::Map(entries, _) => entries.iter_mut().find(|(key, _)| key == owner).map(|(_, value)| value),
+            Value::Map(entries, _) => entries
+                .iter_mut()
+                .find(|(key, _)| key == owner)
+                .map(|(_, value)| value),
             _ => None,
         },
     };
@@ -121,11 +135,21 @@ pub fn read_in_part_as_whole(text: &str, sample: usize) -> Option<Result<(), Str
     let cut = |held: usize| sample.min(held - 1)..held - 1;
     match collection {
         Some(Value::List(items, _)) if !items.is_empty() => drop(items.drain(cut(items.len()))),
-        Some(Value::Map(entries, _)) if !entries.is_empty() => drop(entries.drain(cut(entries.len()))),
-        _ => return Some(Err("the sampled collection is not in the whole document".to_string())),
+        Some(Value::Map(entries, _)) if !entries.is_empty() => {
+            drop(entries.drain(cut(entries.len())))
+        }
+        _ => {
+            return Some(Err(
+                "the sampled collection is not in the whole document".to_string()
+            ))
+        }
     }
     let (part, whole) = (format!("{value:?}"), format!("{whole:?}"));
-    Some(if part == whole { Ok(()) } else { Err(format!("read in part:\n{part}\nwhole:\n{whole}")) })
+    Some(if part == whole {
+        Ok(())
+    } else {
+        Err(format!("read in part:\n{part}\nwhole:\n{whole}"))
+    })
 }
 
 fn is_map(value: &Value<'_>) -> bool {
@@ -363,14 +387,19 @@ fn is_blank_or_comment(rest: &[u8]) -> bool {
 /// A first byte this scanner takes for a plain key: none of YAML's indicators (`-`, `?` and `:`
 /// starting plain scalars are left out too), nor `<` (the merge key `<<`), nor a control char.
 fn starts_plain_key(first: u8) -> bool {
-    first.is_ascii_alphanumeric() || matches!(first, b'_' | b'/' | b'.' | b'$' | b'(' | b'~' | b'+') || first >= 0x80
+    first.is_ascii_alphanumeric()
+        || matches!(first, b'_' | b'/' | b'.' | b'$' | b'(' | b'~' | b'+')
+        || first >= 0x80
 }
 
 /// Whether a node's first line `content` starts a block mapping: a simple key.
 fn starts_mapping(content: &[u8]) -> bool {
     match content.first() {
         Some(b'{') => true,
-        Some(&first) => (first == b'"' || first == b'\'' || starts_plain_key(first)) && simple_key(content).is_some(),
+        Some(&first) => {
+            (first == b'"' || first == b'\'' || starts_plain_key(first))
+                && simple_key(content).is_some()
+        }
         None => false,
     }
 }
@@ -380,11 +409,20 @@ fn starts_mapping(content: &[u8]) -> bool {
 fn simple_key(line: &[u8]) -> Option<(&[u8], usize)> {
     let first = *line.first()?;
     if first == b'"' || first == b'\'' {
-        let close = line.iter().skip(1).position(|&b| b == first || b == b'\\')? + 1;
+        let close = line
+            .iter()
+            .skip(1)
+            .position(|&b| b == first || b == b'\\')?
+            + 1;
         if line[close] != first || line.get(close + 1) == Some(&first) {
             return None; // an escape: the key's text is not the written one
         }
-        let after = close + 1 + line[close + 1..].iter().take_while(|&&b| is_blank(b)).count();
+        let after = close
+            + 1
+            + line[close + 1..]
+                .iter()
+                .take_while(|&&b| is_blank(b))
+                .count();
         if line.get(after) != Some(&b':') || !line.get(after + 1).is_none_or(|b| is_blank(*b)) {
             return None;
         }
@@ -439,7 +477,9 @@ fn line_end(bytes: &[u8], start: usize) -> Option<(usize, bool)> {
             0x00..=0x1F => return None,
             b'"' | b'\'' | b'[' | b'{' | b'#' | b'&' => flagged = true,
             0xC2 if bytes.get(at + 1).is_some_and(|b| (0x80..=0x9F).contains(b)) => return None,
-            0xE2 if bytes.get(at + 1) == Some(&0x80) && matches!(bytes.get(at + 2), Some(0xA8 | 0xA9)) => {
+            0xE2 if bytes.get(at + 1) == Some(&0x80)
+                && matches!(bytes.get(at + 2), Some(0xA8 | 0xA9)) =>
+            {
                 return None
             }
             _ => {}
@@ -557,7 +597,12 @@ fn flow_end(line: &[u8], start: usize) -> Option<usize> {
                 let byte = *line.get(at)?;
                 match byte {
                     b',' | b'[' | b']' | b'{' | b'}' => break,
-                    b':' if line.get(at + 1).is_none_or(|b| is_blank(*b) || b",[]{}".contains(b)) => break,
+                    b':' if line
+                        .get(at + 1)
+                        .is_none_or(|b| is_blank(*b) || b",[]{}".contains(b)) =>
+                    {
+                        break
+                    }
                     b'?' | b'"' | b'\'' => return None,
                     _ if is_blank(byte) && line.get(at + 1) == Some(&b'#') => return None,
                     _ => at += 1,
@@ -625,8 +670,14 @@ mod tests {
         const ONE_LINE: usize = 14;
         let mut lines = String::new();
         for _ in 0..1 + numbers.below(4) {
-            let pick = if numbers.below(10) < hazards { numbers.below(FIELDS.len()) } else { numbers.below(ONE_LINE) };
-            let field = FIELDS[pick].replace("{i}", &record.to_string()).replace("{in}", indent);
+            let pick = if numbers.below(10) < hazards {
+                numbers.below(FIELDS.len())
+            } else {
+                numbers.below(ONE_LINE)
+            };
+            let field = FIELDS[pick]
+                .replace("{i}", &record.to_string())
+                .replace("{in}", indent);
             lines.push_str(indent);
             lines.push_str(&field);
             lines.push('\n');
@@ -690,7 +741,12 @@ mod tests {
                 }
             }
             if numbers.below(5 + 10 * (3 - hazards)) == 0 {
-                text.push_str(numbers.pick(&["\n", "# between\n", "  # indented comment\n", "\t\n"]));
+                text.push_str(numbers.pick(&[
+                    "\n",
+                    "# between\n",
+                    "  # indented comment\n",
+                    "\t\n",
+                ]));
             }
         }
         if shape == 2 {
@@ -717,7 +773,10 @@ mod tests {
             }
         }
         // The generated documents are worth the comparison: most load, many are sampled.
-        assert!(loaded > 5_000 && sampled > 800, "{loaded} loaded, {sampled} sampled");
+        assert!(
+            loaded > 5_000 && sampled > 800,
+            "{loaded} loaded, {sampled} sampled"
+        );
     }
 
     /// A document of six records whose fourth holds `field` (at the records' indentation).
@@ -745,7 +804,10 @@ mod tests {
             "anchored_flow: &a [a,\nitem_fake: {name: not a record}]",
         ] {
             let text = six_records_with(field);
-            assert!(crate::kinds::yaml::synopsis(&text).is_some(), "PyYAML loads {text}");
+            assert!(
+                crate::kinds::yaml::synopsis(&text).is_some(),
+                "PyYAML loads {text}"
+            );
             assert_eq!(split(&text, 1), None, "{text}");
         }
         // What closes on its line, or is text (a plain or block scalar's), does not give up.
@@ -757,7 +819,10 @@ mod tests {
             "script: |\n    echo \"unclosed [",
         ] {
             let text = six_records_with(field);
-            assert!(crate::kinds::yaml::synopsis(&text).is_some(), "PyYAML loads {text}");
+            assert!(
+                crate::kinds::yaml::synopsis(&text).is_some(),
+                "PyYAML loads {text}"
+            );
             let found = split(&text, 1).unwrap_or_else(|| panic!("split {text}"));
             assert_eq!((found.count, found.owner), (6, None), "{text}");
             assert_eq!(found.last, text.find("item_5").expect("the last"), "{text}");
@@ -777,7 +842,9 @@ mod tests {
         // A root mapping of records.
         let mut text = String::from("---\n");
         for record in 0..records {
-            text.push_str(&format!("item_{record}:\n  name: \"n {record}\"\n  tags:\n    - a\n    - b\n"));
+            text.push_str(&format!(
+                "item_{record}:\n  name: \"n {record}\"\n  tags:\n    - a\n    - b\n"
+            ));
         }
         let part = load_sampled(&text).expect("sampled");
         let Some(Value::Map(entries, len)) = part.document() else {
@@ -786,7 +853,10 @@ mod tests {
         assert_eq!((entries.len(), len), (SAMPLED_RECORDS + 1, records));
         let (last_key, last) = entries.last().expect("entries");
         assert_eq!(last_key, &format!("item_{}", records - 1));
-        assert_eq!(text_of(last.get("name")), Some(format!("n {}", records - 1).as_str()));
+        assert_eq!(
+            text_of(last.get("name")),
+            Some(format!("n {}", records - 1).as_str())
+        );
         // A kubectl list: an indentless sequence of records under `items`, and keys after it.
         let mut text = String::from("apiVersion: v1\nitems:\n");
         for record in 0..records {
@@ -803,7 +873,11 @@ mod tests {
         assert_eq!(text_of(last), Some(format!("pod-{}", records - 1).as_str()));
         assert_eq!(text_of(root.get("kind")), Some("List"));
         // Up to a sample and its last entry, documents are not sampled.
-        let small: String = text.lines().take(2 + 4 * (SAMPLED_RECORDS + 1)).map(|line| format!("{line}\n")).collect();
+        let small: String = text
+            .lines()
+            .take(2 + 4 * (SAMPLED_RECORDS + 1))
+            .map(|line| format!("{line}\n"))
+            .collect();
         assert!(load_sampled(&small).is_none());
     }
 }

@@ -250,7 +250,10 @@ impl<'a> Tree<'a> {
             };
             built[id] = Some(value);
         }
-        built.get_mut(self.root).and_then(Option::take).unwrap_or(Value::Null)
+        built
+            .get_mut(self.root)
+            .and_then(Option::take)
+            .unwrap_or(Value::Null)
     }
 }
 
@@ -768,7 +771,11 @@ impl<'a> Decoder<'a> {
                 }
                 self.attach(finished)?;
                 if SAMPLING {
-                    if let Some(end) = self.stack.last_mut().and_then(|open| open.sampling.resume_at.take()) {
+                    if let Some(end) = self
+                        .stack
+                        .last_mut()
+                        .and_then(|open| open.sampling.resume_at.take())
+                    {
                         self.pos = end;
                     }
                 }
@@ -804,7 +811,11 @@ impl<'a> Decoder<'a> {
         let Some(open) = self.stack.last_mut() else {
             return Ok(false);
         };
-        let pending = open.keys.as_ref().and_then(|keys| keys.pending.as_ref().map(|(key, at)| (key, *at, keys.positions.len())));
+        let pending = open.keys.as_ref().and_then(|keys| {
+            keys.pending
+                .as_ref()
+                .map(|(key, at)| (key, *at, keys.positions.len()))
+        });
         // An object's item is its value; its index, its key's dict position (a repeated key
         // keeps its first one, so the kept entries take the values that come later).
         let index = pending.map_or(open.count, |(_, at, _)| at);
@@ -1197,8 +1208,17 @@ pub(crate) fn string_end(bytes: &[u8], start: usize) -> Result<usize, (usize, St
 /// the `json` fuzz target, on outputs `synopsis` accepts.
 #[doc(hidden)]
 pub fn sampled_load_agrees(output: &str, sample: usize) -> Result<(), String> {
-    fn agree(held: &Value<'_>, whole: &Value<'_>, sample: usize, path: &mut String) -> Result<(), String> {
-        fn items<'v, T>(held: &'v [T], whole: &'v [T], sample: usize) -> Result<Vec<(&'v T, &'v T)>, String> {
+    fn agree(
+        held: &Value<'_>,
+        whole: &Value<'_>,
+        sample: usize,
+        path: &mut String,
+    ) -> Result<(), String> {
+        fn items<'v, T>(
+            held: &'v [T],
+            whole: &'v [T],
+            sample: usize,
+        ) -> Result<Vec<(&'v T, &'v T)>, String> {
             if held.len() == whole.len() {
                 return Ok(held.iter().zip(whole).collect());
             }
@@ -1219,8 +1239,11 @@ pub fn sampled_load_agrees(output: &str, sample: usize) -> Result<(), String> {
                 if held_len != whole_len {
                     return Err(format!("{path}: length {held_len}, whole {whole_len}"));
                 }
-                let pairs = items(held_items, whole_items, sample).map_err(|e| format!("{path}: {e}"))?;
-                if pairs.len() < whole_items.len() && !one_type(whole_items.iter().map(Value::type_name)) {
+                let pairs =
+                    items(held_items, whole_items, sample).map_err(|e| format!("{path}: {e}"))?;
+                if pairs.len() < whole_items.len()
+                    && !one_type(whole_items.iter().map(Value::type_name))
+                {
                     return Err(format!("{path}: a sample of mixed items"));
                 }
                 for (index, (held, whole)) in pairs.into_iter().enumerate() {
@@ -1233,8 +1256,11 @@ pub fn sampled_load_agrees(output: &str, sample: usize) -> Result<(), String> {
                 if held_len != whole_len {
                     return Err(format!("{path}: {held_len} keys, whole {whole_len}"));
                 }
-                let pairs = items(held_entries, whole_entries, sample).map_err(|e| format!("{path}: {e}"))?;
-                if pairs.len() < whole_entries.len() && !one_type(whole_entries.iter().map(|(_, v)| v.type_name())) {
+                let pairs = items(held_entries, whole_entries, sample)
+                    .map_err(|e| format!("{path}: {e}"))?;
+                if pairs.len() < whole_entries.len()
+                    && !one_type(whole_entries.iter().map(|(_, v)| v.type_name()))
+                {
                     return Err(format!("{path}: a sample of mixed values"));
                 }
                 for ((held_key, held), (whole_key, whole)) in pairs {
@@ -1256,12 +1282,18 @@ pub fn sampled_load_agrees(output: &str, sample: usize) -> Result<(), String> {
     match (held, whole) {
         (Some((held, held_rest)), Some((whole, whole_rest))) => {
             if held_rest != whole_rest {
-                return Err(format!("{held_rest} bytes after the value, whole {whole_rest}"));
+                return Err(format!(
+                    "{held_rest} bytes after the value, whole {whole_rest}"
+                ));
             }
             agree(&held, &whole, sample.max(1), &mut String::new())
         }
         (None, None) => Ok(()),
-        (held, _) => Err(format!("loaded: {}, whole: {}", held.is_some(), held.is_none())),
+        (held, _) => Err(format!(
+            "loaded: {}, whole: {}",
+            held.is_some(),
+            held.is_none()
+        )),
     }
 }
 
@@ -1316,13 +1348,19 @@ fn skip_container(bytes: &[u8], start: usize) -> Option<usize> {
     // Outside strings, valid JSON holds no byte that `& 0xD9` makes 0x59 but the four brackets
     // (`Y`, `y`, `_` and DEL, which do too, occur only inside strings); each is checked anyway.
     const BRACKET_MASK: u64 = 0xD9D9_D9D9_D9D9_D9D9;
-    let mut scan = ContainerScan { depth: 0, in_string: false, escaped: false };
+    let mut scan = ContainerScan {
+        depth: 0,
+        in_string: false,
+        escaped: false,
+    };
     let mut at = start;
     while let Some(word) = bytes.get(at..at + 8) {
         let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
         // (A byte flagged above a backslash needlessly sends the word byte by byte: rare, and
         // cheaper than an exact test on every word.)
-        if scan.escaped || swar::zero_bytes_up_to_first(word ^ (swar::LOW_BITS * u64::from(b'\\'))) != 0 {
+        if scan.escaped
+            || swar::zero_bytes_up_to_first(word ^ (swar::LOW_BITS * u64::from(b'\\'))) != 0
+        {
             if let Some(end) = scan.bytes(bytes, at, at + 8) {
                 return Some(end);
             }
@@ -1340,7 +1378,8 @@ fn skip_container(bytes: &[u8], start: usize) -> Option<usize> {
         scan.in_string = inside >> 63 != 0;
         // (Bytes flagged above a bracket are checked one by one below, like the other bytes
         // that mask to 0x59.)
-        let mut brackets = swar::zero_bytes_up_to_first((word & BRACKET_MASK) ^ 0x5959_5959_5959_5959) & !inside;
+        let mut brackets =
+            swar::zero_bytes_up_to_first((word & BRACKET_MASK) ^ 0x5959_5959_5959_5959) & !inside;
         while brackets != 0 {
             let here = at + (brackets.trailing_zeros() / 8) as usize;
             brackets &= brackets - 1;
@@ -1657,10 +1696,22 @@ mod tests {
     /// escaped quotes, nesting past `FULL_KEEP_DEPTH`, JSON whitespace between tokens.
     fn random_document(seed: &mut u64, depth: usize) -> String {
         fn next(seed: &mut u64, n: u64) -> u64 {
-            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (*seed >> 33) % n
         }
-        const SCALARS: [&str; 9] = [r#""a[b{c""#, r#""q\"]}""#, "-12.5e3", "7", "true", "null", r#""\u00e9\\""#, "\"\"", "NaN"];
+        const SCALARS: [&str; 9] = [
+            r#""a[b{c""#,
+            r#""q\"]}""#,
+            "-12.5e3",
+            "7",
+            "true",
+            "null",
+            r#""\u00e9\\""#,
+            "\"\"",
+            "NaN",
+        ];
         let space = [" ", "", "\n", "\t ", ""][next(seed, 5) as usize];
         if depth > 8 || next(seed, 4) == 0 {
             return SCALARS[next(seed, 9) as usize].to_string();
@@ -1683,7 +1734,10 @@ mod tests {
             for _ in 0..count {
                 parts.push(item(seed));
             }
-            format!("[{space}{}{space}]", parts.join(&format!("{space},{space}")))
+            format!(
+                "[{space}{}{space}]",
+                parts.join(&format!("{space},{space}"))
+            )
         } else {
             let keys = ["a", "b", "\\u0061", "c", "d", "e", "f\\\"", "g"];
             for _ in 0..count {
@@ -1708,7 +1762,8 @@ mod tests {
                 if let Err(error) = sampled_load_agrees(&document, sample) {
                     panic!("sample {sample} of {document}: {error}");
                 }
-                let held = load_value(&document, sample).map(|(value, _)| value.sampled_somewhere(sample));
+                let held =
+                    load_value(&document, sample).map(|(value, _)| value.sampled_somewhere(sample));
                 sampled += usize::from(held == Some(true));
             }
         }
@@ -1718,7 +1773,10 @@ mod tests {
     #[test]
     fn stepping_over_a_value_ends_where_decoding_it_does() {
         let ends = |document: &str| {
-            let decoded = Decoder::new(document, Mode::Validate).run().ok().map(|decoded| decoded.end);
+            let decoded = Decoder::new(document, Mode::Validate)
+                .run()
+                .ok()
+                .map(|decoded| decoded.end);
             (skip_value(document.as_bytes(), 0), decoded)
         };
         let mut seed = 5u64;
@@ -1734,8 +1792,19 @@ mod tests {
         assert!(checked > 2_000, "{checked}");
         // Escapes, brackets and quotes at every offset from the 8-byte words, and across them.
         for pad in 0..17 {
-            for inner in [r#"\\"#, r#"\""#, r#"\\\""#, r#"]}\"{["#, r#"\u005c"#, "Y_y\u{7f}"] {
-                let document = format!(r#"{{"{}{inner}":["{inner}{}",[{{}}]],"k":"{inner}"}}"#, "x".repeat(pad), "y".repeat(pad));
+            for inner in [
+                r#"\\"#,
+                r#"\""#,
+                r#"\\\""#,
+                r#"]}\"{["#,
+                r#"\u005c"#,
+                "Y_y\u{7f}",
+            ] {
+                let document = format!(
+                    r#"{{"{}{inner}":["{inner}{}",[{{}}]],"k":"{inner}"}}"#,
+                    "x".repeat(pad),
+                    "y".repeat(pad)
+                );
                 let (skipped, decoded) = ends(&document);
                 assert!(decoded.is_some() && skipped == decoded, "{document}");
                 let (skipped, decoded) = ends(&format!("{document} "));
@@ -1762,27 +1831,59 @@ mod tests {
             )
         );
         // The last new key is the last entry even when an older one repeats after it.
-        let (value, _) = load_value(r#"{"a":1,"b":2,"c":3,"d":4,"c":5}"#, 1).unwrap_or((Value::Null, ""));
-        assert_eq!(value, Value::Map(vec![("a".into(), Value::Number("1".into())), ("d".into(), Value::Number("4".into()))], 4));
+        let (value, _) =
+            load_value(r#"{"a":1,"b":2,"c":3,"d":4,"c":5}"#, 1).unwrap_or((Value::Null, ""));
+        assert_eq!(
+            value,
+            Value::Map(
+                vec![
+                    ("a".into(), Value::Number("1".into())),
+                    ("d".into(), Value::Number("4".into()))
+                ],
+                4
+            )
+        );
         // Counted against serde_json (whose maps keep the first key's place too) on keys that
         // repeat past the sample in every spelling.
         let mut seed = 3u64;
         for _ in 0..200 {
             let mut entries = Vec::new();
             for _ in 0..3_000 {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let key = (seed >> 33) % 2_500;
-                let spelled = if seed % 3 == 0 { format!("\\u006b{key}") } else { format!("k{key}") };
+                let spelled = if seed % 3 == 0 {
+                    format!("\\u006b{key}")
+                } else {
+                    format!("k{key}")
+                };
                 entries.push(format!("\"{spelled}\":{{\"v\":{}}}", seed % 7));
             }
             let document = format!("{{{}}}", entries.join(","));
-            let expected: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&document).unwrap_or_default();
+            let expected: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(&document).unwrap_or_default();
             let Some((Value::Map(held, len), _)) = load_value(&document, 2_000) else {
                 panic!("not a map: {document}");
             };
             assert_eq!(len, expected.len());
-            let (last_key, last_value) = expected.iter().next_back().map(|(k, v)| (k.clone(), v.to_string())).unwrap_or_default();
-            let (held_key, held_value) = held.last().map(|(k, v)| (k.to_string(), format!("{{\"v\":{}}}", v.get("v").and_then(Value::scalar_text).unwrap_or_default()))).unwrap_or_default();
+            let (last_key, last_value) = expected
+                .iter()
+                .next_back()
+                .map(|(k, v)| (k.clone(), v.to_string()))
+                .unwrap_or_default();
+            let (held_key, held_value) = held
+                .last()
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        format!(
+                            "{{\"v\":{}}}",
+                            v.get("v").and_then(Value::scalar_text).unwrap_or_default()
+                        ),
+                    )
+                })
+                .unwrap_or_default();
             assert_eq!((held_key, held_value), (last_key, last_value));
             assert_eq!(sampled_load_agrees(&document, 2_000), Ok(()));
         }
@@ -1791,13 +1892,28 @@ mod tests {
     #[test]
     fn a_sample_needs_items_of_one_type_and_keeps_depth_limits() {
         // An item past the sample unlike the sampled ones: the list is held whole.
-        let (value, _) = load_value(r#"[{"a":1},{"a":2},{"a":3},5,{"a":4}]"#, 2).unwrap_or((Value::Null, ""));
-        assert!(matches!(&value, Value::List(items, 5) if items.len() == 5), "{value:?}");
+        let (value, _) =
+            load_value(r#"[{"a":1},{"a":2},{"a":3},5,{"a":4}]"#, 2).unwrap_or((Value::Null, ""));
+        assert!(
+            matches!(&value, Value::List(items, 5) if items.len() == 5),
+            "{value:?}"
+        );
         // A sample of mixed items is not taken either.
         let (value, _) = load_value(r#"[1,"x",2,3,4,5]"#, 2).unwrap_or((Value::Null, ""));
-        assert!(matches!(&value, Value::List(items, 6) if items.len() == 6), "{value:?}");
+        assert!(
+            matches!(&value, Value::List(items, 6) if items.len() == 6),
+            "{value:?}"
+        );
         // Containers past the keep depth hold their length only, sampled or not.
-        let deep = format!("[{}1{}, {}2{}, {}3{}]", "[".repeat(7), "]".repeat(7), "[".repeat(7), "]".repeat(7), "[".repeat(7), "]".repeat(7));
+        let deep = format!(
+            "[{}1{}, {}2{}, {}3{}]",
+            "[".repeat(7),
+            "]".repeat(7),
+            "[".repeat(7),
+            "]".repeat(7),
+            "[".repeat(7),
+            "]".repeat(7)
+        );
         assert_eq!(sampled_load_agrees(&deep, 1), Ok(()));
         let (value, _) = load_value(&deep, 1).unwrap_or((Value::Null, ""));
         let mut level = &value;
@@ -1810,12 +1926,22 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
-        assert!(matches!(level, Value::List(items, 1) if items.is_empty()), "{level:?}");
+        assert!(
+            matches!(level, Value::List(items, 1) if items.is_empty()),
+            "{level:?}"
+        );
         // Unvalidated text past a sample (the reference validated it) stays bounded: deep
         // nesting steps over with a counter, an unclosed container is no value.
-        let hostile = format!("[[1],[2],{}{},[3]]", "[".repeat(1_000_000), "]".repeat(1_000_000));
+        let hostile = format!(
+            "[[1],[2],{}{},[3]]",
+            "[".repeat(1_000_000),
+            "]".repeat(1_000_000)
+        );
         let loaded = load_value(&hostile, 1).map(|(value, _)| value);
-        assert!(matches!(&loaded, Some(Value::List(items, 4)) if items.len() == 2), "{loaded:?}");
+        assert!(
+            matches!(&loaded, Some(Value::List(items, 4)) if items.len() == 2),
+            "{loaded:?}"
+        );
         assert!(load_value(&format!("[1,2,{}", "[".repeat(100_000)), 1).is_none());
         assert!(load_value(r#"[1,2,"abc"#, 1).is_none());
     }

@@ -660,9 +660,9 @@ fn visit_first_rows(
     });
     match read {
         Ok(()) | Err(NotATable::Enough) => Ok(()),
-        Err(NotATable::FieldTooLarge) => {
-            Err(format!("field larger than field limit ({FIELD_SIZE_LIMIT})"))
-        }
+        Err(NotATable::FieldTooLarge) => Err(format!(
+            "field larger than field limit ({FIELD_SIZE_LIMIT})"
+        )),
         Err(NotATable::NewlineInUnquotedField) => {
             Err("new-line character seen in unquoted field".to_string())
         }
@@ -703,7 +703,10 @@ pub(crate) fn visit_rows(
             count: 0,
             ends: Some(Vec::new()),
         };
-        let Some(Ok(row)) = output.get(range).map(|text| read_record(text, delimiter, sink)) else {
+        let Some(Ok(row)) = output
+            .get(range)
+            .map(|text| read_record(text, delimiter, sink))
+        else {
             failed = true;
             return false;
         };

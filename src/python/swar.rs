@@ -45,7 +45,8 @@ pub fn count_flagged(bits: u64) -> usize {
 #[inline(always)]
 pub fn vector_at(bytes: &[u8], at: usize) -> Option<core::arch::wasm32::v128> {
     let chunk = bytes.get(at..at + 16)?;
-    let half = |from: usize| u64::from_le_bytes(chunk[from..from + 8].try_into().unwrap_or_default());
+    let half =
+        |from: usize| u64::from_le_bytes(chunk[from..from + 8].try_into().unwrap_or_default());
     Some(core::arch::wasm32::u64x2(half(0), half(8)))
 }
 
@@ -67,7 +68,10 @@ pub fn find_byte(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
         }
     }
     while let Some(chunk) = bytes.get(at..at + WORD_BYTES) {
-        let hits = bytes_equal(u64::from_le_bytes(chunk.try_into().unwrap_or_default()), byte);
+        let hits = bytes_equal(
+            u64::from_le_bytes(chunk.try_into().unwrap_or_default()),
+            byte,
+        );
         if hits != 0 {
             return Some(at + hits.trailing_zeros() as usize / 8);
         }
@@ -82,11 +86,26 @@ mod tests {
 
     #[test]
     fn find_byte_finds_the_first_at_or_after_from() {
-        let bytes: Vec<u8> = (0..40u8).map(|i| if i % 7 == 3 { b'x' } else { b'x' ^ 0x80 ^ (i & 1) }).collect();
+        let bytes: Vec<u8> = (0..40u8)
+            .map(|i| {
+                if i % 7 == 3 {
+                    b'x'
+                } else {
+                    b'x' ^ 0x80 ^ (i & 1)
+                }
+            })
+            .collect();
         for len in 0..bytes.len() {
             for from in 0..=len + 1 {
-                let expected = bytes[..len].get(from..).and_then(|rest| rest.iter().position(|&b| b == b'x')).map(|at| from + at);
-                assert_eq!(find_byte(&bytes[..len], from, b'x'), expected, "{len} {from}");
+                let expected = bytes[..len]
+                    .get(from..)
+                    .and_then(|rest| rest.iter().position(|&b| b == b'x'))
+                    .map(|at| from + at);
+                assert_eq!(
+                    find_byte(&bytes[..len], from, b'x'),
+                    expected,
+                    "{len} {from}"
+                );
             }
         }
     }

@@ -155,7 +155,10 @@ fn next_line_break_lead_simd(bytes: &[u8], mut from: usize) -> Result<usize, usi
     while let Some(chunk) = swar::vector_at(bytes, from) {
         let maybe = v128_or(
             u8x16_lt(chunk, u8x16_splat(0x1F)),
-            v128_or(u8x16_eq(chunk, u8x16_splat(0xC2)), u8x16_eq(chunk, u8x16_splat(0xE2))),
+            v128_or(
+                u8x16_eq(chunk, u8x16_splat(0xC2)),
+                u8x16_eq(chunk, u8x16_splat(0xE2)),
+            ),
         );
         let mut candidates = u8x16_bitmask(maybe);
         while candidates != 0 {

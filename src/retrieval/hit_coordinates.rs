@@ -63,17 +63,26 @@ mod tests {
     fn rows_are_data_rows_as_rows_start_takes_them() {
         let text = "id,city\n1,Lyon\n\n2,\"Le\nMans\"\n3,Nîmes\n";
         let hits = [(0, 2), (10, 4), (20, 4), (30, 5)];
-        let rows: Vec<_> = hit_coordinates(text, "csv", &hits).into_iter().map(|c| c.row).collect();
+        let rows: Vec<_> = hit_coordinates(text, "csv", &hits)
+            .into_iter()
+            .map(|c| c.row)
+            .collect();
         // The header has no data row; the blank line does not count; a quoted line break stays
         // inside its row.
         assert_eq!(rows, [None, Some(1), Some(2), Some(3)]);
-        assert!(hit_coordinates("not a table", "csv", &[(0, 3)])[0].row.is_none());
+        assert!(hit_coordinates("not a table", "csv", &[(0, 3)])[0]
+            .row
+            .is_none());
     }
 
     #[test]
     fn json_pointers_name_the_innermost_value_holding_the_hit() {
         let text = r#" {"items": [{"id": 1, "name": "Zoë Lyon"}, {"id": 2, "a/b": "Nîmes"}], "n": 2} trailing"#;
-        let at = |needle: &str| text.find(needle).map(|b| text[..b].chars().count()).unwrap();
+        let at = |needle: &str| {
+            text.find(needle)
+                .map(|b| text[..b].chars().count())
+                .unwrap()
+        };
         let hits = [
             (at("Lyon"), 4),
             (at("\"id\": 2"), 7),
@@ -104,8 +113,14 @@ mod tests {
         let text = format!("{}\"{payload}\"{}", "[".repeat(depth), "]".repeat(depth));
         let pointers = hit_coordinates(&text, "json", &[(depth + 1, 1)]);
         // An enclosing array, found with ~8x the text's length of scanning, not 900x.
-        let pointer = pointers[0].json_pointer.clone().expect("inside the document");
-        assert!(pointer.starts_with("/0") && pointer.len() < 2 * depth, "{pointer}");
+        let pointer = pointers[0]
+            .json_pointer
+            .clone()
+            .expect("inside the document");
+        assert!(
+            pointer.starts_with("/0") && pointer.len() < 2 * depth,
+            "{pointer}"
+        );
         let shallow = hit_coordinates("[[[\"x\"]]]", "json", &[(4, 1)]);
         assert_eq!(shallow[0].json_pointer.as_deref(), Some("/0/0/0"));
     }

@@ -318,7 +318,11 @@ pub fn hit_pointers(text: &str, hits: &[(usize, usize)]) -> Vec<Option<String>> 
         };
         budget -= cost;
         for (key, child) in children {
-            let held: Vec<usize> = inside.iter().copied().filter(|&i| holds(child, hits[i])).collect();
+            let held: Vec<usize> = inside
+                .iter()
+                .copied()
+                .filter(|&i| holds(child, hits[i]))
+                .collect();
             if !held.is_empty() {
                 work.push((child, format!("{pointer}/{}", escape_token(&key)), held));
             }

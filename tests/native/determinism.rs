@@ -108,10 +108,22 @@ fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
             // Lines of code and log of any length (0..40 bytes: breaks at every offset of a
             // 16-byte block), joined by every break `str.splitlines()` knows, among chars that
             // share a lead byte with them (U+00A0, U+00A9 lead with C2; U+2014, U+2027 with E2).
-            const BREAKS: [&str; 11] =
-                ["\n", "\r\n", "\r", "\u{0b}", "\u{0c}", "\u{1c}", "\u{1d}", "\u{1e}", "\u{85}", "\u{2028}", "\u{2029}"];
-            const PIECES: [&str; 10] =
-                ["def f(x):", "    return x", "ERROR boom", "\u{a0}", "©", "—", "\u{2027}", "\t", "x", "2024-01-01T00:00:00Z"];
+            const BREAKS: [&str; 11] = [
+                "\n", "\r\n", "\r", "\u{0b}", "\u{0c}", "\u{1c}", "\u{1d}", "\u{1e}", "\u{85}",
+                "\u{2028}", "\u{2029}",
+            ];
+            const PIECES: [&str; 10] = [
+                "def f(x):",
+                "    return x",
+                "ERROR boom",
+                "\u{a0}",
+                "©",
+                "—",
+                "\u{2027}",
+                "\t",
+                "x",
+                "2024-01-01T00:00:00Z",
+            ];
             let mut text = String::new();
             for _ in 0..rows {
                 let line_start = text.len();
@@ -149,11 +161,18 @@ fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
                         continue;
                     }
                     let quote = if seq.below(2) == 0 { '"' } else { '\'' };
-                    let value = if seq.below(6) == 0 { "failed".to_string() } else { fill(seq, quote) };
+                    let value = if seq.below(6) == 0 {
+                        "failed".to_string()
+                    } else {
+                        fill(seq, quote)
+                    };
                     body.push_str(&format!(" {attribute}={quote}{value}{quote}"));
                 }
                 body.push('>');
-                body.push_str(&format!("<name>{}</name>", fill(seq, '<').replace(['>', '"', '\''], "")));
+                body.push_str(&format!(
+                    "<name>{}</name>",
+                    fill(seq, '<').replace(['>', '"', '\''], "")
+                ));
                 match seq.below(8) {
                     0 => body.push_str(&format!("<failure message=\"{}\"/>", fill(seq, '"'))),
                     1 => body.push_str(&format!("<error>{}</error>", fill(seq, '<'))),
@@ -162,7 +181,10 @@ fn generated_output(seq: &mut Sequence) -> (String, &'static str) {
                 }
                 body.push_str(&format!("</{record}>"));
             }
-            (format!("<?xml version=\"1.0\"?>\n<run>{body}</run>"), "application/xml")
+            (
+                format!("<?xml version=\"1.0\"?>\n<run>{body}</run>"),
+                "application/xml",
+            )
         }
         _ => {
             let text: String = (0..rows * 4)

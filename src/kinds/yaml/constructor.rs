@@ -572,8 +572,8 @@ pub(super) fn construct_yaml_timestamp(value: &str) -> Res<PyScalar> {
     };
     let offset_minutes = match time.tz {
         Some((Some(sign), tz_hour, tz_minute)) => {
-            let offset = i64::from(number(tz_hour)?) * 60
-                + i64::from(tz_minute.map_or(Ok(0), number)?);
+            let offset =
+                i64::from(number(tz_hour)?) * 60 + i64::from(tz_minute.map_or(Ok(0), number)?);
             // datetime.timezone needs -24h < offset < 24h.
             if offset >= 24 * 60 {
                 return Err(Rejected);

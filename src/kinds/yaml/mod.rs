@@ -128,15 +128,22 @@ pub(crate) fn load_documents(text: &str) -> Option<Vec<Value<'_>>> {
 /// documents in part): the value budget is the one the whole document's nodes would give,
 /// estimated from the nodes composed here per byte, so aliases expand as far as they would in it.
 /// Also whether the budget ran out (some containers were left without their items).
-pub(crate) fn load_documents_cut_from(text: &str, whole_bytes: usize) -> Option<(Vec<Value<'_>>, bool)> {
+pub(crate) fn load_documents_cut_from(
+    text: &str,
+    whole_bytes: usize,
+) -> Option<(Vec<Value<'_>>, bool)> {
     check_printable(text).ok()?;
     let mut composer = Composer::new(text);
     let roots = composer.compose_all_documents().ok()?;
     let nodes = composer.nodes;
-    let whole_nodes = nodes.len() as u128 * whole_bytes.max(text.len()) as u128 / text.len().max(1) as u128;
+    let whole_nodes =
+        nodes.len() as u128 * whole_bytes.max(text.len()) as u128 / text.len().max(1) as u128;
     // Aliases share nodes: the values built are bounded by the nodes composed, so an alias bomb
     // cannot make them explode (what is over the budget is left out, lengths stay).
-    let mut budget = usize::try_from(whole_nodes).unwrap_or(usize::MAX).saturating_mul(2).saturating_add(1024);
+    let mut budget = usize::try_from(whole_nodes)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(2)
+        .saturating_add(1024);
     let documents = roots
         .into_iter()
         .map(|root| node_value(&nodes, root, 0, &mut budget))
@@ -508,7 +515,12 @@ mod tests {
             .chain(0xD700..0xE100)
             .chain(0xFEF0..0x10010);
         // Short lines, and long ones whose bytes the line scan reads 8 at a time.
-        let texts = |ch: char| [format!("a: b{ch}c\n"), format!("a: bbbbbbb{ch}ccccccccccccccc # x\n")];
+        let texts = |ch: char| {
+            [
+                format!("a: b{ch}c\n"),
+                format!("a: bbbbbbb{ch}ccccccccccccccc # x\n"),
+            ]
+        };
         for (ch, text) in probes
             .filter_map(char::from_u32)
             .flat_map(|ch| texts(ch).map(|text| (ch, text)))
@@ -641,7 +653,8 @@ mod tests {
         assert_eq!(fast, load_with_port(manifest).ok());
         // Plain scalars folded over lines, as kubectl writes long descriptions: the folded value
         // decides the type (`1 2` is a str, `1` alone an int).
-        let folded = "a: 1\n  2\nspec:\n  description: APIVersion defines the versioned schema\n    \
+        let folded =
+            "a: 1\n  2\nspec:\n  description: APIVersion defines the versioned schema\n    \
             of an object. Servers should convert\n  version: v1\n";
         let fast = simple::load(folded);
         assert_eq!(
@@ -671,12 +684,39 @@ mod tests {
             \x20         - name: DESCRIPTION\n            value: 'november romeo'\n\
             \x20           more: words\n              folded on\n";
         let insertions = [
-            ":", ": ", "#", " #", "'", "\"", "[", "]", "{", "}", ",", "&a", "*defaults", "|", ">",
-            "- ", " ", "  ", "\n", "\n  ", "?", "!", "\\", "\\x4", "<<: *defaults\n", "=", "1",
+            ":",
+            ": ",
+            "#",
+            " #",
+            "'",
+            "\"",
+            "[",
+            "]",
+            "{",
+            "}",
+            ",",
+            "&a",
+            "*defaults",
+            "|",
+            ">",
+            "- ",
+            " ",
+            "  ",
+            "\n",
+            "\n  ",
+            "?",
+            "!",
+            "\\",
+            "\\x4",
+            "<<: *defaults\n",
+            "=",
+            "1",
         ];
         let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut next = |bound: usize| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             ((state >> 33) as usize) % bound
         };
         let (mut answered, mut loaded) = (0, 0);
@@ -710,7 +750,10 @@ mod tests {
             }
         }
         // About 5,000 of the 20,000 are answered, of about 5,800 that load.
-        assert!(answered > 3_000 && loaded >= answered, "{answered} answered, {loaded} loaded");
+        assert!(
+            answered > 3_000 && loaded >= answered,
+            "{answered} answered, {loaded} loaded"
+        );
     }
 
     #[test]
@@ -793,16 +836,26 @@ mod tests {
         );
         // Valid timestamps of every shape, and every one- and two-char edit of them.
         let seeds = [
-            "2001-12-14", "2001-1-4", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5",
-            "2001-1-1 1:02:03Z", "2001-12-14\t21:59:43 +05:30", "2001-12-14T21:59:43.", "2001-12-14  1:59:43\tZ",
+            "2001-12-14",
+            "2001-1-4",
+            "2001-12-14t21:59:43.10-05:00",
+            "2001-12-14 21:59:43.10 -5",
+            "2001-1-1 1:02:03Z",
+            "2001-12-14\t21:59:43 +05:30",
+            "2001-12-14T21:59:43.",
+            "2001-12-14  1:59:43\tZ",
         ];
-        let alphabet = ['0', '1', '9', '-', ':', 'T', 't', ' ', '\t', '.', 'Z', '+', 'x', '\n'];
+        let alphabet = [
+            '0', '1', '9', '-', ':', 'T', 't', ' ', '\t', '.', 'Z', '+', 'x', '\n',
+        ];
         let edits = |text: &str| -> Vec<String> {
             let chars: Vec<char> = text.chars().collect();
             let mut out = vec![text.to_string()];
             for at in 0..=chars.len() {
                 let (head, tail) = chars.split_at(at);
-                let join = |middle: &[char], tail: &[char]| head.iter().chain(middle).chain(tail).collect::<String>();
+                let join = |middle: &[char], tail: &[char]| {
+                    head.iter().chain(middle).chain(tail).collect::<String>()
+                };
                 if !tail.is_empty() {
                     out.push(join(&[], &tail[1..]));
                 }
@@ -818,11 +871,20 @@ mod tests {
         let candidates: Vec<String> = seeds
             .iter()
             .flat_map(|seed| edits(seed))
-            .flat_map(|once| edits(&once).into_iter().step_by(7).chain(std::iter::once(once)))
+            .flat_map(|once| {
+                edits(&once)
+                    .into_iter()
+                    .step_by(7)
+                    .chain(std::iter::once(once))
+            })
             .collect();
         let mut checked = 0;
         for candidate in candidates {
-            assert_eq!(is_yaml_timestamp(&candidate), resolver.is_match(&candidate), "{candidate:?}");
+            assert_eq!(
+                is_yaml_timestamp(&candidate),
+                resolver.is_match(&candidate),
+                "{candidate:?}"
+            );
             let ours = timestamp_parts(&candidate);
             let reference = parts.captures(&candidate);
             assert_eq!(ours.is_some(), reference.is_some(), "{candidate:?}");
@@ -830,13 +892,34 @@ mod tests {
                 let group = |name: &str| reference.name(name).map(|m| m.as_str());
                 let time = ours.time.as_ref();
                 let tz = time.and_then(|t| t.tz);
-                let sign = tz.and_then(|(sign, _, _)| sign).map(|b| if b == b'-' { "-" } else { "+" });
+                let sign = tz
+                    .and_then(|(sign, _, _)| sign)
+                    .map(|b| if b == b'-' { "-" } else { "+" });
                 assert_eq!(
-                    [Some(ours.year), Some(ours.month), Some(ours.day), time.map(|t| t.hour), time.map(|t| t.minute),
-                        time.map(|t| t.second), time.and_then(|t| t.fraction), sign,
-                        tz.filter(|t| t.0.is_some()).map(|t| t.1), tz.and_then(|t| t.2)],
-                    [group("year"), group("month"), group("day"), group("hour"), group("minute"),
-                        group("second"), group("fraction"), group("tz_sign"), group("tz_hour"), group("tz_minute")],
+                    [
+                        Some(ours.year),
+                        Some(ours.month),
+                        Some(ours.day),
+                        time.map(|t| t.hour),
+                        time.map(|t| t.minute),
+                        time.map(|t| t.second),
+                        time.and_then(|t| t.fraction),
+                        sign,
+                        tz.filter(|t| t.0.is_some()).map(|t| t.1),
+                        tz.and_then(|t| t.2)
+                    ],
+                    [
+                        group("year"),
+                        group("month"),
+                        group("day"),
+                        group("hour"),
+                        group("minute"),
+                        group("second"),
+                        group("fraction"),
+                        group("tz_sign"),
+                        group("tz_hour"),
+                        group("tz_minute")
+                    ],
                     "{candidate:?}"
                 );
                 assert_eq!(tz.is_some(), group("tz").is_some(), "{candidate:?}");
@@ -844,7 +927,13 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked} timestamps compared");
-        for fixed in ["2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10 -5", "2002-12-14", "2001-1-1 1:02:03Z", "2001-12-14\t21:59:43 +05:30"] {
+        for fixed in [
+            "2001-12-14t21:59:43.10-05:00",
+            "2001-12-14 21:59:43.10 -5",
+            "2002-12-14",
+            "2001-1-1 1:02:03Z",
+            "2001-12-14\t21:59:43 +05:30",
+        ] {
             assert!(is_yaml_timestamp(fixed), "{fixed}");
         }
     }

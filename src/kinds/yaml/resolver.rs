@@ -43,7 +43,12 @@ pub(super) fn timestamp_parts(s: &str) -> Option<TimestampParts<'_>> {
     let (month, rest) = digits(byte(rest, b'-')?, 1, 2)?;
     let (day, rest) = digits(byte(rest, b'-')?, 1, 2)?;
     if rest.is_empty() {
-        return Some(TimestampParts { year, month, day, time: None });
+        return Some(TimestampParts {
+            year,
+            month,
+            day,
+            time: None,
+        });
     }
     let rest = match rest.as_bytes()[0] {
         b'T' | b't' => &rest[1..],
@@ -86,7 +91,13 @@ pub(super) fn timestamp_parts(s: &str) -> Option<TimestampParts<'_>> {
         year,
         month,
         day,
-        time: Some(TimeParts { hour, minute, second, fraction, tz }),
+        time: Some(TimeParts {
+            hour,
+            minute,
+            second,
+            fraction,
+            tz,
+        }),
     })
 }
 

@@ -2,9 +2,9 @@
 //! text helpers and the position index's counts checked against their char-level definitions.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+use tool_stub::output_index;
 use tool_stub::{code, text};
 use tool_stub::{is_py_space, py_lstrip, py_strip, py_word_count, py_words};
-use tool_stub::output_index;
 
 mod common;
 

@@ -23,8 +23,13 @@ pub fn output_and_mime(data: &[u8]) -> (String, String) {
         let mime = String::from_utf8_lossy(&data[split + 1..]).into_owned();
         return (output, mime);
     }
-    let pick = data.last().map_or(0, |&b| usize::from(b) % MIME_TYPES.len());
-    (String::from_utf8_lossy(data).into_owned(), MIME_TYPES[pick].to_string())
+    let pick = data
+        .last()
+        .map_or(0, |&b| usize::from(b) % MIME_TYPES.len());
+    (
+        String::from_utf8_lossy(data).into_owned(),
+        MIME_TYPES[pick].to_string(),
+    )
 }
 
 pub fn text(data: &[u8]) -> String {
@@ -45,7 +50,9 @@ pub fn check_analyzer(synopsis: Option<tool_stub::Synopsis>, kind: &str) {
 }
 
 /// The kinds a synopsis may have.
-pub const KINDS: [&str; 8] = ["json", "yaml", "xml", "csv", "tsv", "code", "text", "unknown"];
+pub const KINDS: [&str; 8] = [
+    "json", "yaml", "xml", "csv", "tsv", "code", "text", "unknown",
+];
 
 /// Reads a retrieval call's arguments from the front of the fuzz bytes: `Args::new` takes a
 /// fixed-size header (missing bytes read as 0), so the rest, the output, keeps seed files whole.
@@ -113,5 +120,7 @@ impl<'a> Args<'a> {
 /// The char-offset slice `start .. start+len` of `chars`, clamped to it.
 pub fn char_slice(chars: &[char], start: usize, len: usize) -> String {
     let start = start.min(chars.len());
-    chars[start..start.saturating_add(len).min(chars.len())].iter().collect()
+    chars[start..start.saturating_add(len).min(chars.len())]
+        .iter()
+        .collect()
 }

@@ -25,5 +25,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let reference = stub(SynopsisMode::Reference);
     let enhanced = stub(SynopsisMode::Enhanced);
-    assert!(enhanced * 5 <= reference * 6, "{enhanced} > 1.2 x {reference}");
+    assert!(
+        enhanced * 5 <= reference * 6,
+        "{enhanced} > 1.2 x {reference}"
+    );
 });

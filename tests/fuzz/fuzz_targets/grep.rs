@@ -10,8 +10,22 @@ mod common;
 /// Patterns that stress the scan: empty matches, anchors, word boundaries, Unicode classes,
 /// backtracking shapes, counted repetitions near the cap.
 const PATTERNS: [&str; 16] = [
-    "", "^", "$", "\\b", "a*", ".*", "(?s).+", "x|", "\\w+", "[^\\n]*", "\\p{L}+", "(a|aa)*b",
-    "(?:a{30}){40}", "\\B", "(?i)ǅ", "(?m)^$",
+    "",
+    "^",
+    "$",
+    "\\b",
+    "a*",
+    ".*",
+    "(?s).+",
+    "x|",
+    "\\w+",
+    "[^\\n]*",
+    "\\p{L}+",
+    "(a|aa)*b",
+    "(?:a{30}){40}",
+    "\\B",
+    "(?i)ǅ",
+    "(?m)^$",
 ];
 
 fn is_word_char(c: Option<&char>) -> bool {
@@ -24,43 +38,75 @@ fn check(output: &str, request: &GrepRequest, result: &GrepResult) {
     assert!(result.matches.len() <= limit, "more matches than limit");
     assert!(result.total_matches >= result.matches.len());
     if result.note.is_none() {
-        assert_eq!(result.matches.len(), limit.min(result.total_matches), "matches stop early without a note");
+        assert_eq!(
+            result.matches.len(),
+            limit.min(result.total_matches),
+            "matches stop early without a note"
+        );
     }
     let mut snippet_chars = 0usize;
     let mut previous: Option<(usize, usize)> = None;
     for (i, m) in result.matches.iter().enumerate() {
         assert!(m.offset + m.length <= chars.len(), "match past the output");
         if let Some((offset, length)) = previous {
-            assert!(offset + length <= m.offset, "overlapping or unordered matches");
+            assert!(
+                offset + length <= m.offset,
+                "overlapping or unordered matches"
+            );
             assert!(length > 0 || offset < m.offset, "two matches at one offset");
         }
         previous = Some((m.offset, m.length));
-        let line_start = chars[..m.offset].iter().rposition(|&c| c == '\n').map_or(0, |i| i + 1);
-        assert_eq!(m.line, 1 + chars[..m.offset].iter().filter(|&&c| c == '\n').count());
+        let line_start = chars[..m.offset]
+            .iter()
+            .rposition(|&c| c == '\n')
+            .map_or(0, |i| i + 1);
+        assert_eq!(
+            m.line,
+            1 + chars[..m.offset].iter().filter(|&&c| c == '\n').count()
+        );
         assert_eq!(m.column, m.offset - line_start + 1);
         let matched = common::char_slice(&chars, m.offset, m.length);
         if request.is_literal() {
             assert_eq!(matched, request.query, "a literal match is not the query");
         } else if !request.regex {
             // Simple case folding maps one char to one char.
-            assert_eq!(m.length, request.query.chars().count(), "ignoreCase literal of another length");
+            assert_eq!(
+                m.length,
+                request.query.chars().count(),
+                "ignoreCase literal of another length"
+            );
         }
         if request.whole_word {
-            assert!(!is_word_char(m.offset.checked_sub(1).map(|i| &chars[i])), "whole word after a word char");
-            assert!(!is_word_char(chars.get(m.offset + m.length)), "whole word before a word char");
+            assert!(
+                !is_word_char(m.offset.checked_sub(1).map(|i| &chars[i])),
+                "whole word after a word char"
+            );
+            assert!(
+                !is_word_char(chars.get(m.offset + m.length)),
+                "whole word before a word char"
+            );
         }
         let snippet_len = m.snippet.chars().count();
         snippet_chars += snippet_len;
         match request.context_lines {
             None => {
-                let context = usize::try_from(request.context_chars.unwrap_or(300).max(0)).unwrap_or(usize::MAX);
+                let context = usize::try_from(request.context_chars.unwrap_or(300).max(0))
+                    .unwrap_or(usize::MAX);
                 let start = m.offset.saturating_sub(context);
-                let end = (m.offset + m.length).saturating_add(context).min(chars.len());
+                let end = (m.offset + m.length)
+                    .saturating_add(context)
+                    .min(chars.len());
                 let expected = common::char_slice(&chars, start, end - start);
                 if expected.chars().count() <= MAX_SNIPPET_CHARS || i > 0 {
-                    assert_eq!(m.snippet, expected, "snippet is not the match with its context");
+                    assert_eq!(
+                        m.snippet, expected,
+                        "snippet is not the match with its context"
+                    );
                 } else {
-                    assert_eq!(snippet_len, MAX_SNIPPET_CHARS, "a cut first snippet does not fill the budget");
+                    assert_eq!(
+                        snippet_len, MAX_SNIPPET_CHARS,
+                        "a cut first snippet does not fill the budget"
+                    );
                     assert!(expected.contains(&m.snippet));
                 }
             }
@@ -72,7 +118,10 @@ fn check(output: &str, request: &GrepRequest, result: &GrepResult) {
             }
         }
     }
-    assert!(snippet_chars <= MAX_SNIPPET_CHARS, "snippets pass their budget");
+    assert!(
+        snippet_chars <= MAX_SNIPPET_CHARS,
+        "snippets pass their budget"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -95,7 +144,10 @@ fuzz_target!(|data: &[u8]| {
     }
     let body = args.rest;
     let (query, output) = match body.iter().position(|&b| b == 0xFF) {
-        Some(split) if query_mode % 4 == 0 => (common::text(&body[..split]), common::text(&body[split + 1..])),
+        Some(split) if query_mode % 4 == 0 => (
+            common::text(&body[..split]),
+            common::text(&body[split + 1..]),
+        ),
         _ => {
             let output = common::text(body);
             let chars: Vec<char> = output.chars().collect();
@@ -120,7 +172,10 @@ fuzz_target!(|data: &[u8]| {
                 check(&output, &request, core);
                 // Both modules answer a literal search alike (unless the regex ran out of time).
                 if module.note.is_none() || core.note == module.note {
-                    assert_eq!(core, module, "core and grep module disagree on a literal search");
+                    assert_eq!(
+                        core, module,
+                        "core and grep module disagree on a literal search"
+                    );
                 }
             }
             (Err(core), Err(module)) => assert_eq!(core.code, module.code),

@@ -22,17 +22,33 @@ fuzz_target!(|data: &[u8]| {
     };
     let chars: Vec<char> = output.chars().collect();
     let max_chars = usize::try_from(request.max_chars.unwrap_or(20_000)).unwrap_or(usize::MAX);
-    assert!(window.content.chars().count() <= max_chars, "window passes maxChars");
+    assert!(
+        window.content.chars().count() <= max_chars,
+        "window passes maxChars"
+    );
     assert_eq!(window.total_chars, chars.len());
     assert!(window.start_offset <= window.end_offset && window.end_offset <= chars.len());
     let lines = usize::try_from(request.lines.unwrap_or(200)).unwrap_or(usize::MAX);
     assert!(window.end_line + 1 >= window.start_line);
-    assert!(window.end_line + 1 - window.start_line <= lines, "more lines than asked for");
+    assert!(
+        window.end_line + 1 - window.start_line <= lines,
+        "more lines than asked for"
+    );
     let empty = window.end_line + 1 == window.start_line;
-    assert!(empty || window.end_line <= window.total_lines, "a line past the last");
-    let shown = common::char_slice(&chars, window.start_offset, window.end_offset - window.start_offset);
+    assert!(
+        empty || window.end_line <= window.total_lines,
+        "a line past the last"
+    );
+    let shown = common::char_slice(
+        &chars,
+        window.start_offset,
+        window.end_offset - window.start_offset,
+    );
     let body = if window.cut {
-        let marker = window.content.rfind("\n[... line ").expect("a cut window has its marker");
+        let marker = window
+            .content
+            .rfind("\n[... line ")
+            .expect("a cut window has its marker");
         &window.content[..marker]
     } else {
         &window.content[..]
@@ -44,14 +60,20 @@ fuzz_target!(|data: &[u8]| {
             .filter(|_| window.end_line >= window.start_line)
             .map(|line| {
                 let prefix = format!("{number:>6}\t");
-                assert!(line.starts_with(&prefix), "line {number} without its number");
+                assert!(
+                    line.starts_with(&prefix),
+                    "line {number} without its number"
+                );
                 number += 1;
                 line[prefix.len()..].to_string()
             })
             .collect();
         assert_eq!(unnumbered.join("\n"), shown);
     } else {
-        assert_eq!(body, shown, "window content is not the output between its offsets");
+        assert_eq!(
+            body, shown,
+            "window content is not the output between its offsets"
+        );
     }
     assert_eq!(window.has_more, window.next.is_some());
     if let Some(next) = &window.next {
@@ -68,9 +90,15 @@ fuzz_target!(|data: &[u8]| {
             },
         )
         .expect("the continuation is a valid request");
-        assert_eq!(follow.start_offset, next.offset, "the continuation starts elsewhere");
+        assert_eq!(
+            follow.start_offset, next.offset,
+            "the continuation starts elsewhere"
+        );
     } else if window.end_line >= window.start_line {
         let rest = common::char_slice(&chars, window.end_offset, usize::MAX);
-        assert!(rest.is_empty() || rest == "\n", "no continuation although text is left");
+        assert!(
+            rest.is_empty() || rest == "\n",
+            "no continuation although text is left"
+        );
     }
 });

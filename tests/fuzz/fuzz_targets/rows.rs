@@ -10,7 +10,10 @@ mod common;
 fuzz_target!(|data: &[u8]| {
     let mut args = common::Args::new(data, 9);
     let request = RowsRequest {
-        rows: RowRange { start: args.int_option(), count: args.int_option() },
+        rows: RowRange {
+            start: args.int_option(),
+            count: args.int_option(),
+        },
         max_chars: args.int_option(),
     };
     let output = common::text(args.rest);
@@ -19,20 +22,35 @@ fuzz_target!(|data: &[u8]| {
     };
     let max_chars = usize::try_from(request.max_chars.unwrap_or(20_000)).unwrap_or(usize::MAX);
     let count = usize::try_from(request.rows.count.unwrap_or(50)).unwrap_or(usize::MAX);
-    assert!(read.content.chars().count() <= max_chars, "rows read passes maxChars");
+    assert!(
+        read.content.chars().count() <= max_chars,
+        "rows read passes maxChars"
+    );
     assert!(read.delimiter == "," || read.delimiter == "\t");
     assert!(read.end_row + 1 >= read.start_row);
-    assert!(read.end_row + 1 - read.start_row <= count, "more rows than asked for");
-    assert!(read.end_row <= read.total_rows || read.end_row + 1 == read.start_row, "a row past the last");
+    assert!(
+        read.end_row + 1 - read.start_row <= count,
+        "more rows than asked for"
+    );
+    assert!(
+        read.end_row <= read.total_rows || read.end_row + 1 == read.start_row,
+        "a row past the last"
+    );
     assert_eq!(read.has_more, read.cut || read.end_row < read.total_rows);
     if read.cut {
-        assert!(read.content.contains(" cut: "), "a cut read without its marker");
+        assert!(
+            read.content.contains(" cut: "),
+            "a cut read without its marker"
+        );
     }
     if read.has_more && !read.cut && read.end_row >= read.start_row {
         let next = read_rows(
             &output,
             &RowsRequest {
-                rows: RowRange { start: Some(read.end_row as i64 + 1), count: Some(1) },
+                rows: RowRange {
+                    start: Some(read.end_row as i64 + 1),
+                    count: Some(1),
+                },
                 max_chars: request.max_chars,
             },
         )

@@ -2,8 +2,8 @@
 #![no_main]
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use tool_stub::{make_preview, render_stub, PreviewRequest, StubHeader, SynopsisMode, ToolNames};
 use tool_stub::Synopsis;
+use tool_stub::{make_preview, render_stub, PreviewRequest, StubHeader, SynopsisMode, ToolNames};
 
 fn strings(u: &mut Unstructured<'_>) -> Result<Vec<String>> {
     let count = u.int_in_range(0..=4)?;
@@ -19,7 +19,12 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         notable_items: strings(u)?,
         sample: u.arbitrary()?,
     };
-    let tools = ToolNames { read: u.arbitrary()?, search: u.arbitrary()?, list: u.arbitrary()?, search_all: u.arbitrary()? };
+    let tools = ToolNames {
+        read: u.arbitrary()?,
+        search: u.arbitrary()?,
+        list: u.arbitrary()?,
+        search_all: u.arbitrary()?,
+    };
     let reference: String = u.arbitrary()?;
     let tool_name: String = u.arbitrary()?;
     let sha256: String = u.arbitrary()?;
@@ -44,7 +49,11 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     }
     let mime: String = u.arbitrary()?;
     let output: String = u.arbitrary()?;
-    let mode = if u.arbitrary()? { SynopsisMode::Enhanced } else { SynopsisMode::Reference };
+    let mode = if u.arbitrary()? {
+        SynopsisMode::Enhanced
+    } else {
+        SynopsisMode::Reference
+    };
     let (_, preview) = make_preview(
         &output,
         &PreviewRequest {

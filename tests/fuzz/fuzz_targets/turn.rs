@@ -3,8 +3,10 @@
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use tool_stub::ErrorCode;
+use tool_stub::{
+    finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, WriteOutcome,
+};
 use tool_stub::{sha256_hex, validate_id};
-use tool_stub::{finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, WriteOutcome};
 
 /// Mostly small numbers (where the interesting edges are), sometimes any i64.
 fn size(u: &mut Unstructured<'_>) -> Result<i64> {
@@ -16,7 +18,11 @@ fn size(u: &mut Unstructured<'_>) -> Result<i64> {
 }
 
 fn config(u: &mut Unstructured<'_>) -> Result<TurnConfig> {
-    let failure_mode = *u.choose(&[FailureMode::PreserveRaw, FailureMode::PreviewOnly, FailureMode::Reject])?;
+    let failure_mode = *u.choose(&[
+        FailureMode::PreserveRaw,
+        FailureMode::PreviewOnly,
+        FailureMode::Reject,
+    ])?;
     Ok(TurnConfig {
         enabled: !u.ratio(1, 16)?,
         threshold_chars: size(u)?,
@@ -25,7 +31,11 @@ fn config(u: &mut Unstructured<'_>) -> Result<TurnConfig> {
         assistant_turn_preview_budget_chars: size(u)?,
         min_preview_chars: size(u)?,
         failure_mode,
-        max_output_bytes: if u.arbitrary()? { u.int_in_range(0..=5000)? } else { u64::MAX },
+        max_output_bytes: if u.arbitrary()? {
+            u.int_in_range(0..=5000)?
+        } else {
+            u64::MAX
+        },
         ..Default::default()
     })
 }
@@ -52,20 +62,42 @@ fn part(u: &mut Unstructured<'_>, session_uri: &str, read_tool: &str) -> Result<
         tool_name,
         tool_input,
         output: u.arbitrary()?,
-        mime_type: u.choose(&["", "application/json", "text/csv", "application/xml", "text/yaml"])?.to_string(),
-        output_ref: if earlier_stub { format!("{session_uri}/tool-results/x") } else { String::new() },
+        mime_type: u
+            .choose(&[
+                "",
+                "application/json",
+                "text/csv",
+                "application/xml",
+                "text/yaml",
+            ])?
+            .to_string(),
+        output_ref: if earlier_stub {
+            format!("{session_uri}/tool-results/x")
+        } else {
+            String::new()
+        },
         truncated: earlier_stub,
-        original_chars: if earlier_stub { Some(u.arbitrary()?) } else { None },
+        original_chars: if earlier_stub {
+            Some(u.arbitrary()?)
+        } else {
+            None
+        },
         ..Default::default()
     })
 }
 
 fn run(u: &mut Unstructured<'_>) -> Result<()> {
     let config = config(u)?;
-    let session_id = if u.ratio(1, 8)? { u.arbitrary()? } else { "s".to_string() };
+    let session_id = if u.ratio(1, 8)? {
+        u.arbitrary()?
+    } else {
+        "s".to_string()
+    };
     let session_uri = format!("viking://user/default/sessions/{session_id}");
     let count = u.int_in_range(0..=5)?;
-    let parts = (0..count).map(|_| part(u, &session_uri, &config.tool_names.read)).collect::<Result<Vec<_>>>()?;
+    let parts = (0..count)
+        .map(|_| part(u, &session_uri, &config.tool_names.read))
+        .collect::<Result<Vec<_>>>()?;
     // The rest of the input is one more output, so seed files reach planning whole.
     let mut parts = parts;
     let rest = u.bytes(u.len())?;
@@ -81,7 +113,10 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     let plan = match plan_turn(input) {
         Ok(plan) => plan,
         Err(error) => {
-            assert!(matches!(error.code, ErrorCode::InvalidArgument | ErrorCode::TooLarge), "{error}");
+            assert!(
+                matches!(error.code, ErrorCode::InvalidArgument | ErrorCode::TooLarge),
+                "{error}"
+            );
             assert!(error.code != ErrorCode::TooLarge || failure_mode == FailureMode::Reject);
             return Ok(());
         }
@@ -91,21 +126,36 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     for write in &plan.writes {
         let raw = &raw_outputs[write.part_index];
         assert_eq!(write.sha256, sha256_hex(raw));
-        assert!(validate_id(&write.tool_result_id).is_ok(), "{}", write.tool_result_id);
-        assert!(write.output_key.iter().all(|segment| !segment.is_empty() && segment != ".." && !segment.contains('/')));
-        let record: serde_json::Value = serde_json::from_str(&write.metadata_json).expect("record is JSON");
+        assert!(
+            validate_id(&write.tool_result_id).is_ok(),
+            "{}",
+            write.tool_result_id
+        );
+        assert!(write
+            .output_key
+            .iter()
+            .all(|segment| !segment.is_empty() && segment != ".." && !segment.contains('/')));
+        let record: serde_json::Value =
+            serde_json::from_str(&write.metadata_json).expect("record is JSON");
         assert_eq!(record["sha256"], write.sha256.as_str());
         assert_eq!(record["original_chars"], raw.chars().count() as u64);
         // The rest of the input is used up: the digest decides which writes the store fails.
         if write.sha256.ends_with(['0', '1', '2', '3']) {
             any_failed = true;
-            outcomes.push(WriteOutcome::Failed { error: "Error: fuzzed failure".into() });
+            outcomes.push(WriteOutcome::Failed {
+                error: "Error: fuzzed failure".into(),
+            });
         } else {
-            outcomes.push(WriteOutcome::Stored { metadata_json: write.metadata_json.clone() });
+            outcomes.push(WriteOutcome::Stored {
+                metadata_json: write.metadata_json.clone(),
+            });
         }
     }
     let writes = plan.writes.clone();
-    let stored: Vec<bool> = outcomes.iter().map(|o| matches!(o, WriteOutcome::Stored { .. })).collect();
+    let stored: Vec<bool> = outcomes
+        .iter()
+        .map(|o| matches!(o, WriteOutcome::Stored { .. }))
+        .collect();
     match finish_turn(plan, outcomes) {
         Ok(finished) => {
             for (write, outcome) in writes.iter().zip(&stored) {
@@ -115,10 +165,18 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
                     continue;
                 }
                 assert!(part.truncated);
-                assert_eq!(part.original_chars, Some(raw_outputs[write.part_index].chars().count() as u64));
+                assert_eq!(
+                    part.original_chars,
+                    Some(raw_outputs[write.part_index].chars().count() as u64)
+                );
             }
         }
-        Err(error) => assert!(any_failed && failure_mode == FailureMode::Reject && error.code == ErrorCode::StoreFailed, "{error}"),
+        Err(error) => assert!(
+            any_failed
+                && failure_mode == FailureMode::Reject
+                && error.code == ErrorCode::StoreFailed,
+            "{error}"
+        ),
     }
     Ok(())
 }
