@@ -7,7 +7,10 @@ import type { ToolStub, ToolCallResult, JsonSchemaToolDefinition } from "./index
 export declare function aiSdkTools<Schema>(
   toolStub: ToolStub,
   sdk: { jsonSchema: (schema: JsonSchemaToolDefinition["parameters"]) => Schema },
-): Record<string, { description: string; inputSchema: Schema; execute: (input: any) => Promise<ToolCallResult> }>;
+): Record<
+  string,
+  { description: string; inputSchema: Schema; execute: (input: any) => Promise<ToolCallResult> }
+>;
 
 /**
  * Wraps an AI SDK tool so its output is externalized before the model sees it: `execute` resolves

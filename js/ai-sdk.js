@@ -7,7 +7,10 @@
  * @param {{ jsonSchema: (schema: object) => unknown }} sdk  `import { jsonSchema } from "ai"`
  */
 export function aiSdkTools(toolStub, { jsonSchema }) {
-  if (typeof jsonSchema !== "function") throw new TypeError("aiSdkTools needs the AI SDK's jsonSchema helper: aiSdkTools(ts, { jsonSchema })");
+  if (typeof jsonSchema !== "function")
+    throw new TypeError(
+      "aiSdkTools needs the AI SDK's jsonSchema helper: aiSdkTools(ts, { jsonSchema })",
+    );
   const tools = {};
   for (const definition of toolStub.toolDefinitions({ format: "json-schema" })) {
     tools[definition.name] = {
@@ -65,7 +68,8 @@ async function externalizeStep(toolStub, calls) {
  * @param {{ execute: Function }} aiTool
  */
 export function externalizingTool(toolStub, toolName, aiTool) {
-  if (typeof aiTool?.execute !== "function") throw new TypeError(`tool ${toolName} has no execute function to wrap`);
+  if (typeof aiTool?.execute !== "function")
+    throw new TypeError(`tool ${toolName} has no execute function to wrap`);
   return {
     ...aiTool,
     async execute(input, options) {

@@ -6,13 +6,34 @@
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
-import { storedSha256, callCore, callerJson, readingCaller, toToolStubError, wellFormed, isWellFormed, invalid, requireString, optionalString, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+import {
+  storedSha256,
+  callCore,
+  callerJson,
+  readingCaller,
+  toToolStubError,
+  wellFormed,
+  isWellFormed,
+  invalid,
+  requireString,
+  optionalString,
+  optionalInteger,
+  requireOptions,
+  checkKnownKeys,
+} from "./core-call.js";
 import { withStoreTimeout } from "./stores/timeout.js";
 import { withCheckedAnswers } from "./stores/checked.js";
 import { planTurn } from "./planned-turn.js";
 import { loadForMode } from "./enhanced-module.js";
 import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
-import { RESULTS_DIR, OUTPUT_FILE, METADATA_FILE, INDEX_FILE, DEFAULT_READ_LIMIT, DEFAULT_LIST_LIMIT } from "./core-constants.js";
+import {
+  RESULTS_DIR,
+  OUTPUT_FILE,
+  METADATA_FILE,
+  INDEX_FILE,
+  DEFAULT_READ_LIMIT,
+  DEFAULT_LIST_LIMIT,
+} from "./core-constants.js";
 import { literalSearch } from "./literal-search.js";
 import { coreOnText, grepEngine, needsGrepModule } from "./grep-module.js";
 import { TextPieces, wholeText } from "./text-chunks.js";
@@ -31,7 +52,6 @@ function exactWindow(content, offset, limit) {
   return codePoints.join("");
 }
 
-
 const READ_OPTIONS = ["offset", "limit", "includeMetadata"];
 /** Read modes beyond the reference's offset/limit, and the options each takes. */
 const READ_MODES = {
@@ -41,12 +61,26 @@ const READ_MODES = {
 };
 const SEARCH_OPTIONS = ["query", "limit", "contextChars"];
 const GREP_OPTIONS = ["regex", "ignoreCase", "wholeWord", "contextLines"];
-const SEARCH_ALL_OPTIONS = ["query", "regex", "ignoreCase", "wholeWord", "toolName", "limit", "perResult", "contextChars", "contextLines", "order"];
+const SEARCH_ALL_OPTIONS = [
+  "query",
+  "regex",
+  "ignoreCase",
+  "wholeWord",
+  "toolName",
+  "limit",
+  "perResult",
+  "contextChars",
+  "contextLines",
+  "order",
+];
 
 /** The read mode the options ask for ("offset" is the reference's), checked for mixing. */
 function readMode(opts) {
-  const modes = Object.keys(READ_MODES).filter((mode) => READ_MODES[mode].some((key) => opts[key] !== undefined));
-  if (modes.length > 1) throw invalid(`read options mix modes (${modes.join(", ")}): use one of them`);
+  const modes = Object.keys(READ_MODES).filter((mode) =>
+    READ_MODES[mode].some((key) => opts[key] !== undefined),
+  );
+  if (modes.length > 1)
+    throw invalid(`read options mix modes (${modes.join(", ")}): use one of them`);
   const mode = modes[0] ?? "offset";
   if (mode !== "offset" && (opts.offset !== undefined || opts.limit !== undefined)) {
     throw invalid(`offset/limit do not combine with a ${mode} read`);
@@ -59,7 +93,9 @@ function readMode(opts) {
 
 /** Only the options that are set, for the core's JSON. */
 function definedOptions(opts, keys) {
-  return Object.fromEntries(keys.filter((key) => opts[key] !== undefined).map((key) => [key, opts[key]]));
+  return Object.fromEntries(
+    keys.filter((key) => opts[key] !== undefined).map((key) => [key, opts[key]]),
+  );
 }
 
 /** Result kinds whose search hits carry more than offset/line/column (src/retrieval/hit_coordinates.rs). */
@@ -95,7 +131,11 @@ export class ToolStub {
    */
   constructor(options) {
     const opts = requireOptions(options, "options");
-    checkKnownKeys(opts, ["store", "sessionId", "sessionUri", "config", "userId", "now"], "ToolStub");
+    checkKnownKeys(
+      opts,
+      ["store", "sessionId", "sessionUri", "config", "userId", "now"],
+      "ToolStub",
+    );
     this.#sessionId = requireString(opts.sessionId, "sessionId");
     this.#sessionUri = optionalString(
       opts.sessionUri,
@@ -105,20 +145,25 @@ export class ToolStub {
     const configJson = callerJson(requireOptions(opts.config, "config"), "config");
     const store = opts.store ?? new MemoryStore();
     readingCaller("store", () => {
-      if (store === null || typeof store !== "object") throw invalid("store must be a store object");
+      if (store === null || typeof store !== "object")
+        throw invalid("store must be a store object");
       for (const method of ["load", "save", "loadRange"]) {
         if (typeof store[method] !== "function") throw invalid(`store must implement ${method}()`);
       }
     });
     this.#userId = optionalString(opts.userId, "userId", "default");
-    if (opts.now !== undefined && typeof opts.now !== "function") throw invalid("now must be a function returning an ISO timestamp");
+    if (opts.now !== undefined && typeof opts.now !== "function")
+      throw invalid("now must be a function returning an ISO timestamp");
     this.#now = opts.now ?? (() => new Date().toISOString());
     this.#configure = () => {
       callCore(core.validateSessionId, this.#sessionId);
       // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
       this.#config = JSON.parse(callCore(core.resolveConfig, configJson));
       // A store's answers are checked (a non-string would trap the core), and time out if asked to.
-      const timed = this.#config.storeTimeoutMs == null ? store : withStoreTimeout(store, this.#config.storeTimeoutMs);
+      const timed =
+        this.#config.storeTimeoutMs == null
+          ? store
+          : withStoreTimeout(store, this.#config.storeTimeoutMs);
       this.#store = withCheckedAnswers(timed);
       this.#catalog = new SessionCatalog(this.#store, this.#sessionId);
     };
@@ -136,7 +181,10 @@ export class ToolStub {
       this.#configure = undefined;
     } catch (error) {
       // Not ready yet: a later call tries again (after the host's init). A bad config stays bad.
-      if (error?.code !== "NOT_READY") this.#configure = () => { throw error; };
+      if (error?.code !== "NOT_READY")
+        this.#configure = () => {
+          throw error;
+        };
       throw error;
     }
   }
@@ -146,7 +194,20 @@ export class ToolStub {
    * on a ready ToolStub still reads its arguments when it starts (nothing else runs in between).
    */
   static {
-    for (const name of ["externalize", "read", "verify", "rebuildCatalog", "search", "searchAll", "restore", "list", "delete", "deleteSession", "usage", "prune"]) {
+    for (const name of [
+      "externalize",
+      "read",
+      "verify",
+      "rebuildCatalog",
+      "search",
+      "searchAll",
+      "restore",
+      "list",
+      "delete",
+      "deleteSession",
+      "usage",
+      "prune",
+    ]) {
       const method = this.prototype[name];
       const waiting = {
         [name](...args) {
@@ -157,7 +218,11 @@ export class ToolStub {
           });
         },
       }[name];
-      Object.defineProperty(this.prototype, name, { value: waiting, writable: true, configurable: true });
+      Object.defineProperty(this.prototype, name, {
+        value: waiting,
+        writable: true,
+        configurable: true,
+      });
     }
   }
 
@@ -190,14 +255,18 @@ export class ToolStub {
       for (let i = 0; i < parts.length; i++) {
         const part = parts[i];
         if (part === null || typeof part !== "object" || Array.isArray(part)) {
-          throw invalid(`parts[${i}] must be a tool part object (got ${i in parts ? (part === null ? "null" : typeof part) : "a hole in a sparse array"})`);
+          throw invalid(
+            `parts[${i}] must be a tool part object (got ${i in parts ? (part === null ? "null" : typeof part) : "a hole in a sparse array"})`,
+          );
         }
         coreParts[i] = { ...part, output: undefined };
         outputs[i] = optionalString(part.output, `parts[${i}].output`);
       }
       return { outputs, coreParts };
     });
-    const createdAt = readingCaller("options.now()", () => requireString(this.#now(), "the timestamp options.now() returned"));
+    const createdAt = readingCaller("options.now()", () =>
+      requireString(this.#now(), "the timestamp options.now() returned"),
+    );
     const input = {
       sessionId: this.#sessionId,
       sessionUri: this.#sessionUri,
@@ -222,7 +291,9 @@ export class ToolStub {
     let finishError;
     let retention;
     const finish = () => {
-      const failedOutputs = writes.map((write, i) => (outcomes[i].status === "failed" ? outputs[write.partIndex] : ""));
+      const failedOutputs = writes.map((write, i) =>
+        outcomes[i].status === "failed" ? outputs[write.partIndex] : "",
+      );
       try {
         finished = plan.finish(outcomes, failedOutputs);
       } catch (error) {
@@ -244,7 +315,12 @@ export class ToolStub {
               while (nextWrite < writes.length) {
                 const i = nextWrite++;
                 const write = writes[i];
-                stored[i] = await this.#store_output(write, files[2 * i], files[2 * i + 1], outputs[write.partIndex]);
+                stored[i] = await this.#store_output(
+                  write,
+                  files[2 * i],
+                  files[2 * i + 1],
+                  outputs[write.partIndex],
+                );
               }
             };
             const inFlight = typeof this.#store.saveMany === "function" ? WRITES_IN_FLIGHT : 1;
@@ -254,7 +330,13 @@ export class ToolStub {
               const outcome = stored[i];
               outcomes.push(outcome);
               if (outcome.status === "stored") {
-                const entry = await this.#entryOfStoredWrite(write, outcome, files[2 * i], files[2 * i + 1], outputs[write.partIndex]);
+                const entry = await this.#entryOfStoredWrite(
+                  write,
+                  outcome,
+                  files[2 * i],
+                  files[2 * i + 1],
+                  outputs[write.partIndex],
+                );
                 if (entry) entries.push(entry);
               }
             }
@@ -262,13 +344,15 @@ export class ToolStub {
             // catalog against the records, never by losing the turn.
             await this.#catalog.commit(entries, []).catch(() => this.#catalog.invalidate());
             finish();
-            if (retain && finished) retention = await this.#retain(this.#referencedIds(finished, coreParts));
+            if (retain && finished)
+              retention = await this.#retain(this.#referencedIds(finished, coreParts));
           });
         } catch (error) {
           // The lock could not be had (nothing was stored) or failed to release (all was).
           const failure = { status: "failed", error: describeStoreError(error) };
           while (outcomes.length < writes.length) outcomes.push(failure);
-          if (retain && retention === undefined) retention = { deleted: [], skipped: [], error: errorReport(error) };
+          if (retain && retention === undefined)
+            retention = { deleted: [], skipped: [], error: errorReport(error) };
         }
       }
       if (finished === undefined && finishError === undefined) finish();
@@ -286,7 +370,8 @@ export class ToolStub {
         : Object.assign({}, coreParts[i], part, { output });
     });
     // What retention did (or why it could not), beside the parts: never thrown after storing.
-    if (retention !== undefined) Object.defineProperty(result, "retention", { value: retention, enumerable: false });
+    if (retention !== undefined)
+      Object.defineProperty(result, "retention", { value: retention, enumerable: false });
     return result;
   }
 
@@ -294,7 +379,8 @@ export class ToolStub {
   async #entryOfStoredWrite(write, outcome, indexJson, metadataJson, output) {
     const id = write.metadataKey[2];
     try {
-      if (outcome.metadataJson === "") return SessionCatalog.entryOfWritten(id, metadataJson, indexJson, output);
+      if (outcome.metadataJson === "")
+        return SessionCatalog.entryOfWritten(id, metadataJson, indexJson, output);
       const known = await this.#catalog.use((catalog) => catalog.has(id), { underLock: true });
       return known ? undefined : await this.#catalog.entryOfStored(id);
     } catch {
@@ -306,7 +392,12 @@ export class ToolStub {
   #referencedIds(finished, parts) {
     const ids = new Set();
     for (const [i, part] of finished.entries()) {
-      for (const ref of [part.outputRef, part.sourceRef, parts[i]?.outputRef, parts[i]?.sourceRef]) {
+      for (const ref of [
+        part.outputRef,
+        part.sourceRef,
+        parts[i]?.outputRef,
+        parts[i]?.sourceRef,
+      ]) {
         if (typeof ref !== "string" || ref === "") continue;
         try {
           ids.add(this.#resolveId(ref));
@@ -365,7 +456,9 @@ export class ToolStub {
     const value = requireString(refOrId, "ref");
     const prefix = `${this.#sessionUri}/tool-results/`;
     if (!value.startsWith(prefix) && value.includes("://")) {
-      throw invalid(`ref ${JSON.stringify(value.slice(0, 200))} is not a result of this session (${prefix}...)`);
+      throw invalid(
+        `ref ${JSON.stringify(value.slice(0, 200))} is not a result of this session (${prefix}...)`,
+      );
     }
     const id = value.startsWith(prefix) ? value.slice(prefix.length) : value;
     callCore(core.validateId, id);
@@ -393,7 +486,8 @@ export class ToolStub {
     }
     const index = parseOutputIndex(await this.#store.load(this.#key(id, INDEX_FILE)));
     if (index !== undefined) {
-      if (content.length !== index.utf16) throw changedOutput(id, content.length, index.utf16, "UTF-16 units", "index");
+      if (content.length !== index.utf16)
+        throw changedOutput(id, content.length, index.utf16, "UTF-16 units", "index");
     } else {
       const parsed = callCore(core.parseStoredRecord, record);
       const chars = parsed === undefined ? undefined : JSON.parse(parsed).original_chars;
@@ -439,7 +533,9 @@ export class ToolStub {
     const offset = optionalInteger(opts.offset, "offset", 0);
     const limit = optionalInteger(opts.limit, "limit", DEFAULT_READ_LIMIT);
     callCore(core.checkReadArgs, offset, limit);
-    const window = (await this.#indexedWindow(id, offset, limit)) ?? this.#window(await this.#loadOutput(id), offset, limit);
+    const window =
+      (await this.#indexedWindow(id, offset, limit)) ??
+      this.#window(await this.#loadOutput(id), offset, limit);
     const result = {
       toolResultId: id,
       content: window.content,
@@ -466,7 +562,8 @@ export class ToolStub {
    */
   async #indexedWindow(id, offset, limit) {
     const unit = this.#store.sliceUnit;
-    if (typeof this.#store.loadSlice !== "function" || (unit !== "utf16" && unit !== "utf8")) return undefined;
+    if (typeof this.#store.loadSlice !== "function" || (unit !== "utf16" && unit !== "utf8"))
+      return undefined;
     if ((await this.#store.load(this.#key(id, METADATA_FILE))) === undefined) {
       throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.#sessionId}`);
     }
@@ -486,7 +583,14 @@ export class ToolStub {
     }
     const inUtf16 = spanOf(index, offset, to, "utf16");
     if (slice.length !== inUtf16.end - inUtf16.start) {
-      throw changedOutput(id, inUtf16.start + slice.length, inUtf16.end, "UTF-16 units", "index", inUtf16.start);
+      throw changedOutput(
+        id,
+        inUtf16.start + slice.length,
+        inUtf16.end,
+        "UTF-16 units",
+        "index",
+        inUtf16.start,
+      );
     }
     const window = this.#window(slice, Math.max(0, offset - span.firstChar), limit);
     window.total_chars = index.chars;
@@ -534,7 +638,11 @@ export class ToolStub {
     const request = callerJson(definedOptions(opts, [...READ_MODES[mode], "maxChars"]), "options");
     callCore(core.checkReadOptions, mode, request);
     const content = await this.#loadOutput(id);
-    const result = { toolResultId: id, mode, ...JSON.parse(callCore(core[CORE_READS[mode]], content, request)) };
+    const result = {
+      toolResultId: id,
+      mode,
+      ...JSON.parse(callCore(core[CORE_READS[mode]], content, request)),
+    };
     if (opts.includeMetadata !== false) result.metadata = await this.#loadMetadata(id);
     return result;
   }
@@ -549,7 +657,10 @@ export class ToolStub {
     checkKnownKeys(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS], "search");
     const id = this.#resolveId(refOrId);
     requireString(opts.query, "query");
-    const request = callerJson(definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]), "options");
+    const request = callerJson(
+      definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]),
+      "options",
+    );
     callCore(core.checkGrep, request);
     // The pattern is checked (and the grep module loaded) before any I/O. In browsers the grep
     // module, and the core's calls on a large text, run in a worker (see grep-module.js).
@@ -560,7 +671,8 @@ export class ToolStub {
     const content = await this.#loadOutput(id, { pieces: engine?.thread === "worker" });
     const found = engine
       ? JSON.parse(await engine.search(content, request))
-      : ((await this.#literalSearch(id, content, opts)) ?? JSON.parse(await coreOnText("grepContent", content, request)));
+      : ((await this.#literalSearch(id, content, opts)) ??
+        JSON.parse(await coreOnText("grepContent", content, request)));
     const matches = await this.#withHitCoordinates(id, content, found.matches);
     return { toolResultId: id, matches, totalMatches: found.totalMatches, ...noteOf(found) };
   }
@@ -583,11 +695,18 @@ export class ToolStub {
    * nothing more and the result's index says the output is well-formed; undefined otherwise.
    */
   async #literalSearch(id, content, opts) {
-    if (opts.regex || opts.ignoreCase || opts.wholeWord || opts.contextLines != null || !isWellFormed(opts.query)) {
+    if (
+      opts.regex ||
+      opts.ignoreCase ||
+      opts.wholeWord ||
+      opts.contextLines != null ||
+      !isWellFormed(opts.query)
+    ) {
       return undefined;
     }
     const index = parseOutputIndex(await this.#store.load(this.#key(id, INDEX_FILE)));
-    if (index === undefined || !index.wellFormed || index.utf16 !== content.length) return undefined;
+    if (index === undefined || !index.wellFormed || index.utf16 !== content.length)
+      return undefined;
     return literalSearch(content, opts, index);
   }
 
@@ -611,7 +730,10 @@ export class ToolStub {
     const stopAfter = plan.stopAfter;
     if (stopAfter !== undefined) {
       // order "newest": searched in its ranking order (the core's), so it can stop at `limit` hits.
-      const known = candidates.map(({ toolResultId, createdAt }) => ({ toolResultId, createdAt: typeof createdAt === "string" ? createdAt : "" }));
+      const known = candidates.map(({ toolResultId, createdAt }) => ({
+        toolResultId,
+        createdAt: typeof createdAt === "string" ? createdAt : "",
+      }));
       const order = callCore(core.searchAllScanOrder, JSON.stringify(known));
       candidates = Array.from(order, (i) => candidates[i]);
     }
@@ -631,18 +753,41 @@ export class ToolStub {
         continue;
       }
       if (content === undefined) {
-        skipped.push({ toolResultId: id, code: "CORRUPT", message: `tool result ${id} has no stored output` });
+        skipped.push({
+          toolResultId: id,
+          code: "CORRUPT",
+          message: `tool result ${id} has no stored output`,
+        });
         continue;
       }
-      const found = JSON.parse(engine ? await engine.search(content, grep) : await coreOnText("grepContent", content, grep));
+      const found = JSON.parse(
+        engine
+          ? await engine.search(content, grep)
+          : await coreOnText("grepContent", content, grep),
+      );
       const matches = await this.#withHitCoordinates(id, content, found.matches);
       content = undefined;
       if (found.totalMatches > 0) {
         const { ref, toolName, createdAt } = candidate;
-        hits.push({ toolResultId: id, ref, toolName, createdAt, totalMatches: found.totalMatches, matches });
+        hits.push({
+          toolResultId: id,
+          ref,
+          toolName,
+          createdAt,
+          totalMatches: found.totalMatches,
+          matches,
+        });
       }
     }
-    const ranked = JSON.parse(callCore(core.rankSearchAll, JSON.stringify(hits), plan.limit, opts.order, candidates.length - searched));
+    const ranked = JSON.parse(
+      callCore(
+        core.rankSearchAll,
+        JSON.stringify(hits),
+        plan.limit,
+        opts.order,
+        candidates.length - searched,
+      ),
+    );
     if (skipped.length > 0) ranked.skipped = skipped;
     return ranked;
   }
@@ -660,11 +805,16 @@ export class ToolStub {
       for (let i = 0; i < parts.length; i++) {
         const part = parts[i];
         if (part === null || typeof part !== "object" || Array.isArray(part)) {
-          throw invalid(`parts[${i}] must be a tool part object (got ${i in parts ? (part === null ? "null" : typeof part) : "a hole in a sparse array"})`);
+          throw invalid(
+            `parts[${i}] must be a tool part object (got ${i in parts ? (part === null ? "null" : typeof part) : "a hole in a sparse array"})`,
+          );
         }
         restored[i] = { ...part };
         // Through JSON, not a string argument: a lone surrogate would reach the core as a \uD800 escape.
-        coreParts[i] = { ...restored[i], output: wellFormed(optionalString(restored[i].output, `parts[${i}].output`)) };
+        coreParts[i] = {
+          ...restored[i],
+          output: wellFormed(optionalString(restored[i].output, `parts[${i}].output`)),
+        };
       }
       return { coreParts, restored };
     });
@@ -676,9 +826,19 @@ export class ToolStub {
       // what is stored, computed here.
       const exact = !isWellFormed(content);
       const { part, window } = JSON.parse(
-        callCore(core.restorePart, JSON.stringify(coreParts[need.partIndex]), content, metadata, exact ? storedSha256(content) : ""),
+        callCore(
+          core.restorePart,
+          JSON.stringify(coreParts[need.partIndex]),
+          content,
+          metadata,
+          exact ? storedSha256(content) : "",
+        ),
       );
-      const output = !exact ? part.output : window ? exactWindow(content, window[0], window[1]) : content;
+      const output = !exact
+        ? part.output
+        : window
+          ? exactWindow(content, window[0], window[1])
+          : content;
       restored[need.partIndex] = { ...restored[need.partIndex], output, truncated: false };
     }
     return restored;
@@ -688,7 +848,8 @@ export class ToolStub {
   async list(options) {
     const opts = requireOptions(options, "options");
     checkKnownKeys(opts, LIST_OPTIONS, "list");
-    const toolName = opts.toolName === undefined ? undefined : requireString(opts.toolName, "toolName");
+    const toolName =
+      opts.toolName === undefined ? undefined : requireString(opts.toolName, "toolName");
     const limit = optionalInteger(opts.limit, "limit", DEFAULT_LIST_LIMIT);
     callCore(core.checkListLimit, limit);
     const { records, skipped } = await this.#listRecords({ toolName }, limit);
@@ -712,7 +873,10 @@ export class ToolStub {
         page = catalog.select({ ...select, offset, limit: Math.max(want, 1) });
         // The page's records are read up to RECORDS_IN_FLIGHT at a time (a store over the network
         // answers them in one round trip), then taken in the page's order.
-        const loaded = await loadEach(this.#store, page.entries.map((entry) => this.#key(entry.toolResultId, "metadata.json")));
+        const loaded = await loadEach(
+          this.#store,
+          page.entries.map((entry) => this.#key(entry.toolResultId, "metadata.json")),
+        );
         for (const [i, entry] of page.entries.entries()) {
           const id = entry.toolResultId;
           const { text, error } = loaded[i];
@@ -726,7 +890,11 @@ export class ToolStub {
           }
           const record = listedRecord(text);
           if (record === undefined) {
-            skipped.push({ toolResultId: id, code: "CORRUPT", message: `the record of tool result ${id} is not a JSON object` });
+            skipped.push({
+              toolResultId: id,
+              code: "CORRUPT",
+              message: `the record of tool result ${id} is not a JSON object`,
+            });
             continue;
           }
           records.push(record);
@@ -736,7 +904,12 @@ export class ToolStub {
       } while (records.length < limit && page.hasMore);
     });
     this.#catalog.dropInMemory(gone);
-    return { records, skipped, totalResults: page.totalResults - gone.length, hasMore: page.hasMore };
+    return {
+      records,
+      skipped,
+      totalResults: page.totalResults - gone.length,
+      hasMore: page.hasMore,
+    };
   }
 
   // --- Agent integration and lifecycle -------------------------------------------------------
@@ -747,7 +920,9 @@ export class ToolStub {
     checkKnownKeys(opts, ["format"], "toolDefinitions");
     const format = optionalString(opts.format, "format", "openai");
     this.#configured();
-    return JSON.parse(callCore(core.toolDefinitions, JSON.stringify(this.#config.toolNames), format));
+    return JSON.parse(
+      callCore(core.toolDefinitions, JSON.stringify(this.#config.toolNames), format),
+    );
   }
 
   /**
@@ -761,7 +936,12 @@ export class ToolStub {
       try {
         parsedArgs = JSON.parse(args);
       } catch (error) {
-        return { error: { code: "INVALID_ARGUMENT", message: `arguments are not valid JSON: ${error.message}` } };
+        return {
+          error: {
+            code: "INVALID_ARGUMENT",
+            message: `arguments are not valid JSON: ${error.message}`,
+          },
+        };
       }
     }
     try {
@@ -770,7 +950,10 @@ export class ToolStub {
         await whenReady();
         this.#configured();
       }
-      if (typeof name !== "string") throw invalid(`the tool name must be a string (got ${name === null ? "null" : typeof name})`);
+      if (typeof name !== "string")
+        throw invalid(
+          `the tool name must be a string (got ${name === null ? "null" : typeof name})`,
+        );
       const checked = JSON.parse(
         callCore(
           core.validateToolCall,
@@ -797,23 +980,53 @@ export class ToolStub {
     const { tool, reference, ...args } = call;
     switch (tool) {
       case "read":
-        return modelFacing(await this.read(reference, { offset: args.offset, limit: args.limit, includeMetadata: false }));
+        return modelFacing(
+          await this.read(reference, {
+            offset: args.offset,
+            limit: args.limit,
+            includeMetadata: false,
+          }),
+        );
       case "readLines":
         return modelFacing(
-          await this.read(reference, { line: args.line, lines: args.lines ?? undefined, column: args.column ?? undefined, maxChars: args.maxChars, includeMetadata: false }),
+          await this.read(reference, {
+            line: args.line,
+            lines: args.lines ?? undefined,
+            column: args.column ?? undefined,
+            maxChars: args.maxChars,
+            includeMetadata: false,
+          }),
         );
       case "readJsonPointer":
-        return modelFacing(await this.read(reference, { jsonPointer: args.jsonPointer, maxChars: args.maxChars, includeMetadata: false }));
+        return modelFacing(
+          await this.read(reference, {
+            jsonPointer: args.jsonPointer,
+            maxChars: args.maxChars,
+            includeMetadata: false,
+          }),
+        );
       case "readRows":
         return modelFacing(
-          await this.read(reference, { rows: { start: args.start, count: args.count ?? undefined }, maxChars: args.maxChars, includeMetadata: false }),
+          await this.read(reference, {
+            rows: { start: args.start, count: args.count ?? undefined },
+            maxChars: args.maxChars,
+            includeMetadata: false,
+          }),
         );
       case "search": {
         const { contextLines, ...rest } = args;
-        const r = await this.search(reference, contextLines == null ? rest : { ...rest, contextChars: undefined, contextLines });
+        const r = await this.search(
+          reference,
+          contextLines == null ? rest : { ...rest, contextChars: undefined, contextLines },
+        );
         const { items, note } = bounded(r.matches, "matches");
         const notes = [r.note, note.note].filter(Boolean);
-        return modelFacing({ ...r, matches: items, ...note, ...(notes.length ? { note: notes.join(" ") } : {}) });
+        return modelFacing({
+          ...r,
+          matches: items,
+          ...note,
+          ...(notes.length ? { note: notes.join(" ") } : {}),
+        });
       }
       case "searchAll": {
         const r = await this.searchAll({ ...args, toolName: args.toolName ?? undefined });
@@ -822,13 +1035,19 @@ export class ToolStub {
       }
       default: {
         // One line per output unless the model asks for the whole records; paged and counted.
-        const select = { toolName: args.toolName ?? undefined, order: args.order, offset: args.offset };
+        const select = {
+          toolName: args.toolName ?? undefined,
+          order: args.order,
+          offset: args.offset,
+        };
         let listed;
         if (args.full) {
           const { records, totalResults, hasMore } = await this.#listRecords(select, args.limit);
           listed = { items: records, totalResults, hasMore };
         } else {
-          const page = await this.#catalog.use((catalog) => catalog.select({ ...select, limit: args.limit }));
+          const page = await this.#catalog.use((catalog) =>
+            catalog.select({ ...select, limit: args.limit }),
+          );
           const items = page.entries.map((e) => ({
             ref: e.ref,
             tool_name: e.toolName,
@@ -857,7 +1076,8 @@ export class ToolStub {
     this.#requireRemoveRange();
     return this.#catalog.locked(async () => {
       const prefix = [this.#sessionId, RESULTS_DIR, id];
-      const existed = (await this.#store.load([...prefix, METADATA_FILE])) !== undefined ||
+      const existed =
+        (await this.#store.load([...prefix, METADATA_FILE])) !== undefined ||
         (await this.#store.load([...prefix, OUTPUT_FILE])) !== undefined;
       // The entry goes first: a crash before the files go leaves a result without an entry,
       // which the next check of the catalog adds back, never an entry without its result.
@@ -875,7 +1095,8 @@ export class ToolStub {
   async #removeResult(id) {
     const removeRange = this.#requireRemoveRange();
     if (typeof this.#store.remove === "function") {
-      for (const file of [METADATA_FILE, INDEX_FILE, OUTPUT_FILE]) await this.#store.remove(this.#key(id, file));
+      for (const file of [METADATA_FILE, INDEX_FILE, OUTPUT_FILE])
+        await this.#store.remove(this.#key(id, file));
     }
     await removeRange.call(this.#store, [this.#sessionId, RESULTS_DIR, id]);
   }
@@ -914,7 +1135,9 @@ export class ToolStub {
     this.#requireRemoveRange();
     const outcome = await this.#catalog.locked(() => this.#retain(protect));
     if (outcome.error) throw new ToolStubError(outcome.error.code, outcome.error.message);
-    return outcome.skipped.length > 0 ? { deleted: outcome.deleted, skipped: outcome.skipped } : { deleted: outcome.deleted };
+    return outcome.skipped.length > 0
+      ? { deleted: outcome.deleted, skipped: outcome.skipped }
+      : { deleted: outcome.deleted };
   }
 
   /**
@@ -923,7 +1146,14 @@ export class ToolStub {
    */
   async #retain(protect) {
     if (typeof this.#store.removeRange !== "function") {
-      return { deleted: [], skipped: [], error: { code: "INVALID_ARGUMENT", message: "store must implement removeRange() to delete" } };
+      return {
+        deleted: [],
+        skipped: [],
+        error: {
+          code: "INVALID_ARGUMENT",
+          message: "store must implement removeRange() to delete",
+        },
+      };
     }
     let doomed;
     try {
@@ -958,7 +1188,8 @@ export class ToolStub {
   }
 
   #requireRemoveRange() {
-    if (typeof this.#store.removeRange !== "function") throw invalid("store must implement removeRange() to delete");
+    if (typeof this.#store.removeRange !== "function")
+      throw invalid("store must implement removeRange() to delete");
     return this.#store.removeRange;
   }
 }
@@ -1042,7 +1273,10 @@ function noteOf(found) {
 
 function leftOutNote(leftOut, what) {
   return leftOut > 0
-    ? { leftOut, note: `${leftOut} more ${what} left out to keep this result small; narrow the call (lower limit or context)` }
+    ? {
+        leftOut,
+        note: `${leftOut} more ${what} left out to keep this result small; narrow the call (lower limit or context)`,
+      }
     : {};
 }
 

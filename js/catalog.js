@@ -36,16 +36,18 @@ const FALLBACK_LOCKS = new WeakMap();
 
 // A catalog's retention order lives in the core (see #order); one whose ToolStub was collected is
 // dropped there too, if the core instance it was made in is still the current one.
-const ORDERS_LEFT = typeof FinalizationRegistry === "function"
-  ? new FinalizationRegistry(({ order, instance }) => {
-    if (order !== undefined && instance === coreInstance()) core.retentionOrderDrop(order);
-  })
-  : undefined;
+const ORDERS_LEFT =
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry(({ order, instance }) => {
+        if (order !== undefined && instance === coreInstance()) core.retentionOrderDrop(order);
+      })
+    : undefined;
 
 /** A new catalog generation's name: random, so a catalog removed and made again never reads as the old one. */
 function newGeneration() {
   const bytes = new Uint8Array(12);
-  if (typeof globalThis.crypto?.getRandomValues === "function") globalThis.crypto.getRandomValues(bytes);
+  if (typeof globalThis.crypto?.getRandomValues === "function")
+    globalThis.crypto.getRandomValues(bytes);
   else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -63,7 +65,12 @@ export function utf8Length(text) {
     const unit = text.charCodeAt(i);
     if (unit < 0x80) bytes += 1;
     else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+    else if (
+      unit >= 0xd800 &&
+      unit <= 0xdbff &&
+      i + 1 < text.length &&
+      (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+    ) {
       bytes += 4;
       i++;
     } else bytes += 3;
@@ -88,8 +95,12 @@ function parseSnapshot(text) {
   } catch {
     return undefined;
   }
-  const ok = value?.format === CATALOG_FORMAT && value.version === CATALOG_VERSION &&
-    Number.isSafeInteger(value.seq) && value.seq >= 0 && Array.isArray(value.entries);
+  const ok =
+    value?.format === CATALOG_FORMAT &&
+    value.version === CATALOG_VERSION &&
+    Number.isSafeInteger(value.seq) &&
+    value.seq >= 0 &&
+    Array.isArray(value.entries);
   return ok ? value : undefined;
 }
 
@@ -167,7 +178,8 @@ export class SessionCatalog {
       }
       return this.#byTool.get(toolName) ?? [];
     };
-    const chosen = (toolName) => (toolName === undefined ? sorted() : ofTool(toolName)).map((id) => entries.get(id));
+    const chosen = (toolName) =>
+      (toolName === undefined ? sorted() : ofTool(toolName)).map((id) => entries.get(id));
     return {
       has: (id) => entries.has(id),
       ids: () => sorted(),
@@ -185,21 +197,41 @@ export class SessionCatalog {
           const ids = toolName === undefined ? sorted() : ofTool(toolName);
           const start = Math.min(offset, ids.length);
           const end = Math.min(start + limit, ids.length);
-          return { totalResults: ids.length, offset: start, hasMore: end < ids.length, entries: ids.slice(start, end).map((id) => entries.get(id)) };
+          return {
+            totalResults: ids.length,
+            offset: start,
+            hasMore: end < ids.length,
+            entries: ids.slice(start, end).map((id) => entries.get(id)),
+          };
         }
         let list = chosen(toolName);
         if (order === "newest") {
           const at = (entry) => entry.createdAtMs ?? -Infinity;
-          list = list.map((entry, i) => [entry, i]).sort(([a, i], [b, j]) => at(b) - at(a) || i - j).map(([entry]) => entry);
+          list = list
+            .map((entry, i) => [entry, i])
+            .sort(([a, i], [b, j]) => at(b) - at(a) || i - j)
+            .map(([entry]) => entry);
         }
         const start = Math.min(offset, list.length);
         const end = Math.min(start + limit, list.length);
-        return { totalResults: list.length, offset: start, hasMore: end < list.length, entries: list.slice(start, end) };
+        return {
+          totalResults: list.length,
+          offset: start,
+          hasMore: end < list.length,
+          entries: list.slice(start, end),
+        };
       },
       /** The ids retention deletes (planned by the core over its kept order), oldest first. */
       planPrune: (config, nowMs, protect) => {
-        const planned = callCore(core.retentionOrderPlan, this.#retentionOrder(), JSON.stringify(config), nowMs, JSON.stringify(protect));
-        if (planned === undefined) throw new Error("the core has no retention order under the number it gave");
+        const planned = callCore(
+          core.retentionOrderPlan,
+          this.#retentionOrder(),
+          JSON.stringify(config),
+          nowMs,
+          JSON.stringify(protect),
+        );
+        if (planned === undefined)
+          throw new Error("the core has no retention order under the number it gave");
         return JSON.parse(planned);
       },
     };
@@ -212,7 +244,8 @@ export class SessionCatalog {
    */
   #retentionOrder() {
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (this.#order.order !== undefined && this.#order.instance === coreInstance()) return this.#order.order;
+      if (this.#order.order !== undefined && this.#order.instance === coreInstance())
+        return this.#order.order;
       this.#dropOrder();
       const instance = coreInstance();
       const order = callCore(core.retentionOrderNew);
@@ -231,8 +264,13 @@ export class SessionCatalog {
     let kept = false;
     if (this.#order.instance === coreInstance()) {
       try {
-        kept = callCore(core.retentionOrderChange, this.#order.order, JSON.stringify(entries.map(retained)), JSON.stringify(ids)) &&
-          this.#order.instance === coreInstance();
+        kept =
+          callCore(
+            core.retentionOrderChange,
+            this.#order.order,
+            JSON.stringify(entries.map(retained)),
+            JSON.stringify(ids),
+          ) && this.#order.instance === coreInstance();
       } catch {
         kept = false;
       }
@@ -286,7 +324,10 @@ export class SessionCatalog {
       }
     }
     // An id both removed and added stays (added after): the order removes first too, then adds.
-    this.#changeOrder(added, ids.filter((id) => !this.#entries.has(id)));
+    this.#changeOrder(
+      added,
+      ids.filter((id) => !this.#entries.has(id)),
+    );
   }
 
   /** Removes an entry and its place in the sums and the kept id lists (nothing if it is not there). */
@@ -314,7 +355,12 @@ export class SessionCatalog {
   }
 
   async #current(underLock) {
-    if (this.#checked && this.#store.expires === true && Date.now() - this.#checkedAt > EXPIRING_RECHECK_MS) this.#checked = false;
+    if (
+      this.#checked &&
+      this.#store.expires === true &&
+      Date.now() - this.#checkedAt > EXPIRING_RECHECK_MS
+    )
+      this.#checked = false;
     // Nobody else writes while this catalog holds the lock: current once, current till released.
     if (underLock && this.#currentUnderLock && this.#entries && this.#checked) return;
     let loaded = false;
@@ -343,8 +389,12 @@ export class SessionCatalog {
     // In a store whose values expire (`expires: true`: RedisStore with ttlSeconds) the oldest log
     // record after the snapshot goes first: when it is gone, the listing finds which records (and
     // results) are.
-    if (this.#store.expires === true && this.#seq > this.#base &&
-      (await this.#store.load(this.#logKey(this.#base + 1))) === undefined) return false;
+    if (
+      this.#store.expires === true &&
+      this.#seq > this.#base &&
+      (await this.#store.load(this.#logKey(this.#base + 1))) === undefined
+    )
+      return false;
     return (await this.#store.load(this.#logKey(this.#seq + 1))) === undefined;
   }
 
@@ -424,7 +474,10 @@ export class SessionCatalog {
         return false;
       }
       if (record?.seq !== seq || record.snapshot === true) return false;
-      this.#change(Array.isArray(record.add) ? record.add : [], Array.isArray(record.remove) ? record.remove.filter((id) => typeof id === "string") : []);
+      this.#change(
+        Array.isArray(record.add) ? record.add : [],
+        Array.isArray(record.remove) ? record.remove.filter((id) => typeof id === "string") : [],
+      );
       this.#seq = seq;
     }
     return true;
@@ -458,7 +511,9 @@ export class SessionCatalog {
   /** `{ entries, gone }`: entries for stored records the catalog lacks, ids it has without a record. */
   async #differences() {
     const keys = await keysOf(this.#store, [this.#sessionId, RESULTS_DIR]);
-    const stored = keys.filter((key) => key.length === 4 && key[3] === RECORD_FILE).map((key) => key[2]);
+    const stored = keys
+      .filter((key) => key.length === 4 && key[3] === RECORD_FILE)
+      .map((key) => key[2]);
     const known = new Set(this.#entries.keys());
     const present = new Set(stored);
     const entries = [];
@@ -539,7 +594,11 @@ export class SessionCatalog {
     const ids = entries.map((entry) => entry.toolResultId);
     const had = new Set(before);
     const has = new Set(ids);
-    return { results: ids.length, added: ids.filter((id) => !had.has(id)), removed: before.filter((id) => !has.has(id)) };
+    return {
+      results: ids.length,
+      added: ids.filter((id) => !had.has(id)),
+      removed: before.filter((id) => !has.has(id)),
+    };
   }
 
   /**
@@ -562,7 +621,8 @@ export class SessionCatalog {
     }
     this.#change(entries, removedIds);
     this.#seq = seq;
-    if (this.#seq - this.#base > Math.max(COMPACT_AFTER, this.#entries.size / COMPACT_SHARE)) await this.#saveSnapshot();
+    if (this.#seq - this.#base > Math.max(COMPACT_AFTER, this.#entries.size / COMPACT_SHARE))
+      await this.#saveSnapshot();
   }
 
   /**
@@ -577,7 +637,12 @@ export class SessionCatalog {
     // catalog cannot follow are replaced: it was checked against the records.
     if (!fromRecords) await this.#applyLog(log);
     const seq = Math.max(log.at(-1)?.seq ?? 0, this.#seq) + 1;
-    const snapshot = JSON.stringify({ format: CATALOG_FORMAT, version: CATALOG_VERSION, seq, entries: [...this.#entries.values()] });
+    const snapshot = JSON.stringify({
+      format: CATALOG_FORMAT,
+      version: CATALOG_VERSION,
+      seq,
+      entries: [...this.#entries.values()],
+    });
     try {
       await this.#store.save(this.#key(SNAPSHOT_FILE), snapshot);
       await this.#store.save(this.#logKey(seq), JSON.stringify({ seq, snapshot: true }));

@@ -72,7 +72,8 @@ const OPTIONS = {
 
 function integer(value, name) {
   if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value)) throw new ToolStubError("INVALID_ARGUMENT", `--${name} takes an integer (got ${value})`);
+  if (!/^-?\d+$/.test(value))
+    throw new ToolStubError("INVALID_ARGUMENT", `--${name} takes an integer (got ${value})`);
   return Number(value);
 }
 
@@ -94,7 +95,9 @@ function grepFlags(values) {
 /** The header line of a line, pointer or rows read. */
 function describeRead(result) {
   if (result.mode === "lines") {
-    const next = result.next ? `; next: --line ${result.next.line} --column ${result.next.column}` : "";
+    const next = result.next
+      ? `; next: --line ${result.next.line} --column ${result.next.column}`
+      : "";
     return `lines ${result.startLine}..${result.endLine} of ${result.totalLines}${next}`;
   }
   if (result.mode === "jsonPointer") {
@@ -126,7 +129,10 @@ async function readInput(file, maxBytes) {
     }
   } catch (error) {
     if (error instanceof ToolStubError) throw error;
-    throw new ToolStubError("INVALID_ARGUMENT", `cannot read ${fromStdin ? "stdin" : "the input file"}: ${error?.code ?? error?.message ?? error}`);
+    throw new ToolStubError(
+      "INVALID_ARGUMENT",
+      `cannot read ${fromStdin ? "stdin" : "the input file"}: ${error?.code ?? error?.message ?? error}`,
+    );
   } finally {
     stream.destroy();
   }
@@ -147,10 +153,15 @@ async function readInput(file, maxBytes) {
  * -1 is a value the API takes (read to the end).
  */
 function negativeValuesJoined(argv) {
-  const valued = new Set(Object.entries(OPTIONS).filter(([, o]) => o.type === "string").map(([name]) => `--${name}`));
+  const valued = new Set(
+    Object.entries(OPTIONS)
+      .filter(([, o]) => o.type === "string")
+      .map(([name]) => `--${name}`),
+  );
   const joined = [];
   for (let i = 0; i < argv.length; i++) {
-    if (valued.has(argv[i]) && /^-\d+$/.test(argv[i + 1] ?? "")) joined.push(`${argv[i]}=${argv[++i]}`);
+    if (valued.has(argv[i]) && /^-\d+$/.test(argv[i + 1] ?? ""))
+      joined.push(`${argv[i]}=${argv[++i]}`);
     else joined.push(argv[i]);
   }
   return joined;
@@ -160,7 +171,9 @@ function negativeValuesJoined(argv) {
 function storedSessions(storeDir) {
   if (!existsSync(storeDir)) return [];
   return readdirSync(storeDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(path.join(storeDir, entry.name, "tool-results")))
+    .filter(
+      (entry) => entry.isDirectory() && existsSync(path.join(storeDir, entry.name, "tool-results")),
+    )
     .map((entry) => entry.name)
     .sort();
 }
@@ -171,17 +184,25 @@ function storedSessions(storeDir) {
  */
 function sessionOfRef(ref) {
   const match = /^(.+\/([^/]+))\/tool-results\/[^/]+$/.exec(ref ?? "");
-  return match && /^[a-z][a-z0-9+.-]*:\/\//i.test(ref) ? { sessionUri: match[1], sessionId: match[2] } : null;
+  return match && /^[a-z][a-z0-9+.-]*:\/\//i.test(ref)
+    ? { sessionUri: match[1], sessionId: match[2] }
+    : null;
 }
 
 function needs(positionals, count, what) {
-  if (positionals.length < count) throw new ToolStubError("INVALID_ARGUMENT", `missing ${what}\n\n${USAGE}`);
+  if (positionals.length < count)
+    throw new ToolStubError("INVALID_ARGUMENT", `missing ${what}\n\n${USAGE}`);
 }
 
 async function main(argv) {
   // The MCP commands have their own options and load the MCP SDK: only for them (js/mcp/cli.js).
-  if (argv[0] === "mcp" || argv[0] === "mcp-proxy") return (await import("./mcp/cli.js")).runMcpCommand(argv);
-  const { values, positionals } = parseArgs({ args: negativeValuesJoined(argv), options: OPTIONS, allowPositionals: true });
+  if (argv[0] === "mcp" || argv[0] === "mcp-proxy")
+    return (await import("./mcp/cli.js")).runMcpCommand(argv);
+  const { values, positionals } = parseArgs({
+    args: negativeValuesJoined(argv),
+    options: OPTIONS,
+    allowPositionals: true,
+  });
   const [command, ...args] = positionals;
   if (values.help || command === undefined) {
     console.log(USAGE);
@@ -197,18 +218,30 @@ async function main(argv) {
   });
   const session = values.session ?? "default";
   const toolStub = (sessionId = session, sessionUri = undefined) =>
-    new ToolStub({ store: new NodeFsStore(values.store), sessionId, ...(sessionUri ? { sessionUri } : {}), config });
+    new ToolStub({
+      store: new NodeFsStore(values.store),
+      sessionId,
+      ...(sessionUri ? { sessionUri } : {}),
+      config,
+    });
   /** The ToolStub of a REF's session: the ref's own, unless --session names another (refused). */
   const toolStubOf = (ref) => {
     const own = sessionOfRef(ref);
     if (!own) return toolStub();
     if (values.session !== undefined && values.session !== own.sessionId) {
-      throw new ToolStubError("INVALID_ARGUMENT", `${ref} is a result of session ${own.sessionId}, not of --session ${values.session}; leave --session out`);
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        `${ref} is a result of session ${own.sessionId}, not of --session ${values.session}; leave --session out`,
+      );
     }
     return toolStub(own.sessionId, own.sessionUri);
   };
   // The input limit is the core's maxOutputBytes (the config's, with its default).
-  const input = async (file) => readInput(file, JSON.parse(callCore(core.resolveConfig, JSON.stringify(config))).maxOutputBytes);
+  const input = async (file) =>
+    readInput(
+      file,
+      JSON.parse(callCore(core.resolveConfig, JSON.stringify(config))).maxOutputBytes,
+    );
 
   switch (command) {
     case "stub": {
@@ -243,21 +276,32 @@ async function main(argv) {
     }
     case "read": {
       needs(args, 1, "REF");
-      const structured = ["line", "lines", "column", "numbered", "pointer", "rows"].some((k) => values[k] !== undefined);
+      const structured = ["line", "lines", "column", "numbered", "pointer", "rows"].some(
+        (k) => values[k] !== undefined,
+      );
       if (structured) {
         const [start, count] = (values.rows ?? "").split(":");
-        const result = await toolStubOf(args[0]).read(args[0], withoutUnset({
-          line: integer(values.line ?? (values.lines !== undefined || values.numbered ? "1" : undefined), "line"),
-          lines: integer(values.lines, "lines"),
-          column: integer(values.column, "column"),
-          numbered: values.numbered,
-          jsonPointer: values.pointer,
-          rows: values.rows === undefined ? undefined : { start: integer(start, "rows"), count: integer(count || undefined, "rows") },
-          maxChars: integer(values["max-chars"], "max-chars"),
-          // Passed on so that mixing them with a line/pointer/rows read is reported.
-          offset: integer(values.offset, "offset"),
-          limit: integer(values.limit, "limit"),
-        }));
+        const result = await toolStubOf(args[0]).read(
+          args[0],
+          withoutUnset({
+            line: integer(
+              values.line ?? (values.lines !== undefined || values.numbered ? "1" : undefined),
+              "line",
+            ),
+            lines: integer(values.lines, "lines"),
+            column: integer(values.column, "column"),
+            numbered: values.numbered,
+            jsonPointer: values.pointer,
+            rows:
+              values.rows === undefined
+                ? undefined
+                : { start: integer(start, "rows"), count: integer(count || undefined, "rows") },
+            maxChars: integer(values["max-chars"], "max-chars"),
+            // Passed on so that mixing them with a line/pointer/rows read is reported.
+            offset: integer(values.offset, "offset"),
+            limit: integer(values.limit, "limit"),
+          }),
+        );
         print(`[${result.toolResultId} ${describeRead(result)}]\n${result.content}`, result);
         return 0;
       }
@@ -281,9 +325,15 @@ async function main(argv) {
         contextChars: integer(values.context, "context"),
         ...grepFlags(values),
       });
-      const lines = result.matches.map((m) => `${m.line}:${m.column} @${m.offset}: ${m.snippet.replace(/\s+/g, " ")}`);
-      const all = result.matches.length < result.totalMatches ? ` (${result.totalMatches} in all)` : "";
-      print(`${result.matches.length} match(es) in ${result.toolResultId}${all}\n${lines.join("\n")}`, result);
+      const lines = result.matches.map(
+        (m) => `${m.line}:${m.column} @${m.offset}: ${m.snippet.replace(/\s+/g, " ")}`,
+      );
+      const all =
+        result.matches.length < result.totalMatches ? ` (${result.totalMatches} in all)` : "";
+      print(
+        `${result.matches.length} match(es) in ${result.toolResultId}${all}\n${lines.join("\n")}`,
+        result,
+      );
       return 0;
     }
     case "search-all": {
@@ -297,28 +347,45 @@ async function main(argv) {
         ...grepFlags(values),
       });
       const blocks = result.results.map((r) => {
-        const hits = r.matches.map((m) => `  ${m.line}:${m.column}: ${m.snippet.replace(/\s+/g, " ")}`);
+        const hits = r.matches.map(
+          (m) => `  ${m.line}:${m.column}: ${m.snippet.replace(/\s+/g, " ")}`,
+        );
         return `${r.ref}  ${r.toolName}  ${r.totalMatches} match(es)\n${hits.join("\n")}`;
       });
-      print(`${result.totalMatches} match(es) in ${result.totalResults} result(s)\n${blocks.join("\n")}`, result);
+      print(
+        `${result.totalMatches} match(es) in ${result.totalResults} result(s)\n${blocks.join("\n")}`,
+        result,
+      );
       return 0;
     }
     case "list": {
       const options = { toolName: values["tool-name"], limit: integer(values.limit, "limit") };
       const describe = (records) =>
-        records.map((r) => `${r.storage_uri}  ${r.tool_name}  ${r.synopsis_kind}  ${r.original_chars} chars`);
+        records.map(
+          (r) => `${r.storage_uri}  ${r.tool_name}  ${r.synopsis_kind}  ${r.original_chars} chars`,
+        );
       if (values.session === undefined) {
         const sessions = [];
         for (const sessionId of storedSessions(values.store)) {
           sessions.push({ sessionId, ...(await toolStub(sessionId).list(options)) });
         }
-        const blocks = sessions.map((s) => [`session ${s.sessionId}: ${s.toolResults.length} result(s)`, ...describe(s.toolResults)].join("\n"));
-        print(blocks.length ? blocks.join("\n\n") : `(no sessions in ${values.store})`, { sessions });
+        const blocks = sessions.map((s) =>
+          [
+            `session ${s.sessionId}: ${s.toolResults.length} result(s)`,
+            ...describe(s.toolResults),
+          ].join("\n"),
+        );
+        print(blocks.length ? blocks.join("\n\n") : `(no sessions in ${values.store})`, {
+          sessions,
+        });
         return 0;
       }
       const result = await toolStub().list(options);
       const lines = describe(result.toolResults);
-      print(lines.length ? lines.join("\n") : `(no stored results in session ${values.session})`, result);
+      print(
+        lines.length ? lines.join("\n") : `(no stored results in session ${values.session})`,
+        result,
+      );
       return 0;
     }
     case "delete": {
@@ -335,21 +402,35 @@ async function main(argv) {
     case "usage": {
       if (values.session === undefined) {
         const sessions = [];
-        for (const sessionId of storedSessions(values.store)) sessions.push({ sessionId, ...(await toolStub(sessionId).usage()) });
-        const total = ["results", "chars", "bytes"].map((k) => [k, sessions.reduce((sum, s) => sum + s[k], 0)]);
-        const lines = sessions.map((s) => `${s.sessionId}: ${s.results} result(s), ${s.chars} chars, ${s.bytes} bytes`);
+        for (const sessionId of storedSessions(values.store))
+          sessions.push({ sessionId, ...(await toolStub(sessionId).usage()) });
+        const total = ["results", "chars", "bytes"].map((k) => [
+          k,
+          sessions.reduce((sum, s) => sum + s[k], 0),
+        ]);
+        const lines = sessions.map(
+          (s) => `${s.sessionId}: ${s.results} result(s), ${s.chars} chars, ${s.bytes} bytes`,
+        );
         const totals = Object.fromEntries(total);
-        lines.push(`${sessions.length} session(s): ${totals.results} result(s), ${totals.chars} chars, ${totals.bytes} bytes`);
+        lines.push(
+          `${sessions.length} session(s): ${totals.results} result(s), ${totals.chars} chars, ${totals.bytes} bytes`,
+        );
         print(lines.join("\n"), { sessions, total: totals });
         return 0;
       }
       const usage = await toolStub().usage();
-      print(`${usage.results} result(s), ${usage.chars} chars, ${usage.bytes} bytes in session ${values.session}`, usage);
+      print(
+        `${usage.results} result(s), ${usage.chars} chars, ${usage.bytes} bytes in session ${values.session}`,
+        usage,
+      );
       return 0;
     }
     case "prune": {
       const result = await toolStub().prune();
-      print(result.deleted.length ? `deleted ${result.deleted.join(", ")}` : "nothing to prune", result);
+      print(
+        result.deleted.length ? `deleted ${result.deleted.join(", ")}` : "nothing to prune",
+        result,
+      );
       return 0;
     }
     default:
@@ -360,8 +441,9 @@ async function main(argv) {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  const code = error instanceof ToolStubError ? error.code : error?.code ?? "ERROR";
-  if (process.argv.includes("--json")) console.error(JSON.stringify({ error: { code, message: String(error?.message ?? error) } }));
+  const code = error instanceof ToolStubError ? error.code : (error?.code ?? "ERROR");
+  if (process.argv.includes("--json"))
+    console.error(JSON.stringify({ error: { code, message: String(error?.message ?? error) } }));
   else console.error(`tool-stub: ${code}: ${error?.message ?? error}`);
   process.exitCode = error instanceof ToolStubError && error.code === "NOT_FOUND" ? 3 : 2;
 }

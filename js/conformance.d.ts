@@ -20,4 +20,7 @@ export declare function runStoreConformance(
 ): Promise<{ passed: number; failed: number; results: ConformanceResult[] }>;
 
 /** The checks themselves, for a test framework: `for (const c of cases) test(c.name, () => c.run(setup))`. */
-export declare const cases: ReadonlyArray<{ name: string; run(setup: () => Store | Promise<Store>): Promise<void> }>;
+export declare const cases: ReadonlyArray<{
+  name: string;
+  run(setup: () => Store | Promise<Store>): Promise<void>;
+}>;

@@ -11,7 +11,8 @@
 // ---- a tiny assert that works everywhere --------------------------------
 
 function show(v) {
-  if (typeof v === "string" && v.length > 80) return `<string of length ${v.length}: ${JSON.stringify(v.slice(0, 40))}…>`;
+  if (typeof v === "string" && v.length > 80)
+    return `<string of length ${v.length}: ${JSON.stringify(v.slice(0, 40))}…>`;
   const s = JSON.stringify(v);
   return s !== undefined && s.length > 200 ? `${s.slice(0, 200)}…` : String(s);
 }
@@ -21,7 +22,8 @@ export const assert = {
     if (!cond) throw new Error(msg);
   },
   equal(actual, expected, msg = "") {
-    if (!Object.is(actual, expected)) throw new Error(`${msg ? msg + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
+    if (!Object.is(actual, expected))
+      throw new Error(`${msg ? msg + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
   },
   // Structural equality for plain data (arrays, objects, strings, numbers).
   deepEqual(actual, expected, msg = "") {
@@ -29,10 +31,12 @@ export const assert = {
       if (Object.is(a, b)) return true;
       if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
       if (Array.isArray(a) !== Array.isArray(b)) return false;
-      const ka = Object.keys(a), kb = Object.keys(b);
+      const ka = Object.keys(a),
+        kb = Object.keys(b);
       return ka.length === kb.length && ka.every((k) => same(a[k], b[k]));
     };
-    if (!same(actual, expected)) throw new Error(`${msg ? msg + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
+    if (!same(actual, expected))
+      throw new Error(`${msg ? msg + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
   },
   async rejectsWithCode(promiseOrFn, code, msg = "") {
     let err;
@@ -44,7 +48,9 @@ export const assert = {
     const where = msg ? msg + ": " : "";
     if (!err) throw new Error(`${where}expected rejection with ${code}, but it resolved`);
     if (err.name !== "ToolStubError" || err.code !== code) {
-      throw new Error(`${where}expected ToolStubError ${code}, got ${err.name} ${err.code ?? ""}: ${err.message}`);
+      throw new Error(
+        `${where}expected ToolStubError ${code}, got ${err.name} ${err.code ?? ""}: ${err.message}`,
+      );
     }
     return err;
   },
@@ -73,20 +79,26 @@ function sliceBounds(store, value, from, to) {
 /** A value of about `length` code units, astral characters included, with a marker every so often. */
 function longValue(length) {
   let value = "";
-  for (let i = 0; value.length < length; i++) value += i % 500 === 0 ? `[${i}]` : i % 7 === 0 ? "😀" : "é";
+  for (let i = 0; value.length < length; i++)
+    value += i % 500 === 0 ? `[${i}]` : i % 7 === 0 ? "😀" : "é";
   return value;
 }
 
 /** `i`, moved off the middle of a surrogate pair: byte positions exist only between characters. */
 function boundary(value, i) {
-  const splitsPair = /[\uD800-\uDBFF]/.test(value[i - 1] ?? "") && /[\uDC00-\uDFFF]/.test(value[i] ?? "");
+  const splitsPair =
+    /[\uD800-\uDBFF]/.test(value[i - 1] ?? "") && /[\uDC00-\uDFFF]/.test(value[i] ?? "");
   return splitsPair ? i + 1 : i;
 }
 
 async function checkSlices(store, key, value, bounds) {
   for (const [from, to] of bounds.map(([a, b]) => [boundary(value, a), boundary(value, b)])) {
     const [start, end] = sliceBounds(store, value, from, to);
-    assert.equal(await store.loadSlice(key, start, end), value.slice(from, to), `slice ${from}..${to} of ${show(value)}`);
+    assert.equal(
+      await store.loadSlice(key, start, end),
+      value.slice(from, to),
+      `slice ${from}..${to} of ${show(value)}`,
+    );
   }
 }
 
@@ -140,11 +152,17 @@ export const cases = [
       await s.save(["a", "bc"], "2");
       await s.save(["ab"], "3");
       assert.deepEqual(entries(await s.loadRange(["a", "b"])), [[["a", "b"], "1"]]);
-      assert.deepEqual(entries(await s.loadRange(["a"])), [[["a", "b"], "1"], [["a", "bc"], "2"]]);
+      assert.deepEqual(entries(await s.loadRange(["a"])), [
+        [["a", "b"], "1"],
+        [["a", "bc"], "2"],
+      ]);
       assert.deepEqual(entries(await s.loadRange(["ab"])), [[["ab"], "3"]]);
       assert.deepEqual(await s.loadRange(["a", "b", "c"]), [], "prefix longer than the key");
       await s.removeRange(["a", "b"]);
-      assert.deepEqual(entries(await s.loadRange([])), [[["a", "bc"], "2"], [["ab"], "3"]]);
+      assert.deepEqual(entries(await s.loadRange([])), [
+        [["a", "bc"], "2"],
+        [["ab"], "3"],
+      ]);
     },
   },
   {
@@ -156,19 +174,48 @@ export const cases = [
       // "\uFFFF\uFFFF" is the largest segment here: it catches range bounds
       // that use a "high" string instead of something above all strings.
       const keys = [
-        ["p", "b", "1"], ["q", "a"], ["p", "Ａ", "x"], ["p", "\uFFFF\uFFFF", "x"], ["p", "a", "2"], ["o", "z"],
-        ["p", "😀", "x"], ["p", "a", "10"], ["p", "B", "x"], ["p", "é", "x"], ["pp", "a"],
+        ["p", "b", "1"],
+        ["q", "a"],
+        ["p", "Ａ", "x"],
+        ["p", "\uFFFF\uFFFF", "x"],
+        ["p", "a", "2"],
+        ["o", "z"],
+        ["p", "😀", "x"],
+        ["p", "a", "10"],
+        ["p", "B", "x"],
+        ["p", "é", "x"],
+        ["pp", "a"],
       ];
       for (const k of keys) await s.save(k, k.join("|"));
       const expected = [
-        ["p", "B", "x"], ["p", "a", "10"], ["p", "a", "2"], ["p", "b", "1"],
-        ["p", "é", "x"], ["p", "😀", "x"], ["p", "Ａ", "x"], ["p", "\uFFFF\uFFFF", "x"],
+        ["p", "B", "x"],
+        ["p", "a", "10"],
+        ["p", "a", "2"],
+        ["p", "b", "1"],
+        ["p", "é", "x"],
+        ["p", "😀", "x"],
+        ["p", "Ａ", "x"],
+        ["p", "\uFFFF\uFFFF", "x"],
       ];
-      assert.deepEqual(entries(await s.loadRange(["p"])), expected.map((k) => [k, k.join("|")]));
-      assert.deepEqual(entries(await s.loadRange(["p", "a"])), [[["p", "a", "10"], "p|a|10"], [["p", "a", "2"], "p|a|2"]]);
-      assert.deepEqual(entries(await s.loadRange(["q", "a"])), [[["q", "a"], "q|a"]], "a key is in its own range");
+      assert.deepEqual(
+        entries(await s.loadRange(["p"])),
+        expected.map((k) => [k, k.join("|")]),
+      );
+      assert.deepEqual(entries(await s.loadRange(["p", "a"])), [
+        [["p", "a", "10"], "p|a|10"],
+        [["p", "a", "2"], "p|a|2"],
+      ]);
+      assert.deepEqual(
+        entries(await s.loadRange(["q", "a"])),
+        [[["q", "a"], "q|a"]],
+        "a key is in its own range",
+      );
       const all = (await s.loadRange([])).map((e) => e.key);
-      assert.deepEqual(all, [["o", "z"], ...expected, ["pp", "a"], ["q", "a"]], "empty prefix = everything");
+      assert.deepEqual(
+        all,
+        [["o", "z"], ...expected, ["pp", "a"], ["q", "a"]],
+        "empty prefix = everything",
+      );
     },
   },
   {
@@ -192,7 +239,10 @@ export const cases = [
       const big = chunk.repeat(Math.ceil((5 * 1024 * 1024) / chunk.length));
       await s.save(["big", "value"], big);
       const back = await s.load(["big", "value"]);
-      assert.ok(back === big, `5 MB value differs (got length ${back?.length}, want ${big.length})`);
+      assert.ok(
+        back === big,
+        `5 MB value differs (got length ${back?.length}, want ${big.length})`,
+      );
       assert.equal(await s.size(["big", "value"]), big.length);
     },
   },
@@ -215,14 +265,24 @@ export const cases = [
     name: "removeRange deletes exactly the prefix",
     async run(makeStore) {
       const s = await makeStore();
-      for (const k of [["s1", "a", "x"], ["s1", "a", "y"], ["s1", "b"], ["s2", "a", "x"], ["s10"]]) await s.save(k, "v");
+      for (const k of [["s1", "a", "x"], ["s1", "a", "y"], ["s1", "b"], ["s2", "a", "x"], ["s10"]])
+        await s.save(k, "v");
       await s.removeRange(["s1", "a"]);
-      assert.deepEqual((await s.loadRange([])).map((e) => e.key), [["s1", "b"], ["s10"], ["s2", "a", "x"]]);
+      assert.deepEqual(
+        (await s.loadRange([])).map((e) => e.key),
+        [["s1", "b"], ["s10"], ["s2", "a", "x"]],
+      );
       await s.removeRange(["s1"]);
-      assert.deepEqual((await s.loadRange([])).map((e) => e.key), [["s10"], ["s2", "a", "x"]]);
+      assert.deepEqual(
+        (await s.loadRange([])).map((e) => e.key),
+        [["s10"], ["s2", "a", "x"]],
+      );
       await s.removeRange(["missing", "prefix"]);
       await s.removeRange(["s10"]); // a full key is its own range
-      assert.deepEqual((await s.loadRange([])).map((e) => e.key), [["s2", "a", "x"]]);
+      assert.deepEqual(
+        (await s.loadRange([])).map((e) => e.key),
+        [["s2", "a", "x"]],
+      );
       await s.removeRange([]);
       assert.deepEqual(await s.loadRange([]), [], "empty prefix clears the store");
       await s.save(["after"], "ok"); // the store still works afterwards
@@ -242,10 +302,22 @@ export const cases = [
     name: "lone surrogates round-trip exactly",
     async run(makeStore) {
       const s = await makeStore();
-      const values = ["\uD800x\uDC00", "\uDBFF", "a\uDFFF", "\uDC00\uD800", "x\uD83D", "\uDE00y", "ok😀\uD800😀"];
+      const values = [
+        "\uD800x\uDC00",
+        "\uDBFF",
+        "a\uDFFF",
+        "\uDC00\uD800",
+        "x\uD83D",
+        "\uDE00y",
+        "ok😀\uD800😀",
+      ];
       for (const [i, v] of values.entries()) await roundTrip(s, ["lone", String(i)], v);
       const all = await s.loadRange(["lone"]);
-      assert.deepEqual(all.map((e) => e.value), values, "via loadRange too");
+      assert.deepEqual(
+        all.map((e) => e.value),
+        values,
+        "via loadRange too",
+      );
     },
   },
   {
@@ -253,7 +325,11 @@ export const cases = [
     async run(makeStore) {
       const s = await makeStore();
       const n = 50;
-      await Promise.all(Array.from({ length: n }, (_, i) => s.save(["c", String(i).padStart(2, "0")], `value ${i}`)));
+      await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          s.save(["c", String(i).padStart(2, "0")], `value ${i}`),
+        ),
+      );
       const got = await s.loadRange(["c"]);
       assert.equal(got.length, n);
       got.forEach((e, i) => assert.equal(e.value, `value ${i}`));
@@ -263,11 +339,17 @@ export const cases = [
     name: "concurrent saves to one key leave one whole value",
     async run(makeStore) {
       const s = await makeStore();
-      const values = Array.from({ length: 10 }, (_, i) => String.fromCharCode(65 + i).repeat(200_000 + i));
+      const values = Array.from({ length: 10 }, (_, i) =>
+        String.fromCharCode(65 + i).repeat(200_000 + i),
+      );
       await Promise.all(values.map((v) => s.save(["same"], v)));
       const got = await s.load(["same"]);
       assert.ok(values.includes(got), `value is a mix or missing (length ${got?.length})`);
-      assert.deepEqual((await s.loadRange([])).map((e) => e.key), [["same"]], "no stray entries");
+      assert.deepEqual(
+        (await s.loadRange([])).map((e) => e.key),
+        [["same"]],
+        "no stray entries",
+      );
     },
   },
   {
@@ -275,8 +357,22 @@ export const cases = [
     async run(makeStore) {
       const s = await makeStore();
       const badKeys = [
-        [], [""], ["."], [".."], ["a/b"], ["a\\b"], ["a\0b"], ["ok", ".."], ["ok", ""], ["..", "x"],
-        ["\uD800"], [1], [null], "a", undefined, null,
+        [],
+        [""],
+        ["."],
+        [".."],
+        ["a/b"],
+        ["a\\b"],
+        ["a\0b"],
+        ["ok", ".."],
+        ["ok", ""],
+        ["..", "x"],
+        ["\uD800"],
+        [1],
+        [null],
+        "a",
+        undefined,
+        null,
       ];
       for (const k of badKeys) {
         const label = show(k);
@@ -285,13 +381,28 @@ export const cases = [
         await assert.rejectsWithCode(() => s.remove(k), "INVALID_ARGUMENT", `remove ${label}`);
         await assert.rejectsWithCode(() => s.size(k), "INVALID_ARGUMENT", `size ${label}`);
         if (Array.isArray(k) && k.length === 0) continue; // [] is a valid prefix
-        await assert.rejectsWithCode(() => s.loadRange(k), "INVALID_ARGUMENT", `loadRange ${label}`);
-        await assert.rejectsWithCode(() => s.removeRange(k), "INVALID_ARGUMENT", `removeRange ${label}`);
+        await assert.rejectsWithCode(
+          () => s.loadRange(k),
+          "INVALID_ARGUMENT",
+          `loadRange ${label}`,
+        );
+        await assert.rejectsWithCode(
+          () => s.removeRange(k),
+          "INVALID_ARGUMENT",
+          `removeRange ${label}`,
+        );
       }
-      const err = await assert.rejectsWithCode(() => s.save(["fine", "a/b"], "x"), "INVALID_ARGUMENT");
+      const err = await assert.rejectsWithCode(
+        () => s.save(["fine", "a/b"], "x"),
+        "INVALID_ARGUMENT",
+      );
       assert.ok(err.message.includes('"a/b"'), `message names the bad segment: ${err.message}`);
       await assert.rejectsWithCode(() => s.save(["k"], 42), "INVALID_ARGUMENT", "non-string value");
-      await assert.rejectsWithCode(() => s.save(["k"], undefined), "INVALID_ARGUMENT", "undefined value");
+      await assert.rejectsWithCode(
+        () => s.save(["k"], undefined),
+        "INVALID_ARGUMENT",
+        "undefined value",
+      );
       assert.deepEqual(await s.loadRange([]), [], "nothing was written");
     },
   },
@@ -313,14 +424,39 @@ export const cases = [
       assert.ok(s.sliceUnit === "utf16" || s.sliceUnit === "utf8", `sliceUnit ${s.sliceUnit}`);
       const value = "aé日😀b\n😀😀end";
       await s.save(["sl", "v"], value);
-      await checkSlices(s, ["sl", "v"], value, [[0, 0], [0, value.length], [1, 3], [3, 5], [5, 9], [value.length, value.length]]);
+      await checkSlices(s, ["sl", "v"], value, [
+        [0, 0],
+        [0, value.length],
+        [1, 3],
+        [3, 5],
+        [5, 9],
+        [value.length, value.length],
+      ]);
       const [start] = sliceBounds(s, value, 5, 5);
-      assert.equal(await s.loadSlice(["sl", "v"], start, start + 10_000), value.slice(5), "end past the value is clamped");
+      assert.equal(
+        await s.loadSlice(["sl", "v"], start, start + 10_000),
+        value.slice(5),
+        "end past the value is clamped",
+      );
       assert.equal(await s.loadSlice(["sl", "nope"], 0, 1), undefined, "missing key");
-      for (const [a, b] of [[-1, 2], [3, 1], [0.5, 2], [0, Infinity], ["0", 1]]) {
-        await assert.rejectsWithCode(() => s.loadSlice(["sl", "v"], a, b), "INVALID_ARGUMENT", `bounds ${a}, ${b}`);
+      for (const [a, b] of [
+        [-1, 2],
+        [3, 1],
+        [0.5, 2],
+        [0, Infinity],
+        ["0", 1],
+      ]) {
+        await assert.rejectsWithCode(
+          () => s.loadSlice(["sl", "v"], a, b),
+          "INVALID_ARGUMENT",
+          `bounds ${a}, ${b}`,
+        );
       }
-      await assert.rejectsWithCode(() => s.loadSlice(["sl", ".."], 0, 1), "INVALID_ARGUMENT", "bad key");
+      await assert.rejectsWithCode(
+        () => s.loadSlice(["sl", ".."], 0, 1),
+        "INVALID_ARGUMENT",
+        "bad key",
+      );
     },
   },
   {
@@ -334,11 +470,24 @@ export const cases = [
       assert.equal(await s.load(["big", "a"]), value);
       assert.equal(await s.size(["big", "a"]), value.length);
       const all = await s.loadRange(["big"]);
-      assert.deepEqual(all.map((e) => e.key), [["big", "a"], ["big", "b"]], "pieces are not entries");
+      assert.deepEqual(
+        all.map((e) => e.key),
+        [
+          ["big", "a"],
+          ["big", "b"],
+        ],
+        "pieces are not entries",
+      );
       assert.ok(all[0].value === value && all[1].value === "short", "loadRange values");
       if (typeof s.loadSlice === "function") {
         const m = 1 << 20;
-        await checkSlices(s, ["big", "a"], value, [[0, 10], [m - 4, m + 4], [2 * m - 2, 2 * m + 3000], [value.length - 2000, value.length], [10, 2 * m + 10]]);
+        await checkSlices(s, ["big", "a"], value, [
+          [0, 10],
+          [m - 4, m + 4],
+          [2 * m - 2, 2 * m + 3000],
+          [value.length - 2000, value.length],
+          [10, 2 * m + 10],
+        ]);
       }
       await s.save(["big", "a"], "now short");
       assert.equal(await s.load(["big", "a"]), "now short", "a short value replaces a long one");
@@ -359,14 +508,21 @@ export const cases = [
       if (typeof s.loadPieces !== "function") return;
       const joined = async (key) => {
         const pieces = await s.loadPieces(key);
-        assert.ok(Array.isArray(pieces) && pieces.every((p) => typeof p === "string"), `loadPieces ${show(key)} gives strings`);
+        assert.ok(
+          Array.isArray(pieces) && pieces.every((p) => typeof p === "string"),
+          `loadPieces ${show(key)} gives strings`,
+        );
         return pieces.join("");
       };
       // Longer than IndexedDbStore's pieces (1M code units by default), with a surrogate pair
       // across its first piece boundary, and short values beside it.
       const m = 1 << 20;
       const big = "a".repeat(m - 1) + "😀" + longValue(1_500_000);
-      const values = [[["pc", "empty"], ""], [["pc", "short"], "a😀\uD800é"], [["pc", "big"], big]];
+      const values = [
+        [["pc", "empty"], ""],
+        [["pc", "short"], "a😀\uD800é"],
+        [["pc", "big"], big],
+      ];
       for (const [key, value] of values) await s.save(key, value);
       for (const [key, value] of values) {
         assert.equal(await joined(key), value, `pieces of ${show(key)}`);
@@ -388,7 +544,14 @@ export const cases = [
       const keys = [["k", "b", "2"], ["k", "a"], ["k", "b", "10"], ["k", "😀"], ["kk", "x"], ["j"]];
       for (const k of keys) await s.save(k, "v".repeat(1000));
       await s.save(["k", "big"], longValue(1_200_000));
-      for (const prefix of [["k"], ["k", "b"], [], ["k", "a"], ["nope"], ["k", "b", "2", "deeper"]]) {
+      for (const prefix of [
+        ["k"],
+        ["k", "b"],
+        [],
+        ["k", "a"],
+        ["nope"],
+        ["k", "b", "2", "deeper"],
+      ]) {
         const expected = (await s.loadRange(prefix)).map((e) => e.key);
         assert.deepEqual(await s.loadKeys(prefix), expected, `loadKeys ${show(prefix)}`);
       }
@@ -416,13 +579,35 @@ export const cases = [
         assert.ok((await s.load(key)) === value, `load ${show(key)} after saveMany`);
         assert.equal(await s.size(key), value.length, `size ${show(key)} after saveMany`);
       }
-      assert.deepEqual((await s.loadRange(["m"])).map((e) => e.key), [entries[1].key, entries[2].key, entries[0].key], "loadRange after saveMany");
-      await s.saveMany([{ key: entries[2].key, value: "replaced" }, { key: ["m", "other"], value: "" }]);
+      assert.deepEqual(
+        (await s.loadRange(["m"])).map((e) => e.key),
+        [entries[1].key, entries[2].key, entries[0].key],
+        "loadRange after saveMany",
+      );
+      await s.saveMany([
+        { key: entries[2].key, value: "replaced" },
+        { key: ["m", "other"], value: "" },
+      ]);
       assert.equal(await s.load(entries[2].key), "replaced", "saveMany replaces a value");
       assert.equal(await s.load(["m", "other"]), "", "an empty value is a value");
       await s.saveMany([]);
-      for (const bad of [[{ key: ["n", "a"], value: "1" }, { key: ["n", ".."], value: "2" }], [{ key: ["n", "a"], value: "1" }, { key: ["n", "b"], value: 2 }], [null], "not an array"]) {
-        await assert.rejectsWithCode(() => s.saveMany(bad), "INVALID_ARGUMENT", `saveMany ${show(bad)}`);
+      for (const bad of [
+        [
+          { key: ["n", "a"], value: "1" },
+          { key: ["n", ".."], value: "2" },
+        ],
+        [
+          { key: ["n", "a"], value: "1" },
+          { key: ["n", "b"], value: 2 },
+        ],
+        [null],
+        "not an array",
+      ]) {
+        await assert.rejectsWithCode(
+          () => s.saveMany(bad),
+          "INVALID_ARGUMENT",
+          `saveMany ${show(bad)}`,
+        );
       }
       assert.deepEqual(await s.loadRange(["n"]), [], "a refused saveMany writes nothing");
     },
@@ -452,7 +637,11 @@ export const cases = [
       const again = await s.lock(key);
       assert.equal(again.recovered, false, "released locks are not reported as crashed");
       await again.release();
-      assert.deepEqual((await s.loadRange([])).map((e) => e.key).filter((k) => k[1] !== "tool-stub"), [], "a lock stores no value of its own elsewhere");
+      assert.deepEqual(
+        (await s.loadRange([])).map((e) => e.key).filter((k) => k[1] !== "tool-stub"),
+        [],
+        "a lock stores no value of its own elsewhere",
+      );
       await assert.rejectsWithCode(() => s.lock(["..", "x"]), "INVALID_ARGUMENT", "bad key");
     },
   },
@@ -464,7 +653,10 @@ export const cases = [
  * failing check. `onResult(result)` is called after each one.
  */
 export async function runStoreConformance(setup, { onResult } = {}) {
-  if (typeof setup !== "function") throw new TypeError("runStoreConformance(setup): setup must be a function returning a fresh store");
+  if (typeof setup !== "function")
+    throw new TypeError(
+      "runStoreConformance(setup): setup must be a function returning a fresh store",
+    );
   const results = [];
   for (const c of cases) {
     const started = Date.now();

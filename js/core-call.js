@@ -125,9 +125,13 @@ export function toToolStubError(error) {
     // A trap leaves the instance's stack and allocator in an unknown state: start afresh so the
     // next call works.
     restartCore();
-    return new ToolStubError("INTERNAL", `internal error in the wasm core (module reset): ${error.message}`, {
-      cause: error,
-    });
+    return new ToolStubError(
+      "INTERNAL",
+      `internal error in the wasm core (module reset): ${error.message}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (error instanceof Error && ERROR_CODES.includes(error.code)) {
     const converted = new ToolStubError(error.code, error.message);
@@ -205,11 +209,16 @@ export function callerJson(value, name) {
     json = JSON.stringify(value);
   } catch (error) {
     const reason = error instanceof RangeError ? "it is nested too deeply" : describeThrown(error);
-    throw invalid(`${unsendablePath(value, name) || "the value"} cannot be sent as JSON: ${reason}`, error);
+    throw invalid(
+      `${unsendablePath(value, name) || "the value"} cannot be sent as JSON: ${reason}`,
+      error,
+    );
   }
   if (LONE_SURROGATE_ESCAPE.test(json)) {
     const where = loneSurrogatePath(value, name, 0, new Set()) || name || "a string";
-    throw invalid(`${where} holds a lone surrogate (half of a UTF-16 pair): this text must be well-formed Unicode`);
+    throw invalid(
+      `${where} holds a lone surrogate (half of a UTF-16 pair): this text must be well-formed Unicode`,
+    );
   }
   return json;
 }
@@ -240,7 +249,8 @@ function childPath(parent, path, key) {
 /** The path of the first string (or key) in `value` that holds a lone surrogate. */
 function loneSurrogatePath(value, path, depth, seen) {
   if (typeof value === "string") return isWellFormed(value) ? undefined : path;
-  if (value === null || typeof value !== "object" || depth > 100 || seen.has(value)) return undefined;
+  if (value === null || typeof value !== "object" || depth > 100 || seen.has(value))
+    return undefined;
   seen.add(value);
   for (const key of Object.keys(value)) {
     if (!isWellFormed(key)) return `a key in ${path || "the value"}`;
@@ -263,7 +273,9 @@ export function optionalString(value, name, fallback = "") {
 
 export function requireInteger(value, name) {
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
-    throw invalid(`${name} must be a safe integer (got ${typeof value === "number" ? value : typeof value})`);
+    throw invalid(
+      `${name} must be a safe integer (got ${typeof value === "number" ? value : typeof value})`,
+    );
   }
   return value;
 }
@@ -285,7 +297,12 @@ export function requireOptions(options, name) {
     }
     const copy = {};
     for (const key of Object.keys(options)) {
-      Object.defineProperty(copy, key, { value: options[key], enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(copy, key, {
+        value: options[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return copy;
   });

@@ -35,11 +35,18 @@ export function enhancedModuleLoaded() {
 }
 
 function loadFailed(error) {
-  return new ToolStubError("NOT_READY", `enhanced mode's module (${WASM_FILE}) could not be loaded: ${error?.message ?? error}`, { cause: error });
+  return new ToolStubError(
+    "NOT_READY",
+    `enhanced mode's module (${WASM_FILE}) could not be loaded: ${error?.message ?? error}`,
+    { cause: error },
+  );
 }
 
 function noLoader() {
-  return new ToolStubError("NOT_READY", "no loader for enhanced mode's module: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser')");
+  return new ToolStubError(
+    "NOT_READY",
+    "no loader for enhanced mode's module: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser')",
+  );
 }
 
 /**
@@ -100,7 +107,11 @@ export const enhancedHost = {
     } catch (error) {
       if (typeof WebAssembly !== "undefined" && error instanceof WebAssembly.RuntimeError) {
         module.__wbg_reset_state?.();
-        throw new ToolStubError("INTERNAL", `internal error in enhanced mode's module (module reset): ${error.message}`, { cause: error });
+        throw new ToolStubError(
+          "INTERNAL",
+          `internal error in enhanced mode's module (module reset): ${error.message}`,
+          { cause: error },
+        );
       }
       throw toToolStubError(error);
     } finally {

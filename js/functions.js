@@ -2,7 +2,17 @@
 
 import * as core from "../wasm/tool_stub.js";
 import { enhancedHost } from "./enhanced-module.js";
-import { callCore, callerJson, storedSha256, requireString, optionalString, requireInteger, optionalInteger, requireOptions, checkKnownKeys } from "./core-call.js";
+import {
+  callCore,
+  callerJson,
+  storedSha256,
+  requireString,
+  optionalString,
+  requireInteger,
+  optionalInteger,
+  requireOptions,
+  checkKnownKeys,
+} from "./core-call.js";
 
 /** Core (snake_case, as stored) synopsis → API (camelCase). */
 function synopsisFromCore(s) {
@@ -39,10 +49,22 @@ export function synopsis(output, options) {
   const previewChars = optionalInteger(opts.previewChars, "previewChars", 2000);
   optionalString(opts.toolName, "toolName");
   const mode = optionalString(opts.synopsisMode, "synopsisMode");
-  return synopsisFromCore(JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars, mode, enhancedHost)));
+  return synopsisFromCore(
+    JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars, mode, enhancedHost)),
+  );
 }
 
-const STUB_OPTIONS = ["ref", "toolName", "sha256", "reason", "originalChars", "previewChars", "mimeType", "toolNames", "stubHeader"];
+const STUB_OPTIONS = [
+  "ref",
+  "toolName",
+  "sha256",
+  "reason",
+  "originalChars",
+  "previewChars",
+  "mimeType",
+  "toolNames",
+  "stubHeader",
+];
 
 function stubOptionsToCore(opts, allowed = STUB_OPTIONS) {
   checkKnownKeys(opts, allowed, "stub");
@@ -51,8 +73,14 @@ function stubOptionsToCore(opts, allowed = STUB_OPTIONS) {
     toolName: optionalString(opts.toolName, "toolName"),
     sha256: optionalString(opts.sha256, "sha256"),
     reason: optionalString(opts.reason, "reason"),
-    originalChars: opts.originalChars === undefined ? undefined : requireInteger(opts.originalChars, "originalChars"),
-    previewChars: opts.previewChars === undefined ? undefined : requireInteger(opts.previewChars, "previewChars"),
+    originalChars:
+      opts.originalChars === undefined
+        ? undefined
+        : requireInteger(opts.originalChars, "originalChars"),
+    previewChars:
+      opts.previewChars === undefined
+        ? undefined
+        : requireInteger(opts.previewChars, "previewChars"),
     mimeType: optionalString(opts.mimeType, "mimeType"),
     toolNames: opts.toolNames,
     stubHeader: optionalString(opts.stubHeader, "stubHeader"),
@@ -62,7 +90,11 @@ function stubOptionsToCore(opts, allowed = STUB_OPTIONS) {
 /** Renders a stub from a synopsis (as `synopsis()` returns it). */
 export function renderStub(synopsisValue, options) {
   const opts = stubOptionsToCore(requireOptions(options, "options"));
-  return callCore(core.renderStub, callerJson(synopsisToCore(synopsisValue), "synopsis"), callerJson(opts, "options"));
+  return callCore(
+    core.renderStub,
+    callerJson(synopsisToCore(synopsisValue), "synopsis"),
+    callerJson(opts, "options"),
+  );
 }
 
 /** `{ synopsis, stub }` of one output, with `previewChars` clamped to the output's length. */
@@ -70,15 +102,23 @@ export function makePreview(output, options) {
   requireString(output, "output");
   const given = requireOptions(options, "options");
   const opts = stubOptionsToCore(given, [...STUB_OPTIONS, "maxStubChars", "synopsisMode"]);
-  if (given.maxStubChars !== undefined) opts.maxStubChars = requireInteger(given.maxStubChars, "maxStubChars");
-  if (given.synopsisMode !== undefined) opts.synopsisMode = requireString(given.synopsisMode, "synopsisMode");
-  const result = JSON.parse(callCore(core.makePreviewJson, output, callerJson(opts, "options"), enhancedHost));
+  if (given.maxStubChars !== undefined)
+    opts.maxStubChars = requireInteger(given.maxStubChars, "maxStubChars");
+  if (given.synopsisMode !== undefined)
+    opts.synopsisMode = requireString(given.synopsisMode, "synopsisMode");
+  const result = JSON.parse(
+    callCore(core.makePreviewJson, output, callerJson(opts, "options"), enhancedHost),
+  );
   return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
 }
 
 /** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` without a tool id. */
 export function toolResultId(toolId, sha256) {
-  return callCore(core.toolResultId, optionalString(toolId, "toolId"), requireString(sha256, "sha256"));
+  return callCore(
+    core.toolResultId,
+    optionalString(toolId, "toolId"),
+    requireString(sha256, "sha256"),
+  );
 }
 
 /**

@@ -53,7 +53,10 @@ function loadOnThisThread() {
   if (!loading) {
     if (!loader) {
       return Promise.reject(
-        new ToolStubError("NOT_READY", "no grep module loader: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser')"),
+        new ToolStubError(
+          "NOT_READY",
+          "no grep module loader: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser')",
+        ),
       );
     }
     loading = Promise.resolve()
@@ -65,7 +68,11 @@ function loadOnThisThread() {
         },
         (error) => {
           loading = undefined;
-          throw new ToolStubError("NOT_READY", `the grep module (wasm/tool_stub_grep_bg.wasm) could not be loaded: ${error?.message ?? error}`, { cause: error });
+          throw new ToolStubError(
+            "NOT_READY",
+            `the grep module (wasm/tool_stub_grep_bg.wasm) could not be loaded: ${error?.message ?? error}`,
+            { cause: error },
+          );
         },
       );
   }
@@ -133,7 +140,9 @@ export function grepEngine() {
  */
 export async function preloadGrep() {
   const { thread } = await grepEngine();
-  return thread === "main" && workerUnavailable !== undefined ? { thread, workerUnavailable } : { thread };
+  return thread === "main" && workerUnavailable !== undefined
+    ? { thread, workerUnavailable }
+    : { thread };
 }
 
 /** Whether a search's options need the grep module (the core's `GrepRequest::is_literal`). */
@@ -191,7 +200,11 @@ export function callGrep(module, name, ...args) {
     if (typeof WebAssembly !== "undefined" && error instanceof WebAssembly.RuntimeError) {
       loadedText = undefined;
       module.__wbg_reset_state?.();
-      throw new ToolStubError("INTERNAL", `internal error in the grep module (module reset): ${error.message}`, { cause: error });
+      throw new ToolStubError(
+        "INTERNAL",
+        `internal error in the grep module (module reset): ${error.message}`,
+        { cause: error },
+      );
     }
     throw toToolStubError(error);
   }

@@ -82,7 +82,10 @@ let instantiated;
 /** Instantiates the core, then says how to load the grep module and where searches run. */
 async function instantiate(source) {
   const wasm = wasmOf(source, "", WASM_URL);
-  if (wasm === null) throw new TypeError("this host gives the module no URL to find its wasm next to it (import.meta.url)");
+  if (wasm === null)
+    throw new TypeError(
+      "this host gives the module no URL to find its wasm next to it (import.meta.url)",
+    );
   await initWasm({ module_or_path: wasm });
   useWebCrypto();
   markReady();
@@ -98,7 +101,10 @@ async function instantiate(source) {
 function useEnhanced(source) {
   const enhancedWasm = wasmOf(source, "enhanced", ENHANCED_WASM_URL);
   useEnhancedLoader(async () => {
-    if (enhancedWasm === null) throw new TypeError("this host gives the module no URL to find its wasm next to it: pass init({ enhancedModule | enhancedBytes | enhancedUrl })");
+    if (enhancedWasm === null)
+      throw new TypeError(
+        "this host gives the module no URL to find its wasm next to it: pass init({ enhancedModule | enhancedBytes | enhancedUrl })",
+      );
     const enhanced = await import("../wasm/tool_stub_enhanced.js");
     await enhanced.default({ module_or_path: enhancedWasm });
     return enhanced;
@@ -122,7 +128,10 @@ function useSearch(source) {
   }
   useSearchWorker(async (onStopped) => {
     const sources = { grep: forWorker(grepWasm), core: forWorker(wasm) };
-    if (sources.grep === undefined) throw new Error("the grep module's wasm was given in a form a worker cannot take (a Response or a promise)");
+    if (sources.grep === undefined)
+      throw new Error(
+        "the grep module's wasm was given in a form a worker cannot take (a Response or a promise)",
+      );
     return new SearchWorker(newSearchWorker(source.searchWorkerUrl), sources, onStopped).start();
   });
 }
@@ -149,13 +158,19 @@ let initializing;
  */
 export function init(source = {}) {
   const previous = initializing ?? Promise.resolve();
-  initializing = previous.catch(() => {}).then(() => (isReady() ? reconfigure(source) : instantiate(source)));
+  initializing = previous
+    .catch(() => {})
+    .then(() => (isReady() ? reconfigure(source) : instantiate(source)));
   // ToolStub's methods wait for it (a failure is theirs to report, as NOT_READY saying why).
   useReadiness(initializing.catch(() => {}));
   return initializing;
 }
 
-const inNode = typeof process !== "undefined" && typeof process.versions?.node === "string" && !globalThis.Deno && !process.versions.bun;
+const inNode =
+  typeof process !== "undefined" &&
+  typeof process.versions?.node === "string" &&
+  !globalThis.Deno &&
+  !process.versions.bun;
 if (inNode) {
   // Node's fetch cannot read the package's file: URL, so this entry could never load its wasm.
   throw new ToolStubError(

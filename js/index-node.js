@@ -16,14 +16,18 @@ useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
 markReady();
 useGrepLoader(async () => {
   const grep = await import("../wasm/tool_stub_grep.js");
-  grep.initSync({ module: readFileSync(new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url)) });
+  grep.initSync({
+    module: readFileSync(new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url)),
+  });
   return grep;
 });
 
 // Enhanced mode's module, read and compiled synchronously the first time an enhanced synopsis is
 // needed (enhanced-module.js): Node's synchronous calls need no load step.
 function loadEnhancedNow() {
-  enhanced.initSync({ module: readFileSync(new URL("../wasm/tool_stub_enhanced_bg.wasm", import.meta.url)) });
+  enhanced.initSync({
+    module: readFileSync(new URL("../wasm/tool_stub_enhanced_bg.wasm", import.meta.url)),
+  });
   return enhanced;
 }
 useEnhancedLoader(async () => loadEnhancedNow(), loadEnhancedNow);

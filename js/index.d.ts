@@ -1,10 +1,26 @@
 // Type declarations of tool-stub's main entry point ("tool-stub").
 
-export { ToolStubError, ToolStubErrorCode, MemoryStore, Store, StoreKey, StoreEntry } from "./stores/store.js";
+export {
+  ToolStubError,
+  ToolStubErrorCode,
+  MemoryStore,
+  Store,
+  StoreKey,
+  StoreEntry,
+} from "./stores/store.js";
 import type { Store, ToolStubErrorCode } from "./stores/store.js";
 
 /** The reference's kinds; enhanced mode (`synopsisMode: "enhanced"`) adds kinds of its own. */
-export type SynopsisKind = "json" | "csv" | "tsv" | "yaml" | "xml" | "code" | "text" | "unknown" | (string & {});
+export type SynopsisKind =
+  | "json"
+  | "csv"
+  | "tsv"
+  | "yaml"
+  | "xml"
+  | "code"
+  | "text"
+  | "unknown"
+  | (string & {});
 
 /** "reference" (default): the reference's synopses, byte for byte. "enhanced": synopses beyond
  * the reference (record fields and value counts, column types, YAML documents, logs, HTML, test
@@ -58,7 +74,10 @@ export declare function renderStub(synopsis: Synopsis, options?: StubOptions): s
 /** The synopsis and its stub; `previewChars` (default 2000) is clamped to the output's length.
  * `maxStubChars` (default 20000) bounds the stub: the synopsis's lists and long names are clipped
  * with "... N more" markers (and a stub is never longer than an output over 4000 chars). */
-export declare function makePreview(output: string, options?: StubOptions & { maxStubChars?: number; synopsisMode?: SynopsisMode }): { synopsis: Synopsis; stub: string };
+export declare function makePreview(
+  output: string,
+  options?: StubOptions & { maxStubChars?: number; synopsisMode?: SynopsisMode },
+): { synopsis: Synopsis; stub: string };
 /** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` when toolId is empty. */
 export declare function toolResultId(toolId: string, sha256: string): string;
 /** Lower-case hex SHA-256 of the output's UTF-8 bytes (WTF-8 when it holds lone surrogates: the bytes a store keeps). */
@@ -438,7 +457,10 @@ export declare class ToolStub {
   /** Externalizes one turn's tool parts; returns new parts (inputs untouched). */
   /** `peerId` is written into the records as `peer_id`. */
   /** With a retention policy, the answer's non-enumerable `retention` says what the prune did. */
-  externalize(parts: ToolPart[], options: { messageId: string; peerId?: string }): Promise<ToolPart[] & { readonly retention?: RetentionReport }>;
+  externalize(
+    parts: ToolPart[],
+    options: { messageId: string; peerId?: string },
+  ): Promise<ToolPart[] & { readonly retention?: RetentionReport }>;
   read(refOrId: string, options?: ReadOptions): Promise<ReadResult>;
   read(refOrId: string, options: LineReadOptions): Promise<LineReadResult>;
   read(refOrId: string, options: JsonPointerReadOptions): Promise<JsonPointerReadResult>;
@@ -448,7 +470,10 @@ export declare class ToolStub {
   /** Puts externalized outputs back (SHA-256 verified; `CORRUPT` on mismatch). */
   restore(parts: ToolPart[]): Promise<ToolPart[]>;
   /** The session's records in id order, from its catalog (see README "Sessions at scale"). */
-  list(options?: { toolName?: string; limit?: number }): Promise<{ toolResults: ToolResultRecord[]; skipped?: SkippedResult[] }>;
+  list(options?: {
+    toolName?: string;
+    limit?: number;
+  }): Promise<{ toolResults: ToolResultRecord[]; skipped?: SkippedResult[] }>;
   /** Checks a stored output against its record (SHA-256 and length); CORRUPT on a mismatch. */
   verify(refOrId: string): Promise<{ toolResultId: string; sha256: string; totalChars: number }>;
   /**
@@ -473,7 +498,9 @@ export declare class ToolStub {
   deleteSession(): Promise<void>;
   usage(): Promise<{ results: number; chars: number; bytes: number }>;
   /** Applies the retention policy; `protect` lists refs or ids that must survive. */
-  prune(options?: { protect?: string[] }): Promise<{ deleted: string[]; skipped?: SkippedResult[] }>;
+  prune(options?: {
+    protect?: string[];
+  }): Promise<{ deleted: string[]; skipped?: SkippedResult[] }>;
   /** Rebuilds the session's catalog from the stored records. */
   rebuildCatalog(): Promise<{ results: number; added: string[]; removed: string[] }>;
 }
@@ -496,7 +523,14 @@ export type ToolDefinitionFormat = "openai" | "openai-responses" | "anthropic" |
 
 /** A retrieval tool's arguments as JSON Schema: always an object schema. */
 /** A JSON Schema type name, as the tool schemas use them. */
-export type ToolSchemaType = "string" | "integer" | "number" | "boolean" | "object" | "array" | "null";
+export type ToolSchemaType =
+  | "string"
+  | "integer"
+  | "number"
+  | "boolean"
+  | "object"
+  | "array"
+  | "null";
 
 /**
  * One argument's schema: the JSON Schema (draft 7) keywords the retrieval tools use. Typed, not

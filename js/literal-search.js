@@ -55,7 +55,11 @@ function snippetRange(text, found, end, queryChars, context, budget, first) {
   if (!first) return undefined;
   const half = Math.floor(Math.max(0, budget - queryChars) / 2);
   const [cutStart, cutBefore] = backCodePoints(text, found, Math.min(before, half));
-  const [cutEnd, cutAfter] = forwardCodePoints(text, end, Math.min(after, budget - cutBefore - queryChars));
+  const [cutEnd, cutAfter] = forwardCodePoints(
+    text,
+    end,
+    Math.min(after, budget - cutBefore - queryChars),
+  );
   return [cutStart, cutEnd, cutBefore + queryChars + cutAfter];
 }
 
@@ -74,7 +78,8 @@ class PositionCursor {
   advanceTo(target) {
     if (this.index) {
       const [at, newlines, column, chars] = checkpointFor(this.index, target);
-      if (at > this.at) Object.assign(this, { at, chars, line: newlines + 1, lineStartChars: chars - column });
+      if (at > this.at)
+        Object.assign(this, { at, chars, line: newlines + 1, lineStartChars: chars - column });
     }
     const text = this.text;
     let { at, chars, line, lineStartChars } = this;
@@ -111,7 +116,11 @@ export function literalSearch(text, request, index) {
   let budget = MAX_SNIPPET_CHARS;
   let listing = true;
   let note;
-  for (let found = text.indexOf(query); found !== -1; found = text.indexOf(query, found + query.length)) {
+  for (
+    let found = text.indexOf(query);
+    found !== -1;
+    found = text.indexOf(query, found + query.length)
+  ) {
     totalMatches++;
     if (!listing || matches.length >= limit) continue;
     const end = found + query.length;

@@ -18,12 +18,16 @@ export function parseOutputIndex(json) {
   }
   const valid =
     index?.version === INDEX_VERSION &&
-    Number.isSafeInteger(index.step) && index.step > 0 &&
+    Number.isSafeInteger(index.step) &&
+    index.step > 0 &&
     [index.chars, index.utf16, index.bytes].every((n) => Number.isSafeInteger(n) && n >= 0) &&
     typeof index.wellFormed === "boolean" &&
     Array.isArray(index.checkpoints) &&
     index.checkpoints.length === Math.max(1, Math.ceil(index.chars / index.step)) &&
-    index.checkpoints.every((c) => Array.isArray(c) && c.length === 4 && c.every((n) => Number.isSafeInteger(n) && n >= 0));
+    index.checkpoints.every(
+      (c) =>
+        Array.isArray(c) && c.length === 4 && c.every((n) => Number.isSafeInteger(n) && n >= 0),
+    );
   return valid ? index : undefined;
 }
 
@@ -38,7 +42,8 @@ export function spanOf(index, from, to, unit) {
   const first = Math.min(Math.floor(from / index.step), last);
   const after = Math.ceil(Math.min(to, index.chars) / index.step);
   const start = index.checkpoints[first][column];
-  const end = after > last ? (unit === "utf8" ? index.bytes : index.utf16) : index.checkpoints[after][column];
+  const end =
+    after > last ? (unit === "utf8" ? index.bytes : index.utf16) : index.checkpoints[after][column];
   return { firstChar: first * index.step, start, end: Math.max(start, end) };
 }
 
@@ -60,7 +65,13 @@ export function countCodePoints(text) {
   let count = 0;
   for (let i = 0; i < text.length; i++, count++) {
     const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    if (
+      unit >= 0xd800 &&
+      unit <= 0xdbff &&
+      i + 1 < text.length &&
+      (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+    )
+      i++;
   }
   return count;
 }

@@ -7,7 +7,17 @@
 
 import * as core from "../wasm/tool_stub.js";
 import { ToolStubError } from "./stores/errors.js";
-import { callCore, coreInstance, holdInstance, releaseInstance, hashOutput, inCoreSha256, stagedSha256, storedSha256, isWellFormed } from "./core-call.js";
+import {
+  callCore,
+  coreInstance,
+  holdInstance,
+  releaseInstance,
+  hashOutput,
+  inCoreSha256,
+  stagedSha256,
+  storedSha256,
+  isWellFormed,
+} from "./core-call.js";
 import { parseOutputIndex } from "./output-index.js";
 import { enhancedHost } from "./enhanced-module.js";
 
@@ -34,7 +44,9 @@ async function planInCore(inputJson, outputs) {
   if (inCore) return callCore(core.planTurn, inputJson, outputs, [], inCore, enhancedHost);
   const sha256OfBytes = stagedSha256();
   if (!sha256OfBytes) {
-    const sha256s = await Promise.all(outputs.map((output) => (output === "" ? "" : hashOutput(output))));
+    const sha256s = await Promise.all(
+      outputs.map((output) => (output === "" ? "" : hashOutput(output))),
+    );
     return callCore(core.planTurn, inputJson, outputs, sha256s, undefined, enhancedHost);
   }
   const digests = [];
@@ -45,9 +57,12 @@ async function planInCore(inputJson, outputs) {
   const stagedIn = coreInstance();
   try {
     // A digest that fails leaves that output to the core's SHA-256.
-    const sha256s = await Promise.all(outputs.map((_, i) => Promise.resolve(digests[i] ?? "").catch(() => "")));
+    const sha256s = await Promise.all(
+      outputs.map((_, i) => Promise.resolve(digests[i] ?? "").catch(() => "")),
+    );
     // Staged in an instance that is gone: plan from the outputs themselves.
-    if (stagedIn !== coreInstance()) return callCore(core.planTurn, inputJson, outputs, sha256s, undefined, enhancedHost);
+    if (stagedIn !== coreInstance())
+      return callCore(core.planTurn, inputJson, outputs, sha256s, undefined, enhancedHost);
     return callCore(core.planStagedTurn, inputJson, staged, sha256s, enhancedHost);
   } finally {
     // The staging's number means nothing to another instance (it may name another call's).
@@ -68,7 +83,10 @@ function planExactly(inputJson, outputs, planned) {
   writes.forEach((write, i) => {
     const output = outputs[write.partIndex];
     if (parseOutputIndex(planned[1 + 2 * i])?.wellFormed !== false || isWellFormed(output)) return;
-    sha256s ??= writes.reduce((known, w) => ((known[w.partIndex] = w.sha256), known), outputs.map(() => ""));
+    sha256s ??= writes.reduce(
+      (known, w) => ((known[w.partIndex] = w.sha256), known),
+      outputs.map(() => ""),
+    );
     sha256s[write.partIndex] = storedSha256(output);
   });
   if (sha256s === undefined) return planned;
@@ -98,7 +116,9 @@ class PlannedTurn {
   /** The turn's new parts, from one outcome per write and each failed write's output ("" else). */
   finish(outcomes, failedOutputs) {
     if (this.#instance !== coreInstance()) this.#planAgain();
-    return JSON.parse(callCore(core.finishTurn, this.#turn, JSON.stringify(outcomes), failedOutputs, enhancedHost));
+    return JSON.parse(
+      callCore(core.finishTurn, this.#turn, JSON.stringify(outcomes), failedOutputs, enhancedHost),
+    );
   }
 
   /** Frees the plan if it was not finished (an error came first); lets the core restart again. */
@@ -114,12 +134,22 @@ class PlannedTurn {
   #planAgain() {
     const sha256s = this.#outputs.map(() => "");
     for (const write of this.writes) sha256s[write.partIndex] = write.sha256;
-    const [planned] = callCore(core.planTurn, this.#inputJson, this.#outputs, sha256s, inCoreSha256(), enhancedHost);
+    const [planned] = callCore(
+      core.planTurn,
+      this.#inputJson,
+      this.#outputs,
+      sha256s,
+      inCoreSha256(),
+      enhancedHost,
+    );
     const { turn, writes } = JSON.parse(planned);
     this.#instance = coreInstance();
     this.#turn = turn;
     if (JSON.stringify(writes) !== JSON.stringify(this.writes)) {
-      throw new ToolStubError("INTERNAL", "the turn planned again after the core restarted differs from its first plan");
+      throw new ToolStubError(
+        "INTERNAL",
+        "the turn planned again after the core restarted differs from its first plan",
+      );
     }
   }
 }

@@ -17,7 +17,10 @@ export class CoreUnavailable extends Error {}
 function fromWorker({ code, message, name, coreUnavailable }) {
   if (coreUnavailable) return new CoreUnavailable(message);
   if (code === undefined) {
-    return new ToolStubError("INTERNAL", `the search worker failed: ${name ?? "Error"}: ${message}`);
+    return new ToolStubError(
+      "INTERNAL",
+      `the search worker failed: ${name ?? "Error"}: ${message}`,
+    );
   }
   const error = new Error(message);
   error.code = code;
@@ -74,7 +77,10 @@ export class SearchWorker {
   async start() {
     let timer;
     const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`it did not answer within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`it did not answer within ${START_TIMEOUT_MS} ms`)),
+        START_TIMEOUT_MS,
+      );
     });
     try {
       await Promise.race([this.#call({ op: "loadGrep" }), timeout]);

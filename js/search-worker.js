@@ -35,11 +35,18 @@ function loadGrep() {
 
 function loadCore() {
   if (sources.core === undefined) {
-    throw Object.assign(new Error("the search worker was not given the main module"), { coreUnavailable: true });
+    throw Object.assign(new Error("the search worker was not given the main module"), {
+      coreUnavailable: true,
+    });
   }
   coreReady ??= initCore({ module_or_path: sources.core }).catch((error) => {
     coreReady = undefined;
-    throw Object.assign(new Error(`the search worker could not instantiate the main module: ${error?.message ?? error}`), { coreUnavailable: true });
+    throw Object.assign(
+      new Error(
+        `the search worker could not instantiate the main module: ${error?.message ?? error}`,
+      ),
+      { coreUnavailable: true },
+    );
   });
   return coreReady;
 }
@@ -54,7 +61,10 @@ function guarded(module, call) {
       pieces = [];
       text = undefined;
       const which = module === grep ? "grep module" : "wasm core";
-      throw Object.assign(new Error(`internal error in the ${which} (module reset): ${error.message}`), { code: "INTERNAL" });
+      throw Object.assign(
+        new Error(`internal error in the ${which} (module reset): ${error.message}`),
+        { code: "INTERNAL" },
+      );
     }
     throw error;
   }
@@ -98,7 +108,8 @@ async function handle(message) {
       return guarded(grep, () => grep.grepLoaded(message.request));
     case "core": {
       if (pieceError) throw pieceError;
-      if (!CORE_CALLS.has(message.name)) throw new Error(`no core call ${message.name} in the search worker`);
+      if (!CORE_CALLS.has(message.name))
+        throw new Error(`no core call ${message.name} in the search worker`);
       await loadCore();
       if (text === undefined) {
         const decoder = new TextDecoder();
@@ -120,7 +131,15 @@ self.onmessage = ({ data }) => {
       if (data.id !== undefined) self.postMessage({ id: data.id, result });
     } catch (error) {
       if (data.id === undefined) return;
-      self.postMessage({ id: data.id, error: { code: error?.code, message: String(error?.message ?? error), name: error?.name, coreUnavailable: error?.coreUnavailable } });
+      self.postMessage({
+        id: data.id,
+        error: {
+          code: error?.code,
+          message: String(error?.message ?? error),
+          name: error?.name,
+          coreUnavailable: error?.coreUnavailable,
+        },
+      });
     }
   });
 };

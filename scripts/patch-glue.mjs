@@ -9,11 +9,20 @@ import { readFileSync, writeFileSync } from "node:fs";
 const ASCII_LOOP_CHARS = 64;
 const file = process.argv[2];
 const glue = readFileSync(file, "utf8");
-const loop = "    for (; offset < len; offset++) {\n        const code = arg.charCodeAt(offset);\n        if (code > 0x7F) break;";
+const loop =
+  "    for (; offset < len; offset++) {\n        const code = arg.charCodeAt(offset);\n        if (code > 0x7F) break;";
 const count = glue.split(loop).length - 1;
 if (count !== 1) {
-  console.error(`patch-glue: expected passStringToWasm0's ASCII loop once in ${file}, found it ${count} times`);
+  console.error(
+    `patch-glue: expected passStringToWasm0's ASCII loop once in ${file}, found it ${count} times`,
+  );
   process.exit(1);
 }
 const capped = loop.replace("offset < len;", `offset < len && offset < ${ASCII_LOOP_CHARS};`);
-writeFileSync(file, glue.replace(loop, `    // tool-stub (scripts/patch-glue.mjs): the rest goes to encodeInto.\n${capped}`));
+writeFileSync(
+  file,
+  glue.replace(
+    loop,
+    `    // tool-stub (scripts/patch-glue.mjs): the rest goes to encodeInto.\n${capped}`,
+  ),
+);

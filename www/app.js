@@ -40,7 +40,8 @@ function el(tag, options = {}, ...children) {
   const node = document.createElement(tag);
   if (options.className) node.className = options.className;
   if (options.text !== undefined) node.textContent = String(options.text);
-  for (const [key, value] of Object.entries(options.attrs ?? {})) node.setAttribute(key, String(value));
+  for (const [key, value] of Object.entries(options.attrs ?? {}))
+    node.setAttribute(key, String(value));
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     node.append(typeof child === "string" ? document.createTextNode(child) : child);
@@ -86,10 +87,10 @@ try {
   store = new api.IndexedDbStore();
 } catch (error) {
   $("boot-status").hidden = true;
-  showError(
-    $("global-error"),
-    { code: "NOT_READY", message: `could not load ../pkg/js/browser.js (build it with \`bash scripts/build.sh\`): ${error?.message ?? error}` },
-  );
+  showError($("global-error"), {
+    code: "NOT_READY",
+    message: `could not load ../pkg/js/browser.js (build it with \`bash scripts/build.sh\`): ${error?.message ?? error}`,
+  });
   document.body.dataset.state = "error";
   throw error;
 }
@@ -101,7 +102,9 @@ function loadSavedConfig() {
     const saved = JSON.parse(localStorage.getItem(CONFIG_STORAGE_KEY) ?? "{}");
     return {
       ...DEFAULT_CONFIG,
-      ...Object.fromEntries(CONFIG_KEYS.filter((k) => Number.isSafeInteger(saved[k])).map((k) => [k, saved[k]])),
+      ...Object.fromEntries(
+        CONFIG_KEYS.filter((k) => Number.isSafeInteger(saved[k])).map((k) => [k, saved[k]]),
+      ),
       synopsisMode: saved.synopsisMode === "enhanced" ? "enhanced" : "reference",
     };
   } catch {
@@ -122,7 +125,10 @@ function readConfig() {
     const value = Number(input.value.trim());
     if (input.value.trim() === "" || !Number.isSafeInteger(value)) {
       input.setAttribute("aria-invalid", "true");
-      throw Object.assign(new Error(`${key} must be an integer (got ${JSON.stringify(input.value)})`), { code: "INVALID_ARGUMENT" });
+      throw Object.assign(
+        new Error(`${key} must be an integer (got ${JSON.stringify(input.value)})`),
+        { code: "INVALID_ARGUMENT" },
+      );
     }
     input.removeAttribute("aria-invalid");
     config[key] = value;
@@ -167,7 +173,10 @@ function composerPart() {
     throw Object.assign(new Error("give the tool a name"), { code: "INVALID_ARGUMENT" });
   }
   if (output.value === "") {
-    throw Object.assign(new Error("the output is empty: paste text, drop a file or load a sample"), { code: "INVALID_ARGUMENT" });
+    throw Object.assign(
+      new Error("the output is empty: paste text, drop a file or load a sample"),
+      { code: "INVALID_ARGUMENT" },
+    );
   }
   callCounter++;
   const toolId = `call_${Date.now().toString(36)}${callCounter.toString(36)}`;
@@ -177,14 +186,18 @@ function composerPart() {
 function setMime(mimeType) {
   const select = $("mime-type");
   const base = (mimeType || "text/plain").split(";")[0].trim().toLowerCase();
-  if (![...select.options].some((o) => o.value === base)) select.append(el("option", { text: base, attrs: { value: base } }));
+  if (![...select.options].some((o) => o.value === base))
+    select.append(el("option", { text: base, attrs: { value: base } }));
   select.value = base;
 }
 
 async function loadSample(name) {
   const sample = SAMPLES[name];
   const response = await fetch(sample.file);
-  if (!response.ok) throw Object.assign(new Error(`${sample.file}: HTTP ${response.status}`), { code: "NOT_FOUND" });
+  if (!response.ok)
+    throw Object.assign(new Error(`${sample.file}: HTTP ${response.status}`), {
+      code: "NOT_FOUND",
+    });
   output.value = await response.text();
   $("tool-name").value = sample.toolName;
   setMime(sample.mimeType);
@@ -200,7 +213,16 @@ async function loadFile(file) {
 
 function guessMime(name) {
   const ext = name.toLowerCase().split(".").pop();
-  return { json: "application/json", csv: "text/csv", md: "text/markdown", html: "text/html", htm: "text/html", xml: "application/xml" }[ext] ?? "text/plain";
+  return (
+    {
+      json: "application/json",
+      csv: "text/csv",
+      md: "text/markdown",
+      html: "text/html",
+      htm: "text/html",
+      xml: "application/xml",
+    }[ext] ?? "text/plain"
+  );
 }
 
 // --- turn queue ---------------------------------------------------------------------------------
@@ -211,7 +233,11 @@ function renderTurn() {
   const list = $("turn-list");
   list.replaceChildren();
   turn.forEach((part, index) => {
-    const remove = el("button", { className: "btn btn-quiet btn-small", text: "Remove", attrs: { type: "button" } });
+    const remove = el("button", {
+      className: "btn btn-quiet btn-small",
+      text: "Remove",
+      attrs: { type: "button" },
+    });
     remove.setAttribute("aria-label", `Remove ${part.toolName} (${index + 1}) from the turn`);
     remove.addEventListener("click", () => {
       turn.splice(index, 1);
@@ -239,7 +265,9 @@ function renderTurn() {
   $("turn-empty").hidden = turn.length > 0;
   $("externalize-turn").disabled = turn.length === 0;
   $("clear-turn").disabled = turn.length === 0;
-  $("externalize-turn").textContent = turn.length ? `Externalize turn (${turn.length} outputs)` : "Externalize turn";
+  $("externalize-turn").textContent = turn.length
+    ? `Externalize turn (${turn.length} outputs)`
+    : "Externalize turn";
 }
 
 // --- externalize & outcome ----------------------------------------------------------------------
@@ -322,7 +350,10 @@ function renderOutcome(parts, config, messageId) {
         { className: "chart-row" },
         el("span", { className: "chart-label", text: part.toolName }),
         track,
-        el("span", { className: "chart-value num", text: saved ? `saved ${n(saved)} (${pct}%)` : "saved 0" }),
+        el("span", {
+          className: "chart-value num",
+          text: saved ? `saved ${n(saved)} (${pct}%)` : "saved 0",
+        }),
       ),
     );
   }
@@ -339,31 +370,69 @@ function partCard(part, config) {
   const after = chars(part.output);
   const kind = kindOf(part);
 
-  const card = el("article", { className: `card ${externalized ? "card-out" : "card-inline"}`, attrs: { "data-reason": reason, "data-kind": kind } });
+  const card = el("article", {
+    className: `card ${externalized ? "card-out" : "card-inline"}`,
+    attrs: { "data-reason": reason, "data-kind": kind },
+  });
   card.append(
     el(
       "header",
       { className: "card-head" },
       el("h3", { className: "card-title", text: part.toolName }),
       el("span", { className: "badge badge-kind", text: `kind: ${kind}` }),
-      el("span", { className: `badge ${externalized ? "badge-out" : "badge-inline"}`, attrs: { "data-testid": "reason" }, text: reason || "inline" }),
+      el("span", {
+        className: `badge ${externalized ? "badge-out" : "badge-inline"}`,
+        attrs: { "data-testid": "reason" },
+        text: reason || "inline",
+      }),
     ),
-    el("p", { className: "card-reason" }, el("strong", { text: REASON_TEXT[reason] ?? reason }), ` — ${explain(part, config)}`),
+    el(
+      "p",
+      { className: "card-reason" },
+      el("strong", { text: REASON_TEXT[reason] ?? reason }),
+      ` — ${explain(part, config)}`,
+    ),
   );
-  if (part.externalizationError) card.append(el("p", { className: "error", text: `STORE_FAILED: ${part.externalizationError}` }));
+  if (part.externalizationError)
+    card.append(
+      el("p", { className: "error", text: `STORE_FAILED: ${part.externalizationError}` }),
+    );
 
   const stats = el("dl", { className: "stats" });
-  const stat = (label, value, cls = "") => stats.append(el("div", { className: `stat ${cls}` }, el("dt", { text: label }), el("dd", { className: "num", text: value })));
+  const stat = (label, value, cls = "") =>
+    stats.append(
+      el(
+        "div",
+        { className: `stat ${cls}` },
+        el("dt", { text: label }),
+        el("dd", { className: "num", text: value }),
+      ),
+    );
   stat("Original", `${n(original)} chars`);
   stat(externalized ? "Stub" : "Inline", `${n(after)} chars`);
-  stat("Saved", original ? `${n(Math.max(0, original - after))} chars (${Math.round((Math.max(0, original - after) / original) * 1000) / 10}%)` : "0", "stat-saved");
+  stat(
+    "Saved",
+    original
+      ? `${n(Math.max(0, original - after))} chars (${Math.round((Math.max(0, original - after) / original) * 1000) / 10}%)`
+      : "0",
+    "stat-saved",
+  );
   if (part.outputRef) stat("Ref", part.outputRef, "stat-ref");
   card.append(stats);
 
-  const label = externalized ? `Stub for ${part.toolName}, as the model sees it` : `Raw output of ${part.toolName}, kept inline`;
+  const label = externalized
+    ? `Stub for ${part.toolName}, as the model sees it`
+    : `Raw output of ${part.toolName}, kept inline`;
   card.append(
-    el("p", { className: "mini-label", text: externalized ? "Stub, exactly as the model sees it" : "Raw output, kept inline" }),
-    el("pre", { className: `code ${externalized ? "code-stub" : "code-inline"}`, text: part.output, attrs: { tabindex: "0", role: "group", "aria-label": label } }),
+    el("p", {
+      className: "mini-label",
+      text: externalized ? "Stub, exactly as the model sees it" : "Raw output, kept inline",
+    }),
+    el("pre", {
+      className: `code ${externalized ? "code-stub" : "code-inline"}`,
+      text: part.output,
+      attrs: { tabindex: "0", role: "group", "aria-label": label },
+    }),
   );
   return card;
 }
@@ -377,9 +446,17 @@ async function refreshList() {
   const ts = toolStub();
   const filter = $("list-tool").value.trim();
   const { toolResults } = await ts.list(filter ? { toolName: filter, limit: 500 } : { limit: 500 });
-  records = toolResults.slice().sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || String(a.tool_result_id).localeCompare(String(b.tool_result_id)));
+  records = toolResults
+    .slice()
+    .sort(
+      (a, b) =>
+        String(b.created_at).localeCompare(String(a.created_at)) ||
+        String(a.tool_result_id).localeCompare(String(b.tool_result_id)),
+    );
   renderList();
-  if (!filter) $("session-count").textContent = `${records.length} stored ${records.length === 1 ? "result" : "results"}`;
+  if (!filter)
+    $("session-count").textContent =
+      `${records.length} stored ${records.length === 1 ? "result" : "results"}`;
   if (selectedId && !records.some((r) => r.tool_result_id === selectedId)) clearInspector();
 }
 
@@ -388,17 +465,34 @@ function renderList() {
   body.replaceChildren();
   for (const record of records) {
     const id = record.tool_result_id;
-    const button = el("button", { className: "row-button", attrs: { type: "button", "aria-pressed": String(id === selectedId), "data-id": id } },
+    const button = el(
+      "button",
+      {
+        className: "row-button",
+        attrs: { type: "button", "aria-pressed": String(id === selectedId), "data-id": id },
+      },
       el("span", { className: "row-tool", text: record.tool_name || "(no tool name)" }),
       el("span", { className: "row-id", text: id }),
     );
     button.addEventListener("click", () => run($("list-error"), () => select(id)));
     const created = record.created_at ? new Date(record.created_at) : null;
-    const row = el("tr", { className: id === selectedId ? "selected" : "", attrs: { "data-id": id } },
+    const row = el(
+      "tr",
+      { className: id === selectedId ? "selected" : "", attrs: { "data-id": id } },
       el("td", {}, button),
-      el("td", {}, el("span", { className: "badge badge-kind", text: record.synopsis_kind ?? "?" })),
+      el(
+        "td",
+        {},
+        el("span", { className: "badge badge-kind", text: record.synopsis_kind ?? "?" }),
+      ),
       el("td", { className: "num", text: n(record.original_chars ?? 0) }),
-      el("td", { className: "muted nowrap", text: created && !Number.isNaN(created.getTime()) ? created.toLocaleTimeString() : String(record.created_at ?? "") }),
+      el("td", {
+        className: "muted nowrap",
+        text:
+          created && !Number.isNaN(created.getTime())
+            ? created.toLocaleTimeString()
+            : String(record.created_at ?? ""),
+      }),
     );
     body.append(row);
   }
@@ -445,7 +539,14 @@ function renderMeta(metadata) {
     ["SHA-256", metadata.sha256],
   ];
   for (const [label, value] of rows) {
-    meta.append(el("div", { className: "meta-row" }, el("dt", { text: label }), el("dd", { text: value ?? "" })));
+    meta.append(
+      el(
+        "div",
+        { className: "meta-row" },
+        el("dt", { text: label }),
+        el("dd", { text: value ?? "" }),
+      ),
+    );
   }
 }
 
@@ -497,14 +598,24 @@ async function search() {
   const regex = $("search-regex").checked;
   const ignoreCase = $("search-ignore-case").checked;
   const ts = toolStub();
-  const { matches, totalMatches } = await ts.search(selectedId, { query, limit, contextChars, regex, ignoreCase });
+  const { matches, totalMatches } = await ts.search(selectedId, {
+    query,
+    limit,
+    contextChars,
+    regex,
+    ignoreCase,
+  });
   const list = $("search-results");
   list.replaceChildren();
   $("search-status").textContent = matches.length
     ? `${n(totalMatches)} ${totalMatches === 1 ? "match" : "matches"}${matches.length < totalMatches ? ` (showing ${matches.length})` : ""} for “${query}”`
     : `No match for “${query}”.`;
   for (const match of matches) {
-    const readHere = el("button", { className: "btn btn-quiet btn-small", text: "Read from here", attrs: { type: "button" } });
+    const readHere = el("button", {
+      className: "btn btn-quiet btn-small",
+      text: "Read from here",
+      attrs: { type: "button" },
+    });
     readHere.setAttribute("aria-label", `Read from offset ${match.offset}`);
     readHere.addEventListener("click", () =>
       run($("read-error"), async () => {
@@ -519,7 +630,19 @@ async function search() {
     const found = snippetChars.slice(before, before + match.length).join("");
     snippet.append(...highlight(match.snippet, found || query));
     const where = `line ${n(match.line)}, column ${n(match.column)} · offset ${n(match.offset)}`;
-    list.append(el("li", { className: "search-hit" }, el("div", { className: "hit-head" }, el("span", { className: "muted num", text: where }), readHere), snippet));
+    list.append(
+      el(
+        "li",
+        { className: "search-hit" },
+        el(
+          "div",
+          { className: "hit-head" },
+          el("span", { className: "muted num", text: where }),
+          readHere,
+        ),
+        snippet,
+      ),
+    );
   }
 }
 
@@ -532,11 +655,16 @@ async function readStructured() {
     jsonPointer: () => ({ jsonPointer: where }),
     rows: () => ({ rows: { start: intField("structured-where", "first row"), count: 20 } }),
   }[mode]();
-  const result = await toolStub().read(selectedId, { ...options, maxChars: 8000, includeMetadata: false });
+  const result = await toolStub().read(selectedId, {
+    ...options,
+    maxChars: 8000,
+    includeMetadata: false,
+  });
   $("structured-content").textContent = result.content;
   $("structured-status").textContent = {
     lines: () => `lines ${n(result.startLine)}–${n(result.endLine)} of ${n(result.totalLines)}`,
-    jsonPointer: () => `${result.pointer || "(root)"}: ${result.type}, size ${n(result.size)}${result.truncated ? `, ${n(result.totalCuts)} cut` : ""}`,
+    jsonPointer: () =>
+      `${result.pointer || "(root)"}: ${result.type}, size ${n(result.size)}${result.truncated ? `, ${n(result.totalCuts)} cut` : ""}`,
     rows: () => `rows ${n(result.startRow)}–${n(result.endRow)} of ${n(result.totalRows)}`,
   }[mode]();
 }
@@ -554,7 +682,9 @@ function wire() {
 
   output.addEventListener("input", updateOutputSize);
   for (const button of document.querySelectorAll("[data-sample]")) {
-    button.addEventListener("click", () => run($("compose-error"), () => loadSample(button.dataset.sample)));
+    button.addEventListener("click", () =>
+      run($("compose-error"), () => loadSample(button.dataset.sample)),
+    );
   }
   $("file-input").addEventListener("change", (e) => {
     const file = e.target.files?.[0];

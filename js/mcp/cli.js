@@ -53,7 +53,8 @@ function configOf(values) {
     } catch (error) {
       throw invalid(`--config ${values.config}: ${error.message}`);
     }
-    if (config === null || typeof config !== "object" || Array.isArray(config)) throw invalid(`--config ${values.config} must hold a JSON object`);
+    if (config === null || typeof config !== "object" || Array.isArray(config))
+      throw invalid(`--config ${values.config} must hold a JSON object`);
   }
   const prefix = values["tool-prefix"];
   const flags = {
@@ -62,9 +63,20 @@ function configOf(values) {
     assistantTurnInlineBudgetChars: integer(values["turn-budget"], "turn-budget"),
     failureMode: values["failure-mode"],
     synopsisMode: values.enhanced ? "enhanced" : undefined,
-    toolNames: prefix === undefined ? undefined : { read: `${prefix}read`, search: `${prefix}search`, list: `${prefix}list`, searchAll: `${prefix}search_all` },
+    toolNames:
+      prefix === undefined
+        ? undefined
+        : {
+            read: `${prefix}read`,
+            search: `${prefix}search`,
+            list: `${prefix}list`,
+            searchAll: `${prefix}search_all`,
+          },
   };
-  return { ...config, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) };
+  return {
+    ...config,
+    ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
+  };
 }
 
 function headersOf(list) {
@@ -83,23 +95,39 @@ export async function runMcpCommand(argv) {
   const dashes = rest.indexOf("--");
   const optionArgs = dashes === -1 ? rest : rest.slice(0, dashes);
   const wrapped = dashes === -1 ? [] : rest.slice(dashes + 1);
-  const { values, positionals } = parseArgs({ args: optionArgs, options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: optionArgs,
+    options: OPTIONS,
+    allowPositionals: true,
+  });
   if (values.help) {
     process.stdout.write(`Usage: tool-stub\n${MCP_USAGE}\n`);
     return 0;
   }
-  if (positionals.length) throw invalid(`unexpected ${positionals.join(" ")}: the wrapped server's command goes after --`);
-  const toolStub = new ToolStub({ store: new NodeFsStore(values.store), sessionId: values.session, config: configOf(values) });
-  process.stderr.write(`tool-stub ${command}: store ${path.resolve(values.store)}, session ${values.session}\n`);
+  if (positionals.length)
+    throw invalid(
+      `unexpected ${positionals.join(" ")}: the wrapped server's command goes after --`,
+    );
+  const toolStub = new ToolStub({
+    store: new NodeFsStore(values.store),
+    sessionId: values.session,
+    config: configOf(values),
+  });
+  process.stderr.write(
+    `tool-stub ${command}: store ${path.resolve(values.store)}, session ${values.session}\n`,
+  );
 
   if (command === "mcp") {
-    if (wrapped.length || values.url !== undefined) throw invalid("tool-stub mcp serves the store only: use mcp-proxy to wrap a server");
+    if (wrapped.length || values.url !== undefined)
+      throw invalid("tool-stub mcp serves the store only: use mcp-proxy to wrap a server");
     const { runRetrievalServer } = await import("./server.js");
     await runRetrievalServer(toolStub);
     return 0;
   }
-  if ((wrapped.length > 0) === (values.url !== undefined)) {
-    throw invalid("mcp-proxy needs the wrapped server: -- COMMAND [ARGS...] or --url URL (one of them)");
+  if (wrapped.length > 0 === (values.url !== undefined)) {
+    throw invalid(
+      "mcp-proxy needs the wrapped server: -- COMMAND [ARGS...] or --url URL (one of them)",
+    );
   }
   // A host that stops the proxy by a signal instead of closing stdin: the server is stopped first.
   const stop = new AbortController();

@@ -48,7 +48,8 @@ export function parseMessage(text) {
   } catch {
     return undefined;
   }
-  if (Array.isArray(message)) return message.length && message.every(isMessage) ? message : undefined;
+  if (Array.isArray(message))
+    return message.length && message.every(isMessage) ? message : undefined;
   return isMessage(message) ? message : undefined;
 }
 

@@ -23,7 +23,11 @@ export interface McpToolResult {
 /** The retrieval tools (read, search, list, search_all) as MCP tools, named by the config's toolNames. */
 export declare function retrievalTools(toolStub: ToolStub): McpTool[];
 /** One call of a retrieval tool: the result as JSON text and as structuredContent; isError when it failed. */
-export declare function callRetrievalTool(toolStub: ToolStub, name: string, args: unknown): Promise<McpToolResult>;
+export declare function callRetrievalTool(
+  toolStub: ToolStub,
+  name: string,
+  args: unknown,
+): Promise<McpToolResult>;
 
 /**
  * Externalizes the oversized text and structured content of one tool result (one turn). `result`
@@ -34,7 +38,11 @@ export declare function externalizeToolResult(
   call: { toolName: string; messageId: string; result: McpToolResult },
 ): Promise<{ result: McpToolResult | undefined; errors: Array<{ message: string; raw: boolean }> }>;
 /** A tools/list result with the retrieval tools added (first page) and output schemas dropped; throws on a name clash. */
-export declare function rewriteToolList(result: { tools: McpTool[]; [key: string]: unknown }, retrieval: McpTool[], options: { firstPage: boolean }): { tools: McpTool[]; [key: string]: unknown };
+export declare function rewriteToolList(
+  result: { tools: McpTool[]; [key: string]: unknown },
+  retrieval: McpTool[],
+  options: { firstPage: boolean },
+): { tools: McpTool[]; [key: string]: unknown };
 
 /** An MCP SDK `Server` (not connected) serving the retrieval tools. */
 export declare function createRetrievalServer(toolStub: ToolStub): Promise<unknown>;
@@ -61,7 +69,11 @@ export declare class StdioConnection implements WrappedConnection {
   close(): Promise<void>;
 }
 export declare class HttpConnection implements WrappedConnection {
-  static open(url: string, headers: Record<string, string>, handlers: ConnectionHandlers): Promise<HttpConnection>;
+  static open(
+    url: string,
+    headers: Record<string, string>,
+    handlers: ConnectionHandlers,
+  ): Promise<HttpConnection>;
   describe: string;
   send(line: string, message: unknown): void;
   setProtocolVersion(version: string): void;
@@ -70,7 +82,11 @@ export declare class HttpConnection implements WrappedConnection {
 
 /** The relay between a host (lines in and out) and a wrapped server (`tool-stub mcp-proxy`). */
 export declare class McpProxy {
-  constructor(options: { toolStub: ToolStub; writeHost: (line: string) => void; timeoutMs: number });
+  constructor(options: {
+    toolStub: ToolStub;
+    writeHost: (line: string) => void;
+    timeoutMs: number;
+  });
   readonly serverHandlers: ConnectionHandlers;
   connect(server: WrappedConnection): void;
   fromHost(line: string): void;

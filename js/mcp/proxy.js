@@ -12,12 +12,25 @@
 // keeps a table of the host's pending requests to answer them when the server crashes, exits,
 // hangs or writes garbage, and to know which response answers what.
 
-import { frame, parseMessage, isRequest, isNotification, isResponse, readLines } from "./framing.js";
+import {
+  frame,
+  parseMessage,
+  isRequest,
+  isNotification,
+  isResponse,
+  readLines,
+} from "./framing.js";
 import { retrievalTools, callRetrievalTool } from "./retrieval.js";
 import { externalizeToolResult, rewriteToolList } from "./rewrite.js";
 
 /** JSON-RPC error codes: the standard ones and the MCP SDK's own. */
-export const ErrorCode = { ParseError: -32700, InvalidRequest: -32600, InternalError: -32603, ConnectionClosed: -32000, RequestTimeout: -32001 };
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  InternalError: -32603,
+  ConnectionClosed: -32000,
+  RequestTimeout: -32001,
+};
 
 const log = (text) => process.stderr.write(`tool-stub mcp-proxy: ${text}\n`);
 const preview = (text) => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}...` : text);
@@ -74,7 +87,16 @@ export class McpProxy {
     const parsed = parseMessage(line);
     if (parsed === undefined) {
       log(`the host sent a line that is not JSON-RPC: ${preview(line)}`);
-      this.#writeHost(frame({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "tool-stub mcp-proxy: not a JSON-RPC message" } }));
+      this.#writeHost(
+        frame({
+          jsonrpc: "2.0",
+          id: null,
+          error: {
+            code: ErrorCode.ParseError,
+            message: "tool-stub mcp-proxy: not a JSON-RPC message",
+          },
+        }),
+      );
       return;
     }
     // Batches (allowed by MCP before 2025-06-18) are taken apart: each message is handled alone.
@@ -96,7 +118,11 @@ export class McpProxy {
         return;
       }
       if (this.#serverEnded) {
-        this.#fail(message.id, ErrorCode.ConnectionClosed, `${this.#serverEnded}; it cannot answer ${message.method}`);
+        this.#fail(
+          message.id,
+          ErrorCode.ConnectionClosed,
+          `${this.#serverEnded}; it cannot answer ${message.method}`,
+        );
         return;
       }
       this.#track(message);
@@ -142,9 +168,17 @@ export class McpProxy {
     const noise = this.#noiseLines
       ? ` It wrote ${this.#noiseLines} line(s) to stdout that are not JSON-RPC (the last: ${preview(this.#lastNoise)}): an answer may have been lost among them.`
       : "";
-    this.#fail(entry.id, ErrorCode.RequestTimeout, `the wrapped MCP server did not answer ${entry.method} within ${this.#timeoutMs} ms (tool-stub mcp-proxy --timeout-ms).${noise}`);
+    this.#fail(
+      entry.id,
+      ErrorCode.RequestTimeout,
+      `the wrapped MCP server did not answer ${entry.method} within ${this.#timeoutMs} ms (tool-stub mcp-proxy --timeout-ms).${noise}`,
+    );
     // Tell the server too, as a host would.
-    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: entry.id, reason: "tool-stub mcp-proxy: timed out" } };
+    const cancel = {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: entry.id, reason: "tool-stub mcp-proxy: timed out" },
+    };
     if (!this.#serverEnded) this.#server.send(JSON.stringify(cancel), cancel);
   }
 
@@ -168,7 +202,9 @@ export class McpProxy {
     if (parsed === undefined) {
       this.#noiseLines++;
       this.#lastNoise = line;
-      log(`the wrapped server wrote a line to stdout that is not JSON-RPC (MCP servers must log to stderr): ${preview(line)}`);
+      log(
+        `the wrapped server wrote a line to stdout that is not JSON-RPC (MCP servers must log to stderr): ${preview(line)}`,
+      );
       return;
     }
     if (Array.isArray(parsed)) {
@@ -184,13 +220,15 @@ export class McpProxy {
       if (this.#abandoned.delete(key)) return;
       const entry = this.#forget(message.id);
       if (entry && message.result !== undefined) {
-        if (entry.method === "tools/call") return this.#finishBeforeClose(this.#toolResult(line, message, entry));
+        if (entry.method === "tools/call")
+          return this.#finishBeforeClose(this.#toolResult(line, message, entry));
         if (entry.method === "tools/list") return this.#toolList(message, entry);
         if (entry.method === "initialize") return this.#initialized(line, message);
       }
     } else if (isNotification(message) && message.method === "notifications/progress") {
       const token = message.params?.progressToken;
-      for (const entry of this.#pending.values()) if (entry.progressToken !== undefined && entry.progressToken === token) this.#arm(entry);
+      for (const entry of this.#pending.values())
+        if (entry.progressToken !== undefined && entry.progressToken === token) this.#arm(entry);
     }
     this.#writeHost(frame(line));
   }
@@ -209,7 +247,12 @@ export class McpProxy {
     if (capabilities && typeof capabilities === "object" && capabilities.tools === undefined) {
       // A server without tools still gets the retrieval tools (answered here, tools/list too).
       this.#serverHasTools = false;
-      this.#writeHost(frame({ ...message, result: { ...message.result, capabilities: { ...capabilities, tools: {} } } }));
+      this.#writeHost(
+        frame({
+          ...message,
+          result: { ...message.result, capabilities: { ...capabilities, tools: {} } },
+        }),
+      );
       return;
     }
     this.#writeHost(frame(line));
@@ -217,7 +260,9 @@ export class McpProxy {
 
   #toolList(message, entry) {
     try {
-      this.#writeHost(frame({ ...message, result: rewriteToolList(message.result, this.#retrieval, entry) }));
+      this.#writeHost(
+        frame({ ...message, result: rewriteToolList(message.result, this.#retrieval, entry) }),
+      );
     } catch (error) {
       log(error.message);
       this.#fail(message.id, ErrorCode.InternalError, `tool-stub mcp-proxy: ${error.message}`);
@@ -233,25 +278,39 @@ export class McpProxy {
         result: message.result,
       });
       for (const error of errors) {
-        log(`could not store a result of ${entry.toolName}, ${error.raw ? "passed on raw" : "sent a stub without a ref"}: ${error.message}`);
+        log(
+          `could not store a result of ${entry.toolName}, ${error.raw ? "passed on raw" : "sent a stub without a ref"}: ${error.message}`,
+        );
       }
       rewritten = result;
     } catch (error) {
       // Thrown only under failureMode "reject" (or by a bug): the host gets an error, not the raw result.
       if (error?.code === "STORE_FAILED" || error?.code === "TOO_LARGE") {
         log(`could not store a result of ${entry.toolName}: ${error.message}`);
-        this.#fail(message.id, ErrorCode.InternalError, `tool-stub could not store the result of ${entry.toolName}: ${error.message}`);
+        this.#fail(
+          message.id,
+          ErrorCode.InternalError,
+          `tool-stub could not store the result of ${entry.toolName}: ${error.message}`,
+        );
         return;
       }
-      log(`could not externalize a result of ${entry.toolName}, passed on raw: ${error?.stack ?? error}`);
+      log(
+        `could not externalize a result of ${entry.toolName}, passed on raw: ${error?.stack ?? error}`,
+      );
     }
-    this.#writeHost(rewritten === undefined ? frame(line) : frame({ ...message, result: rewritten }));
+    this.#writeHost(
+      rewritten === undefined ? frame(line) : frame({ ...message, result: rewritten }),
+    );
   }
 
   /** A message the HTTP transport could not deliver: a request of it gets the reason. */
   #sendFailed(message, error) {
     if (!isRequest(message) || !this.#forget(message.id)) return;
-    this.#fail(message.id, ErrorCode.ConnectionClosed, `the wrapped MCP server (${this.#server.describe}) did not take ${message.method}: ${error?.message ?? error}`);
+    this.#fail(
+      message.id,
+      ErrorCode.ConnectionClosed,
+      `the wrapped MCP server (${this.#server.describe}) did not take ${message.method}: ${error?.message ?? error}`,
+    );
   }
 
   /** The server is gone: every request waiting for it, and every later one, gets an error. */
@@ -260,7 +319,11 @@ export class McpProxy {
     if (!this.#closing) log(description);
     for (const entry of [...this.#pending.values()]) {
       this.#forget(entry.id);
-      this.#fail(entry.id, ErrorCode.ConnectionClosed, `${description}, before it answered ${entry.method}`);
+      this.#fail(
+        entry.id,
+        ErrorCode.ConnectionClosed,
+        `${description}, before it answered ${entry.method}`,
+      );
     }
   }
 
@@ -277,7 +340,11 @@ export class McpProxy {
 export async function runProxy({ toolStub, timeoutMs, connect, signal }) {
   // A host that went away closes the pipe: answers still pending at shutdown have nowhere to go.
   process.stdout.on("error", (error) => log(`cannot write to the host: ${error.message}`));
-  const proxy = new McpProxy({ toolStub, timeoutMs, writeHost: (text) => process.stdout.write(text) });
+  const proxy = new McpProxy({
+    toolStub,
+    timeoutMs,
+    writeHost: (text) => process.stdout.write(text),
+  });
   const server = await connect(proxy.serverHandlers);
   proxy.connect(server);
   await new Promise((resolve) => {

@@ -18,7 +18,10 @@ export function retrievalTools(toolStub) {
  */
 export async function callRetrievalTool(toolStub, name, args) {
   const result = await toolStub.handleToolCall(name, args ?? {});
-  const answer = { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
+  const answer = {
+    content: [{ type: "text", text: JSON.stringify(result) }],
+    structuredContent: result,
+  };
   if (result?.error) answer.isError = true;
   return answer;
 }

@@ -6,7 +6,9 @@
 /** The indices of a tool result's text content (the parts that may go out). */
 function textParts(result) {
   const content = Array.isArray(result?.content) ? result.content : [];
-  return content.flatMap((item, index) => (item?.type === "text" && typeof item.text === "string" ? [index] : []));
+  return content.flatMap((item, index) =>
+    item?.type === "text" && typeof item.text === "string" ? [index] : [],
+  );
 }
 
 /**
@@ -35,12 +37,15 @@ function isJsonOf(text, serialized) {
  * Throws what `externalize` throws (failureMode reject: STORE_FAILED).
  */
 export async function externalizeToolResult(toolStub, { toolName, messageId, result }) {
-  if (result === null || typeof result !== "object" || Array.isArray(result)) return { result: undefined, errors: [] };
+  if (result === null || typeof result !== "object" || Array.isArray(result))
+    return { result: undefined, errors: [] };
   const indices = textParts(result);
   const hasStructured = result.structuredContent !== undefined && result.structuredContent !== null;
   const compactStructured = hasStructured ? JSON.stringify(result.structuredContent) : undefined;
   // The text part that is the structured content's JSON, if any: storing it covers both.
-  const twin = hasStructured ? indices.find((i) => isJsonOf(result.content[i].text, compactStructured)) : undefined;
+  const twin = hasStructured
+    ? indices.find((i) => isJsonOf(result.content[i].text, compactStructured))
+    : undefined;
   const parts = indices.map((i) => ({
     toolId: `${toolName}_${i}`,
     toolName,
@@ -59,7 +64,9 @@ export async function externalizeToolResult(toolStub, { toolName, messageId, res
   if (parts.length === 0) return { result: undefined, errors: [] };
   const done = await toolStub.externalize(parts, { messageId });
   const errors = done.flatMap((part, i) =>
-    part.externalizationError ? [{ message: part.externalizationError, raw: part.output === parts[i].output }] : [],
+    part.externalizationError
+      ? [{ message: part.externalizationError, raw: part.output === parts[i].output }]
+      : [],
   );
   const changed = done.map((part, i) => part.output !== parts[i].output);
   if (!changed.includes(true)) return { result: undefined, errors };
@@ -69,7 +76,9 @@ export async function externalizeToolResult(toolStub, { toolName, messageId, res
     if (changed[i]) content[contentIndex] = { ...content[contentIndex], text: done[i].output };
   });
   const rewritten = { ...result, content };
-  const structuredOut = storesStructured ? changed[parts.length - 1] : twin !== undefined && changed[indices.indexOf(twin)];
+  const structuredOut = storesStructured
+    ? changed[parts.length - 1]
+    : twin !== undefined && changed[indices.indexOf(twin)];
   if (structuredOut) {
     // Hosts show the text content; the structured content is only reachable through its stub now.
     delete rewritten.structuredContent;

@@ -9,25 +9,35 @@ export async function importSdk(...paths) {
   try {
     return await Promise.all(paths.map((p) => import(`@modelcontextprotocol/sdk/${p}`)));
   } catch (error) {
-    throw new Error(`this needs the MCP SDK next to tool-stub: npm install @modelcontextprotocol/sdk (${error.message})`);
+    throw new Error(
+      `this needs the MCP SDK next to tool-stub: npm install @modelcontextprotocol/sdk (${error.message})`,
+    );
   }
 }
 
-export const VERSION = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
+export const VERSION = JSON.parse(
+  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+).version;
 
 /** An SDK Server (not yet connected) whose tools are `toolStub`'s retrieval tools. */
 export async function createRetrievalServer(toolStub) {
-  const [{ Server }, { ListToolsRequestSchema, CallToolRequestSchema }] = await importSdk("server/index.js", "types.js");
+  const [{ Server }, { ListToolsRequestSchema, CallToolRequestSchema }] = await importSdk(
+    "server/index.js",
+    "types.js",
+  );
   const server = new Server(
     { name: "tool-stub", version: VERSION },
     {
       capabilities: { tools: {} },
-      instructions: "Tool outputs too large for the context were stored, and a stub with a ref was shown in their place. These tools read, search and list the stored outputs by ref.",
+      instructions:
+        "Tool outputs too large for the context were stored, and a stub with a ref was shown in their place. These tools read, search and list the stored outputs by ref.",
     },
   );
   const tools = retrievalTools(toolStub);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callRetrievalTool(toolStub, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    callRetrievalTool(toolStub, request.params.name, request.params.arguments),
+  );
   return server;
 }
 

@@ -24,16 +24,24 @@ export class StdioConnection {
     this.#handlers = handlers;
     this.describe = [command, ...args].join(" ");
     this.#child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
-    this.#child.on("error", (error) => this.#end(`could not be started (${error.code ?? error.message})`));
+    this.#child.on("error", (error) =>
+      this.#end(`could not be started (${error.code ?? error.message})`),
+    );
     this.#child.stdin.on("error", () => {}); // a write after it died: its exit reports that
     this.#child.stderr.on("data", (chunk) => {
       process.stderr.write(chunk);
       this.#stderrTail = (this.#stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
     });
-    readLines(this.#child.stdout, (line) => handlers.onLine(line), () => {});
+    readLines(
+      this.#child.stdout,
+      (line) => handlers.onLine(line),
+      () => {},
+    );
     this.#child.on("exit", (code, signal) => {
       // Let the last stdout lines and stderr arrive first.
-      setImmediate(() => this.#end(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+      setImmediate(() =>
+        this.#end(signal ? `was killed by ${signal}` : `exited with code ${code}`),
+      );
     });
   }
 
@@ -41,7 +49,9 @@ export class StdioConnection {
     if (this.#ended) return;
     this.#ended = true;
     const tail = this.#stderrTail.trim();
-    this.#handlers.onEnd(`the wrapped MCP server (${this.describe}) ${how}${tail ? `; its stderr ended with: ${tail.slice(-500)}` : ""}`);
+    this.#handlers.onEnd(
+      `the wrapped MCP server (${this.describe}) ${how}${tail ? `; its stderr ended with: ${tail.slice(-500)}` : ""}`,
+    );
   }
 
   send(line) {
@@ -53,7 +63,8 @@ export class StdioConnection {
     const child = this.#child;
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    const within = (ms) => Promise.race([exited.then(() => true), new Promise((r) => setTimeout(r, ms, false).unref())]);
+    const within = (ms) =>
+      Promise.race([exited.then(() => true), new Promise((r) => setTimeout(r, ms, false).unref())]);
     child.stdin.end();
     if (await within(GRACE_MS)) return;
     child.kill("SIGTERM");
@@ -78,14 +89,19 @@ export class HttpConnection {
     try {
       module = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     } catch (error) {
-      throw new Error(`--url needs the MCP SDK: npm install @modelcontextprotocol/sdk (${error.message})`);
+      throw new Error(
+        `--url needs the MCP SDK: npm install @modelcontextprotocol/sdk (${error.message})`,
+      );
     }
     const connection = new HttpConnection();
     connection.describe = url;
     connection.#handlers = handlers;
-    const transport = new module.StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+    const transport = new module.StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers },
+    });
     transport.onmessage = (message) => handlers.onLine(JSON.stringify(message));
-    transport.onerror = (error) => process.stderr.write(`tool-stub mcp-proxy: ${url}: ${error?.message ?? error}\n`);
+    transport.onerror = (error) =>
+      process.stderr.write(`tool-stub mcp-proxy: ${url}: ${error?.message ?? error}\n`);
     transport.onclose = () => connection.#end("closed the connection");
     await transport.start();
     connection.#transport = transport;

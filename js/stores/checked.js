@@ -17,13 +17,17 @@ function keyText(key) {
 }
 
 function junk(call, key, value, wanted) {
-  return new ToolStubError("STORE_FAILED", `store.${call}(${keyText(key)}) answered ${describe(value)}, not ${wanted}`);
+  return new ToolStubError(
+    "STORE_FAILED",
+    `store.${call}(${keyText(key)}) answered ${describe(value)}, not ${wanted}`,
+  );
 }
 
 function stringOrUndefined(call) {
   return async (method, key, ...rest) => {
     const value = await method(key, ...rest);
-    if (value !== undefined && typeof value !== "string") throw junk(call, key, value, "a string or undefined");
+    if (value !== undefined && typeof value !== "string")
+      throw junk(call, key, value, "a string or undefined");
     return value;
   };
 }
@@ -34,20 +38,25 @@ export function withCheckedAnswers(store) {
     loadSlice: stringOrUndefined("loadSlice"),
     async loadPieces(method, key) {
       const pieces = await method(key);
-      if (pieces !== undefined && !(Array.isArray(pieces) && pieces.every((piece) => typeof piece === "string"))) {
+      if (
+        pieces !== undefined &&
+        !(Array.isArray(pieces) && pieces.every((piece) => typeof piece === "string"))
+      ) {
         throw junk("loadPieces", key, pieces, "an array of strings or undefined");
       }
       return pieces;
     },
     async loadRange(method, prefix) {
       const entries = await method(prefix);
-      if (!Array.isArray(entries)) throw junk("loadRange", prefix, entries, "an array of { key, value } entries");
+      if (!Array.isArray(entries))
+        throw junk("loadRange", prefix, entries, "an array of { key, value } entries");
       for (const entry of entries) {
         const key = entry?.key;
         if (!Array.isArray(key) || !key.every((segment) => typeof segment === "string")) {
           throw junk("loadRange", prefix, key, "an entry key (an array of strings)");
         }
-        if (typeof entry.value !== "string") throw junk("loadRange", key, entry.value, "a string value");
+        if (typeof entry.value !== "string")
+          throw junk("loadRange", key, entry.value, "a string value");
       }
       return entries;
     },
@@ -63,7 +72,8 @@ export function withCheckedAnswers(store) {
     },
     async size(method, key) {
       const size = await method(key);
-      if (size !== undefined && !(Number.isSafeInteger(size) && size >= 0)) throw junk("size", key, size, "a length or undefined");
+      if (size !== undefined && !(Number.isSafeInteger(size) && size >= 0))
+        throw junk("size", key, size, "a length or undefined");
       return size;
     },
   });

@@ -27,14 +27,22 @@ const LOCAL_LOCKS = new Map();
 const DEFAULT_CHUNK_CHARS = 1 << 20;
 
 function isChunked(record) {
-  return record !== null && typeof record === "object" && Number.isSafeInteger(record.chunks) &&
-    Number.isSafeInteger(record.length) && Number.isSafeInteger(record.chunkChars) && record.chunkChars > 0;
+  return (
+    record !== null &&
+    typeof record === "object" &&
+    Number.isSafeInteger(record.chunks) &&
+    Number.isSafeInteger(record.length) &&
+    Number.isSafeInteger(record.chunkChars) &&
+    record.chunkChars > 0
+  );
 }
 
 function failed(what, err) {
   // Keep the DOMException name (e.g. QuotaExceededError) visible to callers.
   const detail = err ? `${err.name ?? "Error"}: ${err.message ?? ""}` : "unknown error";
-  return new ToolStubError("STORE_FAILED", `IndexedDB ${what} failed: ${detail}`, { cause: err ?? undefined });
+  return new ToolStubError("STORE_FAILED", `IndexedDB ${what} failed: ${detail}`, {
+    cause: err ?? undefined,
+  });
 }
 
 export class IndexedDbStore {
@@ -53,7 +61,10 @@ export class IndexedDbStore {
     chunkChars = DEFAULT_CHUNK_CHARS,
   } = {}) {
     if (!Number.isSafeInteger(chunkChars) || chunkChars <= 0) {
-      throw new ToolStubError("INVALID_ARGUMENT", `chunkChars must be a positive integer (got ${chunkChars})`);
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        `chunkChars must be a positive integer (got ${chunkChars})`,
+      );
     }
     this.chunkChars = chunkChars;
     this.dbName = dbName;
@@ -95,7 +106,10 @@ export class IndexedDbStore {
     return new Promise((resolve, reject) => {
       let req;
       try {
-        req = version === undefined ? this.indexedDB.open(this.dbName) : this.indexedDB.open(this.dbName, version);
+        req =
+          version === undefined
+            ? this.indexedDB.open(this.dbName)
+            : this.indexedDB.open(this.dbName, version);
       } catch (err) {
         reject(failed("open", err));
         return;
@@ -106,7 +120,8 @@ export class IndexedDbStore {
         if (!db.objectStoreNames.contains(this.storeName)) db.createObjectStore(this.storeName);
       };
       req.onsuccess = () => {
-        if (gaveUp) req.result.close(); // we already reported "blocked"
+        if (gaveUp)
+          req.result.close(); // we already reported "blocked"
         else resolve(req.result);
       };
       req.onerror = () => reject(failed("open", req.error));
@@ -114,7 +129,12 @@ export class IndexedDbStore {
       // report it rather than hang; the next call tries again.
       req.onblocked = () => {
         gaveUp = true;
-        reject(new ToolStubError("NOT_READY", `IndexedDB "${this.dbName}" is blocked by another open connection`));
+        reject(
+          new ToolStubError(
+            "NOT_READY",
+            `IndexedDB "${this.dbName}" is blocked by another open connection`,
+          ),
+        );
       };
     });
   }
@@ -151,13 +171,20 @@ export class IndexedDbStore {
     return new Promise((resolve, reject) => {
       let settled = false;
       const fail = (err) => {
-        if (!settled) { settled = true; reject(failed(what, err)); }
+        if (!settled) {
+          settled = true;
+          reject(failed(what, err));
+        }
       };
       let reqs;
       try {
         reqs = fn(tx.objectStore(this.storeName));
       } catch (err) {
-        try { tx.abort(); } catch { /* already finished */ }
+        try {
+          tx.abort();
+        } catch {
+          /* already finished */
+        }
         fail(err);
         return;
       }
@@ -227,7 +254,8 @@ export class IndexedDbStore {
       const requests = [s.delete(this.#chunksOf(key))];
       if (value.length <= size) return [...requests, s.put(value, key)];
       const chunks = Math.ceil(value.length / size);
-      for (let i = 0; i < chunks; i++) requests.push(s.put(value.slice(i * size, (i + 1) * size), [CHUNKS, ...key, i]));
+      for (let i = 0; i < chunks; i++)
+        requests.push(s.put(value.slice(i * size, (i + 1) * size), [CHUNKS, ...key, i]));
       return [...requests, s.put({ chunks, length: value.length, chunkChars: size }, key)];
     });
   }
@@ -275,10 +303,13 @@ export class IndexedDbStore {
   async lock(key) {
     validateKey(key);
     const name = `tool-stub\0${this.dbName}\0${this.storeName}\0${lockName(key)}`;
-    const releaseLock = await webLock(name) ?? (await acquireLocal(LOCAL_LOCKS, name));
+    const releaseLock = (await webLock(name)) ?? (await acquireLocal(LOCAL_LOCKS, name));
     try {
       const lease = [LEASES, ...key];
-      const [previous] = await this.#tx("readwrite", "lock", (s) => [s.get(lease), s.put({ since: Date.now() }, lease)]);
+      const [previous] = await this.#tx("readwrite", "lock", (s) => [
+        s.get(lease),
+        s.put({ since: Date.now() }, lease),
+      ]);
       let released = false;
       const release = async () => {
         if (released) return;
@@ -304,13 +335,15 @@ export class IndexedDbStore {
   }
 
   #range(prefix) {
-    if (!this.IDBKeyRange) throw new ToolStubError("NOT_READY", "IDBKeyRange is not available here");
+    if (!this.IDBKeyRange)
+      throw new ToolStubError("NOT_READY", "IDBKeyRange is not available here");
     return this.IDBKeyRange.bound(prefix, [...prefix, []]);
   }
 
   /** The pieces of `key`'s value from `first` to `last` (all by default), and no other key's. */
   #chunksOf(key, first = 0, last = Infinity) {
-    if (!this.IDBKeyRange) throw new ToolStubError("NOT_READY", "IDBKeyRange is not available here");
+    if (!this.IDBKeyRange)
+      throw new ToolStubError("NOT_READY", "IDBKeyRange is not available here");
     return this.IDBKeyRange.bound([CHUNKS, ...key, first], [CHUNKS, ...key, last]);
   }
 
@@ -374,10 +407,12 @@ async function webLock(name) {
     release = resolve;
   });
   await new Promise((resolve, reject) => {
-    locks.request(name, () => {
-      resolve();
-      return held;
-    }).catch(reject);
+    locks
+      .request(name, () => {
+        resolve();
+        return held;
+      })
+      .catch(reject);
   });
   return release;
 }

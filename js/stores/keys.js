@@ -33,7 +33,10 @@ export function validateSegment(seg, index = 0) {
 /** A full key: a non-empty array of valid segments. */
 export function validateKey(key) {
   if (!Array.isArray(key)) {
-    throw new ToolStubError("INVALID_ARGUMENT", `key must be an array of strings, got ${describe(key)}`);
+    throw new ToolStubError(
+      "INVALID_ARGUMENT",
+      `key must be an array of strings, got ${describe(key)}`,
+    );
   }
   if (key.length === 0) throw new ToolStubError("INVALID_ARGUMENT", "key must not be empty");
   key.forEach(validateSegment);
@@ -42,7 +45,10 @@ export function validateKey(key) {
 /** A prefix for range operations: like a key, but may be empty (= everything). */
 export function validatePrefix(prefix) {
   if (!Array.isArray(prefix)) {
-    throw new ToolStubError("INVALID_ARGUMENT", `prefix must be an array of strings, got ${describe(prefix)}`);
+    throw new ToolStubError(
+      "INVALID_ARGUMENT",
+      `prefix must be an array of strings, got ${describe(prefix)}`,
+    );
   }
   prefix.forEach(validateSegment);
 }
@@ -71,6 +77,9 @@ export function hasPrefix(key, prefix) {
 /** Bounds of a loadSlice: safe integers with 0 <= start <= end. */
 export function validateSliceBounds(start, end) {
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
-    throw new ToolStubError("INVALID_ARGUMENT", `slice bounds must be integers with 0 <= start <= end (got ${start}, ${end})`);
+    throw new ToolStubError(
+      "INVALID_ARGUMENT",
+      `slice bounds must be integers with 0 <= start <= end (got ${start}, ${end})`,
+    );
   }
 }

@@ -1,7 +1,14 @@
 // In-memory store: a Map from an encoded key to the value. Segments never
 // contain NUL (see keys.js), so joining with NUL is an unambiguous encoding.
 
-import { compareKeys, hasPrefix, validateKey, validatePrefix, validateSliceBounds, validateValue } from "./keys.js";
+import {
+  compareKeys,
+  hasPrefix,
+  validateKey,
+  validatePrefix,
+  validateSliceBounds,
+  validateValue,
+} from "./keys.js";
 import { acquireLocal, lockName } from "./lock.js";
 
 const SEP = "\0";

@@ -11,7 +11,14 @@ import { getSystemErrorMap } from "node:util";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { ToolStubError } from "./errors.js";
-import { compareKeys, validateKey, validatePrefix, validateSegment, validateSliceBounds, validateValue } from "./keys.js";
+import {
+  compareKeys,
+  validateKey,
+  validatePrefix,
+  validateSegment,
+  validateSliceBounds,
+  validateValue,
+} from "./keys.js";
 import { decode, encode, utf16Length } from "./wtf8.js";
 import { acquireLocal } from "./lock.js";
 
@@ -45,8 +52,12 @@ const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
  */
 function failed(what, key, err) {
   const code = typeof err?.code === "string" ? err.code : undefined;
-  const description = Number.isInteger(err?.errno) ? getSystemErrorMap().get(err.errno)?.[1] : undefined;
-  const why = code ? `${code}${description ? ` (${description})` : ""}` : String(err?.name ?? "Error");
+  const description = Number.isInteger(err?.errno)
+    ? getSystemErrorMap().get(err.errno)?.[1]
+    : undefined;
+  const why = code
+    ? `${code}${description ? ` (${description})` : ""}`
+    : String(err?.name ?? "Error");
   const where = key.length === 0 ? "the store's folder" : key.join("/");
   return new ToolStubError("STORE_FAILED", `${what} ${where}: ${why}`, { cause: err });
 }
@@ -118,7 +129,10 @@ export class NodeFsStore {
   #path(segments) {
     const p = path.resolve(this.dir, ...segments);
     if (p !== this.dir && !p.startsWith(this.dir + path.sep)) {
-      throw new ToolStubError("INVALID_ARGUMENT", `key ${JSON.stringify(segments)} resolves outside the store`);
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        `key ${JSON.stringify(segments)} resolves outside the store`,
+      );
     }
     return p;
   }
@@ -141,7 +155,10 @@ export class NodeFsStore {
     validateValue(value);
     const file = this.#path(key);
     const dir = path.dirname(file);
-    const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`);
+    const tmp = path.join(
+      dir,
+      `.${path.basename(file)}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`,
+    );
     writing.add(tmp);
     try {
       // Write + fsync the temp file, then rename over the target: readers see
@@ -307,10 +324,13 @@ export class NodeFsStore {
       const token = randomBytes(8).toString("hex");
       const content = JSON.stringify({ pid: process.pid, host: hostname(), token });
       const recovered = await this.#takeLockFile(key, file, content, leaseMs, Date.now() + waitMs);
-      const renew = setInterval(() => {
-        const now = new Date();
-        fs.utimes(file, now, now).catch(() => {});
-      }, Math.max(1_000, Math.floor(leaseMs / 3)));
+      const renew = setInterval(
+        () => {
+          const now = new Date();
+          fs.utimes(file, now, now).catch(() => {});
+        },
+        Math.max(1_000, Math.floor(leaseMs / 3)),
+      );
       renew.unref?.();
       let released = false;
       const release = async () => {
@@ -358,10 +378,19 @@ export class NodeFsStore {
         if (err?.code !== "EEXIST") throw failed("cannot create the lock", key, err);
       }
       const seen = await lockState(file);
-      if (seen !== undefined && isStale(seen, leaseMs) && (await this.#takeOver(file, seen, content))) return true;
+      if (
+        seen !== undefined &&
+        isStale(seen, leaseMs) &&
+        (await this.#takeOver(file, seen, content))
+      )
+        return true;
       if (Date.now() > deadline) {
-        const holder = seen?.holder?.pid === undefined ? "another process" : `process ${seen.holder.pid}`;
-        throw new ToolStubError("STORE_FAILED", `the lock ${path.basename(file)} is held by ${holder}: gave up waiting`);
+        const holder =
+          seen?.holder?.pid === undefined ? "another process" : `process ${seen.holder.pid}`;
+        throw new ToolStubError(
+          "STORE_FAILED",
+          `the lock ${path.basename(file)} is held by ${holder}: gave up waiting`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(pause * 2, 50);
@@ -379,14 +408,20 @@ export class NodeFsStore {
     } catch (err) {
       if (err?.code !== "EEXIST") return false;
       // A taker that died holding the guard leaves it behind: clear it for the next round.
-      const age = await fs.stat(guard).then((st) => Date.now() - st.mtimeMs, () => 0);
+      const age = await fs.stat(guard).then(
+        (st) => Date.now() - st.mtimeMs,
+        () => 0,
+      );
       if (age > GUARD_STALE_MS) await fs.unlink(guard).catch(() => {});
       return false;
     }
     try {
       const now = await lockState(file);
       if (now === undefined || now.text !== seen.text) return false;
-      const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`);
+      const tmp = path.join(
+        path.dirname(file),
+        `.${path.basename(file)}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`,
+      );
       await fs.writeFile(tmp, content, { flag: "wx" });
       await fs.rename(tmp, file);
       return true;
@@ -403,8 +438,12 @@ export class NodeFsStore {
         await fs.rm(p, { recursive: true, force: true });
       } else {
         // Empty prefix: clear the store's contents but keep its directory.
-        const names = await fs.readdir(p).catch((err) => (ABSENT.has(err?.code) ? [] : Promise.reject(err)));
-        await Promise.all(names.map((n) => fs.rm(path.join(p, n), { recursive: true, force: true })));
+        const names = await fs
+          .readdir(p)
+          .catch((err) => (ABSENT.has(err?.code) ? [] : Promise.reject(err)));
+        await Promise.all(
+          names.map((n) => fs.rm(path.join(p, n), { recursive: true, force: true })),
+        );
       }
     } catch (err) {
       if (ABSENT.has(err?.code)) return;
@@ -502,7 +541,10 @@ function isStale({ holder, ageMs }, leaseMs) {
 }
 
 async function isDir(p) {
-  return fs.stat(p).then((s) => s.isDirectory(), () => false);
+  return fs.stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 function isValidSegment(name) {

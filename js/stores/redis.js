@@ -176,12 +176,20 @@ if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`,
 };
-const SHAS = Object.fromEntries(Object.entries(SCRIPTS).map(([name, text]) => [name, createHash("sha1").update(text).digest("hex")]));
+const SHAS = Object.fromEntries(
+  Object.entries(SCRIPTS).map(([name, text]) => [
+    name,
+    createHash("sha1").update(text).digest("hex"),
+  ]),
+);
 
 /** `text` with the characters that would end or split a hash tag (and the escape) escaped. */
 function escapeTag(text, extra = "") {
   const special = new RegExp(`[%{}${extra}]`, "g");
-  return text.replace(special, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  return text.replace(
+    special,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`,
+  );
 }
 
 function keyText(key) {
@@ -189,7 +197,9 @@ function keyText(key) {
 }
 
 function describeError(err) {
-  const message = String(err?.message ?? err).split("\n")[0].slice(0, 300);
+  const message = String(err?.message ?? err)
+    .split("\n")[0]
+    .slice(0, 300);
   return `${err?.name && err.name !== "Error" && err.name !== "ReplyError" ? `${err.name}: ` : ""}${message}`;
 }
 
@@ -197,7 +207,11 @@ function describeError(err) {
 function failed(what, key, err) {
   if (err instanceof ToolStubError) return err;
   const where = key === undefined ? "" : ` ${keyText(key)}`;
-  return new ToolStubError("STORE_FAILED", `RedisStore: cannot ${what}${where}: ${describeError(err)}`, { cause: err });
+  return new ToolStubError(
+    "STORE_FAILED",
+    `RedisStore: cannot ${what}${where}: ${describeError(err)}`,
+    { cause: err },
+  );
 }
 
 export class RedisStore {
@@ -221,27 +235,52 @@ export class RedisStore {
    */
   constructor(options) {
     if (options === null || typeof options !== "object") {
-      throw new ToolStubError("INVALID_ARGUMENT", "RedisStore needs options: { client, keyPrefix? }");
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        "RedisStore needs options: { client, keyPrefix? }",
+      );
     }
     const { client, keyPrefix = "tool-stub", ttlSeconds, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
     const { lockLeaseMs = DEFAULT_LOCK_LEASE_MS, lockWaitMs = DEFAULT_LOCK_WAIT_MS } = options;
     const known = ["client", "keyPrefix", "ttlSeconds", "timeoutMs", "lockLeaseMs", "lockWaitMs"];
     for (const name of Object.keys(options)) {
-      if (!known.includes(name)) throw new ToolStubError("INVALID_ARGUMENT", `RedisStore: unknown option ${JSON.stringify(name)} (known: ${known.join(", ")})`);
+      if (!known.includes(name))
+        throw new ToolStubError(
+          "INVALID_ARGUMENT",
+          `RedisStore: unknown option ${JSON.stringify(name)} (known: ${known.join(", ")})`,
+        );
     }
-    if (client === null || typeof client !== "object" || typeof client.multi !== "function" || typeof client.callBuffer !== "function") {
-      throw new ToolStubError("INVALID_ARGUMENT", "RedisStore: options.client must be an ioredis Redis or Cluster client");
+    if (
+      client === null ||
+      typeof client !== "object" ||
+      typeof client.multi !== "function" ||
+      typeof client.callBuffer !== "function"
+    ) {
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        "RedisStore: options.client must be an ioredis Redis or Cluster client",
+      );
     }
     // ioredis's own keyPrefix would prefix the keys a script is given but not the ones it builds.
     if (client.options?.keyPrefix || client.options?.redisOptions?.keyPrefix) {
-      throw new ToolStubError("INVALID_ARGUMENT", "RedisStore: the ioredis client has a keyPrefix option: leave it unset and pass keyPrefix to RedisStore instead");
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        "RedisStore: the ioredis client has a keyPrefix option: leave it unset and pass keyPrefix to RedisStore instead",
+      );
     }
     if (typeof keyPrefix !== "string" || keyPrefix === "" || !isWellFormed(keyPrefix)) {
-      throw new ToolStubError("INVALID_ARGUMENT", "RedisStore: keyPrefix must be a non-empty string");
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        "RedisStore: keyPrefix must be a non-empty string",
+      );
     }
     const positive = (value, name, allowUndefined) => {
       if (allowUndefined && value === undefined) return;
-      if (!Number.isFinite(value) || value <= 0) throw new ToolStubError("INVALID_ARGUMENT", `RedisStore: ${name} must be a positive number (got ${String(value)})`);
+      if (!Number.isFinite(value) || value <= 0)
+        throw new ToolStubError(
+          "INVALID_ARGUMENT",
+          `RedisStore: ${name} must be a positive number (got ${String(value)})`,
+        );
     };
     positive(ttlSeconds, "ttlSeconds", true);
     positive(timeoutMs, "timeoutMs");
@@ -343,10 +382,18 @@ export class RedisStore {
    * none (ToolStub writes a result's output, index and record this way).
    */
   async saveMany(entries) {
-    if (!Array.isArray(entries)) throw new ToolStubError("INVALID_ARGUMENT", "saveMany takes an array of { key, value } entries");
+    if (!Array.isArray(entries))
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        "saveMany takes an array of { key, value } entries",
+      );
     const bySession = new Map();
     for (const entry of entries) {
-      if (entry === null || typeof entry !== "object") throw new ToolStubError("INVALID_ARGUMENT", "saveMany takes an array of { key, value } entries");
+      if (entry === null || typeof entry !== "object")
+        throw new ToolStubError(
+          "INVALID_ARGUMENT",
+          "saveMany takes an array of { key, value } entries",
+        );
       validateKey(entry.key);
       validateValue(entry.value);
       const session = entry.key[0];
@@ -363,7 +410,12 @@ export class RedisStore {
     // Encoded before anything is sent: a value of 100 MB is encoded once, here.
     const writes = group.map(({ key, value }) => {
       const member = memberOf(key.slice(1));
-      return { member, valueKey: Buffer.concat([s.base, member]), bytes: isWellFormed(value) ? value : wtf8Buffer(value), length: value.length };
+      return {
+        member,
+        valueKey: Buffer.concat([s.base, member]),
+        bytes: isWellFormed(value) ? value : wtf8Buffer(value),
+        length: value.length,
+      };
     });
     const multi = this.#client.multi();
     for (const w of writes) {
@@ -413,7 +465,13 @@ export class RedisStore {
   async remove(key) {
     validateKey(key);
     const { s, member, valueKey } = this.#where(key);
-    const multi = this.#client.multi().unlink(valueKey).zrem(s.keys, member).hdel(s.len, member).zrem(s.exp, member).exists(s.keys);
+    const multi = this.#client
+      .multi()
+      .unlink(valueKey)
+      .zrem(s.keys, member)
+      .hdel(s.len, member)
+      .zrem(s.exp, member)
+      .exists(s.keys);
     await this.#io("remove", key, async () => {
       const answers = await RedisStore.#exec(multi);
       // The session's last key: it leaves the session index (deleteSession ends here).
@@ -423,14 +481,18 @@ export class RedisStore {
 
   /** The sessions that hold keys (for an empty prefix), in key order. */
   async #sessions() {
-    const members = await this.#io("list the sessions of", [], () => this.#client.zrangeBuffer(this.#sessionsKey, 0, -1));
+    const members = await this.#io("list the sessions of", [], () =>
+      this.#client.zrangeBuffer(this.#sessionsKey, 0, -1),
+    );
     return members.map((m) => decode(m)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** The members under `rest` in session `s`, in key order. */
   async #members(s, rest, what, prefix) {
     const [min, max] = rangeOf(rest);
-    return this.#io(what, prefix, () => this.#script("list", [s.keys, s.len, s.exp], [min, max, s.base]));
+    return this.#io(what, prefix, () =>
+      this.#script("list", [s.keys, s.len, s.exp], [min, max, s.base]),
+    );
   }
 
   async loadKeys(prefix) {
@@ -440,7 +502,10 @@ export class RedisStore {
       for (const session of await this.#sessions()) {
         const keys = await this.loadKeys([session]);
         // Emptied by expiry (or by another client): it leaves the index.
-        if (keys.length === 0) await this.#io("list the sessions of", [], () => this.#forgetSessionIfEmpty(this.#session(session)));
+        if (keys.length === 0)
+          await this.#io("list the sessions of", [], () =>
+            this.#forgetSessionIfEmpty(this.#session(session)),
+          );
         out.push(...keys);
       }
       return out;
@@ -467,7 +532,8 @@ export class RedisStore {
       );
       // A value removed (or expired) since its key was listed is no longer in the range.
       values.forEach((bytes, j) => {
-        if (bytes !== null) out.push({ key: [prefix[0], ...segmentsOf(batch[j])], value: decode(bytes) });
+        if (bytes !== null)
+          out.push({ key: [prefix[0], ...segmentsOf(batch[j])], value: decode(bytes) });
       });
     }
     return out;
@@ -495,7 +561,8 @@ export class RedisStore {
     if ((await this.#client.exists(s.keys)) !== 0) return;
     const member = cesu8(s.session);
     await this.#client.zrem(this.#sessionsKey, member);
-    if ((await this.#client.exists(s.keys)) !== 0) await this.#client.zadd(this.#sessionsKey, Date.now(), member);
+    if ((await this.#client.exists(s.keys)) !== 0)
+      await this.#client.zadd(this.#sessionsKey, Date.now(), member);
   }
 
   /** value.length from the session's length hash, without loading the value. */
@@ -522,7 +589,8 @@ export class RedisStore {
     return this.#io("read a span of", key, async () => {
       // GETRANGE's end is inclusive, and 0..-1 would be the whole value: an empty span only asks
       // whether there is a value.
-      const bytes = end > start ? await this.#client.getrangeBuffer(valueKey, start, end - 1) : Buffer.alloc(0);
+      const bytes =
+        end > start ? await this.#client.getrangeBuffer(valueKey, start, end - 1) : Buffer.alloc(0);
       // GETRANGE answers "" for a missing key too.
       if (bytes.length === 0 && (await this.#client.exists(valueKey)) === 0) return undefined;
       return decode(bytes);
@@ -540,7 +608,10 @@ export class RedisStore {
     const lockKey = s.lock(member);
     const heldKey = s.held(member);
     if (!LOCAL_LOCKS.has(this.#client)) LOCAL_LOCKS.set(this.#client, new Map());
-    const releaseLocal = await acquireLocal(LOCAL_LOCKS.get(this.#client), lockKey.toString("latin1"));
+    const releaseLocal = await acquireLocal(
+      LOCAL_LOCKS.get(this.#client),
+      lockKey.toString("latin1"),
+    );
     try {
       const token = randomBytes(16).toString("hex");
       const deadline = Date.now() + this.#lockWaitMs;
@@ -555,14 +626,20 @@ export class RedisStore {
           break;
         }
         if (Date.now() > deadline) {
-          throw new ToolStubError("STORE_FAILED", `RedisStore: the lock ${keyText(key)} is held by another client: gave up waiting after ${this.#lockWaitMs} ms`);
+          throw new ToolStubError(
+            "STORE_FAILED",
+            `RedisStore: the lock ${keyText(key)} is held by another client: gave up waiting after ${this.#lockWaitMs} ms`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, pause));
         pause = Math.min(pause * 2, 50);
       }
-      const renew = setInterval(() => {
-        this.#script("renew", [lockKey], [token, this.#lockLeaseMs]).catch(() => {});
-      }, Math.max(100, Math.floor(this.#lockLeaseMs / 3)));
+      const renew = setInterval(
+        () => {
+          this.#script("renew", [lockKey], [token, this.#lockLeaseMs]).catch(() => {});
+        },
+        Math.max(100, Math.floor(this.#lockLeaseMs / 3)),
+      );
       renew.unref?.();
       let released = false;
       const release = async () => {
@@ -570,7 +647,9 @@ export class RedisStore {
         released = true;
         clearInterval(renew);
         try {
-          await this.#io("release the lock", key, () => this.#script("unlock", [lockKey, heldKey], [token]));
+          await this.#io("release the lock", key, () =>
+            this.#script("unlock", [lockKey, heldKey], [token]),
+          );
         } finally {
           releaseLocal();
         }
@@ -582,4 +661,3 @@ export class RedisStore {
     }
   }
 }
-

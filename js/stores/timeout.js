@@ -7,19 +7,32 @@ import { wrapStore } from "./forward.js";
 
 /** The store's calls that do I/O and answer with a promise. */
 // `lock` is not among them: it waits for its holder on its own deadline (the store's).
-const TIMED_METHODS = ["load", "save", "saveMany", "remove", "loadRange", "removeRange", "size", "loadSlice", "loadKeys", "loadPieces"];
+const TIMED_METHODS = [
+  "load",
+  "save",
+  "saveMany",
+  "remove",
+  "loadRange",
+  "removeRange",
+  "size",
+  "loadSlice",
+  "loadKeys",
+  "loadPieces",
+];
 
 export function withStoreTimeout(store, ms) {
-  const timed = (name) => (method, ...args) => {
-    let timer;
-    const deadline = new Promise((_, reject) => {
-      timer = setTimeout(() => {
-        const cause = new Error(`store.${name}() did not settle within ${ms} ms`);
-        cause.name = "TimeoutError";
-        reject(new ToolStubError("STORE_FAILED", cause.message, { cause }));
-      }, ms);
-    });
-    return Promise.race([method(...args), deadline]).finally(() => clearTimeout(timer));
-  };
+  const timed =
+    (name) =>
+    (method, ...args) => {
+      let timer;
+      const deadline = new Promise((_, reject) => {
+        timer = setTimeout(() => {
+          const cause = new Error(`store.${name}() did not settle within ${ms} ms`);
+          cause.name = "TimeoutError";
+          reject(new ToolStubError("STORE_FAILED", cause.message, { cause }));
+        }, ms);
+      });
+      return Promise.race([method(...args), deadline]).finally(() => clearTimeout(timer));
+    };
   return wrapStore(store, Object.fromEntries(TIMED_METHODS.map((name) => [name, timed(name)])));
 }

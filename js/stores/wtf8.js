@@ -33,7 +33,10 @@ export function encode(str) {
   const parts = [];
   let total = 0;
   let last = 0;
-  const push = (bytes) => { parts.push(bytes); total += bytes.length; };
+  const push = (bytes) => {
+    parts.push(bytes);
+    total += bytes.length;
+  };
   for (const m of str.matchAll(LONE_SURROGATE)) {
     push(encoder.encode(str.slice(last, m.index)));
     const cu = m[0].charCodeAt(0);
@@ -43,7 +46,10 @@ export function encode(str) {
   push(encoder.encode(str.slice(last)));
   const out = new Uint8Array(total);
   let off = 0;
-  for (const p of parts) { out.set(p, off); off += p.length; }
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
   return out;
 }
 

@@ -28,7 +28,10 @@ if (child) {
 const api = await import(path.join(PKG, "js/node.js"));
 const quick = process.argv.includes("--quick");
 // `--only=7` (or `--only=2,7`): just those targets' rows.
-const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",");
+const only = process.argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
 const runs = (target) => !only || only.includes(target);
 
 /**
@@ -63,8 +66,13 @@ function verdict(target, ok, detail) {
 
 let session = 0;
 async function externalizeOne(output) {
-  const stub = new api.ToolStub({ sessionId: `bench-${session++}`, now: () => "2024-01-01T00:00:00Z" });
-  const [part] = await stub.externalize([{ toolId: "call_1", toolName: "bench", output }], { messageId: "m1" });
+  const stub = new api.ToolStub({
+    sessionId: `bench-${session++}`,
+    now: () => "2024-01-01T00:00:00Z",
+  });
+  const [part] = await stub.externalize([{ toolId: "call_1", toolName: "bench", output }], {
+    messageId: "m1",
+  });
   if (!part.truncated) throw new Error("the benchmark output was not externalized");
   return part;
 }
@@ -76,7 +84,12 @@ for (const size of runs("1") ? [1 * MB, 10 * MB] : []) {
   const jsonText = makeInput("json", size);
   const parseTime = await timeIt(() => JSON.parse(jsonText), 5);
   jsonParseAt[size] = parseTime;
-  row("1", `JSON.parse ${size / MB} MB (reference)`, ms(parseTime), `${(utf8Bytes(jsonText) / MB / (parseTime / 1000)).toFixed(0)} MB/s`);
+  row(
+    "1",
+    `JSON.parse ${size / MB} MB (reference)`,
+    ms(parseTime),
+    `${(utf8Bytes(jsonText) / MB / (parseTime / 1000)).toFixed(0)} MB/s`,
+  );
   for (const kind of KINDS) {
     const input = kind === "json" ? jsonText : makeInput(kind, size);
     const bytes = utf8Bytes(input);
@@ -86,16 +99,32 @@ for (const size of runs("1") ? [1 * MB, 10 * MB] : []) {
     const rate = (t) => `${(bytes / MB / (t / 1000)).toFixed(0)} MB/s`;
     const synopsisRatio = synopsisTime / parseTime;
     const externalizeRatio = externalizeTime / parseTime;
-    row("1", `${kind} (${kindSeen}) ${size / MB} MB synopsis`, ms(synopsisTime), `${rate(synopsisTime)}, ${synopsisRatio.toFixed(2)}x JSON.parse`);
-    row("1", `${kind} (${kindSeen}) ${size / MB} MB externalize`, ms(externalizeTime), `${rate(externalizeTime)}, ${externalizeRatio.toFixed(2)}x JSON.parse`);
+    row(
+      "1",
+      `${kind} (${kindSeen}) ${size / MB} MB synopsis`,
+      ms(synopsisTime),
+      `${rate(synopsisTime)}, ${synopsisRatio.toFixed(2)}x JSON.parse`,
+    );
+    row(
+      "1",
+      `${kind} (${kindSeen}) ${size / MB} MB externalize`,
+      ms(externalizeTime),
+      `${rate(externalizeTime)}, ${externalizeRatio.toFixed(2)}x JSON.parse`,
+    );
     if (size === 10 * MB) {
       const ok = synopsisRatio <= 2 && externalizeRatio <= 3;
       target1 &&= ok;
-      if (!ok) verdict("1", false, `${kind}: synopsis ${synopsisRatio.toFixed(2)}x, externalize ${externalizeRatio.toFixed(2)}x`);
+      if (!ok)
+        verdict(
+          "1",
+          false,
+          `${kind}: synopsis ${synopsisRatio.toFixed(2)}x, externalize ${externalizeRatio.toFixed(2)}x`,
+        );
     }
   }
 }
-if (target1 && runs("1")) verdict("1", true, "every kind at 10 MB: synopsis <= 2x and externalize <= 3x JSON.parse");
+if (target1 && runs("1"))
+  verdict("1", true, "every kind at 10 MB: synopsis <= 2x and externalize <= 3x JSON.parse");
 
 // ---- target yaml: YAML as real manifests write it (issue 17) ---------------------------------------
 // Flow sequences, quoted strings, anchors and block scalars take the full PyYAML port, not the
@@ -110,8 +139,18 @@ if (runs("yaml")) {
     const ratio = synopsisTime / parseTime;
     const rate = `${(utf8Bytes(yaml) / MB / (synopsisTime / 1000)).toFixed(0)} MB/s`;
     row("yaml", `JSON.parse of the manifests' data ${size / MB} MB (reference)`, ms(parseTime));
-    row("yaml", `yaml manifests (${kindSeen}) ${size / MB} MB synopsis`, ms(synopsisTime), `${rate}, ${ratio.toFixed(2)}x JSON.parse of the same data`);
-    if (size === 10 * MB) verdict("yaml", ratio <= 2 && kindSeen === "yaml", `manifests at 10 MB: ${ratio.toFixed(2)}x JSON.parse (target <= 2x)`);
+    row(
+      "yaml",
+      `yaml manifests (${kindSeen}) ${size / MB} MB synopsis`,
+      ms(synopsisTime),
+      `${rate}, ${ratio.toFixed(2)}x JSON.parse of the same data`,
+    );
+    if (size === 10 * MB)
+      verdict(
+        "yaml",
+        ratio <= 2 && kindSeen === "yaml",
+        `manifests at 10 MB: ${ratio.toFixed(2)}x JSON.parse (target <= 2x)`,
+      );
   }
 }
 
@@ -123,14 +162,30 @@ if (runs("enhanced")) {
   const enhancedFile = path.join(PKG, "wasm/tool_stub_enhanced_bg.wasm");
   if (existsSync(enhancedFile)) {
     const enhancedWasm = readFileSync(enhancedFile);
-    row("enhanced", "enhanced module .wasm raw", `${(enhancedWasm.length / 1024).toFixed(1)} KB`, "loaded on the first enhanced synopsis");
-    row("enhanced", "enhanced module .wasm gzipped", `${(gzipSync(enhancedWasm, { level: 9 }).length / 1024).toFixed(1)} KB`);
-    const load = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", "enhanced-load"]));
+    row(
+      "enhanced",
+      "enhanced module .wasm raw",
+      `${(enhancedWasm.length / 1024).toFixed(1)} KB`,
+      "loaded on the first enhanced synopsis",
+    );
+    row(
+      "enhanced",
+      "enhanced module .wasm gzipped",
+      `${(gzipSync(enhancedWasm, { level: 9 }).length / 1024).toFixed(1)} KB`,
+    );
+    const load = JSON.parse(
+      execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", "enhanced-load"]),
+    );
     row("enhanced", "enhanced module load (fresh process, loadEnhancedMode)", ms(load.ms));
   } else {
-    row("enhanced", "enhanced module", "not built", "a package from before enhanced mode had a module of its own");
+    row(
+      "enhanced",
+      "enhanced module",
+      "not built",
+      "a package from before enhanced mode had a module of its own",
+    );
   }
-  let slow = [];
+  const slow = [];
   for (const kind of KINDS) {
     const input = makeInput(kind, 10 * MB);
     // The two modes alternate (after a warm-up call of each), medians of 7: on a shared machine a
@@ -150,10 +205,21 @@ if (runs("enhanced")) {
     const enhanced = median(times.enhanced);
     const kinds = `${api.synopsis(input).kind} -> ${api.synopsis(input, { synopsisMode: "enhanced" }).kind}`;
     const ratio = enhanced / reference;
-    row("enhanced", `${kind} (${kinds}) 10 MB enhanced synopsis`, ms(enhanced), `reference ${ms(reference)}, ${ratio.toFixed(2)}x`);
+    row(
+      "enhanced",
+      `${kind} (${kinds}) 10 MB enhanced synopsis`,
+      ms(enhanced),
+      `reference ${ms(reference)}, ${ratio.toFixed(2)}x`,
+    );
     if (ratio > 2) slow.push(`${kind} ${ratio.toFixed(2)}x`);
   }
-  verdict("enhanced", slow.length === 0, slow.length ? `slower than 2x the reference: ${slow.join(", ")}` : "every kind at 10 MB within 2x of reference mode");
+  verdict(
+    "enhanced",
+    slow.length === 0,
+    slow.length
+      ? `slower than 2x the reference: ${slow.join(", ")}`
+      : "every kind at 10 MB within 2x of reference mode",
+  );
 }
 
 // ---- target 2: module size and instantiation --------------------------------------------------
@@ -162,9 +228,15 @@ if (runs("2")) {
   const gzipped = gzipSync(wasm, { level: 9 }).length;
   row("2", ".wasm raw", `${(wasm.length / 1024).toFixed(1)} KB`);
   row("2", ".wasm gzipped", `${(gzipped / 1024).toFixed(1)} KB`, "target <= 250 KB");
-  const instantiate = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", "instantiate"]));
+  const instantiate = JSON.parse(
+    execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", "instantiate"]),
+  );
   row("2", "instantiation (fresh process, initSync)", ms(instantiate.ms), "target < 30 ms");
-  verdict("2", gzipped <= 250 * 1024 && instantiate.ms < 30, `${(gzipped / 1024).toFixed(1)} KB gzipped, ${ms(instantiate.ms)}`);
+  verdict(
+    "2",
+    gzipped <= 250 * 1024 && instantiate.ms < 30,
+    `${(gzipped / 1024).toFixed(1)} KB gzipped, ${ms(instantiate.ms)}`,
+  );
 }
 
 // ---- target 3: read at the end of a big stored output -------------------------------------------
@@ -183,18 +255,29 @@ if (!quick && runs("3")) {
       for (const size of [10 * MB, 100 * MB]) {
         const output = makeInput("text", size, 7);
         const stub = new api.ToolStub({ store: makeStore(), sessionId: `read-${size}` });
-        const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output }], { messageId: "m" });
+        const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output }], {
+          messageId: "m",
+        });
         const offset = part.originalChars - 2000;
         const readEnd = async () => {
-          const window = await stub.read(part.outputRef, { offset, limit: 2000, includeMetadata: false });
-          if (window.content !== output.slice(-window.content.length) || window.hasMore) throw new Error("wrong window");
+          const window = await stub.read(part.outputRef, {
+            offset,
+            limit: 2000,
+            includeMetadata: false,
+          });
+          if (window.content !== output.slice(-window.content.length) || window.hasMore)
+            throw new Error("wrong window");
         };
         // A read takes ~1 ms: a median of many keeps one collector pause from deciding the row.
         times[size] = await timeIt(readEnd, 25);
         row("3", `${name} read 2,000 chars at the end of ${size / MB} MB`, ms(times[size]));
       }
       const ratio = times[100 * MB] / times[10 * MB];
-      verdict("3", times[100 * MB] < 20 && ratio < 3, `${name}: 100 MB ${ms(times[100 * MB])} vs 10 MB ${ms(times[10 * MB])} (${ratio.toFixed(2)}x)`);
+      verdict(
+        "3",
+        times[100 * MB] < 20 && ratio < 3,
+        `${name}: 100 MB ${ms(times[100 * MB])} vs 10 MB ${ms(times[10 * MB])} (${ratio.toFixed(2)}x)`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -204,10 +287,20 @@ if (!quick && runs("3")) {
 // ---- target 4: planning a turn of many parts ----------------------------------------------------
 if (runs("4")) {
   const timeTurn = (parts) =>
-    timeIt(() => new api.ToolStub({ sessionId: `turn-${session++}` }).externalize(parts, { messageId: "m" }), 5, { collect: true });
+    timeIt(
+      () =>
+        new api.ToolStub({ sessionId: `turn-${session++}` }).externalize(parts, { messageId: "m" }),
+      5,
+      { collect: true },
+    );
   const turnRow = (parts, label, time, note) => {
     const total = parts.reduce((n, p) => n + utf8Bytes(p.output), 0);
-    row("4", `externalize a turn of ${parts.length} ${label}(${(total / MB).toFixed(0)} MB)`, ms(time), note);
+    row(
+      "4",
+      `externalize a turn of ${parts.length} ${label}(${(total / MB).toFixed(0)} MB)`,
+      ms(time),
+      note,
+    );
   };
   const times = {};
   for (const count of [1000, 2000]) {
@@ -221,10 +314,16 @@ if (runs("4")) {
     ...part,
     output: Buffer.from(part.output.replace(/[^\x00-\x7f]/g, "?"), "latin1").toString("latin1"),
   }));
-  turnRow(asciiParts, "ASCII parts ", await timeTurn(asciiParts), "the same turn in ASCII, for comparison");
+  turnRow(
+    asciiParts,
+    "ASCII parts ",
+    await timeTurn(asciiParts),
+    "the same turn in ASCII, for comparison",
+  );
   const browser = await browserTurnTime(1000);
   const label = "externalize a turn of 1000 parts in headless Chromium (50 MB)";
-  if (typeof browser === "number") row("4", label, ms(browser), "browser build, WebCrypto, MemoryStore");
+  if (typeof browser === "number")
+    row("4", label, ms(browser), "browser build, WebCrypto, MemoryStore");
   else row("4", label, "-", `not measured: ${browser}`);
   verdict(
     "4",
@@ -247,9 +346,21 @@ async function browserTurnTime(count) {
 
 // ---- target 5: peak memory --------------------------------------------------------------------
 if (!quick && runs("5")) {
-  const memory = JSON.parse(execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--child", "memory"]));
+  const memory = JSON.parse(
+    execFileSync(process.execPath, [
+      "--expose-gc",
+      fileURLToPath(import.meta.url),
+      "--child",
+      "memory",
+    ]),
+  );
   const ratio = memory.peakAboveBaseline / memory.utf8Bytes;
-  row("5", `peak RSS above baseline, externalizing ${memory.utf8Bytes / MB} MB`, `${(memory.peakAboveBaseline / MB).toFixed(0)} MB`, `${ratio.toFixed(2)}x the UTF-8 size`);
+  row(
+    "5",
+    `peak RSS above baseline, externalizing ${memory.utf8Bytes / MB} MB`,
+    `${(memory.peakAboveBaseline / MB).toFixed(0)} MB`,
+    `${ratio.toFixed(2)}x the UTF-8 size`,
+  );
   verdict("5", ratio < 3, `${ratio.toFixed(2)}x`);
 }
 
@@ -257,14 +368,21 @@ if (!quick && runs("5")) {
 if (!quick && runs("6")) {
   const output = makeInput("text", 100 * MB, 11) + "\nneedle-at-the-end\n";
   const stub = new api.ToolStub({ sessionId: "search" });
-  const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output }], { messageId: "m" });
+  const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output }], {
+    messageId: "m",
+  });
   const search = async () => {
     const found = await stub.search(part.outputRef, { query: "needle-at-the-end" });
     if (found.matches.length !== 1) throw new Error("search missed the needle");
   };
   const t = await timeIt(search, 3);
   const rate = utf8Bytes(output) / 1e9 / (t / 1000);
-  row("6", "search a 100 MB output (MemoryStore), match at the end", ms(t), `${rate.toFixed(2)} GB/s`);
+  row(
+    "6",
+    "search a 100 MB output (MemoryStore), match at the end",
+    ms(t),
+    `${rate.toFixed(2)} GB/s`,
+  );
   verdict("6", rate >= 1, `${rate.toFixed(2)} GB/s`);
 }
 
@@ -280,7 +398,9 @@ if (runs("mcp")) {
   const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-bench-mcp-"));
   const connectMcp = async (args) => {
     const client = new Client({ name: "bench", version: "1" });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" }),
+    );
     return client;
   };
   const percentile50 = async (count, call) => {
@@ -295,7 +415,15 @@ if (runs("mcp")) {
   };
   const clients = {
     direct: await connectMcp([fixture]),
-    proxy: await connectMcp([path.join(PKG, "js/cli.js"), "mcp-proxy", "--store", dir, "--", process.execPath, fixture]),
+    proxy: await connectMcp([
+      path.join(PKG, "js/cli.js"),
+      "mcp-proxy",
+      "--store",
+      dir,
+      "--",
+      process.execPath,
+      fixture,
+    ]),
   };
   try {
     const small = {};
@@ -303,16 +431,35 @@ if (runs("mcp")) {
     for (const [name, client] of Object.entries(clients)) {
       small[name] = await percentile50(200, () => client.callTool({ name: "small_text" }));
       large[name] = await percentile50(15, async (i) => {
-        const result = await client.callTool({ name: "big_text", arguments: { chars: 1_000_000, seed: i } });
+        const result = await client.callTool({
+          name: "big_text",
+          arguments: { chars: 1_000_000, seed: i },
+        });
         const stubbed = result.content[0].text.length < 10_000;
-        if (stubbed !== (name === "proxy")) throw new Error(`the 1 MB result ${stubbed ? "was" : "was not"} stubbed ${name}`);
+        if (stubbed !== (name === "proxy"))
+          throw new Error(`the 1 MB result ${stubbed ? "was" : "was not"} stubbed ${name}`);
       });
     }
     const ms2 = (t) => `${t.toFixed(2)} ms`;
     row("mcp", "MCP call, small result, direct (p50 of 200)", ms2(small.direct));
-    row("mcp", "MCP call, small result, through mcp-proxy (p50 of 200)", ms2(small.proxy), `+${ms2(small.proxy - small.direct)} per call`);
-    row("mcp", "MCP call, 1 MB text result, direct (median of 15)", ms(large.direct), "the client receives 1 MB");
-    row("mcp", "MCP call, 1 MB text result, through mcp-proxy (median of 15)", ms(large.proxy), `stored, a ~2 KB stub comes back; ${(large.proxy / large.direct).toFixed(2)}x direct`);
+    row(
+      "mcp",
+      "MCP call, small result, through mcp-proxy (p50 of 200)",
+      ms2(small.proxy),
+      `+${ms2(small.proxy - small.direct)} per call`,
+    );
+    row(
+      "mcp",
+      "MCP call, 1 MB text result, direct (median of 15)",
+      ms(large.direct),
+      "the client receives 1 MB",
+    );
+    row(
+      "mcp",
+      "MCP call, 1 MB text result, through mcp-proxy (median of 15)",
+      ms(large.proxy),
+      `stored, a ~2 KB stub comes back; ${(large.proxy / large.direct).toFixed(2)}x direct`,
+    );
   } finally {
     await Promise.allSettled(Object.values(clients).map((client) => client.close()));
     rmSync(dir, { recursive: true, force: true });
@@ -322,9 +469,20 @@ if (runs("mcp")) {
 // ---- target 7: grep (the grep module) against V8's RegExp and ripgrep ------------------------------
 if (runs("7")) {
   const grepWasm = readFileSync(path.join(PKG, "wasm/tool_stub_grep_bg.wasm"));
-  row("7", "grep module .wasm raw", `${(grepWasm.length / 1024).toFixed(1)} KB`, "loaded on the first regex/ignoreCase/wholeWord search");
-  row("7", "grep module .wasm gzipped", `${(gzipSync(grepWasm, { level: 9 }).length / 1024).toFixed(1)} KB`);
-  const load = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", "grep-load"]));
+  row(
+    "7",
+    "grep module .wasm raw",
+    `${(grepWasm.length / 1024).toFixed(1)} KB`,
+    "loaded on the first regex/ignoreCase/wholeWord search",
+  );
+  row(
+    "7",
+    "grep module .wasm gzipped",
+    `${(gzipSync(grepWasm, { level: 9 }).length / 1024).toFixed(1)} KB`,
+  );
+  const load = JSON.parse(
+    execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", "grep-load"]),
+  );
   row("7", "grep module load (fresh process, preloadGrep)", ms(load.ms));
   // Each search: tool-stub's options, the same search as a V8 RegExp (`u`: code points, Unicode
   // case folding), and ripgrep's flags.
@@ -333,7 +491,12 @@ if (runs("7")) {
     ["alternation", { query: "ERROR|FATAL", regex: true }, /ERROR|FATAL/gu, ["ERROR|FATAL"]],
     ["class+literal", { query: "\\d+ms", regex: true }, /\d+ms/gu, ["\\d+ms"]],
     ["wholeWord", { query: "ERROR", wholeWord: true }, /\bERROR\b/gu, ["-w", "ERROR"]],
-    ["never matches", { query: "panic: \\w+ overflow", regex: true }, /panic: \w+ overflow/gu, ["panic: \\w+ overflow"]],
+    [
+      "never matches",
+      { query: "panic: \\w+ overflow", regex: true },
+      /panic: \w+ overflow/gu,
+      ["panic: \\w+ overflow"],
+    ],
   ];
   const rg = spawnSync("rg", ["--version"]).status === 0;
   const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-grep-bench-"));
@@ -346,10 +509,15 @@ if (runs("7")) {
       const file = path.join(dir, unicode ? "unicode.log" : "ascii.log");
       writeFileSync(file, log);
       const stub = new api.ToolStub({ sessionId: `grep-${unicode}` });
-      const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output: log }], { messageId: "m" });
+      const [part] = await stub.externalize([{ toolId: "t", toolName: "bench", output: log }], {
+        messageId: "m",
+      });
       // The grep module keeps the last text it searched: the first search of an output also
       // copies it in (a search of another output in between makes each timed one a first one).
-      const [small] = await stub.externalize([{ toolId: "s", toolName: "bench", output: "tiny ".repeat(5000) }], { messageId: "s" });
+      const [small] = await stub.externalize(
+        [{ toolId: "s", toolName: "bench", output: "tiny ".repeat(5000) }],
+        { messageId: "s" },
+      );
       const firsts = [];
       for (let i = 0; i < 5; i++) {
         await stub.search(small.outputRef, { query: "tiny", wholeWord: true });
@@ -358,9 +526,22 @@ if (runs("7")) {
         firsts.push(performance.now() - start);
       }
       firsts.sort((a, b) => a - b);
-      row("7", `${label}: wholeWord, first search of the output`, ms(firsts[2]), "includes copying it into the grep module");
-      const literal = await timeIt(() => stub.search(part.outputRef, { query: "connection reset by peer 42" }), 5);
-      row("7", `${label}: literal search`, ms(literal), `${(utf8Bytes(log) / 1e9 / (literal / 1000)).toFixed(2)} GB/s`);
+      row(
+        "7",
+        `${label}: wholeWord, first search of the output`,
+        ms(firsts[2]),
+        "includes copying it into the grep module",
+      );
+      const literal = await timeIt(
+        () => stub.search(part.outputRef, { query: "connection reset by peer 42" }),
+        5,
+      );
+      row(
+        "7",
+        `${label}: literal search`,
+        ms(literal),
+        `${(utf8Bytes(log) / 1e9 / (literal / 1000)).toFixed(2)} GB/s`,
+      );
       for (const [name, options, regExp, rgArgs] of SEARCHES) {
         let count = 0;
         const ours = await timeIt(async () => {
@@ -374,10 +555,23 @@ if (runs("7")) {
         const ratio = v8 / ours;
         target7 &&= ratio >= 0.25;
         if (ratio < 0.25) slow.push(`${label} ${name} ${ratio.toFixed(2)}`);
-        row("7", `${label}: ${name}`, ms(ours), `V8 RegExp ${ms(v8)} (ratio ${ratio.toFixed(2)}), ${count} matches (V8 ${v8Count})`);
+        row(
+          "7",
+          `${label}: ${name}`,
+          ms(ours),
+          `V8 RegExp ${ms(v8)} (ratio ${ratio.toFixed(2)}), ${count} matches (V8 ${v8Count})`,
+        );
         if (rg) {
-          const rgTime = await timeIt(() => spawnSync("rg", ["--count-matches", ...rgArgs, file]), 3);
-          row("7", `${label}: ${name}, ripgrep`, ms(rgTime), "rg process, same file, for comparison");
+          const rgTime = await timeIt(
+            () => spawnSync("rg", ["--count-matches", ...rgArgs, file]),
+            3,
+          );
+          row(
+            "7",
+            `${label}: ${name}, ripgrep`,
+            ms(rgTime),
+            "rg process, same file, for comparison",
+          );
         } else {
           row("7", `${label}: ${name}, ripgrep`, "-", "not measured: rg is not installed");
         }
@@ -386,7 +580,11 @@ if (runs("7")) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  verdict("7", target7, target7 ? "every grep row within 4x of V8's RegExp" : `slower than 4x V8: ${slow.join(", ")}`);
+  verdict(
+    "7",
+    target7,
+    target7 ? "every grep row within 4x of V8's RegExp" : `slower than 4x V8: ${slow.join(", ")}`,
+  );
 }
 
 // ---- browser-search: the page's main thread during a 100 MB search (issue 16) -------------------
@@ -402,14 +600,43 @@ if (!quick && runs("browser-search")) {
     row("browser-search", label, "-", `not measured: ${measured}`);
   } else {
     const { worker, main, indexedDb } = measured;
-    row("browser-search", `${label}, longest main-thread task: search worker`, ms(worker.longest), "long tasks are those over 50 ms (0: none)");
-    row("browser-search", `${label}, longest main-thread task: main thread (fallback)`, ms(main.longest), "same run, the worker's script blocked");
-    row("browser-search", `${label}, total: search worker`, ms(worker.totalMs), `${(worker.totalMs / main.totalMs).toFixed(2)}x the main thread's`);
+    row(
+      "browser-search",
+      `${label}, longest main-thread task: search worker`,
+      ms(worker.longest),
+      "long tasks are those over 50 ms (0: none)",
+    );
+    row(
+      "browser-search",
+      `${label}, longest main-thread task: main thread (fallback)`,
+      ms(main.longest),
+      "same run, the worker's script blocked",
+    );
+    row(
+      "browser-search",
+      `${label}, total: search worker`,
+      ms(worker.totalMs),
+      `${(worker.totalMs / main.totalMs).toFixed(2)}x the main thread's`,
+    );
     row("browser-search", `${label}, total: main thread (fallback)`, ms(main.totalMs));
-    row("browser-search", `${label}, longest main-thread task: search worker, IndexedDbStore`, ms(indexedDb.longest), "the store's 1 M-char pieces go to the worker unjoined (loadPieces)");
-    row("browser-search", `${label}, total: search worker, IndexedDbStore`, ms(indexedDb.totalMs), "reading the pieces included");
+    row(
+      "browser-search",
+      `${label}, longest main-thread task: search worker, IndexedDbStore`,
+      ms(indexedDb.longest),
+      "the store's 1 M-char pieces go to the worker unjoined (loadPieces)",
+    );
+    row(
+      "browser-search",
+      `${label}, total: search worker, IndexedDbStore`,
+      ms(indexedDb.totalMs),
+      "reading the pieces included",
+    );
     const met = worker.longest <= 100 && indexedDb.longest <= 100;
-    verdict("browser-search", met, `longest main-thread task ${ms(worker.longest)} in the worker, ${ms(indexedDb.longest)} from IndexedDbStore (target <= 100 ms; ${ms(main.longest)} on the main thread)`);
+    verdict(
+      "browser-search",
+      met,
+      `longest main-thread task ${ms(worker.longest)} in the worker, ${ms(indexedDb.longest)} from IndexedDbStore (target <= 100 ms; ${ms(main.longest)} on the main thread)`,
+    );
   }
 }
 
@@ -422,15 +649,26 @@ async function browserSearchTimes(runs) {
   return measureInChromium(async (browser, open) => {
     const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const result = {};
-    for (const [name, blockWorker, indexedDb] of [["worker", false, false], ["main", true, false], ["indexedDb", false, true]]) {
+    for (const [name, blockWorker, indexedDb] of [
+      ["worker", false, false],
+      ["main", true, false],
+      ["indexedDb", false, true],
+    ]) {
       const context = await browser.newContext();
       if (blockWorker) await context.route("**/search-worker.js", (route) => route.abort());
       const page = await open(context, "/tests/browser/grep.html");
       await page.evaluate((idb) => window.prepareBig(100, idb), indexedDb);
       const times = [];
-      for (let i = 0; i < runs; i++) times.push(await page.evaluate(() => window.searchBig({ query: "ERROR", wholeWord: true }, true)));
-      if (times.some((t) => t.totalMatches !== 1)) throw new Error(`the ${name} search did not find its match`);
-      result[name] = { longest: median(times.map((t) => t.longest)), totalMs: median(times.map((t) => t.totalMs)) };
+      for (let i = 0; i < runs; i++)
+        times.push(
+          await page.evaluate(() => window.searchBig({ query: "ERROR", wholeWord: true }, true)),
+        );
+      if (times.some((t) => t.totalMatches !== 1))
+        throw new Error(`the ${name} search did not find its match`);
+      result[name] = {
+        longest: median(times.map((t) => t.longest)),
+        totalMs: median(times.map((t) => t.totalMs)),
+      };
       await context.close();
     }
     return result;
@@ -471,11 +709,30 @@ if (runs("redis")) {
         return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
       };
       const parts = turnParts(1000, 1000 * 50_000);
-      const turn = (makeStore) => median(5, () => new api.ToolStub({ store: makeStore(), sessionId: `turn-${session++}` }).externalize(parts, { messageId: "m" }), () => client.flushall());
+      const turn = (makeStore) =>
+        median(
+          5,
+          () =>
+            new api.ToolStub({ store: makeStore(), sessionId: `turn-${session++}` }).externalize(
+              parts,
+              { messageId: "m" },
+            ),
+          () => client.flushall(),
+        );
       const memoryTurn = await turn(() => new api.MemoryStore());
       const redisTurn = await turn(redisStore);
-      row("redis", "externalize a turn of 1000 parts (50 MB), MemoryStore", ms(memoryTurn), "baseline, same run");
-      row("redis", "externalize a turn of 1000 parts (50 MB), RedisStore", ms(redisTurn), `${(redisTurn / memoryTurn).toFixed(2)}x MemoryStore; a MULTI per result, 16 in flight`);
+      row(
+        "redis",
+        "externalize a turn of 1000 parts (50 MB), MemoryStore",
+        ms(memoryTurn),
+        "baseline, same run",
+      );
+      row(
+        "redis",
+        "externalize a turn of 1000 parts (50 MB), RedisStore",
+        ms(redisTurn),
+        `${(redisTurn / memoryTurn).toFixed(2)}x MemoryStore; a MULTI per result, 16 in flight`,
+      );
       await client.flushall();
 
       if (!quick) {
@@ -483,13 +740,25 @@ if (runs("redis")) {
         for (const size of [10 * MB, 100 * MB]) {
           const output = makeInput("text", size, 7);
           const ts = new api.ToolStub({ store: redisStore(), sessionId: `read-${size}` });
-          const [part] = await ts.externalize([{ toolId: "t", toolName: "bench", output }], { messageId: "m" });
+          const [part] = await ts.externalize([{ toolId: "t", toolName: "bench", output }], {
+            messageId: "m",
+          });
           const offset = part.originalChars - 2000;
           times[size] = await median(25, async () => {
-            const window = await ts.read(part.outputRef, { offset, limit: 2000, includeMetadata: false });
-            if (window.content !== output.slice(-window.content.length) || window.hasMore) throw new Error("wrong window");
+            const window = await ts.read(part.outputRef, {
+              offset,
+              limit: 2000,
+              includeMetadata: false,
+            });
+            if (window.content !== output.slice(-window.content.length) || window.hasMore)
+              throw new Error("wrong window");
           });
-          row("redis", `RedisStore read 2,000 chars at the end of ${size / MB} MB`, ms(times[size]), size === 100 * MB ? `${(times[size] / times[10 * MB]).toFixed(2)}x the 10 MB read` : "");
+          row(
+            "redis",
+            `RedisStore read 2,000 chars at the end of ${size / MB} MB`,
+            ms(times[size]),
+            size === 100 * MB ? `${(times[size] / times[10 * MB]).toFixed(2)}x the 10 MB read` : "",
+          );
         }
         await client.flushall();
       }
@@ -503,7 +772,12 @@ if (runs("redis")) {
         const filled = performance.now();
         for (let i = 0; i < count; i += 100) {
           const batch = [];
-          for (let j = i; j < Math.min(count, i + 100); j++) batch.push({ toolId: `c${j}`, toolName: j % 10 === 0 ? "rare" : "common", output: `result ${j}\n${`line of a tool output ${j % 97}\n`.repeat(80)}` });
+          for (let j = i; j < Math.min(count, i + 100); j++)
+            batch.push({
+              toolId: `c${j}`,
+              toolName: j % 10 === 0 ? "rare" : "common",
+              output: `result ${j}\n${`line of a tool output ${j % 97}\n`.repeat(80)}`,
+            });
           await filling.externalize(batch, { messageId: `m${i}` });
         }
         const fillMs = performance.now() - filled;
@@ -513,15 +787,30 @@ if (runs("redis")) {
         sessionCalls[count] = {
           "first call of a new ToolStub (loads the catalog)": await median(7, () => ts().usage()),
           "list(limit 50)": await median(7, () => warm.list({ limit: 50 })),
-          "list(toolName, limit 50)": await median(7, () => warm.list({ toolName: "rare", limit: 50 })),
+          "list(toolName, limit 50)": await median(7, () =>
+            warm.list({ toolName: "rare", limit: 50 }),
+          ),
           usage: await median(7, () => warm.usage()),
-          "the model's list tool (lean, newest first, limit 50)": await median(7, () => warm.handleToolCall("openviking_tool_result_list", { limit: 50, order: "newest" })),
+          "the model's list tool (lean, newest first, limit 50)": await median(7, () =>
+            warm.handleToolCall("openviking_tool_result_list", { limit: 50, order: "newest" }),
+          ),
         };
-        if (count > 20) row("redis", `RedisStore: storing ${count} results of ~2 KB, 100 per turn`, `${(fillMs / 1000).toFixed(1)} s`, `${(fillMs / count).toFixed(2)} ms a result`);
+        if (count > 20)
+          row(
+            "redis",
+            `RedisStore: storing ${count} results of ~2 KB, 100 per turn`,
+            `${(fillMs / 1000).toFixed(1)} s`,
+            `${(fillMs / count).toFixed(2)} ms a result`,
+          );
       }
       for (const [call, small] of Object.entries(sessionCalls[20])) {
         const big = sessionCalls[10_000][call];
-        row("redis", `RedisStore ${call} at 10,000 results`, ms(big), `${ms(small)} at 20 results (${(big / small).toFixed(1)}x)`);
+        row(
+          "redis",
+          `RedisStore ${call} at 10,000 results`,
+          ms(big),
+          `${ms(small)} at 20 results (${(big / small).toFixed(1)}x)`,
+        );
       }
       await client.flushall();
     } finally {
@@ -533,7 +822,9 @@ if (runs("redis")) {
 
 // ---- the table ---------------------------------------------------------------------------------
 const cores = availableParallelism?.() ?? cpus().length;
-console.log(`tool-stub benchmark: Node ${process.version}, ${cores} cores, ${cpus()[0]?.model ?? "unknown CPU"}\n`);
+console.log(
+  `tool-stub benchmark: Node ${process.version}, ${cores} cores, ${cpus()[0]?.model ?? "unknown CPU"}\n`,
+);
 const header = ["target", "measure", "value", "note"];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
@@ -541,7 +832,8 @@ console.log(line(header));
 console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
 for (const r of rows) console.log(line(r));
 console.log("");
-for (const [target, ok, detail] of verdicts) console.log(`target ${target}: ${ok ? "met" : "NOT met"} (${detail})`);
+for (const [target, ok, detail] of verdicts)
+  console.log(`target ${target}: ${ok ? "met" : "NOT met"} (${detail})`);
 
 // ---- measurements that need a fresh process ---------------------------------------------------
 async function runChild(which) {
@@ -565,7 +857,9 @@ async function runChild(which) {
     const childApi = await import(path.join(PKG, "js/node.js"));
     const output = makeInput("text", 100 * MB, 3);
     const stub = new childApi.ToolStub({ sessionId: "memory" });
-    await stub.externalize([{ toolId: "warm", toolName: "bench", output: "x".repeat(30_000) }], { messageId: "w" });
+    await stub.externalize([{ toolId: "warm", toolName: "bench", output: "x".repeat(30_000) }], {
+      messageId: "w",
+    });
     globalThis.gc();
     const baseline = process.memoryUsage().rss;
     // The main thread is busy in wasm for most of the call, and the lifetime maxRSS is the input's

@@ -10,9 +10,31 @@ export function lcg(seed = 42) {
 }
 
 const WORDS = [
-  "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
-  "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
-  "café", "naïve", "über", "日本語", "数据",
+  "alpha",
+  "bravo",
+  "charlie",
+  "delta",
+  "echo",
+  "foxtrot",
+  "golf",
+  "hotel",
+  "india",
+  "juliet",
+  "kilo",
+  "lima",
+  "mike",
+  "november",
+  "oscar",
+  "papa",
+  "quebec",
+  "romeo",
+  "sierra",
+  "tango",
+  "café",
+  "naïve",
+  "über",
+  "日本語",
+  "数据",
 ];
 
 function words(next, n) {
@@ -57,14 +79,16 @@ const GENERATORS = {
   csv(bytes, next) {
     return fill(
       bytes,
-      (i) => `${i},${words(next, 2)},${next() % 1000},${(next() % 10000) / 100},${next() % 2 ? "yes" : "no"}\n`,
+      (i) =>
+        `${i},${words(next, 2)},${next() % 1000},${(next() % 10000) / 100},${next() % 2 ? "yes" : "no"}\n`,
       "id,name,count,price,flag\n",
     );
   },
   tsv(bytes, next) {
     return fill(
       bytes,
-      (i) => `${i}\t${words(next, 2)}\t${next() % 1000}\t${(next() % 10000) / 100}\t${next() % 2 ? "yes" : "no"}\n`,
+      (i) =>
+        `${i}\t${words(next, 2)}\t${next() % 1000}\t${(next() % 10000) / 100}\t${next() % 2 ? "yes" : "no"}\n`,
       "id\tname\tcount\tprice\tflag\n",
     );
   },
@@ -80,7 +104,8 @@ const GENERATORS = {
   xml(bytes, next) {
     return fill(
       bytes,
-      (i) => `  <item id="${i}" kind="${words(next, 1)}"><name>${words(next, 2)}</name><count>${next() % 1000}</count></item>\n`,
+      (i) =>
+        `  <item id="${i}" kind="${words(next, 1)}"><name>${words(next, 2)}</name><count>${next() % 1000}</count></item>\n`,
       '<?xml version="1.0"?>\n<catalog>\n',
       "</catalog>\n",
     );
@@ -96,10 +121,7 @@ const GENERATORS = {
     );
   },
   text(bytes, next) {
-    return fill(
-      bytes,
-      (i) => (i % 40 === 0 ? `# Section ${i}\n` : "") + `${words(next, 12)}.\n`,
-    );
+    return fill(bytes, (i) => (i % 40 === 0 ? `# Section ${i}\n` : "") + `${words(next, 12)}.\n`);
   },
   "binary-like": (bytes, next) =>
     fill(bytes, () => {
@@ -124,16 +146,32 @@ export function makeInput(kind, bytes, seed = 42) {
 export function turnParts(count, totalBytes) {
   const mixed = ["json", "csv", "text", "code", "xml", "tsv"];
   return Array.from({ length: count }, (_, i) => {
-    const bytes = Math.round((totalBytes / count) * (0.2 + 1.6 * ((i * 37) % count) / count));
-    return { toolId: `call_${i}`, toolName: "bench", output: makeInput(mixed[i % mixed.length], bytes, i) };
+    const bytes = Math.round((totalBytes / count) * (0.2 + (1.6 * ((i * 37) % count)) / count));
+    return {
+      toolId: `call_${i}`,
+      toolName: "bench",
+      output: makeInput(mixed[i % mixed.length], bytes, i),
+    };
   });
 }
 
 /** The first 20 of WORDS are ASCII. */
 const ASCII_WORDS = 20;
 const LEVELS = ["INFO", "INFO", "INFO", "INFO", "DEBUG", "DEBUG", "WARN", "ERROR", "INFO", "Error"];
-const ASCII_MESSAGES = ["request served", "cache miss for key", "retrying upstream call", "disk usage at", "connection reset by peer"];
-const UNICODE_MESSAGES = ["requête servie pour «Zoë»", "échec du cache, clé", "σφάλμα σύνδεσης στον διακομιστή", "上游调用重试 数据", "ディスク使用率 日本語"];
+const ASCII_MESSAGES = [
+  "request served",
+  "cache miss for key",
+  "retrying upstream call",
+  "disk usage at",
+  "connection reset by peer",
+];
+const UNICODE_MESSAGES = [
+  "requête servie pour «Zoë»",
+  "échec du cache, clé",
+  "σφάλμα σύνδεσης στον διακομιστή",
+  "上游调用重试 数据",
+  "ディスク使用率 日本語",
+];
 
 /**
  * A deterministic log of `bytes` UTF-8 bytes for the grep rows: timestamps, levels (some ERROR,
@@ -162,7 +200,10 @@ export function makeLog(bytes, { unicode = false, seed = 5 } = {}) {
 export function makeManifests(bytes, seed = 42) {
   const next = lcg(seed);
   const encoder = new TextEncoder();
-  const defaults = { imagePullPolicy: "IfNotPresent", terminationMessagePath: "/dev/termination-log" };
+  const defaults = {
+    imagePullPolicy: "IfNotPresent",
+    terminationMessagePath: "/dev/termination-log",
+  };
   const head =
     'apiVersion: v1\nkind: List\nmetadata:\n  name: "bench-manifests"\n' +
     "defaults: &defaults\n  imagePullPolicy: IfNotPresent\n  terminationMessagePath: /dev/termination-log\nitems:\n";
@@ -216,6 +257,12 @@ export function makeManifests(bytes, seed = 42) {
       },
     });
   }
-  const data = { apiVersion: "v1", kind: "List", metadata: { name: "bench-manifests" }, defaults, items };
+  const data = {
+    apiVersion: "v1",
+    kind: "List",
+    metadata: { name: "bench-manifests" },
+    defaults,
+    items,
+  };
   return { yaml: chunks.join(""), json: JSON.stringify(data) };
 }

@@ -20,14 +20,23 @@ async function fill(ToolStub, store, n, kb) {
   const rare = new Set(Array.from({ length: RARE }, (_, k) => Math.floor((k * n) / RARE)));
   for (let i = 0; i < n; i += 50) {
     const parts = [];
-    for (let j = i; j < Math.min(n, i + 50); j++) parts.push({ toolId: `c${j}`, toolName: rare.has(j) ? "rare" : "common", output: output(j, kb) });
+    for (let j = i; j < Math.min(n, i + 50); j++)
+      parts.push({
+        toolId: `c${j}`,
+        toolName: rare.has(j) ? "rare" : "common",
+        output: output(j, kb),
+      });
     await ts.externalize(parts, { messageId: `m${i}` });
   }
 }
 
 /** A warm ToolStub on a filled session: its first call (timed: `cold`) loads and checks the catalog. */
 async function open(ToolStub, store, config) {
-  const ts = new ToolStub({ store, sessionId: "bench", config: { thresholdChars: 100, ...config } });
+  const ts = new ToolStub({
+    store,
+    sessionId: "bench",
+    config: { thresholdChars: 100, ...config },
+  });
   const start = performance.now();
   await ts.usage();
   return { ts, cold: performance.now() - start };
@@ -42,10 +51,13 @@ const CALLS = {
   "searchAll(toolName: 5 results)": ({ ts }) => ts.searchAll({ query: "result", toolName: "rare" }),
   // The writing calls last: they change the sessions the calls above read.
   // maxResults above the session: retention plans every turn, deletes nothing.
-  "externalize 100 KB, retention on": ({ ts }, i) => ts.externalize([{ toolId: `x${i}`, toolName: "new", output: big + i }], { messageId: `x${i}` }),
+  "externalize 100 KB, retention on": ({ ts }, i) =>
+    ts.externalize([{ toolId: `x${i}`, toolName: "new", output: big + i }], { messageId: `x${i}` }),
   // maxResults at the session's size after the row above: every turn's prune deletes the oldest.
   "externalize 100 KB, retention deleting the oldest": ({ capped }, i) =>
-    capped.externalize([{ toolId: `y${i}`, toolName: "new", output: big + i }], { messageId: `y${i}` }),
+    capped.externalize([{ toolId: `y${i}`, toolName: "new", output: big + i }], {
+      messageId: `y${i}`,
+    }),
 };
 
 /**
@@ -59,7 +71,10 @@ export async function sessionRows({ ToolStub, makeStore, n, kb = 20, runs = 15 }
   await fill(ToolStub, stores.large, n, kb);
   const filledMs = performance.now() - start;
   const sessions = {};
-  for (const [side, size] of [["small", SMALL], ["large", n]]) {
+  for (const [side, size] of [
+    ["small", SMALL],
+    ["large", n],
+  ]) {
     const warm = await open(ToolStub, stores[side], { maxResults: size + 10_000 });
     const capped = await open(ToolStub, stores[side], { maxResults: size + runs });
     sessions[side] = { ts: warm.ts, capped: capped.ts, cold: warm.cold };
@@ -77,13 +92,17 @@ export async function sessionRows({ ToolStub, makeStore, n, kb = 20, runs = 15 }
     }
     rows[call] = { small: median(times.small), large: median(times.large) };
   }
-  rows["first call of a new ToolStub (loads and checks the catalog)"] = { small: sessions.small.cold, large: sessions.large.cold };
+  rows["first call of a new ToolStub (loads and checks the catalog)"] = {
+    small: sessions.small.cold,
+    large: sessions.large.cold,
+  };
   return { rows, filledMs, stores };
 }
 
 /** Markdown rows `| store | call | 20 results | n results | ratio |`. */
 export function tableRows(name, n, rows) {
   return Object.entries(rows).map(
-    ([call, { small, large }]) => `| ${name} | ${call} | ${small.toFixed(2)} ms | ${large.toFixed(2)} ms (${n}) | ${(large / small).toFixed(2)}x |`,
+    ([call, { small, large }]) =>
+      `| ${name} | ${call} | ${small.toFixed(2)} ms | ${large.toFixed(2)} ms (${n}) | ${(large / small).toFixed(2)}x |`,
   );
 }

@@ -19,7 +19,9 @@ import { ToolStub, NodeFsStore } from "../../pkg/js/node.js";
 import { IndexedDbStore } from "../../pkg/js/stores/indexeddb.js";
 import { SMALL, sessionRows, tableRows } from "./session-calls.mjs";
 
-const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=")));
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=")),
+);
 const count = (name, fallback) => Number(args[name] ?? fallback);
 const kb = count("kb", 20);
 const runs = count("runs", 15);
@@ -32,7 +34,10 @@ async function searchAllPeak(store) {
   const ts = new ToolStub({ store, sessionId: "peak", config: { thresholdChars: 100 } });
   const sizes = [1, 8, 2, 8, 4].map((mb) => mb * 1024 * 1024);
   for (const [k, size] of sizes.entries()) {
-    await ts.externalize([{ toolId: `p${k}`, toolName: "peak", output: `peak ${k}\n` + "z".repeat(size) }], { messageId: `p${k}` });
+    await ts.externalize(
+      [{ toolId: `p${k}`, toolName: "peak", output: `peak ${k}\n` + "z".repeat(size) }],
+      { messageId: `p${k}` },
+    );
   }
   const live = () => {
     globalThis.gc();
@@ -69,30 +74,43 @@ async function chromiumRows(n) {
 const out = [];
 const dirs = [];
 const stores = [
-  ["NodeFsStore", count("fs", 10_000), () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-bench-session-"));
-    dirs.push(dir);
-    return new NodeFsStore(dir);
-  }],
-  ["IndexedDbStore (fake-indexeddb)", count("idb", 2_000), () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange })],
+  [
+    "NodeFsStore",
+    count("fs", 10_000),
+    () => {
+      const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-bench-session-"));
+      dirs.push(dir);
+      return new NodeFsStore(dir);
+    },
+  ],
+  [
+    "IndexedDbStore (fake-indexeddb)",
+    count("idb", 2_000),
+    () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }),
+  ],
 ];
 try {
   for (const [name, n, makeStore] of stores) {
     if (!n) continue;
     const { rows, filledMs } = await sessionRows({ ToolStub, makeStore, n, kb, runs });
-    console.error(`${name}: filled ${SMALL} + ${n} results of ${kb} KB in ${(filledMs / 1000).toFixed(1)} s`);
+    console.error(
+      `${name}: filled ${SMALL} + ${n} results of ${kb} KB in ${(filledMs / 1000).toFixed(1)} s`,
+    );
     out.push(...tableRows(name, n, rows));
     if (typeof globalThis.gc === "function") {
       const { peak, largest } = await searchAllPeak(makeStore());
       const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-      out.push(`| ${name} | searchAll peak memory above baseline (5 outputs of 1-8 MB) | largest output ${mb(largest)} | ${mb(peak)} | ${(peak / largest).toFixed(2)}x |`);
+      out.push(
+        `| ${name} | searchAll peak memory above baseline (5 outputs of 1-8 MB) | largest output ${mb(largest)} | ${mb(peak)} | ${(peak / largest).toFixed(2)}x |`,
+      );
     }
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
   const n = count("chromium", 2_000);
   if (n) {
     const rows = await chromiumRows(n);
-    if (typeof rows === "string") out.push(`| IndexedDbStore (headless Chromium) | - | - | not measured: ${rows} | - |`);
+    if (typeof rows === "string")
+      out.push(`| IndexedDbStore (headless Chromium) | - | - | not measured: ${rows} | - |`);
     else out.push(...tableRows("IndexedDbStore (headless Chromium)", n, rows));
   }
 } finally {

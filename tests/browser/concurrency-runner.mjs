@@ -18,13 +18,28 @@ try {
     await page.goto(url);
     await page.waitForFunction(() => window.ready === true);
   }
-  const counts = await Promise.all(pages.map((page, i) => page.evaluate((name) => window.externalizeMany(name, 200), i === 0 ? "a" : "b")));
-  check("both pages externalized 200 outputs each", counts[0] === 200 && counts[1] === 200, JSON.stringify(counts));
+  const counts = await Promise.all(
+    pages.map((page, i) =>
+      page.evaluate((name) => window.externalizeMany(name, 200), i === 0 ? "a" : "b"),
+    ),
+  );
+  check(
+    "both pages externalized 200 outputs each",
+    counts[0] === 200 && counts[1] === 200,
+    JSON.stringify(counts),
+  );
   const ids = await pages[0].evaluate(() => window.listAndVerify());
-  check("one stored result per distinct output (50 shared + 150 + 150)", ids.length === 350, `${ids.length}`);
+  check(
+    "one stored result per distinct output (50 shared + 150 + 150)",
+    ids.length === 350,
+    `${ids.length}`,
+  );
   check("no duplicated ids", new Set(ids).size === ids.length);
   const again = await pages[1].evaluate(() => window.listAndVerify());
-  check("the other page sees the same results, all verified", JSON.stringify(again) === JSON.stringify(ids));
+  check(
+    "the other page sees the same results, all verified",
+    JSON.stringify(again) === JSON.stringify(ids),
+  );
   check("no page errors", errors.length === 0, errors.join("; "));
 } catch (error) {
   check("run", false, String(error?.stack ?? error));

@@ -7,8 +7,14 @@ export function launchChromium() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
-      "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
     ],
   });
 }
@@ -47,7 +53,9 @@ export async function measureInChromium(use, width = 80) {
   try {
     return await withServedChromium(use);
   } catch (error) {
-    return String(error?.message ?? error).split("\n")[0].slice(0, width);
+    return String(error?.message ?? error)
+      .split("\n")[0]
+      .slice(0, width);
   }
 }
 

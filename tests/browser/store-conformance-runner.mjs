@@ -14,7 +14,13 @@ import { launchChromium } from "./harness.mjs";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const PAGE = "/tests/browser/store-conformance.html";
 const TIMEOUT_MS = 120_000;
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json", ".wasm": "application/wasm" };
+const TYPES = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+};
 
 // Minimal static server for the repo root, bound to loopback only.
 function startServer() {
@@ -22,9 +28,13 @@ function startServer() {
     try {
       const urlPath = decodeURIComponent(new URL(req.url, "http://x").pathname);
       const file = path.resolve(ROOT, "." + urlPath);
-      if (!file.startsWith(ROOT + path.sep)) throw Object.assign(new Error("outside root"), { code: "ENOENT" });
+      if (!file.startsWith(ROOT + path.sep))
+        throw Object.assign(new Error("outside root"), { code: "ENOENT" });
       const body = await fs.readFile(file);
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      res.writeHead(200, {
+        "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-store",
+      });
       res.end(body);
     } catch (err) {
       res.writeHead(err.code === "ENOENT" || err.code === "EISDIR" ? 404 : 500);
@@ -44,17 +54,28 @@ async function main() {
     // Any of these means the page cannot be trusted (e.g. a module failed to
     // load and the suite never started): stop waiting at once.
     let abort;
-    const aborted = new Promise((_, reject) => { abort = reject; });
+    const aborted = new Promise((_, reject) => {
+      abort = reject;
+    });
     aborted.catch(() => {});
-    const problem = (msg) => { problems.push(msg); abort(new Error(msg)); };
+    const problem = (msg) => {
+      problems.push(msg);
+      abort(new Error(msg));
+    };
     page.on("pageerror", (err) => problem(`page error: ${err.message}`));
-    page.on("console", (msg) => { if (msg.type() === "error") problem(`console error: ${msg.text()}`); });
-    page.on("response", (r) => { if (r.status() >= 400) problem(`HTTP ${r.status()} for ${r.url()}`); });
+    page.on("console", (msg) => {
+      if (msg.type() === "error") problem(`console error: ${msg.text()}`);
+    });
+    page.on("response", (r) => {
+      if (r.status() >= 400) problem(`HTTP ${r.status()} for ${r.url()}`);
+    });
     page.on("requestfailed", (r) => problem(`request failed: ${r.url()}`));
     const { port } = server.address();
     await page.goto(`http://127.0.0.1:${port}${PAGE}`);
     await Promise.race([
-      page.waitForFunction(() => window.__storeConformance?.done === true, null, { timeout: TIMEOUT_MS }),
+      page.waitForFunction(() => window.__storeConformance?.done === true, null, {
+        timeout: TIMEOUT_MS,
+      }),
       aborted,
     ]);
     const state = await page.evaluate(() => window.__storeConformance);
@@ -67,7 +88,10 @@ async function main() {
     server.close();
   }
 
-  for (const r of results) console.log(`${r.ok ? "ok" : "not ok"} - ${r.name} (${r.ms} ms)${r.ok ? "" : "\n    " + r.error}`);
+  for (const r of results)
+    console.log(
+      `${r.ok ? "ok" : "not ok"} - ${r.name} (${r.ms} ms)${r.ok ? "" : "\n    " + r.error}`,
+    );
   for (const p of problems) console.log(`# ${p}`);
   const failed = results.filter((r) => !r.ok).length;
   console.log(`${results.length - failed} passed, ${failed} failed`);

@@ -22,9 +22,16 @@ import {
   rejectsWith,
 } from "./pkg.js";
 
-const bigJson = JSON.stringify({ items: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `item ${i}` })) });
-const part = (toolId, output, extra = {}) => ({ toolId, toolName: "fetch", output, mimeType: "application/json", ...extra });
-
+const bigJson = JSON.stringify({
+  items: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `item ${i}` })),
+});
+const part = (toolId, output, extra = {}) => ({
+  toolId,
+  toolName: "fetch",
+  output,
+  mimeType: "application/json",
+  ...extra,
+});
 
 describe("synopsis, renderStub, makePreview, toolResultId", () => {
   it("detects kinds and returns camelCase synopses", () => {
@@ -37,10 +44,21 @@ describe("synopsis, renderStub, makePreview, toolResultId", () => {
 
   it("renders the same stub from a synopsis as makePreview", () => {
     const output = "# Title\n\nsome text\n";
-    const options = { ref: "viking://x/tool-results/tr_1", toolName: "cat", sha256: sha256Hex(output), reason: "single_threshold" };
+    const options = {
+      ref: "viking://x/tool-results/tr_1",
+      toolName: "cat",
+      sha256: sha256Hex(output),
+      reason: "single_threshold",
+    };
     const { synopsis: s, stub } = makePreview(output, { ...options, previewChars: 5 });
-    assert.equal(renderStub(s, { ...options, originalChars: [...output].length, previewChars: 5 }), stub);
-    assert.match(stub, /^\[OpenViking tool result externalized\]\ntool_name: cat\nkind: text\noriginal_chars: 19\npreview_chars: 5\n/);
+    assert.equal(
+      renderStub(s, { ...options, originalChars: [...output].length, previewChars: 5 }),
+      stub,
+    );
+    assert.match(
+      stub,
+      /^\[OpenViking tool result externalized\]\ntool_name: cat\nkind: text\noriginal_chars: 19\npreview_chars: 5\n/,
+    );
   });
 
   it("builds ids like the reference", () => {
@@ -57,7 +75,11 @@ describe("synopsis, renderStub, makePreview, toolResultId", () => {
         const text = "a".repeat(head) + tail + "z";
         // Text with a lone surrogate is hashed over its WTF-8 (the bytes a store keeps).
         const expected = createHash("sha256").update(wtf8Encode(text)).digest("hex");
-        assert.equal(sha256Hex(text), expected, `head ${head}, tail ${JSON.stringify(tail.slice(0, 8))}`);
+        assert.equal(
+          sha256Hex(text),
+          expected,
+          `head ${head}, tail ${JSON.stringify(tail.slice(0, 8))}`,
+        );
       }
     }
     // A one-byte string V8 reads from a buffer, as tool outputs usually are.
@@ -86,7 +108,9 @@ describe("before the wasm module is ready", () => {
     const script = `
       const { synopsis, ToolStubError } = await import(${JSON.stringify(path.join(ROOT, "pkg/js/api.js"))});
       try { synopsis("x"); console.log("no error"); } catch (e) { console.log(e instanceof ToolStubError, e.code, e.message); }`;
-    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
     assert.match(out, /^true NOT_READY the tool-stub wasm module is not initialized yet/);
   });
 
@@ -105,7 +129,10 @@ describe("ToolStub round trips", () => {
     assert.deepEqual(input, frozen, "inputs are untouched");
     assert.equal(out[0].truncated, true);
     assert.equal(out[0].externalizedReason, "single_threshold");
-    assert.match(out[0].outputRef, /^viking:\/\/user\/default\/sessions\/s1\/tool-results\/tr_call_1_[0-9a-f]{16}$/);
+    assert.match(
+      out[0].outputRef,
+      /^viking:\/\/user\/default\/sessions\/s1\/tool-results\/tr_call_1_[0-9a-f]{16}$/,
+    );
     assert.match(out[0].output, /kind: json/);
     assert.equal(out[0].originalChars, bigJson.length);
     assert.equal(out[1].output, "small");
@@ -116,10 +143,28 @@ describe("ToolStub round trips", () => {
     assert.equal(all.content, bigJson);
     assert.equal(all.hasMore, false);
     assert.equal(all.metadata.sha256, sha256Hex(bigJson));
-    const window = await ts.read(out[0].outputRef.split("/").pop(), { offset: 10, limit: 20, includeMetadata: false });
+    const window = await ts.read(out[0].outputRef.split("/").pop(), {
+      offset: 10,
+      limit: 20,
+      includeMetadata: false,
+    });
     assert.deepEqual(
-      { content: window.content, offset: window.offset, limit: window.limit, totalChars: window.totalChars, hasMore: window.hasMore, unit: window.offsetUnit },
-      { content: bigJson.slice(10, 30), offset: 10, limit: 20, totalChars: bigJson.length, hasMore: true, unit: "unicode_code_point" },
+      {
+        content: window.content,
+        offset: window.offset,
+        limit: window.limit,
+        totalChars: window.totalChars,
+        hasMore: window.hasMore,
+        unit: window.offsetUnit,
+      },
+      {
+        content: bigJson.slice(10, 30),
+        offset: 10,
+        limit: 20,
+        totalChars: bigJson.length,
+        hasMore: true,
+        unit: "unicode_code_point",
+      },
     );
     assert.equal(window.metadata, undefined);
 
@@ -129,14 +174,19 @@ describe("ToolStub round trips", () => {
     assert.equal(found.matches[0].snippet, 'ame":"item 2999"}]}');
 
     const listed = await ts.list();
-    assert.deepEqual(listed.toolResults.map((r) => r.tool_id), ["call_1"]);
+    assert.deepEqual(
+      listed.toolResults.map((r) => r.tool_id),
+      ["call_1"],
+    );
     assert.deepEqual((await ts.list({ toolName: "other" })).toolResults, []);
   });
 
   it("stores an output with lone surrogates exactly as given", async () => {
     const odd = "bad \uD800 surrogate ".repeat(2000);
     const ts = new ToolStub({ sessionId: "s2", config: { thresholdChars: 100 } });
-    const [out] = await ts.externalize([part("c", odd, { mimeType: "text/plain" })], { messageId: "m" });
+    const [out] = await ts.externalize([part("c", odd, { mimeType: "text/plain" })], {
+      messageId: "m",
+    });
     assert.equal(out.truncated, true);
     assert.equal((await ts.read(out.outputRef, { limit: -1 })).content, odd);
   });
@@ -155,15 +205,25 @@ describe("ToolStub round trips", () => {
     const second = await ts.externalize([part("same", bigJson)], { messageId: "m2" });
     // The result's files, once (the session's catalog records the result once too).
     const results = saves.filter((key) => key.includes("/tool-results/"));
-    assert.deepEqual(results.map((key) => key.split("/").pop()), ["output.txt", "index.json", "metadata.json"], "once");
-    assert.equal(saves.filter((key) => key.includes("/catalog-log/")).length, 1, "one catalog record");
+    assert.deepEqual(
+      results.map((key) => key.split("/").pop()),
+      ["output.txt", "index.json", "metadata.json"],
+      "once",
+    );
+    assert.equal(
+      saves.filter((key) => key.includes("/catalog-log/")).length,
+      1,
+      "one catalog record",
+    );
     assert.equal(first[0].outputRef, second[0].outputRef);
     assert.equal(first[0].output, second[0].output);
   });
 
   it("returns new parts that keep the caller's own keys, a '__proto__' key as a plain key", async () => {
     const ts = new ToolStub({ sessionId: "s3b" });
-    const parsed = JSON.parse(`{"toolId": "p", "toolName": "fetch", "output": "short", "mine": 1, "__proto__": {"polluted": true}}`);
+    const parsed = JSON.parse(
+      `{"toolId": "p", "toolName": "fetch", "output": "short", "mine": 1, "__proto__": {"polluted": true}}`,
+    );
     const given = [part("a", bigJson, { mine: 2 }), parsed];
     const [big, small] = await ts.externalize(given, { messageId: "m" });
     assert.equal(big.mine, 2);
@@ -171,7 +231,9 @@ describe("ToolStub round trips", () => {
     assert.equal(small.output, "short");
     assert.equal(small.mine, 1);
     assert.equal(Object.getPrototypeOf(small), Object.prototype);
-    assert.deepEqual(Object.getOwnPropertyDescriptor(small, "__proto__")?.value, { polluted: true });
+    assert.deepEqual(Object.getOwnPropertyDescriptor(small, "__proto__")?.value, {
+      polluted: true,
+    });
     assert.equal(small.polluted, undefined);
     assert.equal(given[0].output, bigJson, "the inputs are not touched");
   });
@@ -180,10 +242,25 @@ describe("ToolStub round trips", () => {
     const ts = new ToolStub({ sessionId: "s4" });
     await rejectsWith(ts.read("tr_missing_0123456789abcdef"), "NOT_FOUND");
     await rejectsWith(ts.search("tr_missing", { query: "x" }), "NOT_FOUND");
-    for (const id of ["../x", "a/b", "a\\b", "a\0b", "x".repeat(10_000), "", "viking://other/tool-results/tr_1"]) {
+    for (const id of [
+      "../x",
+      "a/b",
+      "a\\b",
+      "a\0b",
+      "x".repeat(10_000),
+      "",
+      "viking://other/tool-results/tr_1",
+    ]) {
       await rejectsWith(ts.read(id), "INVALID_ARGUMENT");
     }
-    for (const options of [{ offset: -1 }, { limit: -2 }, { offset: NaN }, { offset: 0.5 }, { limit: 2 ** 60 }, { bogus: 1 }]) {
+    for (const options of [
+      { offset: -1 },
+      { limit: -2 },
+      { offset: NaN },
+      { offset: 0.5 },
+      { limit: 2 ** 60 },
+      { bogus: 1 },
+    ]) {
       await rejectsWith(ts.read("tr_x", options), "INVALID_ARGUMENT");
     }
     await rejectsWith(ts.search("tr_x", { query: "" }), "INVALID_ARGUMENT");
@@ -194,27 +271,53 @@ describe("ToolStub round trips", () => {
     await rejectsWith(ts.externalize([part("c", "x")], {}), "INVALID_ARGUMENT");
     await rejectsWith(() => new ToolStub({ sessionId: "../etc" }), "INVALID_ARGUMENT");
     await rejectsWith(() => new ToolStub({ sessionId: "a/b" }), "INVALID_ARGUMENT");
-    await rejectsWith(() => new ToolStub({ sessionId: "s", config: { thresholdChar: 5 } }), "INVALID_ARGUMENT");
+    await rejectsWith(
+      () => new ToolStub({ sessionId: "s", config: { thresholdChar: 5 } }),
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("rejects a bad config value when constructed, naming what is allowed", async () => {
-    await rejectsWith(() => new ToolStub({ sessionId: "s5", config: { failureMode: "explode" } }), "INVALID_ARGUMENT");
-    assert.throws(() => new ToolStub({ sessionId: "s5", config: { treshold: 1 } }), /unknown field `treshold`, expected one of `enabled`, `thresholdChars`/);
+    await rejectsWith(
+      () => new ToolStub({ sessionId: "s5", config: { failureMode: "explode" } }),
+      "INVALID_ARGUMENT",
+    );
+    assert.throws(
+      () => new ToolStub({ sessionId: "s5", config: { treshold: 1 } }),
+      /unknown field `treshold`, expected one of `enabled`, `thresholdChars`/,
+    );
   });
 
   it("brands its stubs with config.stubHeader; the default is the reference's header", async () => {
     const output = "word ".repeat(6000);
-    const branded = new ToolStub({ sessionId: "brand", config: { stubHeader: "[acme: tool output stored]" } });
-    const [out] = await branded.externalize([{ toolId: "a", toolName: "t", output }], { messageId: "m" });
+    const branded = new ToolStub({
+      sessionId: "brand",
+      config: { stubHeader: "[acme: tool output stored]" },
+    });
+    const [out] = await branded.externalize([{ toolId: "a", toolName: "t", output }], {
+      messageId: "m",
+    });
     assert.equal(out.output.split("\n")[0], "[acme: tool output stored]");
     assert.equal((await branded.read(out.outputRef, { limit: -1 })).content, output);
     const plain = new ToolStub({ sessionId: "brand" });
-    const [ref] = await plain.externalize([{ toolId: "a", toolName: "t", output }], { messageId: "m" });
+    const [ref] = await plain.externalize([{ toolId: "a", toolName: "t", output }], {
+      messageId: "m",
+    });
     assert.equal(ref.output.split("\n")[0], "[OpenViking tool result externalized]");
-    assert.equal(ref.output.replace(/^.*\n/, ""), out.output.replace(/^.*\n/, ""), "only the first line differs");
+    assert.equal(
+      ref.output.replace(/^.*\n/, ""),
+      out.output.replace(/^.*\n/, ""),
+      "only the first line differs",
+    );
     assert.equal(makePreview("x", { stubHeader: "[h]" }).stub.split("\n")[0], "[h]");
     for (const stubHeader of ["", "two\nlines"]) {
-      assert.throws(() => new ToolStub({ sessionId: "brand", config: { stubHeader } }), (e) => e instanceof ToolStubError && e.code === "INVALID_ARGUMENT" && /stubHeader/.test(e.message));
+      assert.throws(
+        () => new ToolStub({ sessionId: "brand", config: { stubHeader } }),
+        (e) =>
+          e instanceof ToolStubError &&
+          e.code === "INVALID_ARGUMENT" &&
+          /stubHeader/.test(e.message),
+      );
     }
   });
 });
@@ -237,7 +340,11 @@ describe("failure modes with a store that fails", () => {
   });
 
   it("preview_only puts a stub without a ref in place", async () => {
-    const ts = new ToolStub({ store: new FailingStore(), sessionId: "f2", config: { failureMode: "preview_only" } });
+    const ts = new ToolStub({
+      store: new FailingStore(),
+      sessionId: "f2",
+      config: { failureMode: "preview_only" },
+    });
     const [out] = await ts.externalize([part("c", bigJson)], { messageId: "m" });
     assert.equal(out.truncated, true);
     assert.equal(out.outputRef, "");
@@ -249,7 +356,11 @@ describe("failure modes with a store that fails", () => {
   });
 
   it("reject fails the turn with STORE_FAILED", async () => {
-    const ts = new ToolStub({ store: new FailingStore(), sessionId: "f3", config: { failureMode: "reject" } });
+    const ts = new ToolStub({
+      store: new FailingStore(),
+      sessionId: "f3",
+      config: { failureMode: "reject" },
+    });
     await rejectsWith(ts.externalize([part("c", bigJson)], { messageId: "m" }), "STORE_FAILED");
   });
 });
@@ -263,7 +374,9 @@ describe("bounded stubs (issue 14)", () => {
     assert.match(stub, / more/);
     assert.ok(makePreview(csv).stub.length <= 20000);
     const ts = new ToolStub({ sessionId: "bounded", config: { maxStubChars: 5000 } });
-    const [out] = await ts.externalize([part("a", csv, { mimeType: "text/csv" })], { messageId: "m" });
+    const [out] = await ts.externalize([part("a", csv, { mimeType: "text/csv" })], {
+      messageId: "m",
+    });
     assert.equal(out.truncated, true);
     assert.ok(out.output.length <= 5000, `${out.output.length}`);
     const record = (await ts.list()).toolResults[0];
@@ -275,7 +388,10 @@ describe("reference edges (issue 17)", () => {
   it("records carry peerId, and a part's own messageId names its record's message", async () => {
     const store = new MemoryStore();
     const ts = new ToolStub({ store, sessionId: "edges" });
-    const parts = [part("a", bigJson), part("b", bigJson.replace("item", "thing"), { messageId: "m2" })];
+    const parts = [
+      part("a", bigJson),
+      part("b", bigJson.replace("item", "thing"), { messageId: "m2" }),
+    ];
     const out = await ts.externalize(parts, { messageId: "m1", peerId: "peer-1" });
     const { toolResults } = await ts.list();
     const byTool = Object.fromEntries(toolResults.map((record) => [record.tool_id, record]));
@@ -283,24 +399,42 @@ describe("reference edges (issue 17)", () => {
     assert.equal(byTool.b.message_id, "m2");
     assert.equal(byTool.a.peer_id, "peer-1");
     assert.equal(byTool.b.peer_id, "peer-1");
-    assert.deepEqual(out.map((p) => p.groupId), ["m1", "m1"]);
+    assert.deepEqual(
+      out.map((p) => p.groupId),
+      ["m1", "m1"],
+    );
     assert.equal(out[1].messageId, "m2");
     const plain = new ToolStub({ store: new MemoryStore(), sessionId: "edges2" });
     await plain.externalize([part("a", bigJson)], { messageId: "m" });
     assert.equal((await plain.list()).toolResults[0].peer_id, null);
-    await rejectsWith(plain.externalize([part("a", bigJson)], { messageId: "m", peerId: 5 }), "INVALID_ARGUMENT");
+    await rejectsWith(
+      plain.externalize([part("a", bigJson)], { messageId: "m", peerId: 5 }),
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("the reference's full config (model_dump) is accepted", async () => {
     const config = {
-      enabled: true, threshold_chars: 20000, preview_chars: 2000,
-      assistant_turn_inline_budget_chars: 100000, assistant_turn_preview_budget_chars: 10000,
-      min_preview_chars: 1000, failure_mode: "preserve_raw", aggregate_selection_strategy: "largest_first",
+      enabled: true,
+      threshold_chars: 20000,
+      preview_chars: 2000,
+      assistant_turn_inline_budget_chars: 100000,
+      assistant_turn_preview_budget_chars: 10000,
+      min_preview_chars: 1000,
+      failure_mode: "preserve_raw",
+      aggregate_selection_strategy: "largest_first",
     };
     const ts = new ToolStub({ sessionId: "cfg", config });
     const [out] = await ts.externalize([part("a", bigJson)], { messageId: "m" });
     assert.equal(out.truncated, true);
-    await rejectsWith(() => new ToolStub({ sessionId: "cfg2", config: { aggregate_selection_strategy: "smallest_first" } }), "INVALID_ARGUMENT");
+    await rejectsWith(
+      () =>
+        new ToolStub({
+          sessionId: "cfg2",
+          config: { aggregate_selection_strategy: "smallest_first" },
+        }),
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("a read-back whose tool_output_ref is not a string is stored as a new result, and offset/limit keep their values", async () => {
@@ -309,13 +443,27 @@ describe("reference edges (issue 17)", () => {
     const readName = "openviking_tool_result_read";
     const window = bigJson.slice(0, 30000);
     const [numeric] = await ts.externalize(
-      [{ toolId: "r1", toolName: readName, output: window, toolInput: { tool_output_ref: 7, ref: stored.outputRef } }],
+      [
+        {
+          toolId: "r1",
+          toolName: readName,
+          output: window,
+          toolInput: { tool_output_ref: 7, ref: stored.outputRef },
+        },
+      ],
       { messageId: "m2" },
     );
     assert.equal(numeric.externalizedReason, "single_threshold");
     assert.notEqual(numeric.outputRef, stored.outputRef);
     const [source] = await ts.externalize(
-      [{ toolId: "r2", toolName: readName, output: window, toolInput: { ref: stored.outputRef, offset: "0", limit: 1.5 } }],
+      [
+        {
+          toolId: "r2",
+          toolName: readName,
+          output: window,
+          toolInput: { ref: stored.outputRef, offset: "0", limit: 1.5 },
+        },
+      ],
       { messageId: "m3" },
     );
     assert.equal(source.externalizedReason, "source_read");
@@ -332,7 +480,9 @@ describe("NodeFsStore across a process restart", () => {
       const ts = new ToolStub({ store: new NodeFsStore(${JSON.stringify(dir)}), sessionId: "r1" });
       const [out] = await ts.externalize([{ toolId: "c1", toolName: "fetch", output: process.argv[1] }], { messageId: "m" });
       console.log(out.outputRef);`;
-    const ref = execFileSync(process.execPath, ["--input-type=module", "-e", script, bigJson], { encoding: "utf8" }).trim();
+    const ref = execFileSync(process.execPath, ["--input-type=module", "-e", script, bigJson], {
+      encoding: "utf8",
+    }).trim();
     const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "r1" });
     assert.equal((await ts.read(ref, { limit: -1 })).content, bigJson);
     assert.equal((await ts.search(ref, { query: '"id":2999' })).matches.length, 1);
@@ -344,7 +494,9 @@ describe("externalize's host SHA-256", () => {
   it("records the digest of the stored bytes, astral chars and lone surrogates (WTF-8) included", async () => {
     const output = `😀 astral ${"\uD800"} lone ${"é".repeat(12_000)} \uDFFF end ${"x ".repeat(10_000)}`;
     const stub = new ToolStub({ sessionId: "sha" });
-    const [part] = await stub.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
+    const [part] = await stub.externalize([{ toolId: "t", toolName: "x", output }], {
+      messageId: "m",
+    });
     assert.ok(part.truncated);
     assert.equal(part.sha256, sha256Hex(output));
     assert.notEqual(part.sha256, sha256Hex(output.toWellFormed()));

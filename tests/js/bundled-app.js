@@ -1,7 +1,15 @@
 // Shared by the bundler tests (esbuild, Vite, webpack): the app each one bundles, and a run of the
 // bundle in headless Chromium. Each test only says how its bundler builds the app.
 import * as http from "node:http";
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, readFileSync, existsSync, rmSync } from "node:fs";
+import {
+  mkdtempSync,
+  mkdirSync,
+  symlinkSync,
+  writeFileSync,
+  readFileSync,
+  existsSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { ROOT } from "./pkg.js";
@@ -10,20 +18,31 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
 
 /** The `skip` option of a bundler test's describe: no Chromium is a skip, never a pass. */
-export const chromiumSkip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}: skipped, not passed`;
+export const chromiumSkip = existsSync(CHROMIUM)
+  ? false
+  : `no Chromium at ${CHROMIUM}: skipped, not passed`;
 
 /**
  * What the app sets as `window.result` when every call works, its search having run in the search
  * worker (`"worker"`: the bundler emitted js/search-worker.js) or on the main thread (`"main"`).
  */
-export const expectedResult = (thread) => ({ truncated: true, found: "NEEDLE", thread, enhancedKind: "kind: log" });
+export const expectedResult = (thread) => ({
+  truncated: true,
+  found: "NEEDLE",
+  thread,
+  enhancedKind: "kind: log",
+});
 
 /**
  * The app: externalizes a JSON output into IndexedDbStore, searches it through the grep module
  * and reads the hit back, then externalizes a log with enhanced synopses (enhanced mode's module:
  * the bundle must load it too; `enhancedKind` is its stub's kind line); `imports` must import `preloadGrep` too (it says where searches ran). `imports` and `setup` let a bundler's app load the wasm its own way.
  */
-export function appSource({ dbName, imports = 'import { ToolStub, IndexedDbStore, preloadGrep } from "tool-stub/browser";', setup = "" }) {
+export function appSource({
+  dbName,
+  imports = 'import { ToolStub, IndexedDbStore, preloadGrep } from "tool-stub/browser";',
+  setup = "",
+}) {
   // The body in an async function, not at the top level: an iife bundle (esbuild's default
   // format) cannot hold a top-level await.
   return `
@@ -51,7 +70,9 @@ function serve(dir) {
   const server = http.createServer((req, res) => {
     const file = path.join(dir, path.normalize(new URL(req.url, "http://x").pathname));
     if (!file.startsWith(dir) || !existsSync(file)) return res.writeHead(404).end();
-    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+    res
+      .writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" })
+      .end(readFileSync(file));
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
@@ -69,7 +90,10 @@ export async function runBundledApp(name, app, build) {
   try {
     mkdirSync(path.join(project, "node_modules"));
     symlinkSync(path.join(ROOT, "pkg"), path.join(project, "node_modules/tool-stub"), "dir");
-    writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+    writeFileSync(
+      path.join(project, "package.json"),
+      JSON.stringify({ name: "app", private: true, type: "module" }),
+    );
     writeFileSync(path.join(project, "app.js"), app);
     site = await serve(await build(project));
     const { chromium } = await import("playwright-core");

@@ -9,8 +9,12 @@ import { ROOT } from "./pkg.js";
 
 const CLI = path.join(ROOT, "pkg/js/cli.js");
 const cwd = mkdtempSync(path.join(tmpdir(), "tool-stub-cli-"));
-const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", input: "" });
-const rows = Array.from({ length: 2000 }, (_, i) => `${i},name ${i},${i % 7 === 0 ? "ERROR" : "ok"}`);
+const cli = (...args) =>
+  spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", input: "" });
+const rows = Array.from(
+  { length: 2000 },
+  (_, i) => `${i},name ${i},${i % 7 === 0 ? "ERROR" : "ok"}`,
+);
 const sample = path.join(cwd, "table.csv");
 writeFileSync(sample, `id,name,status\n${rows.join("\n")}\n`);
 
@@ -18,13 +22,26 @@ describe("tool-stub CLI", () => {
   it("stub prints a stub without storing anything", () => {
     const run = cli("stub", sample, "--tool-name", "cat");
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /^\[OpenViking tool result externalized\]\ntool_name: cat\nkind: csv\n/);
+    assert.match(
+      run.stdout,
+      /^\[OpenViking tool result externalized\]\ntool_name: cat\nkind: csv\n/,
+    );
     assert.equal(existsSync(path.join(cwd, ".tool-stub")), false);
   });
 
   let ref;
   it("externalize stores into ./.tool-stub and prints the ref", () => {
-    const run = cli("externalize", sample, "--session", "s1", "--tool-name", "cat", "--tool-id", "c1", "--json");
+    const run = cli(
+      "externalize",
+      sample,
+      "--session",
+      "s1",
+      "--tool-name",
+      "cat",
+      "--tool-id",
+      "c1",
+      "--json",
+    );
     assert.equal(run.status, 0, run.stderr);
     const part = JSON.parse(run.stdout);
     assert.equal(part.truncated, true);
@@ -49,10 +66,23 @@ describe("tool-stub CLI", () => {
   it("reads lines, rows and grep matches, and searches the whole session", () => {
     const lines = cli("read", ref, "--session", "s1", "--line", "3", "--lines", "2", "--numbered");
     assert.equal(lines.status, 0, lines.stderr);
-    assert.match(lines.stdout, /lines 3\.\.4 of 2001; next: --line 5 --column 1\]\n     3\t1,name 1,ok\n     4\t2,name 2,ok\n$/);
+    assert.match(
+      lines.stdout,
+      /lines 3\.\.4 of 2001; next: --line 5 --column 1\]\n {5}3\t1,name 1,ok\n {5}4\t2,name 2,ok\n$/,
+    );
     const table = cli("read", ref, "--session", "s1", "--rows", "8:1", "--json");
     assert.equal(JSON.parse(table.stdout).content, "id,name,status\n7,name 7,ERROR");
-    const grep = cli("search", ref, "^\\d+,name 2\\d,error$", "--session", "s1", "--regex", "-i", "--limit", "1");
+    const grep = cli(
+      "search",
+      ref,
+      "^\\d+,name 2\\d,error$",
+      "--session",
+      "s1",
+      "--regex",
+      "-i",
+      "--limit",
+      "1",
+    );
     assert.equal(grep.status, 0, grep.stderr);
     assert.match(grep.stdout, /^1 match\(es\) in tr_c1_[0-9a-f]{16} \(2 in all\)\n23:1 @/);
     const all = cli("search-all", "name 1999", "--session", "s1", "--json");
@@ -63,7 +93,11 @@ describe("tool-stub CLI", () => {
   });
 
   it("reads stdin with -", () => {
-    const run = spawnSync(process.execPath, [CLI, "stub", "-"], { cwd, encoding: "utf8", input: '{"a": 1}' });
+    const run = spawnSync(process.execPath, [CLI, "stub", "-"], {
+      cwd,
+      encoding: "utf8",
+      input: '{"a": 1}',
+    });
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /kind: json/);
   });
@@ -88,7 +122,17 @@ describe("tool-stub CLI lifecycle", () => {
   it("usage, prune and delete", () => {
     const store = ["--store", path.join(cwd, "lifecycle"), "--session", "life"];
     for (const id of ["a", "b", "c"]) {
-      const run = cli("externalize", sample, ...store, "--tool-id", id, "--tool-name", "cat", "--threshold", "0");
+      const run = cli(
+        "externalize",
+        sample,
+        ...store,
+        "--tool-id",
+        id,
+        "--tool-name",
+        "cat",
+        "--threshold",
+        "0",
+      );
       assert.equal(run.status, 0, run.stderr);
     }
     // Identical outputs under distinct tool ids are three results.
@@ -110,7 +154,10 @@ describe("tool-stub CLI lifecycle", () => {
 /** Runs the CLI with `total` bytes of generated text piped to stdin (never all in memory); resolves { status, stderr }. */
 function cliWithGeneratedStdin(args, total) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ["pipe", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      stdio: ["pipe", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (text) => (stderr += text));
     child.on("error", reject);
@@ -134,14 +181,23 @@ function cliWithGeneratedStdin(args, total) {
 describe("tool-stub CLI input and stores", () => {
   it("refuses a binary file on stdin (not UTF-8) instead of storing U+FFFD text", () => {
     const store = path.join(cwd, "binary-store");
-    const run = spawnSync(process.execPath, [CLI, "externalize", "-", "--store", store, "--threshold", "0"], {
-      cwd, input: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00, 0xfe]),
-    });
+    const run = spawnSync(
+      process.execPath,
+      [CLI, "externalize", "-", "--store", store, "--threshold", "0"],
+      {
+        cwd,
+        input: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00, 0xfe]),
+      },
+    );
     assert.equal(run.status, 2, String(run.stderr));
     assert.match(String(run.stderr), /INVALID_ARGUMENT: the input is not UTF-8 text/);
     assert.equal(existsSync(store), false, "nothing stored");
     // A UTF-8 BOM is content, kept exactly.
-    const bom = spawnSync(process.execPath, [CLI, "externalize", "-", "--store", store, "--threshold", "0", "--json"], { cwd, input: "\uFEFFtext", encoding: "utf8" });
+    const bom = spawnSync(
+      process.execPath,
+      [CLI, "externalize", "-", "--store", store, "--threshold", "0", "--json"],
+      { cwd, input: "\uFEFFtext", encoding: "utf8" },
+    );
     assert.equal(bom.status, 0, bom.stderr);
     const read = cli("read", JSON.parse(bom.stdout).outputRef, "--store", store, "--json");
     assert.equal(JSON.parse(read.stdout).content, "\uFEFFtext");
@@ -149,7 +205,11 @@ describe("tool-stub CLI input and stores", () => {
 
   it("reads to the end with --limit -1, as the API does", () => {
     const store = path.join(cwd, "limit-store");
-    const stored = spawnSync(process.execPath, [CLI, "externalize", "-", "--store", store, "--threshold", "0", "--json"], { cwd, input: "0123456789", encoding: "utf8" });
+    const stored = spawnSync(
+      process.execPath,
+      [CLI, "externalize", "-", "--store", store, "--threshold", "0", "--json"],
+      { cwd, input: "0123456789", encoding: "utf8" },
+    );
     const ref = JSON.parse(stored.stdout).outputRef;
     const run = cli("read", ref, "--store", store, "--offset", "3", "--limit", "-1", "--json");
     assert.equal(run.status, 0, run.stderr);
@@ -159,17 +219,29 @@ describe("tool-stub CLI input and stores", () => {
   for (const megabytes of [300, 600]) {
     it(`answers TOO_LARGE for ${megabytes} MB on stdin`, async () => {
       const store = path.join(cwd, `big-store-${megabytes}`);
-      const run = await cliWithGeneratedStdin(["externalize", "-", "--store", store], megabytes * 1e6);
+      const run = await cliWithGeneratedStdin(
+        ["externalize", "-", "--store", store],
+        megabytes * 1e6,
+      );
       assert.equal(run.status, 2, run.stderr);
       assert.match(run.stderr, /^tool-stub: TOO_LARGE: the input is over 268435456 bytes/);
       assert.equal(existsSync(store), false);
     });
   }
 
-  it("fails fast with STORE_FAILED on a store folder it cannot create (--store /proc/x)", { skip: existsSync("/proc/self") ? false : "no /proc here" }, () => {
-    const run = spawnSync(process.execPath, [CLI, "externalize", "-", "--store", "/proc/tool-stub-x", "--threshold", "0"], {
-      cwd, encoding: "utf8", input: "some output", timeout: 20_000,
-    });
+  it("fails fast with STORE_FAILED on a store folder it cannot create (--store /proc/x)", {
+    skip: existsSync("/proc/self") ? false : "no /proc here",
+  }, () => {
+    const run = spawnSync(
+      process.execPath,
+      [CLI, "externalize", "-", "--store", "/proc/tool-stub-x", "--threshold", "0"],
+      {
+        cwd,
+        encoding: "utf8",
+        input: "some output",
+        timeout: 20_000,
+      },
+    );
     assert.equal(run.signal, null, "it finished on its own (it used to spin forever)");
     assert.equal(run.status, 2, run.stderr);
     assert.match(run.stderr, /STORE_FAILED: .*ENOENT/);
@@ -182,7 +254,16 @@ describe("tool-stub CLI sessions", () => {
   const externalize = (session, text) => {
     const file = path.join(cwd, `${session}.txt`);
     writeFileSync(file, text);
-    const run = cli("externalize", file, ...store, "--session", session, "--threshold", "0", "--json");
+    const run = cli(
+      "externalize",
+      file,
+      ...store,
+      "--session",
+      session,
+      "--threshold",
+      "0",
+      "--json",
+    );
     assert.equal(run.status, 0, run.stderr);
     return JSON.parse(run.stdout);
   };
@@ -204,7 +285,14 @@ describe("tool-stub CLI sessions", () => {
     assert.equal(wrong.status, 2);
     assert.match(wrong.stderr, /INVALID_ARGUMENT: .* is a result of session alpha/);
     // A bare id still needs its session.
-    const bare = cli("read", alpha.outputRef.split("/").at(-1), ...store, "--session", "alpha", "--json");
+    const bare = cli(
+      "read",
+      alpha.outputRef.split("/").at(-1),
+      ...store,
+      "--session",
+      "alpha",
+      "--json",
+    );
     assert.equal(bare.status, 0, bare.stderr);
   });
 
@@ -217,20 +305,40 @@ describe("tool-stub CLI sessions", () => {
     const usage = cli("usage", ...store, "--json");
     assert.equal(usage.status, 0, usage.stderr);
     const { sessions, total } = JSON.parse(usage.stdout);
-    assert.deepEqual(sessions.map((s) => [s.sessionId, s.results]), [["alpha", 1], ["beta", 1]]);
+    assert.deepEqual(
+      sessions.map((s) => [s.sessionId, s.results]),
+      [
+        ["alpha", 1],
+        ["beta", 1],
+      ],
+    );
     assert.equal(total.results, 2);
     assert.equal(total.chars, 550 + 700);
     const text = cli("usage", ...store).stdout;
     assert.match(text, /^alpha: 1 result\(s\), 550 chars/m);
     assert.match(text, /^2 session\(s\): 2 result\(s\), 1250 chars/m);
     const list = JSON.parse(cli("list", ...store, "--json").stdout);
-    assert.deepEqual(list.sessions.map((s) => [s.sessionId, s.toolResults.map((r) => r.storage_uri)]), [["alpha", [alpha.outputRef]], ["beta", [beta.outputRef]]]);
-    assert.match(cli("list", ...store).stdout, /^session beta: 1 result\(s\)\n.*tool-results\/tr_cli_/m);
+    assert.deepEqual(
+      list.sessions.map((s) => [s.sessionId, s.toolResults.map((r) => r.storage_uri)]),
+      [
+        ["alpha", [alpha.outputRef]],
+        ["beta", [beta.outputRef]],
+      ],
+    );
+    assert.match(
+      cli("list", ...store).stdout,
+      /^session beta: 1 result\(s\)\n.*tool-results\/tr_cli_/m,
+    );
     assert.match(cli("list", "--store", path.join(cwd, "empty")).stdout, /no sessions in/);
   });
 
   it("--json on every command, errors included", () => {
-    for (const args of [["stub", path.join(cwd, "alpha.txt")], ["search-all", "line", "--session", "alpha"], ["prune", "--session", "alpha"], ["delete", beta.outputRef]]) {
+    for (const args of [
+      ["stub", path.join(cwd, "alpha.txt")],
+      ["search-all", "line", "--session", "alpha"],
+      ["prune", "--session", "alpha"],
+      ["delete", beta.outputRef],
+    ]) {
       const run = cli(...args, ...store, "--json");
       assert.equal(run.status, 0, `${args[0]}: ${run.stderr}`);
       assert.equal(typeof JSON.parse(run.stdout), "object", args[0]);

@@ -3,7 +3,14 @@
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { createHash, webcrypto } from "node:crypto";
-import { callCore, coreInstance, KEPT_MEMORY_BYTES, useInCoreSha256, useStagedSha256, useSha256 } from "../../pkg/js/core-call.js";
+import {
+  callCore,
+  coreInstance,
+  KEPT_MEMORY_BYTES,
+  useInCoreSha256,
+  useStagedSha256,
+  useSha256,
+} from "../../pkg/js/core-call.js";
 import { memoryBytes, sha256Hex as coreSha256Hex } from "../../pkg/wasm/tool_stub.js";
 import { ToolStub, MemoryStore, ToolStubError } from "./pkg.js";
 
@@ -13,7 +20,10 @@ const big = (tag, n = 30_000) => `${tag}\n` + "x".repeat(n);
 function forceTrap() {
   assert.throws(
     () => callCore(coreSha256Hex, 42),
-    (error) => error instanceof ToolStubError && error.code === "INTERNAL" && /module reset/.test(error.message),
+    (error) =>
+      error instanceof ToolStubError &&
+      error.code === "INTERNAL" &&
+      /module reset/.test(error.message),
   );
 }
 
@@ -45,7 +55,9 @@ describe("a trap in the core while another call's turn is planned", () => {
   it("does not lose that turn: it finishes after its outputs are stored", async () => {
     const { store, open, reached } = gatedStore();
     const ts = new ToolStub({ store, sessionId: "planned-before-trap" });
-    const pending = ts.externalize([{ toolId: "a", toolName: "t", output: big("A") }], { messageId: "m" });
+    const pending = ts.externalize([{ toolId: "a", toolName: "t", output: big("A") }], {
+      messageId: "m",
+    });
     await reached;
     forceTrap();
     open();
@@ -60,11 +72,16 @@ describe("a trap in the core while another call's turn is planned", () => {
     const second = gatedStore();
     const a = new ToolStub({ store: first.store, sessionId: "first" });
     const b = new ToolStub({ store: second.store, sessionId: "second" });
-    const pendingA = a.externalize([{ toolId: "a", toolName: "ta", output: big("A") }], { messageId: "ma" });
+    const pendingA = a.externalize([{ toolId: "a", toolName: "ta", output: big("A") }], {
+      messageId: "ma",
+    });
     await first.reached;
     forceTrap();
     const pendingB = b.externalize(
-      [{ toolId: "b1", toolName: "tb", output: big("B1") }, { toolId: "b2", toolName: "tb", output: big("B2", 40_000) }],
+      [
+        { toolId: "b1", toolName: "tb", output: big("B1") },
+        { toolId: "b2", toolName: "tb", output: big("B2", 40_000) },
+      ],
       { messageId: "mb" },
     );
     await second.reached;
@@ -96,7 +113,9 @@ describe("a trap in the core while another call's turn is planned", () => {
         return Buffer.from(new Uint8Array(await digest)).toString("hex");
       });
       const ts = new ToolStub({ sessionId: "staged-before-trap" });
-      const pending = ts.externalize([{ toolId: "s", toolName: "t", output: big("S") }], { messageId: "m" });
+      const pending = ts.externalize([{ toolId: "s", toolName: "t", output: big("S") }], {
+        messageId: "m",
+      });
       await hashStarted;
       forceTrap();
       release();
@@ -120,17 +139,24 @@ describe("memory after a large call", () => {
     await assert.rejects(ts.read(hugeId()), (error) => error.code === "INVALID_ARGUMENT");
     assert.equal(coreInstance(), before + 1, "the core was started afresh");
     assert.ok(memoryBytes() < KEPT_MEMORY_BYTES / 4, `${memoryBytes()} bytes kept`);
-    const [part] = await ts.externalize([{ toolId: "c", toolName: "t", output: big("after") }], { messageId: "m" });
+    const [part] = await ts.externalize([{ toolId: "c", toolName: "t", output: big("after") }], {
+      messageId: "m",
+    });
     await assertStoredExactly(ts, part, big("after"));
   });
 
   it("is kept while a turn is planned, and given back when it finishes", async () => {
     const { store, open, reached } = gatedStore();
     const ts = new ToolStub({ store, sessionId: "memory-held" });
-    const pending = ts.externalize([{ toolId: "a", toolName: "t", output: big("A") }], { messageId: "m" });
+    const pending = ts.externalize([{ toolId: "a", toolName: "t", output: big("A") }], {
+      messageId: "m",
+    });
     await reached;
     const before = coreInstance();
-    await assert.rejects(new ToolStub({ sessionId: "other" }).read(hugeId()), (error) => error.code === "INVALID_ARGUMENT");
+    await assert.rejects(
+      new ToolStub({ sessionId: "other" }).read(hugeId()),
+      (error) => error.code === "INVALID_ARGUMENT",
+    );
     assert.equal(coreInstance(), before, "no restart under a planned turn");
     assert.ok(memoryBytes() > KEPT_MEMORY_BYTES);
     open();

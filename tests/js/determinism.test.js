@@ -10,12 +10,16 @@ import { dropTurn, finishTurn, makePreviewJson, planTurn } from "../../pkg/wasm/
 import { enhancedHost } from "../../pkg/js/enhanced-module.js";
 
 const native = JSON.parse(
-  execFileSync("cargo", ["run", "--quiet", "--profile", "test", "--example", "determinism", "--", "150"], {
-    cwd: ROOT,
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "inherit"],
-  }),
+  execFileSync(
+    "cargo",
+    ["run", "--quiet", "--profile", "test", "--example", "determinism", "--", "150"],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  ),
 );
 
 describe("native and wasm give the same bytes", () => {
@@ -23,8 +27,18 @@ describe("native and wasm give the same bytes", () => {
     assert.ok(native.previews.length >= 100);
     assert.ok(native.previews.some((preview) => preview.synopsisMode === "enhanced"));
     for (const { output, mimeType, previewChars, synopsisMode, expected } of native.previews) {
-      const actual = JSON.parse(makePreviewJson(output, JSON.stringify({ mimeType, previewChars, synopsisMode }), enhancedHost));
-      assert.deepEqual(actual, expected, `mime ${mimeType}, preview ${previewChars}, ${synopsisMode}: ${output.slice(0, 80)}`);
+      const actual = JSON.parse(
+        makePreviewJson(
+          output,
+          JSON.stringify({ mimeType, previewChars, synopsisMode }),
+          enhancedHost,
+        ),
+      );
+      assert.deepEqual(
+        actual,
+        expected,
+        `mime ${mimeType}, preview ${previewChars}, ${synopsisMode}: ${output.slice(0, 80)}`,
+      );
     }
   });
 
@@ -39,21 +53,50 @@ describe("native and wasm give the same bytes", () => {
         // needs: each write's keys, then its two files.
         const outputs = input.parts.map((part) => part.output ?? "");
         const parts = input.parts.map((part) => ({ ...part, output: "" }));
-        const [planned, ...files] = planTurn(JSON.stringify({ ...input, parts }), outputs, [], undefined, enhancedHost);
+        const [planned, ...files] = planTurn(
+          JSON.stringify({ ...input, parts }),
+          outputs,
+          [],
+          undefined,
+          enhancedHost,
+        );
         const plan = JSON.parse(planned);
         turn = plan.turn;
-        const writes = plan.writes.map((write, i) => ({ ...write, indexJson: files[2 * i], metadataJson: files[2 * i + 1] }));
+        const writes = plan.writes.map((write, i) => ({
+          ...write,
+          indexJson: files[2 * i],
+          metadataJson: files[2 * i + 1],
+        }));
         const stored = JSON.stringify(writes.map(() => ({ status: "stored", metadataJson: "" })));
-        actual = { writes, parts: JSON.parse(finishTurn(turn, stored, writes.map(() => ""), enhancedHost)) };
+        actual = {
+          writes,
+          parts: JSON.parse(
+            finishTurn(
+              turn,
+              stored,
+              writes.map(() => ""),
+              enhancedHost,
+            ),
+          ),
+        };
       } catch (thrown) {
         dropTurn(turn);
         actual = { error: String(thrown) };
       }
       // From the native plan: what the binding hands out of each write, and the finished parts,
       // where an output the core left as it was comes back "" (the host keeps it).
-      const pick = ({ partIndex, sha256, outputKey, indexKey, metadataKey, indexJson, metadataJson }) =>
-        ({ partIndex, sha256, outputKey, indexKey, metadataKey, indexJson, metadataJson });
-      const changed = (i) => expected.rewrittenParts.includes(i) || expected.writes.some((write) => write.partIndex === i);
+      const pick = ({
+        partIndex,
+        sha256,
+        outputKey,
+        indexKey,
+        metadataKey,
+        indexJson,
+        metadataJson,
+      }) => ({ partIndex, sha256, outputKey, indexKey, metadataKey, indexJson, metadataJson });
+      const changed = (i) =>
+        expected.rewrittenParts.includes(i) ||
+        expected.writes.some((write) => write.partIndex === i);
       const wanted = expected.parts
         ? {
             writes: expected.writes.map(pick),

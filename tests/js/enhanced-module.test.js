@@ -18,7 +18,10 @@ function inFreshProcess(body) {
     const out = {};
     ${body}
     console.log(JSON.stringify(out));`;
-  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   assert.equal(result.status, 0, result.stderr);
   return JSON.parse(result.stdout);
 }
@@ -48,7 +51,14 @@ describe("enhanced mode's module", () => {
       const [preview] = await failing.externalize([{ toolId: "t", toolName: "x", output: log }], { messageId: "m" });
       out.previewOnly = preview.externalizationError !== "" && preview.truncated;
       out.loaded = enhancedModuleLoaded();`);
-    assert.deepEqual(out, { synopsis: "text", preview: "text", stored: true, found: true, previewOnly: true, loaded: false });
+    assert.deepEqual(out, {
+      synopsis: "text",
+      preview: "text",
+      stored: true,
+      found: true,
+      previewOnly: true,
+      loaded: false,
+    });
   });
 
   it("loads by itself in Node on the first enhanced synopsis", () => {
@@ -124,7 +134,10 @@ describe("enhanced mode's module", () => {
     assert.equal(out.first.name, "ToolStubError");
     assert.equal(out.first.code, "INTERNAL");
     assert.match(out.first.message, /enhanced mode's module \(module reset\): unreachable/);
-    assert.deepEqual([out.resets, out.listed, out.kind, out.reference], [1, 0, "kind: log", "text"]);
+    assert.deepEqual(
+      [out.resets, out.listed, out.kind, out.reference],
+      [1, 0, "kind: log", "text"],
+    );
   });
 
   it("that fails to load fails the call with NOT_READY, never a reference synopsis", () => {
@@ -147,7 +160,11 @@ describe("enhanced mode's module", () => {
     for (const call of ["synopsis", "externalize"]) {
       assert.equal(out[call].name, "ToolStubError", call);
       assert.equal(out[call].code, "NOT_READY", call);
-      assert.match(out[call].message, /tool_stub_enhanced_bg\.wasm.*could not be loaded: wasm file missing/, call);
+      assert.match(
+        out[call].message,
+        /tool_stub_enhanced_bg\.wasm.*could not be loaded: wasm file missing/,
+        call,
+      );
     }
     assert.equal(out.listed, 0, "nothing stored by the failed turn");
     assert.equal(out.kind, "kind: log");

@@ -26,7 +26,11 @@ import enhanced from "tool-stub/wasm/tool_stub_enhanced_bg.wasm";`,
 
 /** Runs esbuild in the project with `args`; fails the test on a build error. */
 function esbuild(project, args) {
-  const build = spawnSync(ESBUILD, [...args, "--bundle", "--loader:.wasm=binary", "--log-level=error"], { cwd: project, encoding: "utf8" });
+  const build = spawnSync(
+    ESBUILD,
+    [...args, "--bundle", "--loader:.wasm=binary", "--log-level=error"],
+    { cwd: project, encoding: "utf8" },
+  );
   assert.equal(build.status, 0, build.stderr);
 }
 
@@ -36,20 +40,40 @@ describe("esbuild", { skip: chromiumSkip }, () => {
       const out = path.join(project, "public");
       esbuild(project, ["app.js", `--outfile=${path.join(out, "app.js")}`]);
       writeFileSync(path.join(out, "index.html"), `<!doctype html><script src="app.js"></script>`);
-      assert.deepEqual(readdirSync(out).sort(), ["app.js", "index.html"], "no wasm file was emitted or copied");
+      assert.deepEqual(
+        readdirSync(out).sort(),
+        ["app.js", "index.html"],
+        "no wasm file was emitted or copied",
+      );
       return out;
     });
     assert.deepEqual(result, expectedResult("main"));
   });
 
   it("--format=esm with the search worker as a second entry (init({ searchWorkerUrl })): searches run in the worker", async () => {
-    const result = await runBundledApp("esbuild", app(`, searchWorkerUrl: "./search-worker.js"`), (project) => {
-      const out = path.join(project, "public");
-      esbuild(project, ["app=app.js", "search-worker=node_modules/tool-stub/js/search-worker.js", "--format=esm", `--outdir=${out}`]);
-      writeFileSync(path.join(out, "index.html"), `<!doctype html><script type="module" src="app.js"></script>`);
-      assert.deepEqual(readdirSync(out).sort(), ["app.js", "index.html", "search-worker.js"], "no wasm file was emitted or copied");
-      return out;
-    });
+    const result = await runBundledApp(
+      "esbuild",
+      app(`, searchWorkerUrl: "./search-worker.js"`),
+      (project) => {
+        const out = path.join(project, "public");
+        esbuild(project, [
+          "app=app.js",
+          "search-worker=node_modules/tool-stub/js/search-worker.js",
+          "--format=esm",
+          `--outdir=${out}`,
+        ]);
+        writeFileSync(
+          path.join(out, "index.html"),
+          `<!doctype html><script type="module" src="app.js"></script>`,
+        );
+        assert.deepEqual(
+          readdirSync(out).sort(),
+          ["app.js", "index.html", "search-worker.js"],
+          "no wasm file was emitted or copied",
+        );
+        return out;
+      },
+    );
     assert.deepEqual(result, expectedResult("worker"));
   });
 });

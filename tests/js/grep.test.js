@@ -4,13 +4,18 @@ import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { ToolStub, MemoryStore, ToolStubError, preloadGrep, rejectsWith } from "./pkg.js";
 
-
 /** Stores each output as its own externalized result. */
 async function stored(outputs) {
-  const ts = new ToolStub({ sessionId: "g1", store: new MemoryStore(), config: { thresholdChars: 5 } });
+  const ts = new ToolStub({
+    sessionId: "g1",
+    store: new MemoryStore(),
+    config: { thresholdChars: 5 },
+  });
   const refs = [];
   for (const [i, output] of outputs.entries()) {
-    const [part] = await ts.externalize([{ toolId: `call_${i}`, toolName: "bash", output }], { messageId: `m${i}` });
+    const [part] = await ts.externalize([{ toolId: `call_${i}`, toolName: "bash", output }], {
+      messageId: `m${i}`,
+    });
     refs.push(part.outputRef);
   }
   return { ts, refs };
@@ -47,30 +52,60 @@ describe("grep module: Unicode semantics", () => {
     const { ts, refs } = await stored(["ÉCOLE here", "nothing", "une école et une Ecole"]);
     const all = await ts.searchAll({ query: "école", ignoreCase: true });
     assert.deepEqual(all.results.map((r) => r.ref).sort(), [refs[0], refs[2]].sort());
-    assert.deepEqual(all.results.map((r) => r.totalMatches), [1, 1]);
-    await rejectsWith(ts.searchAll({ query: "(", regex: true }), "INVALID_ARGUMENT", /unclosed group/);
+    assert.deepEqual(
+      all.results.map((r) => r.totalMatches),
+      [1, 1],
+    );
+    await rejectsWith(
+      ts.searchAll({ query: "(", regex: true }),
+      "INVALID_ARGUMENT",
+      /unclosed group/,
+    );
   });
 });
 
 describe("grep module: bad and costly patterns", () => {
   it("an invalid regex is INVALID_ARGUMENT with the parser's message", async () => {
     const { ts, refs } = await stored(["some text"]);
-    await rejectsWith(ts.search(refs[0], { query: "[a-", regex: true }), "INVALID_ARGUMENT", /invalid regex.*unclosed character class/s);
-    await rejectsWith(ts.search(refs[0], { query: "\\p{Nope}", regex: true }), "INVALID_ARGUMENT", /Unicode property not found/);
+    await rejectsWith(
+      ts.search(refs[0], { query: "[a-", regex: true }),
+      "INVALID_ARGUMENT",
+      /invalid regex.*unclosed character class/s,
+    );
+    await rejectsWith(
+      ts.search(refs[0], { query: "\\p{Nope}", regex: true }),
+      "INVALID_ARGUMENT",
+      /Unicode property not found/,
+    );
   });
 
   it("counted repetitions and compiled size are capped, naming the cap", async () => {
     const { ts, refs } = await stored(["a".repeat(1000)]);
     for (const query of ["a{10000}", "(?:a{100}){250}"]) {
-      await rejectsWith(ts.search(refs[0], { query, regex: true }), "INVALID_ARGUMENT", /cap of 1000/);
+      await rejectsWith(
+        ts.search(refs[0], { query, regex: true }),
+        "INVALID_ARGUMENT",
+        /cap of 1000/,
+      );
     }
-    await rejectsWith(ts.search(refs[0], { query: "(?:\\w{50}\\p{L}{50}){10}", regex: true }), "INVALID_ARGUMENT", /cap of \d+ bytes/);
+    await rejectsWith(
+      ts.search(refs[0], { query: "(?:\\w{50}\\p{L}{50}){10}", regex: true }),
+      "INVALID_ARGUMENT",
+      /cap of \d+ bytes/,
+    );
   });
 
   it("pathological patterns over 10 MB finish: all matches, or what was found and a note", async () => {
     const text = "a".repeat(10_000_000);
     const { ts, refs } = await stored([text]);
-    for (const query of ["a*b|a", "(?:a|aa)*c", "a{1000}", "(?:a{100}){10}", "(a+)+$", "\\ba{999}\\b"]) {
+    for (const query of [
+      "a*b|a",
+      "(?:a|aa)*c",
+      "a{1000}",
+      "(?:a{100}){10}",
+      "(a+)+$",
+      "\\ba{999}\\b",
+    ]) {
       const started = performance.now();
       const found = await ts.search(refs[0], { query, regex: true, limit: 3, contextChars: 10 });
       const took = performance.now() - started;
@@ -98,10 +133,18 @@ describe("bounded snippets (issue 14)", () => {
       const found = await ts.search(refs[0], { ...options, limit: 10_000, contextChars: 100_000 });
       const chars = found.matches.reduce((sum, m) => sum + m.snippet.length, 0);
       assert.ok(chars <= 1 << 20, `${chars} chars of snippets`);
-      assert.ok(found.matches.length >= 5 && found.matches.length < 10_000, `${found.matches.length}`);
+      assert.ok(
+        found.matches.length >= 5 && found.matches.length < 10_000,
+        `${found.matches.length}`,
+      );
       assert.equal(found.totalMatches, 500_000);
       assert.match(found.note, /not listed.*contextChars/);
-      const tool = await ts.handleToolCall("openviking_tool_result_search", { ref: refs[0], query: options.query, limit: 100, context_chars: 100_000 });
+      const tool = await ts.handleToolCall("openviking_tool_result_search", {
+        ref: refs[0],
+        query: options.query,
+        limit: 100,
+        context_chars: 100_000,
+      });
       assert.ok(!tool.error, JSON.stringify(tool.error));
       assert.ok(JSON.stringify(tool).length < 200_000);
       // The module still works, nothing was reset.

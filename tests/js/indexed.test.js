@@ -31,14 +31,16 @@ function randomText(next, length) {
 /** The same store without its ranged read: ToolStub loads whole outputs from it. */
 function withoutSlices(store) {
   const plain = {};
-  for (const method of ["load", "save", "remove", "loadRange", "removeRange"]) plain[method] = store[method].bind(store);
+  for (const method of ["load", "save", "remove", "loadRange", "removeRange"])
+    plain[method] = store[method].bind(store);
   return plain;
 }
 
 const STORES = {
   MemoryStore: () => new MemoryStore(),
   NodeFsStore: () => new NodeFsStore(mkdtempSync(path.join(tmpdir(), "tool-stub-indexed-"))),
-  IndexedDbStore: () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange, chunkChars: 50_000 }),
+  IndexedDbStore: () =>
+    new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange, chunkChars: 50_000 }),
 };
 
 // Over two checkpoints (65,536 code points apart) of mixed text.
@@ -52,15 +54,32 @@ describe("reads through the output index", () => {
       const indexed = new ToolStub({ store, sessionId: "ix" });
       const plain = new ToolStub({ store: withoutSlices(store), sessionId: "ix" });
       for (const output of [BIG, WELL_FORMED]) {
-        const [part] = await indexed.externalize([{ toolId: "t", toolName: "bash", output }], { messageId: "m" });
+        const [part] = await indexed.externalize([{ toolId: "t", toolName: "bash", output }], {
+          messageId: "m",
+        });
         const total = (await plain.read(part.outputRef, { limit: 0 })).totalChars;
         const next = random(11);
-        const offsets = [0, 1, 65_535, 65_536, 65_537, 131_072, total - 2_000, total - 1, total, total + 5];
+        const offsets = [
+          0,
+          1,
+          65_535,
+          65_536,
+          65_537,
+          131_072,
+          total - 2_000,
+          total - 1,
+          total,
+          total + 5,
+        ];
         for (let i = 0; i < 12; i++) offsets.push(next(total + 10));
         for (const offset of offsets) {
           for (const limit of [0, 1, 2_000, 70_000, -1]) {
             const options = { offset, limit, includeMetadata: false };
-            assert.deepEqual(await indexed.read(part.outputRef, options), await plain.read(part.outputRef, options), `offset ${offset}, limit ${limit}`);
+            assert.deepEqual(
+              await indexed.read(part.outputRef, options),
+              await plain.read(part.outputRef, options),
+              `offset ${offset}, limit ${limit}`,
+            );
           }
         }
       }
@@ -72,7 +91,13 @@ describe("the output index", () => {
   it("is stored beside each output as the core computes it, vouching only for outputs without U+FFFD", async () => {
     const next = random(5);
     const plainPieces = ["a", "\n", "é", "日本", "x\ny", " ", "\n\n", "😀"];
-    const texts = ["\n".repeat(65_537), "a".repeat(65_536), "é\n".repeat(70_000) + "end", "lone \uD800 surrogate", "a real \uFFFD"];
+    const texts = [
+      "\n".repeat(65_537),
+      "a".repeat(65_536),
+      "é\n".repeat(70_000) + "end",
+      "lone \uD800 surrogate",
+      "a real \uFFFD",
+    ];
     for (let i = 0; i < 12; i++) {
       let text = "";
       const length = 10 + (next(3) === 0 ? next(200) : next(300_000));
@@ -82,10 +107,16 @@ describe("the output index", () => {
     const store = new MemoryStore();
     const stub = new ToolStub({ store, sessionId: "ix", config: { thresholdChars: 5 } });
     for (const [i, text] of texts.entries()) {
-      const [part] = await stub.externalize([{ toolId: `t${i}`, toolName: "x", output: text }], { messageId: "m" });
+      const [part] = await stub.externalize([{ toolId: `t${i}`, toolName: "x", output: text }], {
+        messageId: "m",
+      });
       const id = part.outputRef.split("/tool-results/")[1];
       const vouched = text.isWellFormed() && !text.includes("\uFFFD");
-      assert.equal(await store.load(["ix", "tool-results", id, "index.json"]), core.outputIndex(text, vouched), `text ${i}`);
+      assert.equal(
+        await store.load(["ix", "tool-results", id, "index.json"]),
+        core.outputIndex(text, vouched),
+        `text ${i}`,
+      );
     }
   });
 });
@@ -96,16 +127,39 @@ describe("literal search in JS", () => {
     const fast = new ToolStub({ store, sessionId: "ls", config: { thresholdChars: 5 } });
     // Forcing a grep option that changes nothing (contextLines: null is not one) is not possible,
     // so the core's answer comes from a store whose results have no index.
-    const coreOnly = new ToolStub({ store: withoutIndex(store), sessionId: "ls", config: { thresholdChars: 5 } });
+    const coreOnly = new ToolStub({
+      store: withoutIndex(store),
+      sessionId: "ls",
+      config: { thresholdChars: 5 },
+    });
     const next = random(3);
     let used = 0;
     for (let round = 0; round < 60; round++) {
       const text = randomText(next, 50 + next(3_000));
       const output = round % 3 === 0 ? text : text.toWellFormed();
-      const [part] = await fast.externalize([{ toolId: `t${round}`, toolName: "bash", output }], { messageId: `m${round}` });
+      const [part] = await fast.externalize([{ toolId: `t${round}`, toolName: "bash", output }], {
+        messageId: `m${round}`,
+      });
       if (!part.outputRef) continue;
-      for (const query of ["a", "ab", "b\na", "😀", "日本", "needle", "😀a", "é\n", "zzz", "aa", "\n"]) {
-        for (const options of [{}, { limit: 1 + next(5), contextChars: next(8) }, { contextChars: -3 }, { limit: 1000, contextChars: 0 }]) {
+      for (const query of [
+        "a",
+        "ab",
+        "b\na",
+        "😀",
+        "日本",
+        "needle",
+        "😀a",
+        "é\n",
+        "zzz",
+        "aa",
+        "\n",
+      ]) {
+        for (const options of [
+          {},
+          { limit: 1 + next(5), contextChars: next(8) },
+          { contextChars: -3 },
+          { limit: 1000, contextChars: 0 },
+        ]) {
           const request = { query, ...options };
           const got = await fast.search(part.outputRef, request);
           const want = await coreOnly.search(part.outputRef, request);
@@ -121,10 +175,16 @@ describe("literal search in JS", () => {
     const store = new MemoryStore();
     const fast = new ToolStub({ store, sessionId: "lb" });
     const coreOnly = new ToolStub({ store: withoutIndex(store), sessionId: "lb" });
-    const [part] = await fast.externalize([{ toolId: "t", toolName: "bash", output: WELL_FORMED + "\nneedle" }], { messageId: "m" });
+    const [part] = await fast.externalize(
+      [{ toolId: "t", toolName: "bash", output: WELL_FORMED + "\nneedle" }],
+      { messageId: "m" },
+    );
     for (const query of ["needle", "😀😀", "\n"]) {
       const request = { query, limit: 50, contextChars: 5 };
-      assert.deepEqual(await fast.search(part.outputRef, request), await coreOnly.search(part.outputRef, request));
+      assert.deepEqual(
+        await fast.search(part.outputRef, request),
+        await coreOnly.search(part.outputRef, request),
+      );
     }
   });
 });

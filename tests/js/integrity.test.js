@@ -3,7 +3,18 @@
 // stay inside the store's layout, temp leftovers are reclaimed, and no message carries a path.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync, mkdirSync, readdirSync, writeFileSync, readFileSync, existsSync, truncateSync, appendFileSync, utimesSync, unlinkSync } from "node:fs";
+import {
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  writeFileSync,
+  readFileSync,
+  existsSync,
+  truncateSync,
+  appendFileSync,
+  utimesSync,
+  unlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
@@ -21,12 +32,19 @@ describe("session ids", () => {
     writeFileSync(path.join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
     const store = new NodeFsStore(dir);
     for (const sessionId of [".git", ".", "..", ".tool-stub", ".x"]) {
-      assert.throws(() => new ToolStub({ store, sessionId }), isCode("INVALID_ARGUMENT"), sessionId);
+      assert.throws(
+        () => new ToolStub({ store, sessionId }),
+        isCode("INVALID_ARGUMENT"),
+        sessionId,
+      );
     }
     // Reference-style ids, dots inside included, keep working.
     for (const sessionId of ["s0", "chat.42", "a..b", "x.git"]) {
       const ts = new ToolStub({ store, sessionId, config: { thresholdChars: 100 } });
-      const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: big(sessionId) }], { messageId: "m" });
+      const [part] = await ts.externalize(
+        [{ toolId: "t", toolName: "x", output: big(sessionId) }],
+        { messageId: "m" },
+      );
       assert.equal((await ts.read(part.outputRef, { limit: -1 })).content, big(sessionId));
     }
     assert.equal(readFileSync(path.join(dir, ".git", "HEAD"), "utf8"), "ref: refs/heads/main\n");
@@ -38,13 +56,18 @@ describe("store errors that reach the model", () => {
     const parent = freshDir("paths");
     writeFileSync(path.join(parent, "file"), "a file, not a folder");
     const store = new NodeFsStore(path.join(parent, "file", "store"));
-    const error = await store.save(["s", "tool-results", "tr_x", "output.txt"], "v").then(() => null, (e) => e);
+    const error = await store.save(["s", "tool-results", "tr_x", "output.txt"], "v").then(
+      () => null,
+      (e) => e,
+    );
     isCode("STORE_FAILED")(error);
     assert.match(error.message, /s\/tool-results\/tr_x\/output\.txt: ENOTDIR/);
     assert.ok(!error.message.includes(parent), error.message);
 
     const ts = new ToolStub({ store, sessionId: "s", config: { thresholdChars: 100 } });
-    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: big("x") }], { messageId: "m" });
+    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: big("x") }], {
+      messageId: "m",
+    });
     assert.match(part.externalizationError, /ENOTDIR/);
     assert.ok(!part.externalizationError.includes(parent), part.externalizationError);
   });
@@ -53,7 +76,10 @@ describe("store errors that reach the model", () => {
     const dir = freshDir("long");
     const store = new NodeFsStore(dir);
     const id = `tr_${"a".repeat(253)}`;
-    const error = await store.save(["s", "tool-results", id, "output.txt"], "v").then(() => null, (e) => e);
+    const error = await store.save(["s", "tool-results", id, "output.txt"], "v").then(
+      () => null,
+      (e) => e,
+    );
     isCode("STORE_FAILED")(error);
     assert.match(error.message, /ENAMETOOLONG \(name too long\)/);
     assert.ok(!error.message.includes(dir), error.message);
@@ -72,14 +98,21 @@ describe("temp files of crashed saves", () => {
 
   it("are reclaimed by the calls that walk the results when their writer is gone or they are an hour old, and never counted", async () => {
     const dir = freshDir("tmp");
-    const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "s", config: { thresholdChars: 100 } });
-    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: big("x") }], { messageId: "m" });
+    const ts = new ToolStub({
+      store: new NodeFsStore(dir),
+      sessionId: "s",
+      config: { thresholdChars: 100 },
+    });
+    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: big("x") }], {
+      messageId: "m",
+    });
     const resultDir = path.join(dir, "s", "tool-results", part.outputRef.split("/").pop());
     const before = await ts.usage();
     const dead = leftover(deadPid());
     const oldLive = `.index.json.1.${"1".repeat(16)}.tmp`;
     const freshLive = `.metadata.json.1.${"2".repeat(16)}.tmp`;
-    for (const name of [dead, oldLive, freshLive]) writeFileSync(path.join(resultDir, name), "x".repeat(1000));
+    for (const name of [dead, oldLive, freshLive])
+      writeFileSync(path.join(resultDir, name), "x".repeat(1000));
     const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
     utimesSync(path.join(resultDir, oldLive), hoursAgo, hoursAgo);
     assert.deepEqual(await ts.usage(), before, "temp files are not values");
@@ -87,7 +120,11 @@ describe("temp files of crashed saves", () => {
     // them (the catalog's check, here an explicit rebuild) reclaims what crashed saves left.
     await ts.rebuildCatalog();
     const left = readdirSync(resultDir).filter((name) => name.endsWith(".tmp"));
-    assert.deepEqual(left, [freshLive], "pid 1 is alive and its file is fresh: a save may be writing it");
+    assert.deepEqual(
+      left,
+      [freshLive],
+      "pid 1 is alive and its file is fresh: a save may be writing it",
+    );
   });
 
   it("are reclaimed by the first save into a folder they were left in", async () => {
@@ -106,20 +143,34 @@ describe("identity is the exact stored text", () => {
   const lone = `head \uD800 middle \uDC00 ${filler}`;
   const replaced = lone.toWellFormed(); // U+FFFD where the lone surrogates were
   const digestOf = (text) => createHash("sha256").update(encode(text)).digest("hex");
-  const stores = { MemoryStore: () => new MemoryStore(), NodeFsStore: () => new NodeFsStore(freshDir("exact")) };
+  const stores = {
+    MemoryStore: () => new MemoryStore(),
+    NodeFsStore: () => new NodeFsStore(freshDir("exact")),
+  };
 
   for (const [name, makeStore] of Object.entries(stores)) {
     it(`an output with lone surrogates and one with U+FFFD in their place never merge (${name})`, async () => {
       for (const oneTurn of [false, true]) {
-        const ts = new ToolStub({ store: makeStore(), sessionId: "s", config: { thresholdChars: 100 } });
+        const ts = new ToolStub({
+          store: makeStore(),
+          sessionId: "s",
+          config: { thresholdChars: 100 },
+        });
         const parts = [lone, replaced].map((output) => ({ toolId: "same", toolName: "x", output }));
         const done = oneTurn
           ? await ts.externalize(parts, { messageId: "m" })
-          : [...(await ts.externalize([parts[0]], { messageId: "m1" })), ...(await ts.externalize([parts[1]], { messageId: "m2" }))];
+          : [
+              ...(await ts.externalize([parts[0]], { messageId: "m1" })),
+              ...(await ts.externalize([parts[1]], { messageId: "m2" })),
+            ];
         const [a, b] = done;
         assert.ok(a.truncated && b.truncated);
         assert.equal(a.sha256, digestOf(lone), "the digest of the WTF-8 stored");
-        assert.equal(b.sha256, createHash("sha256").update(replaced, "utf8").digest("hex"), "well-formed text: its UTF-8, as the reference");
+        assert.equal(
+          b.sha256,
+          createHash("sha256").update(replaced, "utf8").digest("hex"),
+          "well-formed text: its UTF-8, as the reference",
+        );
         assert.notEqual(a.outputRef, b.outputRef);
         assert.equal((await ts.read(a.outputRef, { limit: -1 })).content, lone);
         assert.equal((await ts.read(b.outputRef, { limit: -1 })).content, replaced);
@@ -138,16 +189,18 @@ describe("identity is the exact stored text", () => {
     const { useSha256 } = await import("./pkg.js");
     const { useInCoreSha256, useStagedSha256 } = await import("../../pkg/js/core-call.js");
     const externalized = async () => {
-      const [part] = await new ToolStub({ sessionId: "h", config: { thresholdChars: 100 } }).externalize(
-        [{ toolId: "t", toolName: "x", output: lone }],
-        { messageId: "m" },
-      );
+      const [part] = await new ToolStub({
+        sessionId: "h",
+        config: { thresholdChars: 100 },
+      }).externalize([{ toolId: "t", toolName: "x", output: lone }], { messageId: "m" });
       return part.sha256;
     };
     try {
       useSha256(() => "ab".repeat(32)); // a custom text hasher: used for well-formed text only
       assert.equal(await externalized(), digestOf(lone));
-      useSha256(() => { throw new Error("not used"); });
+      useSha256(() => {
+        throw new Error("not used");
+      });
       useStagedSha256(async (bytes) => createHash("sha256").update(bytes).digest("hex"));
       assert.equal(await externalized(), digestOf(lone));
     } finally {
@@ -158,8 +211,14 @@ describe("identity is the exact stored text", () => {
 
   it("verify and restore answer CORRUPT when the stored bytes change", async () => {
     const dir = freshDir("exact-corrupt");
-    const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "s", config: { thresholdChars: 100 } });
-    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: lone }], { messageId: "m" });
+    const ts = new ToolStub({
+      store: new NodeFsStore(dir),
+      sessionId: "s",
+      config: { thresholdChars: 100 },
+    });
+    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: lone }], {
+      messageId: "m",
+    });
     const file = path.join(dir, "s", "tool-results", part.outputRef.split("/").pop(), "output.txt");
     // The lone surrogate's WTF-8 replaced by U+FFFD's UTF-8: same length, same text to the core.
     writeFileSync(file, Buffer.from(replaced, "utf8"));
@@ -172,8 +231,14 @@ describe("reads check what they trust", () => {
   const output = "0123456789abcdef\n".repeat(20_000); // 340,000 chars: several index blocks
   const setUp = async () => {
     const dir = freshDir("cut");
-    const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "s", config: { thresholdChars: 100 } });
-    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
+    const ts = new ToolStub({
+      store: new NodeFsStore(dir),
+      sessionId: "s",
+      config: { thresholdChars: 100 },
+    });
+    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output }], {
+      messageId: "m",
+    });
     const file = path.join(dir, "s", "tool-results", part.outputRef.split("/").pop(), "output.txt");
     return { ts, ref: part.outputRef, file };
   };
@@ -182,11 +247,23 @@ describe("reads check what they trust", () => {
     const { ts, ref, file } = await setUp();
     truncateSync(file, 100_000);
     for (const offset of [100_000, 200_000, 339_000]) {
-      await assert.rejects(ts.read(ref, { offset, limit: 2000 }), isCode("CORRUPT"), `offset ${offset}`);
+      await assert.rejects(
+        ts.read(ref, { offset, limit: 2000 }),
+        isCode("CORRUPT"),
+        `offset ${offset}`,
+      );
     }
-    await assert.rejects(ts.read(ref, { offset: 99_000, limit: 2000 }), isCode("CORRUPT"), "a window across the cut");
+    await assert.rejects(
+      ts.read(ref, { offset: 99_000, limit: 2000 }),
+      isCode("CORRUPT"),
+      "a window across the cut",
+    );
     await assert.rejects(ts.read(ref, { offset: 0, limit: -1 }), isCode("CORRUPT"));
-    await assert.rejects(ts.search(ref, { query: "0123" }), isCode("CORRUPT"), "a full read checks the length");
+    await assert.rejects(
+      ts.search(ref, { query: "0123" }),
+      isCode("CORRUPT"),
+      "a full read checks the length",
+    );
     await assert.rejects(ts.read(ref, { line: 1 }), isCode("CORRUPT"));
     // Before the cut the bytes are intact and the index places them right.
     assert.equal((await ts.read(ref, { offset: 0, limit: 17 })).content, "0123456789abcdef\n");
@@ -203,20 +280,34 @@ describe("reads check what they trust", () => {
   it("the same in a store whose slices count UTF-16 units (MemoryStore)", async () => {
     const store = new MemoryStore();
     const ts = new ToolStub({ store, sessionId: "s", config: { thresholdChars: 100 } });
-    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
+    const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output }], {
+      messageId: "m",
+    });
     const key = ["s", "tool-results", part.outputRef.split("/").pop(), "output.txt"];
     await store.save(key, output.slice(0, 100_000));
-    await assert.rejects(ts.read(part.outputRef, { offset: 200_000, limit: 2000 }), isCode("CORRUPT"));
+    await assert.rejects(
+      ts.read(part.outputRef, { offset: 200_000, limit: 2000 }),
+      isCode("CORRUPT"),
+    );
     await store.save(key, `${output}more`);
-    await assert.rejects(ts.read(part.outputRef, { offset: 339_000, limit: 2000 }), isCode("CORRUPT"));
+    await assert.rejects(
+      ts.read(part.outputRef, { offset: 339_000, limit: 2000 }),
+      isCode("CORRUPT"),
+    );
     await store.save(key, output);
-    assert.equal((await ts.read(part.outputRef, { offset: 339_990, limit: 100 })).content, output.slice(339_990));
+    assert.equal(
+      (await ts.read(part.outputRef, { offset: 339_990, limit: 100 })).content,
+      output.slice(339_990),
+    );
   });
 
   it("a result stored without an index is checked against its record's length", async () => {
     const { ts, ref, file } = await setUp();
     unlinkSync(path.join(path.dirname(file), "index.json"));
-    assert.equal((await ts.read(ref, { offset: 339_990, limit: 100 })).content, output.slice(339_990));
+    assert.equal(
+      (await ts.read(ref, { offset: 339_990, limit: 100 })).content,
+      output.slice(339_990),
+    );
     truncateSync(file, 339_000);
     await assert.rejects(ts.read(ref, { offset: 339_990, limit: 100 }), isCode("CORRUPT"));
   });
@@ -231,16 +322,27 @@ describe("dedup", () => {
   ]) {
     it(`rewrites a result whose stored output is ${damage} instead of reusing it`, async () => {
       const dir = freshDir("dedup");
-      const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "s", config: { thresholdChars: 100 } });
-      const [first] = await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m1" });
+      const ts = new ToolStub({
+        store: new NodeFsStore(dir),
+        sessionId: "s",
+        config: { thresholdChars: 100 },
+      });
+      const [first] = await ts.externalize([{ toolId: "t", toolName: "x", output }], {
+        messageId: "m1",
+      });
       const resultDir = path.join(dir, "s", "tool-results", first.outputRef.split("/").pop());
       harm(path.join(resultDir, "output.txt"));
       unlinkSync(path.join(resultDir, "index.json"));
-      const [again] = await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m2" });
+      const [again] = await ts.externalize([{ toolId: "t", toolName: "x", output }], {
+        messageId: "m2",
+      });
       assert.equal(again.outputRef, first.outputRef);
       assert.ok(again.truncated);
       assert.equal((await ts.read(again.outputRef, { limit: -1 })).content, output);
-      assert.equal((await ts.read(again.outputRef, { offset: 5, limit: 10 })).content, output.slice(5, 15));
+      assert.equal(
+        (await ts.read(again.outputRef, { offset: 5, limit: 10 })).content,
+        output.slice(5, 15),
+      );
       assert.ok(existsSync(path.join(resultDir, "index.json")), "the index is written again too");
       assert.equal((await ts.verify(again.outputRef)).sha256, first.sha256);
     });
@@ -250,7 +352,11 @@ describe("dedup", () => {
     const saves = [];
     const store = new MemoryStore();
     // The result's own files (the session's catalog under "tool-stub" records it beside them).
-    const counting = { load: (k) => store.load(k), loadRange: (p) => store.loadRange(p), save: (k, v) => (k[1] === "tool-results" && saves.push(k.at(-1)), store.save(k, v)) };
+    const counting = {
+      load: (k) => store.load(k),
+      loadRange: (p) => store.loadRange(p),
+      save: (k, v) => (k[1] === "tool-results" && saves.push(k.at(-1)), store.save(k, v)),
+    };
     const ts = new ToolStub({ store: counting, sessionId: "s", config: { thresholdChars: 100 } });
     await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m1" });
     await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m2" });
@@ -264,19 +370,29 @@ describe("delete", () => {
     entries = new Map();
     removals = 0;
     crashAfter = Infinity;
-    async load(key) { return this.entries.get(key.join("/")); }
-    async save(key, value) { this.entries.set(key.join("/"), value); }
+    async load(key) {
+      return this.entries.get(key.join("/"));
+    }
+    async save(key, value) {
+      this.entries.set(key.join("/"), value);
+    }
     async loadRange(prefix) {
       const start = prefix.length ? `${prefix.join("/")}/` : "";
-      return [...this.entries].filter(([k]) => k.startsWith(start)).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, value]) => ({ key: k.split("/"), value }));
+      return [...this.entries]
+        .filter(([k]) => k.startsWith(start))
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, value]) => ({ key: k.split("/"), value }));
     }
     #removeOne(k) {
       if (this.removals++ >= this.crashAfter) throw new Error("crashed mid-delete");
       this.entries.delete(k);
     }
-    async remove(key) { if (this.entries.has(key.join("/"))) this.#removeOne(key.join("/")); }
+    async remove(key) {
+      if (this.entries.has(key.join("/"))) this.#removeOne(key.join("/"));
+    }
     async removeRange(prefix) {
-      for (const k of [...this.entries.keys()]) if (k.startsWith(`${prefix.join("/")}/`)) this.#removeOne(k);
+      for (const k of [...this.entries.keys()])
+        if (k.startsWith(`${prefix.join("/")}/`)) this.#removeOne(k);
     }
   }
 
@@ -284,14 +400,19 @@ describe("delete", () => {
     for (let crashAfter = 0; crashAfter <= 3; crashAfter++) {
       const store = new CrashingStore();
       const ts = new ToolStub({ store, sessionId: "s", config: { thresholdChars: 100 } });
-      const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: big("gone") }], { messageId: "m" });
+      const [part] = await ts.externalize([{ toolId: "t", toolName: "x", output: big("gone") }], {
+        messageId: "m",
+      });
       store.crashAfter = crashAfter;
       await ts.delete(part.outputRef).catch(() => {});
       const id = part.outputRef.split("/").pop();
       const has = (file) => store.entries.has(`s/tool-results/${id}/${file}`);
       assert.ok(!has("metadata.json") || has("output.txt"), `crash after ${crashAfter} removal(s)`);
       // Either the whole result or nothing a reader can see.
-      const read = await ts.read(part.outputRef, { limit: -1 }).then((r) => r.content, (e) => e.code);
+      const read = await ts.read(part.outputRef, { limit: -1 }).then(
+        (r) => r.content,
+        (e) => e.code,
+      );
       assert.ok(read === big("gone") || read === "NOT_FOUND", `crash after ${crashAfter}: ${read}`);
     }
   });

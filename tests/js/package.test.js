@@ -8,7 +8,8 @@ import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
 
-const npm = (args, cwd) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const npm = (args, cwd) =>
+  execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 const CONSUMER_TS = `
 import { synopsis, makePreview, ToolStub, MemoryStore, ToolStubError, type ToolPart, type Synopsis, type SynopsisKind } from "tool-stub";
@@ -43,17 +44,39 @@ describe("the npm package", () => {
   it("packs only the runtime files", () => {
     const [pack] = JSON.parse(npm(["pack", "--dry-run", "--json"], path.join(ROOT, "pkg")));
     const files = pack.files.map((f) => f.path).sort();
-    for (const required of ["package.json", "README.md", "LICENSE", "wasm/tool_stub_bg.wasm", "wasm/tool_stub.js", "wasm/tool_stub_grep_bg.wasm", "wasm/tool_stub_grep.js", "wasm/tool_stub_enhanced_bg.wasm", "wasm/tool_stub_enhanced.js", "js/index-node.js", "js/index-browser.js", "js/cli.js", "js/stores/node-fs.js", "js/index.d.ts"]) {
+    for (const required of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "wasm/tool_stub_bg.wasm",
+      "wasm/tool_stub.js",
+      "wasm/tool_stub_grep_bg.wasm",
+      "wasm/tool_stub_grep.js",
+      "wasm/tool_stub_enhanced_bg.wasm",
+      "wasm/tool_stub_enhanced.js",
+      "js/index-node.js",
+      "js/index-browser.js",
+      "js/cli.js",
+      "js/stores/node-fs.js",
+      "js/index.d.ts",
+    ]) {
       assert.ok(files.includes(required), `missing ${required}`);
     }
     for (const file of files) {
-      assert.doesNotMatch(file, /test|\.rs$|Cargo|target\/|node_modules|\.tmp$|\.map$/, `leftover ${file}`);
+      assert.doesNotMatch(
+        file,
+        /test|\.rs$|Cargo|target\/|node_modules|\.tmp$|\.map$/,
+        `leftover ${file}`,
+      );
     }
   });
 
   it("installs into an empty project and imports from every entry point", () => {
     const project = mkdtempSync(path.join(tmpdir(), "tool-stub-install-"));
-    writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    writeFileSync(
+      path.join(project, "package.json"),
+      JSON.stringify({ name: "consumer", private: true, type: "module" }),
+    );
     npm(["install", "--no-audit", "--no-fund", "--offline", path.join(ROOT, "pkg")], project);
     const check = `
       import { synopsis, ToolStub, MemoryStore, ToolStubError } from "tool-stub";
@@ -68,16 +91,47 @@ describe("the npm package", () => {
       const [out] = await ts.externalize([{ toolId: "t", toolName: "x", output: "y ".repeat(20000) }], { messageId: "m" });
       console.log(JSON.stringify({ kinds, truncated: out.truncated, fs: typeof NodeFsStore, err: typeof ToolStubError, redis: typeof RedisStore, ioredis }));
     `;
-    const result = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", check], { cwd: project, encoding: "utf8" }));
-    assert.deepEqual(result, { kinds: ["json", "csv", "log"], truncated: true, fs: "function", err: "function", redis: "function", ioredis: "ERR_MODULE_NOT_FOUND" });
+    const result = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "-e", check], {
+        cwd: project,
+        encoding: "utf8",
+      }),
+    );
+    assert.deepEqual(result, {
+      kinds: ["json", "csv", "log"],
+      truncated: true,
+      fs: "function",
+      err: "function",
+      redis: "function",
+      ioredis: "ERR_MODULE_NOT_FOUND",
+    });
     // The declarations type-check a consumer under strict settings.
     writeFileSync(path.join(project, "consumer.ts"), CONSUMER_TS);
     writeFileSync(
       path.join(project, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022", "dom"], types: [] }, files: ["consumer.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          lib: ["es2022", "dom"],
+          types: [],
+        },
+        files: ["consumer.ts"],
+      }),
     );
-    execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", project], { encoding: "utf8" });
-    const bin = execFileSync(path.join(project, "node_modules/.bin/tool-stub"), ["stub", "-"], { cwd: project, input: "x: 1\ny:\n  z: 2\n", encoding: "utf8" });
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", project],
+      { encoding: "utf8" },
+    );
+    const bin = execFileSync(path.join(project, "node_modules/.bin/tool-stub"), ["stub", "-"], {
+      cwd: project,
+      input: "x: 1\ny:\n  z: 2\n",
+      encoding: "utf8",
+    });
     assert.match(bin, /kind: yaml/);
   });
 });

@@ -3,10 +3,23 @@ import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { makePreview, sha256Hex, toolResultId, ToolStub, MemoryStore, PARITY_DIR, SKIP_PARITY } from "./pkg.js";
+import {
+  makePreview,
+  sha256Hex,
+  toolResultId,
+  ToolStub,
+  MemoryStore,
+  PARITY_DIR,
+  SKIP_PARITY,
+} from "./pkg.js";
 
 const jsonLines = (file) =>
-  SKIP_PARITY ? [] : readFileSync(path.join(PARITY_DIR, file), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  SKIP_PARITY
+    ? []
+    : readFileSync(path.join(PARITY_DIR, file), "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l));
 
 const snake = (s) => ({
   kind: s.kind,
@@ -61,7 +74,10 @@ describe("parity turns through ToolStub + MemoryStore", { skip: SKIP_PARITY }, (
     for (const { scenario, expected } of turns) {
       const store = new MemoryStore();
       const config = Object.fromEntries(
-        Object.entries(scenario.config).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()), v]),
+        Object.entries(scenario.config).map(([k, v]) => [
+          k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()),
+          v,
+        ]),
       );
       const ts = new ToolStub({ store, sessionId: scenario.session_id, config });
       const parts = scenario.parts.map((p) => ({
@@ -85,7 +101,8 @@ describe("parity turns through ToolStub + MemoryStore", { skip: SKIP_PARITY }, (
         if (key[1] === "tool-stub") continue; // the session's catalog and lock: ours, beside the reference's tree
         const uri = `${expected.session_uri}/${key.slice(1).join("/")}`;
         if (key[3] === "index.json") continue; // ours, beside the reference's files
-        if (key[3] === "output.txt") files[uri] = { sha256: sha256Hex(value), chars: [...value].length };
+        if (key[3] === "output.txt")
+          files[uri] = { sha256: sha256Hex(value), chars: [...value].length };
         else {
           const { created_at, user_id, ...record } = JSON.parse(value);
           files[uri] = record;
@@ -96,7 +113,8 @@ describe("parity turns through ToolStub + MemoryStore", { skip: SKIP_PARITY }, (
       } catch {
         problems.push("files");
       }
-      if (problems.length) differing.push(`${scenario.session_id}: ${problems.slice(0, 5).join(", ")}`);
+      if (problems.length)
+        differing.push(`${scenario.session_id}: ${problems.slice(0, 5).join(", ")}`);
     }
     assert.ok(turns.length > 0);
     assert.deepEqual(differing, [], `${differing.length} of ${turns.length} turns differ`);

@@ -11,7 +11,14 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { ToolStub } from "./pkg.js";
 import { RedisStore } from "../../pkg/js/redis.js";
-import { SKIP_REDIS, redisCli, requireRedis, startCluster, startRedis, waitForClusterOk } from "./redis-servers.js";
+import {
+  SKIP_REDIS,
+  redisCli,
+  requireRedis,
+  startCluster,
+  startRedis,
+  waitForClusterOk,
+} from "./redis-servers.js";
 
 const require = createRequire(import.meta.url);
 const Redis = require("ioredis");
@@ -23,7 +30,9 @@ const idOf = (ref) => ref.split("/").at(-1);
 
 /** Starts the worker with `job`; `events` collects its JSON lines, `exited` its exit. */
 function startWorker(job) {
-  const child = spawn(process.execPath, [WORKER, JSON.stringify(job)], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [WORKER, JSON.stringify(job)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const events = [];
   const waiters = [];
   let buffer = "";
@@ -39,13 +48,18 @@ function startWorker(job) {
     }
   });
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, stderr })));
+  const exited = new Promise((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, stderr })),
+  );
   const next = async (predicate, ms = 30_000) => {
     const until = Date.now() + ms;
     for (;;) {
       const found = events.find(predicate);
       if (found) return found;
-      if (child.exitCode !== null) throw new Error(`worker exited (${child.exitCode}) without the event: ${stderr}${JSON.stringify(events.slice(-3))}`);
+      if (child.exitCode !== null)
+        throw new Error(
+          `worker exited (${child.exitCode}) without the event: ${stderr}${JSON.stringify(events.slice(-3))}`,
+        );
       if (Date.now() > until) throw new Error("worker event timed out");
       await Promise.race([new Promise((resolve) => waiters.push(resolve)), sleep(100)]);
     }
@@ -65,7 +79,11 @@ async function checkWholeResults(store, sessionId) {
     files.get(key[2]).push(key[3]);
   }
   for (const [id, names] of files) {
-    assert.deepEqual(names.sort(), ["index.json", "metadata.json", "output.txt"], `result ${id} is half-visible: ${names}`);
+    assert.deepEqual(
+      names.sort(),
+      ["index.json", "metadata.json", "output.txt"],
+      `result ${id} is half-visible: ${names}`,
+    );
   }
   const ts = new ToolStub({ store, sessionId });
   for (const id of files.keys()) await ts.verify(id);
@@ -95,9 +113,22 @@ describe("RedisStore across processes (one redis-server)", { skip: SKIP_REDIS },
 
   it("two processes share a session: one externalizes, the other reads, searches, lists and deletes", async () => {
     const keyPrefix = prefix();
-    const writer = startWorker({ role: "writer", nodes: nodes(), keyPrefix, sessionId: "shared", turns: 4, parts: 3 });
+    const writer = startWorker({
+      role: "writer",
+      nodes: nodes(),
+      keyPrefix,
+      sessionId: "shared",
+      turns: 4,
+      parts: 3,
+    });
     await writer.next((e) => e.turn === 0 || e.error);
-    const reader = startWorker({ role: "reader", nodes: nodes(), keyPrefix, sessionId: "shared", expect: 12 });
+    const reader = startWorker({
+      role: "reader",
+      nodes: nodes(),
+      keyPrefix,
+      sessionId: "shared",
+      expect: 12,
+    });
     const done = await writer.next((e) => e.done || e.error);
     assert.equal(done.error, undefined, done.error);
     const result = await reader.next((e) => e.checked !== undefined || e.error, 60_000);
@@ -118,7 +149,14 @@ describe("RedisStore across processes (one redis-server)", { skip: SKIP_REDIS },
     const store = new RedisStore({ client, keyPrefix, lockLeaseMs: 500 });
     let stored = 0;
     for (let trial = 0; trial < killTrials; trial++) {
-      const looper = startWorker({ role: "looper", nodes: nodes(), keyPrefix, sessionId: "killed", parts: 12, lockLeaseMs: 500 });
+      const looper = startWorker({
+        role: "looper",
+        nodes: nodes(),
+        keyPrefix,
+        sessionId: "killed",
+        parts: 12,
+        lockLeaseMs: 500,
+      });
       await looper.next((e) => e.turn !== undefined || e.error);
       // Somewhere in a later turn: a turn of 12 parts takes some tens of ms.
       await sleep(5 + Math.floor(Math.random() * 60));
@@ -140,11 +178,20 @@ describe("RedisStore across processes (one redis-server)", { skip: SKIP_REDIS },
       const ts = new ToolStub({ store, sessionId: "durable", config: { failureMode: "reject" } });
       const acknowledged = [];
       for (let turn = 0; turn < 5; turn++) {
-        const parts = [0, 1].map((i) => ({ toolId: `a${turn}_${i}`, toolName: "t", output: `durable ${turn} ${i} \uDBFF\n`.repeat(3000) }));
-        for (const part of await ts.externalize(parts, { messageId: `m${turn}` })) acknowledged.push([part.outputRef, parts.find((p) => p.toolId === part.toolId).output]);
+        const parts = [0, 1].map((i) => ({
+          toolId: `a${turn}_${i}`,
+          toolName: "t",
+          output: `durable ${turn} ${i} \uDBFF\n`.repeat(3000),
+        }));
+        for (const part of await ts.externalize(parts, { messageId: `m${turn}` }))
+          acknowledged.push([part.outputRef, parts.find((p) => p.toolId === part.toolId).output]);
       }
       await aof.kill(); // SIGKILL: no shutdown save, only what the AOF holds
-      const restarted = await startRedis({ port: aof.port, dir: aof.dir, args: ["--appendonly", "yes", "--appendfsync", "always"] });
+      const restarted = await startRedis({
+        port: aof.port,
+        dir: aof.dir,
+        args: ["--appendonly", "yes", "--appendfsync", "always"],
+      });
       try {
         const fresh = new ToolStub({ store, sessionId: "durable" });
         for (const [ref, output] of acknowledged) {
@@ -162,7 +209,9 @@ describe("RedisStore across processes (one redis-server)", { skip: SKIP_REDIS },
   });
 });
 
-describe("RedisStore on a Redis Cluster with replicas: a master killed", { skip: SKIP_REDIS }, () => {
+describe("RedisStore on a Redis Cluster with replicas: a master killed", {
+  skip: SKIP_REDIS,
+}, () => {
   let cluster;
   let client;
   before(async () => {
@@ -189,11 +238,15 @@ describe("RedisStore on a Redis Cluster with replicas: a master killed", { skip:
     const stored = [];
     for (let turn = 0; turn < 3; turn++) {
       const output = `before ${turn} é\n`.repeat(3000);
-      const [part] = await ts.externalize([{ toolId: `b${turn}`, toolName: "t", output }], { messageId: `m${turn}` });
+      const [part] = await ts.externalize([{ toolId: `b${turn}`, toolName: "t", output }], {
+        messageId: `m${turn}`,
+      });
       stored.push([part.outputRef, output]);
     }
     // The master serving the session's slot; its replica has every write (WAIT) before it dies.
-    const slot = Number(redisCli(cluster.nodes[0].port, "cluster", "keyslot", `{${keyPrefix}:failover}#keys`));
+    const slot = Number(
+      redisCli(cluster.nodes[0].port, "cluster", "keyslot", `{${keyPrefix}:failover}#keys`),
+    );
     const slots = await client.cluster("SLOTS");
     const [, , [, masterPort]] = slots.find(([from, to]) => from <= slot && slot <= to);
     const master = cluster.nodes.find((n) => n.port === masterPort);
@@ -209,7 +262,9 @@ describe("RedisStore on a Redis Cluster with replicas: a master killed", { skip:
     while (Date.now() - started < 20_000) {
       const output = `during ${turn} é\n`.repeat(3000);
       try {
-        const [part] = await ts.externalize([{ toolId: `d${turn}`, toolName: "t", output }], { messageId: `m${turn}` });
+        const [part] = await ts.externalize([{ toolId: `d${turn}`, toolName: "t", output }], {
+          messageId: `m${turn}`,
+        });
         const { content } = await ts.read(part.outputRef, { offset: 0, limit: -1 });
         assert.ok(content === output);
         stored.push([part.outputRef, output]);
@@ -223,7 +278,10 @@ describe("RedisStore on a Redis Cluster with replicas: a master killed", { skip:
       turn++;
       await sleep(100);
     }
-    assert.ok(recoveredAfter !== undefined, `calls still failing 20 s after the master died (${failures} failures)`);
+    assert.ok(
+      recoveredAfter !== undefined,
+      `calls still failing 20 s after the master died (${failures} failures)`,
+    );
     assert.ok(failures > 0, "a call failed while the master was down (the failover took no time?)");
     await waitForClusterOk(cluster.nodes);
     for (const [ref, output] of stored) {
@@ -231,6 +289,8 @@ describe("RedisStore on a Redis Cluster with replicas: a master killed", { skip:
       assert.ok(content === output, `${ref} reads back exactly after the failover`);
     }
     assert.equal(await checkWholeResults(store, "failover"), stored.length);
-    console.log(`# failover: ${failures} calls failed with STORE_FAILED; the first call succeeded ${recoveredAfter} ms after the kill`);
+    console.log(
+      `# failover: ${failures} calls failed with STORE_FAILED; the first call succeeded ${recoveredAfter} ms after the kill`,
+    );
   });
 });

@@ -11,14 +11,19 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 
-export const SKIP_REDIS = process.env.TOOL_STUB_SKIP_REDIS === "1" ? "TOOL_STUB_SKIP_REDIS=1: Redis tests skipped, not passed" : false;
+export const SKIP_REDIS =
+  process.env.TOOL_STUB_SKIP_REDIS === "1"
+    ? "TOOL_STUB_SKIP_REDIS=1: Redis tests skipped, not passed"
+    : false;
 
 /** Throws a clear error unless redis-server and redis-cli are installed. */
 export function requireRedis() {
   for (const tool of ["redis-server", "redis-cli"]) {
     const found = spawnSync(tool, ["--version"], { stdio: "ignore" });
     if (found.error || found.status !== 0) {
-      throw new Error(`${tool} is not installed: run scripts/setup.sh --test (apt-get install redis-server), or set TOOL_STUB_SKIP_REDIS=1 to skip the Redis tests`);
+      throw new Error(
+        `${tool} is not installed: run scripts/setup.sh --test (apt-get install redis-server), or set TOOL_STUB_SKIP_REDIS=1 to skip the Redis tests`,
+      );
     }
   }
 }
@@ -72,7 +77,8 @@ export async function freePort({ cluster = false } = {}) {
 async function waitForPing(port, child, deadlineMs = 10_000) {
   const until = Date.now() + deadlineMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited with ${child.exitCode}`);
+    if (child.exitCode !== null)
+      throw new Error(`redis-server on port ${port} exited with ${child.exitCode}`);
     const ok = await new Promise((resolve) => {
       const socket = net.connect(port, "127.0.0.1");
       let answer = "";
@@ -101,10 +107,32 @@ export async function startRedis({ args = [], dir, port, cluster = false } = {})
   const dataDir = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "tool-stub-redis-"));
   const chosen = port ?? (await freePort({ cluster }));
   const config = [
-    "--port", String(chosen), "--bind", "127.0.0.1", "--dir", dataDir,
-    "--save", "", "--appendonly", "no", "--protected-mode", "yes", "--daemonize", "no",
-    "--logfile", path.join(dataDir, `redis-${chosen}.log`),
-    ...(cluster ? ["--cluster-enabled", "yes", "--cluster-config-file", `nodes-${chosen}.conf`, "--cluster-node-timeout", "1000"] : []),
+    "--port",
+    String(chosen),
+    "--bind",
+    "127.0.0.1",
+    "--dir",
+    dataDir,
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--protected-mode",
+    "yes",
+    "--daemonize",
+    "no",
+    "--logfile",
+    path.join(dataDir, `redis-${chosen}.log`),
+    ...(cluster
+      ? [
+          "--cluster-enabled",
+          "yes",
+          "--cluster-config-file",
+          `nodes-${chosen}.conf`,
+          "--cluster-node-timeout",
+          "1000",
+        ]
+      : []),
     ...args,
   ];
   const child = spawn("redis-server", config, { stdio: "ignore" });
@@ -141,13 +169,22 @@ export async function startRedis({ args = [], dir, port, cluster = false } = {})
 export async function startCluster({ masters = 3, replicas = 0 } = {}) {
   const nodes = [];
   try {
-    for (let i = 0; i < masters * (1 + replicas); i++) nodes.push(await startRedis({ cluster: true }));
+    for (let i = 0; i < masters * (1 + replicas); i++)
+      nodes.push(await startRedis({ cluster: true }));
     const created = spawnSync(
       "redis-cli",
-      ["--cluster", "create", ...nodes.map((n) => `127.0.0.1:${n.port}`), "--cluster-replicas", String(replicas), "--cluster-yes"],
+      [
+        "--cluster",
+        "create",
+        ...nodes.map((n) => `127.0.0.1:${n.port}`),
+        "--cluster-replicas",
+        String(replicas),
+        "--cluster-yes",
+      ],
       { encoding: "utf8", timeout: 60_000 },
     );
-    if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}\n${created.stderr}`);
+    if (created.status !== 0)
+      throw new Error(`redis-cli --cluster create failed: ${created.stdout}\n${created.stderr}`);
     await waitForClusterOk(nodes);
     if (replicas > 0) await waitForReplicas(nodes, replicas);
   } catch (err) {
@@ -163,7 +200,10 @@ export async function startCluster({ masters = 3, replicas = 0 } = {}) {
 
 /** `redis-cli -p port ...args` output (trimmed). */
 export function redisCli(port, ...args) {
-  const out = spawnSync("redis-cli", ["-h", "127.0.0.1", "-p", String(port), ...args], { encoding: "utf8", timeout: 10_000 });
+  const out = spawnSync("redis-cli", ["-h", "127.0.0.1", "-p", String(port), ...args], {
+    encoding: "utf8",
+    timeout: 10_000,
+  });
   return (out.stdout ?? "").trim();
 }
 

@@ -20,7 +20,11 @@ const Redis = require("ioredis");
 const job = JSON.parse(process.argv[2]);
 const client = job.cluster ? new Redis.Cluster(job.nodes) : new Redis(job.nodes[0]);
 client.on("error", () => {});
-const store = new RedisStore({ client, keyPrefix: job.keyPrefix, lockLeaseMs: job.lockLeaseMs ?? 15_000 });
+const store = new RedisStore({
+  client,
+  keyPrefix: job.keyPrefix,
+  lockLeaseMs: job.lockLeaseMs ?? 15_000,
+});
 const ts = new ToolStub({ store, sessionId: job.sessionId, config: { failureMode: "reject" } });
 const say = (event) => process.stdout.write(`${JSON.stringify(event)}\n`);
 
@@ -32,7 +36,11 @@ export function outputOf(writer, turn, i, size = 30_000) {
 
 async function writer() {
   for (let turn = 0; turn < job.turns; turn++) {
-    const parts = Array.from({ length: job.parts }, (_, i) => ({ toolId: `w${turn}_${i}`, toolName: "fetch", output: outputOf(job.writer ?? 0, turn, i) }));
+    const parts = Array.from({ length: job.parts }, (_, i) => ({
+      toolId: `w${turn}_${i}`,
+      toolName: "fetch",
+      output: outputOf(job.writer ?? 0, turn, i),
+    }));
     const done = await ts.externalize(parts, { messageId: `m${turn}` });
     say({ turn, refs: done.map((p) => p.outputRef) });
   }
@@ -45,14 +53,16 @@ async function reader() {
   for (;;) {
     listed = (await ts.list({ limit: 1000 })).toolResults;
     if (listed.length >= job.expect) break;
-    if (Date.now() > until) throw new Error(`only ${listed.length} of ${job.expect} results listed`);
+    if (Date.now() > until)
+      throw new Error(`only ${listed.length} of ${job.expect} results listed`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   let checked = 0;
   for (const record of listed) {
     const [, turn, i] = /^w(\d+)_(\d+)$/.exec(record.tool_id ?? record.tool_call_id ?? "") ?? [];
     const { content } = await ts.read(record.tool_result_id, { offset: 0, limit: -1 });
-    if (turn !== undefined && content !== outputOf(0, Number(turn), Number(i))) throw new Error(`${record.tool_result_id} reads back different`);
+    if (turn !== undefined && content !== outputOf(0, Number(turn), Number(i)))
+      throw new Error(`${record.tool_result_id} reads back different`);
     const { totalMatches } = await ts.search(record.tool_result_id, { query: "part", limit: 1 });
     if (totalMatches < 1) throw new Error(`no match in ${record.tool_result_id}`);
     await ts.verify(record.tool_result_id);
@@ -68,7 +78,11 @@ async function reader() {
 
 async function looper() {
   for (let turn = 0; ; turn++) {
-    const parts = Array.from({ length: job.parts }, (_, i) => ({ toolId: `l${turn}_${i}`, toolName: "fetch", output: outputOf(1, turn, i, 20_000 + i * 997) }));
+    const parts = Array.from({ length: job.parts }, (_, i) => ({
+      toolId: `l${turn}_${i}`,
+      toolName: "fetch",
+      output: outputOf(1, turn, i, 20_000 + i * 997),
+    }));
     await ts.externalize(parts, { messageId: `m${turn}` });
     say({ turn });
   }

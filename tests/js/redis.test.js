@@ -46,18 +46,39 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     await store.save(["s{1}", "tool-results", "r", "output.txt"], "x");
     await store.save(["s{1}", "tool-stub", "catalog.json"], "{}");
     const keys = await client.keys(`*${keyPrefix}*`); // the test looks; the store never does
-    const tags = new Set(keys.filter((k) => !k.endsWith(":sessions")).map((k) => k.slice(0, k.indexOf("}") + 1)));
-    assert.deepEqual([...tags], [`{${keyPrefix}:s%7B1%7D}`], "one tag per session, with braces escaped");
+    const tags = new Set(
+      keys.filter((k) => !k.endsWith(":sessions")).map((k) => k.slice(0, k.indexOf("}") + 1)),
+    );
+    assert.deepEqual(
+      [...tags],
+      [`{${keyPrefix}:s%7B1%7D}`],
+      "one tag per session, with braces escaped",
+    );
     const commandstats = await client.info("commandstats");
-    assert.doesNotMatch(commandstats.replace(/cmdstat_keys:[^\n]*\n?/, ""), /cmdstat_scan:/, "no SCAN");
+    assert.doesNotMatch(
+      commandstats.replace(/cmdstat_keys:[^\n]*\n?/, ""),
+      /cmdstat_scan:/,
+      "no SCAN",
+    );
   });
 
   it("refuses what it cannot work with: no client, an ioredis keyPrefix, bad options", () => {
     const refused = (options, pattern) =>
-      assert.throws(() => new RedisStore(options), (err) => err instanceof ToolStubError && err.code === "INVALID_ARGUMENT" && pattern.test(err.message));
+      assert.throws(
+        () => new RedisStore(options),
+        (err) =>
+          err instanceof ToolStubError &&
+          err.code === "INVALID_ARGUMENT" &&
+          pattern.test(err.message),
+      );
     refused(undefined, /needs options/);
     refused({ client: {} }, /ioredis Redis or Cluster client/);
-    const prefixed = new Redis({ host: "127.0.0.1", port: server.port, keyPrefix: "app:", lazyConnect: true });
+    const prefixed = new Redis({
+      host: "127.0.0.1",
+      port: server.port,
+      keyPrefix: "app:",
+      lazyConnect: true,
+    });
     refused({ client: prefixed }, /keyPrefix option: leave it unset/);
     refused({ client, keyPrefix: "" }, /keyPrefix must be a non-empty string/);
     refused({ client, ttlSeconds: 0 }, /ttlSeconds must be a positive number/);
@@ -69,7 +90,9 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     const store = new RedisStore({ client, keyPrefix });
     const ts = new ToolStub({ store, sessionId: "chat-1" });
     const output = `${"line with a lone \uD800 surrogate and 😀\n".repeat(2000)}end \uDC00`;
-    const [part] = await ts.externalize([{ toolId: "c1", toolName: "t", output }], { messageId: "m1" });
+    const [part] = await ts.externalize([{ toolId: "c1", toolName: "t", output }], {
+      messageId: "m1",
+    });
     assert.ok(part.outputRef, "externalized");
     const back = await ts.read(part.outputRef, { offset: 0, limit: -1 });
     assert.ok(back.content === output, "read back exactly");
@@ -84,10 +107,18 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     assert.equal((await ts.usage()).results, 1);
     assert.deepEqual(await ts.delete(part.outputRef), { deleted: true });
     assert.equal((await ts.usage()).results, 0);
-    assert.deepEqual(await store.loadKeys(["chat-1", "tool-results"]), [], "nothing left of the result");
+    assert.deepEqual(
+      await store.loadKeys(["chat-1", "tool-results"]),
+      [],
+      "nothing left of the result",
+    );
     await ts.externalize([{ toolId: "c2", toolName: "t", output }], { messageId: "m2" });
     await ts.deleteSession();
-    assert.equal(await client.zcard(`{${keyPrefix}}:sessions`), 0, "deleteSession leaves no session index entry");
+    assert.equal(
+      await client.zcard(`{${keyPrefix}}:sessions`),
+      0,
+      "deleteSession leaves no session index entry",
+    );
     assert.deepEqual(await store.loadKeys([]), [], "nor anything listed");
   });
 
@@ -96,15 +127,23 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     const ts = new ToolStub({ store, sessionId: "big" });
     const line = "2026-01-01 INFO step ok é 日 😀 0123456789\n";
     const output = line.repeat(Math.ceil((100 * 1024 * 1024) / line.length)) + "\uD800 last";
-    const [part] = await ts.externalize([{ toolId: "big", toolName: "t", output }], { messageId: "m" });
-    const commands = async () => Number(/cmdstat_getrange:calls=(\d+)/.exec(await client.info("commandstats"))?.[1] ?? 0);
+    const [part] = await ts.externalize([{ toolId: "big", toolName: "t", output }], {
+      messageId: "m",
+    });
+    const commands = async () =>
+      Number(/cmdstat_getrange:calls=(\d+)/.exec(await client.info("commandstats"))?.[1] ?? 0);
     const before = await commands();
     const chars = [...output].length;
     const tail = await ts.read(part.outputRef, { offset: chars - 6, limit: 100 });
     assert.equal(tail.content, "\uD800 last");
     assert.equal(tail.totalChars, chars);
     assert.equal(await commands(), before + 1, "one GETRANGE");
-    const whole = await store.load(["big", "tool-results", part.outputRef.split("/").at(-1), "output.txt"]);
+    const whole = await store.load([
+      "big",
+      "tool-results",
+      part.outputRef.split("/").at(-1),
+      "output.txt",
+    ]);
     assert.ok(whole === output, "100 MB loads back exactly");
   });
 
@@ -127,7 +166,10 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
       });
       await other.kill();
       const started = Date.now();
-      await assert.rejects(store.load(["s", "k"]), (err) => err.code === "STORE_FAILED" && /RedisStore: cannot load "s\/k"/.test(err.message));
+      await assert.rejects(
+        store.load(["s", "k"]),
+        (err) => err.code === "STORE_FAILED" && /RedisStore: cannot load "s\/k"/.test(err.message),
+      );
       assert.ok(Date.now() - started < 5000, `failed in ${Date.now() - started} ms`);
     } finally {
       c.disconnect();
@@ -143,32 +185,60 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     const ts = new ToolStub({ store, sessionId: "ttl" });
     const idOf = (part) => part.outputRef.split("/").at(-1);
     const started = Date.now();
-    const at = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, started + ms - Date.now())));
-    const [a] = await ts.externalize([{ toolId: "a", toolName: "t", output: "a".repeat(30_000) }], { messageId: "m1" });
+    const at = (ms) =>
+      new Promise((resolve) => setTimeout(resolve, Math.max(0, started + ms - Date.now())));
+    const [a] = await ts.externalize([{ toolId: "a", toolName: "t", output: "a".repeat(30_000) }], {
+      messageId: "m1",
+    });
     await at(1500);
     // A snapshot that holds a and outlives it (written now, it expires at ~4.5 s).
     await ts.rebuildCatalog();
     const bStored = Date.now();
-    const [b] = await ts.externalize([{ toolId: "b", toolName: "t", output: "b".repeat(30_000) }], { messageId: "m2" });
+    const [b] = await ts.externalize([{ toolId: "b", toolName: "t", output: "b".repeat(30_000) }], {
+      messageId: "m2",
+    });
     assert.equal((await ts.usage()).results, 2);
     await at(3400);
-    assert.equal((await ts.usage()).results, 1, "a warm ToolStub drops the expired result from usage");
-    assert.deepEqual((await ts.list()).toolResults.map((r) => r.tool_result_id), [idOf(b)]);
+    assert.equal(
+      (await ts.usage()).results,
+      1,
+      "a warm ToolStub drops the expired result from usage",
+    );
+    assert.deepEqual(
+      (await ts.list()).toolResults.map((r) => r.tool_result_id),
+      [idOf(b)],
+    );
     await assert.rejects(ts.read(a.outputRef), (err) => err.code === "NOT_FOUND");
     const ids = (await store.loadKeys(["ttl", "tool-results"])).map((k) => k[2]);
-    assert.ok(!ids.includes(idOf(a)) && ids.includes(idOf(b)), "the expired result's keys are not listed");
+    assert.ok(
+      !ids.includes(idOf(a)) && ids.includes(idOf(b)),
+      "the expired result's keys are not listed",
+    );
     const fresh = new ToolStub({ store, sessionId: "ttl" });
-    assert.deepEqual((await fresh.list()).toolResults.map((r) => r.tool_result_id), [idOf(b)]);
+    assert.deepEqual(
+      (await fresh.list()).toolResults.map((r) => r.tool_result_id),
+      [idOf(b)],
+    );
     assert.equal((await fresh.usage()).results, 1, "a new ToolStub counts only what is stored");
-    assert.ok(Date.now() < bStored + 3000, "checked before b expired (the machine was too slow for this test)");
+    assert.ok(
+      Date.now() < bStored + 3000,
+      "checked before b expired (the machine was too slow for this test)",
+    );
     // The session's own keys (its key index) expire after its last value, with a margin.
     const pttl = await client.pttl(`{${keyPrefix}:ttl}#keys`);
     assert.ok(pttl > 0 && pttl <= 63_000, `index TTL ${pttl}`);
     // An identical output stored again restarts its result's TTL (its new ref must not vanish early).
-    const [again] = await ts.externalize([{ toolId: "b", toolName: "t", output: "b".repeat(30_000) }], { messageId: "m3" });
+    const [again] = await ts.externalize(
+      [{ toolId: "b", toolName: "t", output: "b".repeat(30_000) }],
+      { messageId: "m3" },
+    );
     assert.equal(again.outputRef, b.outputRef, "the stored result is reused");
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, bStored + 3300 - Date.now())));
-    assert.equal((await ts.read(again.outputRef, { offset: 0, limit: 3 })).content, "bbb", "alive past the first store's TTL");
+    assert.equal(
+      (await ts.read(again.outputRef, { offset: 0, limit: 3 })).content,
+      "bbb",
+      "alive past the first store's TTL",
+    );
     // A value saved without a TTL makes the index permanent again.
     await new RedisStore({ client, keyPrefix }).save(["ttl", "keep"], "v");
     assert.equal(await client.pttl(`{${keyPrefix}:ttl}#keys`), -1);
@@ -199,7 +269,10 @@ describe("RedisStore on a Redis Cluster (3 masters)", { skip: SKIP_REDIS }, () =
     const refs = [];
     for (let i = 0; i < 6; i++) {
       const ts = new ToolStub({ store, sessionId: `chat-${i}` });
-      const [part] = await ts.externalize([{ toolId: "c", toolName: "t", output: `${i} `.repeat(15_000) }], { messageId: "m" });
+      const [part] = await ts.externalize(
+        [{ toolId: "c", toolName: "t", output: `${i} `.repeat(15_000) }],
+        { messageId: "m" },
+      );
       refs.push([ts, part]);
     }
     for (const [ts, part] of refs) {
@@ -207,6 +280,9 @@ describe("RedisStore on a Redis Cluster (3 masters)", { skip: SKIP_REDIS }, () =
       assert.equal((await ts.list()).toolResults.length, 1);
     }
     const perNode = await Promise.all(client.nodes("master").map((node) => node.dbsize()));
-    assert.ok(perNode.filter((n) => n > 0).length >= 2, `sessions spread over the masters: ${perNode}`);
+    assert.ok(
+      perNode.filter((n) => n > 0).length >= 2,
+      `sessions spread over the masters: ${perNode}`,
+    );
   });
 });

@@ -3,14 +3,27 @@
 // two processes share one store; failing, quota-full and hanging stores under every failure mode.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, writeFileSync, readFileSync, mkdirSync, statSync } from "node:fs";
+import {
+  mkdtempSync,
+  readdirSync,
+  writeFileSync,
+  readFileSync,
+  mkdirSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createHash, webcrypto } from "node:crypto";
 import { callCore, useInCoreSha256, useStagedSha256 } from "../../pkg/js/core-call.js";
-import { dropStagedOutputs, dropTurn, planStagedTurn, sha256Hex as coreSha256Hex, stageOutputs } from "../../pkg/wasm/tool_stub.js";
+import {
+  dropStagedOutputs,
+  dropTurn,
+  planStagedTurn,
+  sha256Hex as coreSha256Hex,
+  stageOutputs,
+} from "../../pkg/wasm/tool_stub.js";
 import {
   synopsis,
   sha256Hex,
@@ -51,7 +64,9 @@ describe("a trap in the core", () => {
     for (let i = 0; i < 3; i++) {
       assert.equal(synopsis("a,b\n1,2\n3,4\n").kind, "csv");
       const ts = new ToolStub({ sessionId: `after-panic-${i}` });
-      const [out] = await ts.externalize([{ toolId: "c", toolName: "t", output: big("after") }], { messageId: "m" });
+      const [out] = await ts.externalize([{ toolId: "c", toolName: "t", output: big("after") }], {
+        messageId: "m",
+      });
       assert.equal((await ts.read(out.outputRef, { limit: -1 })).content, big("after"));
       assert.throws(() => forceTrap(), isCode("INTERNAL"));
     }
@@ -66,8 +81,21 @@ describe("hostile arguments", () => {
     writeFileSync(path.join(parent, "canary.txt"), "untouched");
     const store = new NodeFsStore(dir);
     const ts = new ToolStub({ store, sessionId: "s" });
-    const [stored] = await ts.externalize([{ toolId: "ok", toolName: "t", output: big("ok") }], { messageId: "m" });
-    const escapes = ["..", "../..", "../canary.txt", "a/../../b", "..\\..\\x", "a\0b", "/etc/passwd", "x".repeat(10_000), "C:\\x", ""];
+    const [stored] = await ts.externalize([{ toolId: "ok", toolName: "t", output: big("ok") }], {
+      messageId: "m",
+    });
+    const escapes = [
+      "..",
+      "../..",
+      "../canary.txt",
+      "a/../../b",
+      "..\\..\\x",
+      "a\0b",
+      "/etc/passwd",
+      "x".repeat(10_000),
+      "C:\\x",
+      "",
+    ];
     for (const id of escapes) {
       await assert.rejects(ts.read(id), isCode("INVALID_ARGUMENT"));
       await assert.rejects(ts.search(id, { query: "x" }), isCode("INVALID_ARGUMENT"));
@@ -77,17 +105,28 @@ describe("hostile arguments", () => {
       assert.throws(() => new ToolStub({ store, sessionId }), isCode("INVALID_ARGUMENT"));
     }
     for (const toolId of ["../../escape", "/abs/path", "..\\..", "a\0b"]) {
-      const [out] = await ts.externalize([{ toolId, toolName: "t", output: big(toolId) }], { messageId: "m" });
+      const [out] = await ts.externalize([{ toolId, toolName: "t", output: big(toolId) }], {
+        messageId: "m",
+      });
       assert.match(out.outputRef.split("/").pop(), /^tr_[A-Za-z0-9_.-]+$/);
     }
     for (const offset of [NaN, -1, 0.5, 2 ** 60, Infinity, "3", null]) {
       await assert.rejects(ts.read(stored.outputRef, { offset }), isCode("INVALID_ARGUMENT"));
     }
     for (const output of [42, { a: 1 }, ["x"], Symbol.for("x"), 10n]) {
-      await assert.rejects(ts.externalize([{ toolId: "c", output }], { messageId: "m" }), isCode("INVALID_ARGUMENT"));
+      await assert.rejects(
+        ts.externalize([{ toolId: "c", output }], { messageId: "m" }),
+        isCode("INVALID_ARGUMENT"),
+      );
     }
-    assert.throws(() => new ToolStub({ sessionId: "s", config: { thresholdchars: 1 } }), isCode("INVALID_ARGUMENT"));
-    assert.throws(() => new ToolStub({ sessionId: "s", config: { thresholdChars: "big" } }), isCode("INVALID_ARGUMENT"));
+    assert.throws(
+      () => new ToolStub({ sessionId: "s", config: { thresholdchars: 1 } }),
+      isCode("INVALID_ARGUMENT"),
+    );
+    assert.throws(
+      () => new ToolStub({ sessionId: "s", config: { thresholdChars: "big" } }),
+      isCode("INVALID_ARGUMENT"),
+    );
     assert.deepEqual(readdirSync(parent).sort(), ["canary.txt", "store"]);
     assert.equal(readFileSync(path.join(parent, "canary.txt"), "utf8"), "untouched");
     assert.ok(tree(dir).every((file) => file.startsWith("s")));
@@ -97,10 +136,15 @@ describe("hostile arguments", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-tamper-"));
     const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "t" });
     const out = await ts.externalize(
-      [{ toolId: "a", toolName: "t", output: big("a") }, { toolId: "b", toolName: "t", output: big("b") }, { toolId: "c", toolName: "t", output: big("c") }],
+      [
+        { toolId: "a", toolName: "t", output: big("a") },
+        { toolId: "b", toolName: "t", output: big("b") },
+        { toolId: "c", toolName: "t", output: big("c") },
+      ],
       { messageId: "m" },
     );
-    const fileOf = (part, file) => path.join(dir, "t", "tool-results", part.outputRef.split("/").pop(), file);
+    const fileOf = (part, file) =>
+      path.join(dir, "t", "tool-results", part.outputRef.split("/").pop(), file);
     const meta = readFileSync(fileOf(out[0], "metadata.json"), "utf8");
     writeFileSync(fileOf(out[0], "metadata.json"), meta.slice(0, meta.length / 2));
     writeFileSync(fileOf(out[1], "output.txt"), big("b").replace("x", "y"));
@@ -122,7 +166,9 @@ describe("crash consistency", () => {
         await ts.externalize([{ toolId: "c" + i, toolName: "t", output }], { messageId: "m" + i });
         if (i === 3) console.log("running");
       }`;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     await new Promise((resolve) => child.stdout.once("data", resolve));
     await sleep(300 + Math.floor(Math.random() * 300));
     child.kill("SIGKILL");
@@ -164,8 +210,12 @@ describe("concurrency", () => {
       }`;
     const run = (name) =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ["--input-type=module", "-e", worker(name)], { stdio: ["ignore", "inherit", "inherit"] });
-        child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${name} exited ${code}`))));
+        const child = spawn(process.execPath, ["--input-type=module", "-e", worker(name)], {
+          stdio: ["ignore", "inherit", "inherit"],
+        });
+        child.once("exit", (code) =>
+          code === 0 ? resolve() : reject(new Error(`${name} exited ${code}`)),
+        );
       });
     await Promise.all([run("a"), run("b")]);
     const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "shared" });
@@ -185,18 +235,37 @@ describe("store failures under every failure mode", () => {
     return error;
   };
   const stores = {
-    throwing: () => Object.assign(new MemoryStore(), { save: async () => { throw new Error("boom"); } }),
+    throwing: () =>
+      Object.assign(new MemoryStore(), {
+        save: async () => {
+          throw new Error("boom");
+        },
+      }),
     "quota-full": () => Object.assign(new MemoryStore(), { save: () => Promise.reject(quota()) }),
     hanging: () => Object.assign(new MemoryStore(), { save: () => new Promise(() => {}) }),
   };
-  const expectedError = { throwing: /^Error: boom$/, "quota-full": /^QuotaExceededError: /, hanging: /^TimeoutError: store\.save\(\) did not settle within 50 ms$/ };
+  const expectedError = {
+    throwing: /^Error: boom$/,
+    "quota-full": /^QuotaExceededError: /,
+    hanging: /^TimeoutError: store\.save\(\) did not settle within 50 ms$/,
+  };
 
   for (const [storeName, makeStore] of Object.entries(stores)) {
     for (const failureMode of ["preserve_raw", "preview_only", "reject"]) {
       it(`${storeName} store, ${failureMode}`, async () => {
-        const ts = new ToolStub({ store: makeStore(), sessionId: "fail", config: { failureMode, storeTimeoutMs: 50 } });
+        const ts = new ToolStub({
+          store: makeStore(),
+          sessionId: "fail",
+          config: { failureMode, storeTimeoutMs: 50 },
+        });
         const output = big("failing");
-        const turn = ts.externalize([{ toolId: "c", toolName: "t", output }, { toolId: "d", toolName: "t", output: "small" }], { messageId: "m" });
+        const turn = ts.externalize(
+          [
+            { toolId: "c", toolName: "t", output },
+            { toolId: "d", toolName: "t", output: "small" },
+          ],
+          { messageId: "m" },
+        );
         if (failureMode === "reject") {
           await assert.rejects(turn, isCode("STORE_FAILED"));
           return;
@@ -222,13 +291,26 @@ describe("outputs over maxOutputBytes", () => {
   for (const failureMode of ["preserve_raw", "preview_only", "reject"]) {
     it(`are refused with TOO_LARGE under ${failureMode} and never stored`, async () => {
       const store = new MemoryStore();
-      const ts = new ToolStub({ store, sessionId: "big", config: { failureMode, maxOutputBytes: 100_000 } });
-      const turn = ts.externalize([{ toolId: "c", toolName: "t", output: huge }, { toolId: "d", toolName: "t", output: "fine" }], { messageId: "m" });
+      const ts = new ToolStub({
+        store,
+        sessionId: "big",
+        config: { failureMode, maxOutputBytes: 100_000 },
+      });
+      const turn = ts.externalize(
+        [
+          { toolId: "c", toolName: "t", output: huge },
+          { toolId: "d", toolName: "t", output: "fine" },
+        ],
+        { messageId: "m" },
+      );
       if (failureMode === "reject") {
         await assert.rejects(turn, isCode("TOO_LARGE"));
       } else {
         const [part, small] = await turn;
-        assert.match(part.externalizationError, /^TOO_LARGE: .*120000 bytes of UTF-8, over max_output_bytes \(100000\)/);
+        assert.match(
+          part.externalizationError,
+          /^TOO_LARGE: .*120000 bytes of UTF-8, over max_output_bytes \(100000\)/,
+        );
         assert.equal(part.outputRef, "");
         assert.equal(small.output, "fine");
         if (failureMode === "preserve_raw") assert.equal(part.output, huge);
@@ -243,7 +325,10 @@ describe("the SHA-256 of externalized outputs", () => {
   // Well-formed: an output with lone surrogates is hashed over its WTF-8 (integrity.test.js).
   const output = "hash me \u00e9 \u20ac ".repeat(3_000);
   const externalizedSha = async () => {
-    const [part] = await new ToolStub({ sessionId: "hash" }).externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m" });
+    const [part] = await new ToolStub({ sessionId: "hash" }).externalize(
+      [{ toolId: "t", toolName: "x", output }],
+      { messageId: "m" },
+    );
     return part.sha256;
   };
 
@@ -260,7 +345,13 @@ describe("the SHA-256 of externalized outputs", () => {
       useInCoreSha256((utf8) => (seen.push(new TextDecoder().decode(utf8)), "cd".repeat(32)));
       assert.equal(await externalizedSha(), "cd".repeat(32), "the in-core hasher is the one used");
       assert.deepEqual(seen, [output], "it is given the output's UTF-8");
-      for (const broken of [() => { throw new Error("no hash today"); }, () => "not a digest", () => undefined]) {
+      for (const broken of [
+        () => {
+          throw new Error("no hash today");
+        },
+        () => "not a digest",
+        () => undefined,
+      ]) {
         useInCoreSha256(broken);
         assert.equal(await externalizedSha(), expected);
       }
@@ -289,7 +380,13 @@ describe("the SHA-256 of externalized outputs", () => {
       });
       assert.equal(await externalizedSha(), expected);
       assert.deepEqual(given, [output], "it is given the staged output's UTF-8");
-      for (const broken of [() => Promise.reject(new Error("no hash today")), () => { throw new Error("sync"); }, async () => "not a digest"]) {
+      for (const broken of [
+        () => Promise.reject(new Error("no hash today")),
+        () => {
+          throw new Error("sync");
+        },
+        async () => "not a digest",
+      ]) {
         useStagedSha256(broken);
         assert.equal(await externalizedSha(), expected);
       }
@@ -299,21 +396,47 @@ describe("the SHA-256 of externalized outputs", () => {
   });
 
   it("staged outputs are planned once, and a staging that is not pending is refused", () => {
-    const input = JSON.stringify({ sessionId: "staged", messageId: "m", parts: [{ toolId: "a", toolName: "x" }, { toolId: "b", toolName: "x" }, { toolId: "c", toolName: "x" }] });
+    const input = JSON.stringify({
+      sessionId: "staged",
+      messageId: "m",
+      parts: [
+        { toolId: "a", toolName: "x" },
+        { toolId: "b", toolName: "x" },
+        { toolId: "c", toolName: "x" },
+      ],
+    });
     const outputs = [output, "", "short"];
     const started = [];
-    const staged = stageOutputs(outputs, { start: (index, utf8) => started.push([index, new TextDecoder().decode(utf8)]) });
-    assert.deepEqual(started, [[0, output], [2, "short"]], "every non-empty output, as UTF-8");
+    const staged = stageOutputs(outputs, {
+      start: (index, utf8) => started.push([index, new TextDecoder().decode(utf8)]),
+    });
+    assert.deepEqual(
+      started,
+      [
+        [0, output],
+        [2, "short"],
+      ],
+      "every non-empty output, as UTF-8",
+    );
     // "" for the first: the core hashes it.
     const [planned] = planStagedTurn(input, staged, ["", "", ""]);
     const { turn, writes } = JSON.parse(planned);
     dropTurn(turn);
-    assert.deepEqual(writes.map((write) => [write.partIndex, write.sha256]), [[0, sha256Hex(output)]]);
-    assert.throws(() => planStagedTurn(input, staged, []), (error) => error.code === "INVALID_ARGUMENT");
+    assert.deepEqual(
+      writes.map((write) => [write.partIndex, write.sha256]),
+      [[0, sha256Hex(output)]],
+    );
+    assert.throws(
+      () => planStagedTurn(input, staged, []),
+      (error) => error.code === "INVALID_ARGUMENT",
+    );
     const dropped = stageOutputs(outputs, { start: () => {} });
     dropStagedOutputs(dropped);
     dropStagedOutputs(dropped);
-    assert.throws(() => planStagedTurn(input, dropped, []), (error) => error.code === "INVALID_ARGUMENT");
+    assert.throws(
+      () => planStagedTurn(input, dropped, []),
+      (error) => error.code === "INVALID_ARGUMENT",
+    );
   });
 
   it("is the one installed with useSha256, which replaces the in-core one", async () => {

@@ -5,7 +5,6 @@ import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { ToolStub, MemoryStore, ToolStubError, sha256Hex, rejectsWith } from "./pkg.js";
 
-
 let clock = 0;
 const now = () => new Date(Date.UTC(2024, 0, 1, 0, 0, clock++)).toISOString();
 
@@ -15,9 +14,12 @@ async function stored(outputs, extra = {}) {
   const ts = new ToolStub({ sessionId: "r1", store, config: { thresholdChars: 5 }, now });
   const refs = [];
   for (const [i, output] of outputs.entries()) {
-    const [part] = await ts.externalize([{ toolId: `call_${i}`, toolName: extra.toolNames?.[i] ?? "bash", output }], {
-      messageId: `m${i}`,
-    });
+    const [part] = await ts.externalize(
+      [{ toolId: `call_${i}`, toolName: extra.toolNames?.[i] ?? "bash", output }],
+      {
+        messageId: `m${i}`,
+      },
+    );
     assert.ok(part.outputRef, "externalized");
     refs.push(part.outputRef);
   }
@@ -31,7 +33,10 @@ function referenceSearch(text, query, limit = 20, context = 300) {
   const matches = [];
   for (let i = 0; i + q.length <= chars.length && matches.length < limit; ) {
     if (q.every((c, k) => chars[i + k] === c)) {
-      matches.push({ offset: i, snippet: chars.slice(Math.max(0, i - context), i + q.length + context).join("") });
+      matches.push({
+        offset: i,
+        snippet: chars.slice(Math.max(0, i - context), i + q.length + context).join(""),
+      });
       i += q.length;
     } else i += 1;
   }
@@ -50,7 +55,15 @@ describe("reference read and search with default options", () => {
     assert.equal(found.totalMatches, 201);
     assert.ok(found.matches.every((m) => m.offsetUnit === "unicode_code_point"));
     const window = await ts.read(refs[0], { offset: 5, limit: 30, includeMetadata: false });
-    assert.deepEqual(Object.keys(window), ["toolResultId", "content", "offset", "limit", "offsetUnit", "totalChars", "hasMore"]);
+    assert.deepEqual(Object.keys(window), [
+      "toolResultId",
+      "content",
+      "offset",
+      "limit",
+      "offsetUnit",
+      "totalChars",
+      "hasMore",
+    ]);
     assert.equal(window.content, [...text].slice(5, 35).join(""));
   });
 });
@@ -61,7 +74,10 @@ describe("line windows", () => {
     const { ts, refs } = await stored([text]);
     const w = await ts.read(refs[0], { line: 10, lines: 3, includeMetadata: false });
     assert.equal(w.content, "line 10 😀\nline 11 😀\nline 12 😀");
-    assert.deepEqual([w.mode, w.startLine, w.endLine, w.totalLines, w.hasMore], ["lines", 10, 12, 50, true]);
+    assert.deepEqual(
+      [w.mode, w.startLine, w.endLine, w.totalLines, w.hasMore],
+      ["lines", 10, 12, 50, true],
+    );
     assert.equal([...text].slice(w.startOffset, w.endOffset).join(""), w.content);
     assert.deepEqual(w.next, { line: 13, column: 1, offset: w.endOffset + 1 });
     const numbered = await ts.read(refs[0], { line: 49, numbered: true });
@@ -75,8 +91,15 @@ describe("line windows", () => {
     const w = await ts.read(refs[0], { line: 1, maxChars: 5000, includeMetadata: false });
     assert.ok([...w.content].length <= 5000);
     assert.ok(w.cut && w.hasMore);
-    assert.match(w.content, /\[\.\.\. line 1 cut: \d+ more chars; continue with line=1 column=\d+ \(char offset \d+\)\]$/);
-    const again = await ts.read(refs[0], { line: w.next.line, column: w.next.column, maxChars: 5000 });
+    assert.match(
+      w.content,
+      /\[\.\.\. line 1 cut: \d+ more chars; continue with line=1 column=\d+ \(char offset \d+\)\]$/,
+    );
+    const again = await ts.read(refs[0], {
+      line: w.next.line,
+      column: w.next.column,
+      maxChars: 5000,
+    });
     const byOffset = await ts.read(refs[0], { offset: w.next.offset, limit: 100 });
     assert.equal(again.startOffset, w.next.offset);
     assert.ok(again.content.startsWith(byOffset.content));
@@ -84,8 +107,16 @@ describe("line windows", () => {
 
   it("reject mixed or bad options", async () => {
     const { ts, refs } = await stored(["a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk"]);
-    await rejectsWith(ts.read(refs[0], { line: 1, offset: 3 }), "INVALID_ARGUMENT", /offset\/limit/);
-    await rejectsWith(ts.read(refs[0], { line: 1, jsonPointer: "" }), "INVALID_ARGUMENT", /mix modes/);
+    await rejectsWith(
+      ts.read(refs[0], { line: 1, offset: 3 }),
+      "INVALID_ARGUMENT",
+      /offset\/limit/,
+    );
+    await rejectsWith(
+      ts.read(refs[0], { line: 1, jsonPointer: "" }),
+      "INVALID_ARGUMENT",
+      /mix modes/,
+    );
     await rejectsWith(ts.read(refs[0], { line: 0 }), "INVALID_ARGUMENT", /line must be >= 1/);
     await rejectsWith(ts.read(refs[0], { maxChars: 500 }), "INVALID_ARGUMENT");
     await rejectsWith(ts.read("tr_missing_x", { line: 1 }), "NOT_FOUND");
@@ -111,10 +142,27 @@ describe("grep search", () => {
   it("regex, ignoreCase, wholeWord, contextLines and totals beyond the limit", async () => {
     const text = "Error: one\nerror-two\nterrors\nok\nERROR three";
     const { ts, refs } = await stored([text]);
-    const regex = await ts.search(refs[0], { query: "^error\\b", regex: true, ignoreCase: true, limit: 2, contextLines: 0 });
-    assert.deepEqual(regex.matches.map((m) => [m.line, m.column, m.snippet]), [[1, 1, "Error: one"], [2, 1, "error-two"]]);
+    const regex = await ts.search(refs[0], {
+      query: "^error\\b",
+      regex: true,
+      ignoreCase: true,
+      limit: 2,
+      contextLines: 0,
+    });
+    assert.deepEqual(
+      regex.matches.map((m) => [m.line, m.column, m.snippet]),
+      [
+        [1, 1, "Error: one"],
+        [2, 1, "error-two"],
+      ],
+    );
     assert.equal(regex.totalMatches, 3);
-    const words = await ts.search(refs[0], { query: "error", wholeWord: true, ignoreCase: true, contextLines: 1 });
+    const words = await ts.search(refs[0], {
+      query: "error",
+      wholeWord: true,
+      ignoreCase: true,
+      contextLines: 1,
+    });
     assert.equal(words.totalMatches, 3);
     assert.equal(words.matches[2].snippet, "ok\nERROR three");
   });
@@ -122,30 +170,58 @@ describe("grep search", () => {
   it("counts astral-plane chars once in offsets and columns", async () => {
     const { ts, refs } = await stored(["😀😀😀 target\n𝒳 target"]);
     const found = await ts.search(refs[0], { query: "target" });
-    assert.deepEqual(found.matches.map((m) => [m.offset, m.line, m.column]), [[4, 1, 5], [13, 2, 3]]);
+    assert.deepEqual(
+      found.matches.map((m) => [m.offset, m.line, m.column]),
+      [
+        [4, 1, 5],
+        [13, 2, 3],
+      ],
+    );
   });
 
   it("stays fast on a hostile regex and reports bad ones", async () => {
     const { ts, refs } = await stored(["a".repeat(100_000)]);
     const found = await ts.search(refs[0], { query: "(a+)+$", regex: true, contextChars: 3 });
-    assert.deepEqual([found.totalMatches, found.matches[0].offset, found.matches[0].length], [1, 0, 100_000]);
-    await rejectsWith(ts.search(refs[0], { query: "(a", regex: true }), "INVALID_ARGUMENT", /invalid regex.*unclosed group/s);
-    await rejectsWith(ts.search(refs[0], { query: "a", contextChars: 1, contextLines: 1 }), "INVALID_ARGUMENT");
+    assert.deepEqual(
+      [found.totalMatches, found.matches[0].offset, found.matches[0].length],
+      [1, 0, 100_000],
+    );
+    await rejectsWith(
+      ts.search(refs[0], { query: "(a", regex: true }),
+      "INVALID_ARGUMENT",
+      /invalid regex.*unclosed group/s,
+    );
+    await rejectsWith(
+      ts.search(refs[0], { query: "a", contextChars: 1, contextLines: 1 }),
+      "INVALID_ARGUMENT",
+    );
   });
 });
 
 describe("searchAll", () => {
   it("ranks by match count, then newest first, and filters by tool", async () => {
-    const { ts, refs } = await stored(["one hit here", "hit and hit again", "no match at all", "a hit too"], {
-      toolNames: ["bash", "bash", "bash", "grep"],
-    });
+    const { ts, refs } = await stored(
+      ["one hit here", "hit and hit again", "no match at all", "a hit too"],
+      {
+        toolNames: ["bash", "bash", "bash", "grep"],
+      },
+    );
     const all = await ts.searchAll({ query: "hit", perResult: 1 });
-    assert.deepEqual(all.results.map((r) => r.ref), [refs[1], refs[3], refs[0]]);
-    assert.deepEqual(all.results.map((r) => r.totalMatches), [2, 1, 1]);
+    assert.deepEqual(
+      all.results.map((r) => r.ref),
+      [refs[1], refs[3], refs[0]],
+    );
+    assert.deepEqual(
+      all.results.map((r) => r.totalMatches),
+      [2, 1, 1],
+    );
     assert.equal(all.results[0].matches.length, 1);
     assert.deepEqual([all.totalResults, all.totalMatches], [3, 4]);
     const grepOnly = await ts.searchAll({ query: "HIT", ignoreCase: true, toolName: "grep" });
-    assert.deepEqual(grepOnly.results.map((r) => r.toolName), ["grep"]);
+    assert.deepEqual(
+      grepOnly.results.map((r) => r.toolName),
+      ["grep"],
+    );
     const top = await ts.searchAll({ query: "hit", limit: 1 });
     assert.deepEqual([top.results.length, top.totalResults], [1, 3]);
     await rejectsWith(ts.searchAll({ query: "[", regex: true }), "INVALID_ARGUMENT");
@@ -165,7 +241,11 @@ describe("structured reads", () => {
     assert.ok([...big.content].length <= 1000 && big.truncated);
     assert.match(big.content, /more items cut \(array of 2000 items\)/);
     assert.ok(big.cuts.some((cut) => cut.pointer === "/items" && cut.size === 2000));
-    await rejectsWith(ts.read(refs[0], { jsonPointer: "/items/5000" }), "INVALID_ARGUMENT", /"\/items" is an array of 2000 items/);
+    await rejectsWith(
+      ts.read(refs[0], { jsonPointer: "/items/5000" }),
+      "INVALID_ARGUMENT",
+      /"\/items" is an array of 2000 items/,
+    );
   });
 
   it("read CSV rows with the header and quoted fields intact", async () => {
@@ -189,7 +269,10 @@ describe("restore", () => {
     const out = await ts.externalize(parts, { messageId: "m1" });
     assert.ok(out[0].truncated && out[0].output !== parts[0].output);
     const restored = await ts.restore(out);
-    assert.deepEqual(restored.map((p) => p.output), parts.map((p) => p.output));
+    assert.deepEqual(
+      restored.map((p) => p.output),
+      parts.map((p) => p.output),
+    );
     assert.equal(restored[0].truncated, false);
 
     const key = ["r2", "tool-results", out[0].outputRef.split("/").pop(), "output.txt"];
@@ -201,12 +284,24 @@ describe("restore", () => {
   });
 
   it("gives a read-back part the window it read", async () => {
-    const ts = new ToolStub({ sessionId: "r3", config: { thresholdChars: 50, minPreviewChars: 10, previewChars: 10 } });
+    const ts = new ToolStub({
+      sessionId: "r3",
+      config: { thresholdChars: 50, minPreviewChars: 10, previewChars: 10 },
+    });
     const original = "0123456789".repeat(30);
-    const [stored] = await ts.externalize([{ toolId: "a", toolName: "bash", output: original }], { messageId: "m1" });
+    const [stored] = await ts.externalize([{ toolId: "a", toolName: "bash", output: original }], {
+      messageId: "m1",
+    });
     const window = (await ts.read(stored.outputRef, { offset: 5, limit: 100 })).content;
     const [readBack] = await ts.externalize(
-      [{ toolId: "r", toolName: "openviking_tool_result_read", toolInput: { ref: stored.outputRef, offset: 5, limit: 100 }, output: window }],
+      [
+        {
+          toolId: "r",
+          toolName: "openviking_tool_result_read",
+          toolInput: { ref: stored.outputRef, offset: 5, limit: 100 },
+          output: window,
+        },
+      ],
       { messageId: "m2" },
     );
     assert.equal(readBack.externalizedReason, "source_read");

@@ -29,15 +29,27 @@ const BUILD = `
 
 describe("Rollup", { skip: chromiumSkip }, () => {
   it("a Rollup build (node-resolve, import-meta-assets) of an app importing tool-stub/browser runs in Chromium with IndexedDbStore, searching in the worker", async () => {
-    const app = appSource({ dbName: "rollup-app", imports: 'import { init, ToolStub, IndexedDbStore, preloadGrep } from "tool-stub/browser";', setup: 'await init({ searchWorkerUrl: "./search-worker.js" });' });
+    const app = appSource({
+      dbName: "rollup-app",
+      imports: 'import { init, ToolStub, IndexedDbStore, preloadGrep } from "tool-stub/browser";',
+      setup: 'await init({ searchWorkerUrl: "./search-worker.js" });',
+    });
     const result = await runBundledApp("rollup", app, (project) => {
       writeFileSync(path.join(project, "build.mjs"), BUILD);
       const build = spawnSync(process.execPath, ["build.mjs"], { cwd: project, encoding: "utf8" });
       assert.equal(build.status, 0, build.stderr + build.stdout);
       const dist = path.join(project, "dist");
       const assets = readdirSync(path.join(dist, "assets"));
-      assert.ok(assets.some((f) => /^tool_stub_bg-.*\.wasm$/.test(f)) && assets.some((f) => /^tool_stub_grep_bg-.*\.wasm$/.test(f)) && assets.some((f) => /^tool_stub_enhanced_bg-.*\.wasm$/.test(f)), `the wasm was emitted: ${assets}`);
-      writeFileSync(path.join(dist, "index.html"), `<!doctype html><script type="module" src="app.js"></script>`);
+      assert.ok(
+        assets.some((f) => /^tool_stub_bg-.*\.wasm$/.test(f)) &&
+          assets.some((f) => /^tool_stub_grep_bg-.*\.wasm$/.test(f)) &&
+          assets.some((f) => /^tool_stub_enhanced_bg-.*\.wasm$/.test(f)),
+        `the wasm was emitted: ${assets}`,
+      );
+      writeFileSync(
+        path.join(dist, "index.html"),
+        `<!doctype html><script type="module" src="app.js"></script>`,
+      );
       return dist;
     });
     assert.deepEqual(result, expectedResult("worker"));

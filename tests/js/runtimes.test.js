@@ -21,8 +21,15 @@ after(() => rmSync(project, { recursive: true, force: true }));
 function run(file, source, command = [process.execPath]) {
   writeFileSync(path.join(project, file), source);
   const [bin, ...args] = command;
-  const result = spawnSync(bin, [...args, file], { cwd: project, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" } });
-  return { ...result, json: result.status === 0 ? JSON.parse(result.stdout.trim().split("\n").at(-1)) : undefined };
+  const result = spawnSync(bin, [...args, file], {
+    cwd: project,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+  });
+  return {
+    ...result,
+    json: result.status === 0 ? JSON.parse(result.stdout.trim().split("\n").at(-1)) : undefined,
+  };
 }
 
 // Externalizes one large output and reads a slice back: the round trip every runtime must do.
@@ -38,13 +45,19 @@ const EXPECTED = { truncated: true, content: "NEEDLE", at: 30000 };
 
 describe("runtimes", () => {
   it("Node ESM: import from 'tool-stub'", () => {
-    const result = run("esm.mjs", `import { ToolStub, MemoryStore } from "tool-stub";\n${ROUND_TRIP}`);
+    const result = run(
+      "esm.mjs",
+      `import { ToolStub, MemoryStore } from "tool-stub";\n${ROUND_TRIP}`,
+    );
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(result.json, EXPECTED);
   });
 
   it("Node CommonJS: require('tool-stub')", () => {
-    const result = run("cjs.cjs", `const { ToolStub, MemoryStore } = require("tool-stub");\n(async () => {${ROUND_TRIP}})();`);
+    const result = run(
+      "cjs.cjs",
+      `const { ToolStub, MemoryStore } = require("tool-stub");\n(async () => {${ROUND_TRIP}})();`,
+    );
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(result.json, EXPECTED);
   });
@@ -54,18 +67,29 @@ describe("runtimes", () => {
     ["Bun", [path.join(ROOT, "node_modules/.bin/bun"), "run"]],
   ]) {
     it(`${runtime} (npm binary): import from 'tool-stub'`, () => {
-      const result = run(`${runtime.toLowerCase()}.mjs`, `import { ToolStub, MemoryStore } from "tool-stub";\n${ROUND_TRIP}`, command);
-      assert.equal(result.error, undefined, `${runtime} did not start: ${result.error?.message} (npm ci installs it)`);
+      const result = run(
+        `${runtime.toLowerCase()}.mjs`,
+        `import { ToolStub, MemoryStore } from "tool-stub";\n${ROUND_TRIP}`,
+        command,
+      );
+      assert.equal(
+        result.error,
+        undefined,
+        `${runtime} did not start: ${result.error?.message} (npm ci installs it)`,
+      );
       assert.equal(result.status, 0, result.stderr);
       assert.deepEqual(result.json, EXPECTED);
     });
   }
 
   it("Node: import('tool-stub/browser') fails saying to use the Node entry, not 'fetch failed' alone", () => {
-    const result = run("browser-in-node.mjs", `
+    const result = run(
+      "browser-in-node.mjs",
+      `
       try { await import("tool-stub/browser"); console.log(JSON.stringify({ loaded: true })); }
       catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }
-    `);
+    `,
+    );
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.json.code, "NOT_READY");
     assert.match(result.json.message, /In Node .* import "tool-stub" or "tool-stub\/node" instead/);
@@ -73,7 +97,9 @@ describe("runtimes", () => {
 
   it("browser entry, no top-level await: a ToolStub made at import waits for the wasm; synchronous calls say to await init()", () => {
     // A non-Node host (as a page is) whose fetch of the wasm takes a while.
-    const result = run("lazy.mjs", `
+    const result = run(
+      "lazy.mjs",
+      `
       import { readFileSync } from "node:fs";
       import { fileURLToPath } from "node:url";
       globalThis.Deno = {};
@@ -91,18 +117,28 @@ describe("runtimes", () => {
       await init();
       const kind = synopsis('{"a": 1}', { mimeType: "application/json" }).kind;
       console.log(JSON.stringify({ early, badCalls, kind, roundTrip }));
-    `);
+    `,
+    );
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.json.early.code, "NOT_READY");
-    assert.match(result.json.early.message, /still loading: await init\(\) before calling synopsis/);
-    assert.deepEqual(result.json.badCalls, ["INVALID_ARGUMENT", "INVALID_ARGUMENT"], "a bad config made before the wasm loaded fails every call");
+    assert.match(
+      result.json.early.message,
+      /still loading: await init\(\) before calling synopsis/,
+    );
+    assert.deepEqual(
+      result.json.badCalls,
+      ["INVALID_ARGUMENT", "INVALID_ARGUMENT"],
+      "a bad config made before the wasm loaded fails every call",
+    );
     assert.equal(result.json.kind, "json");
     assert.deepEqual(result.json.roundTrip, EXPECTED);
   });
 
   it("browser entry whose wasm fetch fails: NOT_READY says to call init, and init({ bytes }) makes it work", () => {
     // A non-Node host (as a bundled page is) whose fetch of the wasm fails, like esbuild's 404.
-    const result = run("bundled.mjs", `
+    const result = run(
+      "bundled.mjs",
+      `
       import { readFileSync } from "node:fs";
       globalThis.Deno = {};
       globalThis.fetch = async () => { throw new TypeError("fetch failed"); };
@@ -112,10 +148,14 @@ describe("runtimes", () => {
       const wasm = (name) => readFileSync(new URL("./node_modules/tool-stub/wasm/" + name, import.meta.url));
       await init({ bytes: wasm("tool_stub_bg.wasm"), grepBytes: wasm("tool_stub_grep_bg.wasm") });
       ${ROUND_TRIP.replace("console.log(JSON.stringify({", "console.log(JSON.stringify({ before,")}
-    `);
+    `,
+    );
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.json.before.code, "NOT_READY");
-    assert.match(result.json.before.message, /fetch failed.*call await init\(\{ url \}\).*init\(\{ bytes \}\)/);
+    assert.match(
+      result.json.before.message,
+      /fetch failed.*call await init\(\{ url \}\).*init\(\{ bytes \}\)/,
+    );
     const { before, ...roundTrip } = result.json;
     assert.deepEqual(roundTrip, EXPECTED);
   });

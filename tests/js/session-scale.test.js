@@ -21,20 +21,32 @@ const part = (toolId, toolName = "t") => ({ toolId, toolName, output: output(too
 async function fill(ts, prefix, n, toolName) {
   const refs = [];
   for (let i = 0; i < n; i++) {
-    const [p] = await ts.externalize([part(`${prefix}${i}`, toolName)], { messageId: `${prefix}m${i}` });
+    const [p] = await ts.externalize([part(`${prefix}${i}`, toolName)], {
+      messageId: `${prefix}m${i}`,
+    });
     assert.equal(p.truncated, true);
     refs.push(p.outputRef);
   }
   return refs;
 }
 
-const toolIds = async (ts) => (await ts.list({ limit: 100_000 })).toolResults.map((r) => r.tool_id).sort();
+const toolIds = async (ts) =>
+  (await ts.list({ limit: 100_000 })).toolResults.map((r) => r.tool_id).sort();
 
 /** A store that counts its calls by method (listings separately: loadKeys and loadRange). */
 function counting(store) {
   const calls = {};
   const wrapped = {};
-  for (const method of ["load", "save", "remove", "loadRange", "removeRange", "loadKeys", "lock", "size"]) {
+  for (const method of [
+    "load",
+    "save",
+    "remove",
+    "loadRange",
+    "removeRange",
+    "loadKeys",
+    "lock",
+    "size",
+  ]) {
     wrapped[method] = (...args) => {
       calls[method] = (calls[method] ?? 0) + 1;
       return store[method](...args);
@@ -63,14 +75,25 @@ describe("a loaded catalog stays current without listing", () => {
     assert.equal((await reader.usage()).results, 74);
     assert.equal((await toolIds(reader)).length, 74);
     // Removed and made again with as many changes as before: the same log seqs, a new generation.
-    const seqsBefore = (await store.loadKeys(["s", "tool-stub", "catalog-log"])).map((key) => key[3]);
+    const seqsBefore = (await store.loadKeys(["s", "tool-stub", "catalog-log"])).map(
+      (key) => key[3],
+    );
     await writer.deleteSession();
     await fill(writer, "d", 74);
-    const seqsAfter = (await store.loadKeys(["s", "tool-stub", "catalog-log"])).map((key) => key[3]);
-    assert.deepEqual(seqsAfter.at(-1), seqsBefore.at(-1), "the log ended at the same seq: only the head tells them apart");
+    const seqsAfter = (await store.loadKeys(["s", "tool-stub", "catalog-log"])).map(
+      (key) => key[3],
+    );
+    assert.deepEqual(
+      seqsAfter.at(-1),
+      seqsBefore.at(-1),
+      "the log ended at the same seq: only the head tells them apart",
+    );
     const ids = await toolIds(reader);
     assert.equal(ids.length, 74);
-    assert.ok(ids.every((id) => id.startsWith("d")), `the reader lists the new session: ${ids.slice(0, 3)}`);
+    assert.ok(
+      ids.every((id) => id.startsWith("d")),
+      `the reader lists the new session: ${ids.slice(0, 3)}`,
+    );
     assert.deepEqual(await reader.rebuildCatalog().then((r) => [r.added, r.removed]), [[], []]);
   });
 
@@ -97,7 +120,11 @@ describe("a loaded catalog stays current without listing", () => {
       await ts.prune();
       seen.prune = take();
       for (const [call, counts] of Object.entries(seen)) {
-        assert.equal((counts.loadKeys ?? 0) + (counts.loadRange ?? 0), 0, `${call} at ${n} results lists nothing: ${JSON.stringify(counts)}`);
+        assert.equal(
+          (counts.loadKeys ?? 0) + (counts.loadRange ?? 0),
+          0,
+          `${call} at ${n} results lists nothing: ${JSON.stringify(counts)}`,
+        );
       }
       calls[n] = seen;
     }
@@ -105,8 +132,16 @@ describe("a loaded catalog stays current without listing", () => {
   });
 
   it("retention plans right after the core restarts, and never with another session's order", async () => {
-    const a = new ToolStub({ store: new MemoryStore(), sessionId: "a", config: { ...SMALL, maxResults: 3 } });
-    const b = new ToolStub({ store: new MemoryStore(), sessionId: "b", config: { ...SMALL, maxResults: 2 } });
+    const a = new ToolStub({
+      store: new MemoryStore(),
+      sessionId: "a",
+      config: { ...SMALL, maxResults: 3 },
+    });
+    const b = new ToolStub({
+      store: new MemoryStore(),
+      sessionId: "b",
+      config: { ...SMALL, maxResults: 2 },
+    });
     await fill(a, "a", 4);
     await fill(b, "b", 3);
     const before = coreInstance();
@@ -124,13 +159,19 @@ describe("a loaded catalog stays current without listing", () => {
 describe("processes sharing a session: a long-lived ToolStub sees the other's writes", () => {
   const run = (script) =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "inherit", "inherit"] });
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+        stdio: ["ignore", "inherit", "inherit"],
+      });
       child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`exited ${code}`))));
     });
 
   it("after the other process adds (past a fold of the log), deletes and prunes", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-long-lived-"));
-    const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "shared", config: { ...SMALL, maxResults: 60 } });
+    const ts = new ToolStub({
+      store: new NodeFsStore(dir),
+      sessionId: "shared",
+      config: { ...SMALL, maxResults: 60 },
+    });
     await fill(ts, "p", 5);
     assert.equal((await ts.usage()).results, 5);
     await run(`
@@ -153,7 +194,10 @@ describe("processes sharing a session: a long-lived ToolStub sees the other's wr
     assert.equal(p.truncated, true);
     const kept = await toolIds(ts);
     assert.equal(kept.length, 60);
-    assert.ok(kept.includes("last") && !kept.includes("p1") && !kept.includes("c0"), kept.slice(0, 5).join(","));
+    assert.ok(
+      kept.includes("last") && !kept.includes("p1") && !kept.includes("c0"),
+      kept.slice(0, 5).join(","),
+    );
     const fresh = new ToolStub({ store: new NodeFsStore(dir), sessionId: "shared" });
     assert.deepEqual(await toolIds(fresh), kept);
     assert.deepEqual(await fresh.rebuildCatalog().then((r) => [r.added, r.removed]), [[], []]);
@@ -165,7 +209,8 @@ describe("searchAll loads one output at a time, only its tool's, and stops when 
   function recording(store) {
     const loads = [];
     const wrapped = {};
-    for (const method of ["save", "remove", "loadRange", "removeRange", "loadKeys", "lock"]) wrapped[method] = (...args) => store[method](...args);
+    for (const method of ["save", "remove", "loadRange", "removeRange", "loadKeys", "lock"])
+      wrapped[method] = (...args) => store[method](...args);
     wrapped.load = async (key) => {
       const value = await store.load(key);
       if (key.at(-1) === "output.txt") loads.push(key[2]);
@@ -184,7 +229,16 @@ describe("searchAll loads one output at a time, only its tool's, and stops when 
     for (let i = 0; i < 10; i++) {
       const toolName = i % 2 ? "odd" : "even";
       // Result i matches "needle" i + 1 times: the most matches are the newest too.
-      const [p] = await ts.externalize([{ toolId: `r${i}`, toolName, output: `r${i}\n` + "needle ".repeat(i + 1) + "hay ".repeat(60) }], { messageId: `m${i}` });
+      const [p] = await ts.externalize(
+        [
+          {
+            toolId: `r${i}`,
+            toolName,
+            output: `r${i}\n` + "needle ".repeat(i + 1) + "hay ".repeat(60),
+          },
+        ],
+        { messageId: `m${i}` },
+      );
       ids[`r${i}`] = p.outputRef.split("/").pop();
     }
     loads.length = 0;
@@ -194,22 +248,47 @@ describe("searchAll loads one output at a time, only its tool's, and stops when 
   it("toolName is applied before loading, and the default ranking searches every candidate once", async () => {
     const { ts, loads, ids } = await session();
     const found = await ts.searchAll({ query: "needle", toolName: "odd", limit: 2 });
-    assert.deepEqual(found.results.map((r) => r.toolResultId), [ids.r9, ids.r7]);
-    assert.deepEqual([found.totalResults, found.totalMatches, found.unsearched], [5, 2 + 4 + 6 + 8 + 10, undefined]);
-    assert.deepEqual([...loads].sort(), [ids.r1, ids.r3, ids.r5, ids.r7, ids.r9].sort(), "each odd output once, no other");
+    assert.deepEqual(
+      found.results.map((r) => r.toolResultId),
+      [ids.r9, ids.r7],
+    );
+    assert.deepEqual(
+      [found.totalResults, found.totalMatches, found.unsearched],
+      [5, 2 + 4 + 6 + 8 + 10, undefined],
+    );
+    assert.deepEqual(
+      [...loads].sort(),
+      [ids.r1, ids.r3, ids.r5, ids.r7, ids.r9].sort(),
+      "each odd output once, no other",
+    );
   });
 
   it("order newest loads newest first and stops once limit results matched", async () => {
     const { ts, loads, ids } = await session();
     const found = await ts.searchAll({ query: "needle", order: "newest", limit: 3 });
-    assert.deepEqual(loads, [ids.r9, ids.r8, ids.r7], "the three newest, newest first, then no more");
-    assert.deepEqual(found.results.map((r) => r.toolResultId), [ids.r9, ids.r8, ids.r7]);
+    assert.deepEqual(
+      loads,
+      [ids.r9, ids.r8, ids.r7],
+      "the three newest, newest first, then no more",
+    );
+    assert.deepEqual(
+      found.results.map((r) => r.toolResultId),
+      [ids.r9, ids.r8, ids.r7],
+    );
     assert.deepEqual([found.totalResults, found.unsearched], [3, 7]);
     // Results that do not match are searched past; a search that finds fewer than limit loads all.
     loads.length = 0;
-    const few = await ts.searchAll({ query: "needle needle needle needle needle needle needle needle needle", order: "newest", limit: 5, toolName: "even" });
+    const few = await ts.searchAll({
+      query: "needle needle needle needle needle needle needle needle needle",
+      order: "newest",
+      limit: 5,
+      toolName: "even",
+    });
     assert.deepEqual(loads, [ids.r8, ids.r6, ids.r4, ids.r2, ids.r0]);
     assert.deepEqual([few.totalResults, few.unsearched], [1, undefined]);
-    await assert.rejects(ts.searchAll({ query: "x", order: "oldest" }), /order must be "relevance" or "newest"/);
+    await assert.rejects(
+      ts.searchAll({ query: "x", order: "oldest" }),
+      /order must be "relevance" or "newest"/,
+    );
   });
 });

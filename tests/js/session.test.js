@@ -39,7 +39,12 @@ function counting(store) {
 
 async function fill(ts, n, toolName = (i) => (i % 2 ? "odd" : "even")) {
   const out = [];
-  for (let i = 0; i < n; i++) out.push(...(await ts.externalize([part(`c${i}`, big(`out ${i}`), toolName(i))], { messageId: `m${i}` })));
+  for (let i = 0; i < n; i++)
+    out.push(
+      ...(await ts.externalize([part(`c${i}`, big(`out ${i}`), toolName(i))], {
+        messageId: `m${i}`,
+      })),
+    );
   return out;
 }
 
@@ -52,7 +57,11 @@ describe("the session catalog", () => {
     seen.loadRange = 0;
     assert.equal((await ts.list()).toolResults.length, 6);
     assert.equal((await ts.list({ toolName: "odd", limit: 2 })).toolResults.length, 2);
-    assert.deepEqual(await ts.usage(), { results: 6, chars: 6 * big("out 0").length, bytes: (await ts.usage()).bytes });
+    assert.deepEqual(await ts.usage(), {
+      results: 6,
+      chars: 6 * big("out 0").length,
+      bytes: (await ts.usage()).bytes,
+    });
     assert.deepEqual(await ts.prune(), { deleted: [] });
     assert.equal(seen.outputLoads, 0, "no output loaded");
     const found = await ts.searchAll({ query: "out", toolName: "odd" });
@@ -66,12 +75,17 @@ describe("the session catalog", () => {
     const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "u" });
     const [a] = await ts.externalize([part("a", big("a"))], { messageId: "m" });
     const id = a.outputRef.split("/").pop();
-    const files = ["output.txt", "index.json", "metadata.json"].map((f) => path.join(dir, "u", "tool-results", id, f));
+    const files = ["output.txt", "index.json", "metadata.json"].map((f) =>
+      path.join(dir, "u", "tool-results", id, f),
+    );
     const bytes = files.reduce((sum, f) => sum + readFileSync(f).length, 0);
     const orphan = path.join(dir, "u", "tool-results", "tr_orphan_0123456789abcdef");
     mkdirSync(orphan, { recursive: true });
     writeFileSync(path.join(orphan, "output.txt"), "half");
-    writeFileSync(path.join(dir, "u", "tool-results", id, `.output.txt.1.${"0".repeat(16)}.tmp`), "temp");
+    writeFileSync(
+      path.join(dir, "u", "tool-results", id, `.output.txt.1.${"0".repeat(16)}.tmp`),
+      "temp",
+    );
     const fresh = new ToolStub({ store: new NodeFsStore(dir), sessionId: "u" });
     const usage = await fresh.usage();
     assert.deepEqual(usage, { results: 1, chars: big("a").length, bytes });
@@ -80,7 +94,10 @@ describe("the session catalog", () => {
 
   it("lists any JSON object record, as the reference does (a record lacking optional fields)", async () => {
     const store = new MemoryStore();
-    await store.save(["s", "tool-results", "tr_x", "metadata.json"], '{"tool_result_id": "tr_x", "tool_name": "t"}');
+    await store.save(
+      ["s", "tool-results", "tr_x", "metadata.json"],
+      '{"tool_result_id": "tr_x", "tool_name": "t"}',
+    );
     await store.save(["s", "tool-results", "tr_x", "output.txt"], "raw");
     await store.save(["s", "tool-results", "tr_y", "metadata.json"], "[1, 2]");
     const ts = new ToolStub({ store, sessionId: "s" });
@@ -98,8 +115,18 @@ describe("the session catalog", () => {
     const foreign = path.join(dir, "r", "tool-results", "tr_foreign_00112233aabbccdd");
     mkdirSync(foreign, { recursive: true });
     writeFileSync(path.join(foreign, "output.txt"), "from elsewhere é");
-    writeFileSync(path.join(foreign, "metadata.json"), JSON.stringify({ tool_result_id: "tr_foreign_00112233aabbccdd", tool_name: "py", created_at: "2020-01-01T00:00:00Z", original_chars: 16 }));
-    rmSync(path.join(dir, "r", "tool-results", stored[0].outputRef.split("/").pop()), { recursive: true });
+    writeFileSync(
+      path.join(foreign, "metadata.json"),
+      JSON.stringify({
+        tool_result_id: "tr_foreign_00112233aabbccdd",
+        tool_name: "py",
+        created_at: "2020-01-01T00:00:00Z",
+        original_chars: 16,
+      }),
+    );
+    rmSync(path.join(dir, "r", "tool-results", stored[0].outputRef.split("/").pop()), {
+      recursive: true,
+    });
     // A new ToolStub checks the catalog against the records when it first uses it.
     const next = new ToolStub({ store, sessionId: "r" });
     const ids = (await next.list()).toolResults.map((r) => r.tool_result_id);
@@ -121,7 +148,10 @@ describe("the session catalog", () => {
     // A second result written behind the loaded catalog's back, by copying the first's files.
     const id = a.outputRef.split("/").pop();
     for (const file of ["output.txt", "index.json", "metadata.json"]) {
-      await store.save(["v", "tool-results", "tr_copy_0000000000000000", file], await store.load(["v", "tool-results", id, file]));
+      await store.save(
+        ["v", "tool-results", "tr_copy_0000000000000000", file],
+        await store.load(["v", "tool-results", id, file]),
+      );
     }
     assert.equal((await ts.usage()).results, 1, "the loaded catalog does not know it yet");
     await ts.verify("tr_copy_0000000000000000");
@@ -132,13 +162,23 @@ describe("the session catalog", () => {
 describe("session-level calls and unreadable results", () => {
   it("skip a result whose output is not UTF-8 and report it, and retention still works", async () => {
     const dir = freshDir("unreadable");
-    const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "b", config: { maxResults: 10 } });
+    const ts = new ToolStub({
+      store: new NodeFsStore(dir),
+      sessionId: "b",
+      config: { maxResults: 10 },
+    });
     const stored = await fill(ts, 3, () => "t");
     const badId = stored[1].outputRef.split("/").pop();
-    writeFileSync(path.join(dir, "b", "tool-results", badId, "output.txt"), Buffer.from([0x6f, 0x75, 0x74, 0xff, 0xfe]));
+    writeFileSync(
+      path.join(dir, "b", "tool-results", badId, "output.txt"),
+      Buffer.from([0x6f, 0x75, 0x74, 0xff, 0xfe]),
+    );
     const found = await ts.searchAll({ query: "out" });
     assert.equal(found.totalResults, 2);
-    assert.deepEqual(found.skipped.map((s) => s.toolResultId), [badId]);
+    assert.deepEqual(
+      found.skipped.map((s) => s.toolResultId),
+      [badId],
+    );
     assert.equal(typeof found.skipped[0].code, "string");
     assert.equal((await ts.list()).toolResults.length, 3);
     assert.equal((await ts.usage()).results, 3);
@@ -149,7 +189,13 @@ describe("session-level calls and unreadable results", () => {
 
   it("a part carrying another session's ref does not make externalize with retention throw", async () => {
     const ts = new ToolStub({ sessionId: "mine", config: { maxResults: 1 } });
-    const foreign = { toolId: "old", toolName: "t", output: "stub", outputRef: "viking://user/default/sessions/other/tool-results/tr_x_0011223344556677", truncated: true };
+    const foreign = {
+      toolId: "old",
+      toolName: "t",
+      output: "stub",
+      outputRef: "viking://user/default/sessions/other/tool-results/tr_x_0011223344556677",
+      truncated: true,
+    };
     const out = await ts.externalize([foreign, part("new", big("new"))], { messageId: "m" });
     assert.equal(out[1].truncated, true);
     assert.equal((await ts.read(out[1].outputRef, { limit: 3 })).content, "new");
@@ -181,7 +227,9 @@ describe("session-level calls and unreadable results", () => {
     });
     const ts = new ToolStub({ store: slow, sessionId: "c", config: { maxResults: 3 } });
     const turns = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => ts.externalize([part(`c${i}`, big(`turn ${i}`))], { messageId: `m${i}` })),
+      Array.from({ length: 12 }, (_, i) =>
+        ts.externalize([part(`c${i}`, big(`turn ${i}`))], { messageId: `m${i}` }),
+      ),
     );
     // Each call's own result survives its own prune; the last three survive everything.
     for (const turn of turns) assert.equal(turn[0].truncated, true);
@@ -220,9 +268,13 @@ describe("processes sharing a session", () => {
     }`;
   const run = (script, onStart) =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       child.stdout.once("data", () => onStart?.(child));
-      child.once("exit", (code, signal) => (code === 0 || signal === "SIGKILL" ? resolve(signal) : reject(new Error(`exited ${code}`))));
+      child.once("exit", (code, signal) =>
+        code === 0 || signal === "SIGKILL" ? resolve(signal) : reject(new Error(`exited ${code}`)),
+      );
     });
 
   it("two processes externalizing into one session lose no catalog entry", async () => {
@@ -244,7 +296,11 @@ describe("processes sharing a session", () => {
         await sleep(20 + Math.floor(Math.random() * 200));
         child.kill("SIGKILL");
       });
-      const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "shared", config: { maxResults: 5 } });
+      const ts = new ToolStub({
+        store: new NodeFsStore(dir),
+        sessionId: "shared",
+        config: { maxResults: 5 },
+      });
       const [p] = await ts.externalize([part("after", big("after"))], { messageId: "m" });
       assert.equal(p.truncated, true);
       const { toolResults } = await ts.list({ limit: 1000 });
@@ -252,7 +308,11 @@ describe("processes sharing a session", () => {
       assert.ok(toolResults.length <= 5, `${toolResults.length} results kept`);
       for (const record of toolResults) await ts.verify(record.tool_result_id);
       const rebuilt = await ts.rebuildCatalog();
-      assert.deepEqual([rebuilt.added, rebuilt.removed], [[], []], `trial ${trial}: the catalog was right`);
+      assert.deepEqual(
+        [rebuilt.added, rebuilt.removed],
+        [[], []],
+        `trial ${trial}: the catalog was right`,
+      );
     }
   });
 });
@@ -261,12 +321,20 @@ describe("tool-stub/testing", () => {
   it("runs the store conformance suite on any store and reports each check", async () => {
     const { runStoreConformance, cases } = await import("../../pkg/js/conformance.js");
     const seen = [];
-    const report = await runStoreConformance(() => new MemoryStore(), { onResult: (r) => seen.push(r.name) });
+    const report = await runStoreConformance(() => new MemoryStore(), {
+      onResult: (r) => seen.push(r.name),
+    });
     assert.equal(report.failed, 0, JSON.stringify(report.results.filter((r) => !r.ok)));
     assert.equal(report.passed, cases.length);
-    assert.ok(seen.includes("lock is exclusive, served in order, and releasing twice is harmless (optional)"));
+    assert.ok(
+      seen.includes(
+        "lock is exclusive, served in order, and releasing twice is harmless (optional)",
+      ),
+    );
     // A store that breaks the contract is reported, not thrown.
-    const broken = await runStoreConformance(() => Object.assign(new MemoryStore(), { load: async () => "always" }));
+    const broken = await runStoreConformance(() =>
+      Object.assign(new MemoryStore(), { load: async () => "always" }),
+    );
     assert.ok(broken.failed > 0 && broken.results.some((r) => !r.ok && r.error));
   });
 });

@@ -19,7 +19,10 @@ describe("soak (short)", () => {
     const report = await injectedFaults({ turns: 15, seed: 3 });
     for (const [name, stats] of Object.entries(report)) {
       assert.deepEqual(stats.violations, [], name);
-      assert.ok(stats.stored > 0 && stats.keptRaw > 0, `${name} exercised both outcomes: ${JSON.stringify(stats)}`);
+      assert.ok(
+        stats.stored > 0 && stats.keptRaw > 0,
+        `${name} exercised both outcomes: ${JSON.stringify(stats)}`,
+      );
     }
   });
 

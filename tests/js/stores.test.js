@@ -20,7 +20,10 @@ const freshDir = () => path.join(tmpRoot, `store-${dirCount++}`);
 
 runStoreConformance("MemoryStore", () => new MemoryStore());
 runStoreConformance("NodeFsStore", () => new NodeFsStore(freshDir()));
-runStoreConformance("IndexedDbStore (fake-indexeddb)", () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }));
+runStoreConformance(
+  "IndexedDbStore (fake-indexeddb)",
+  () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }),
+);
 
 describe("ToolStubError", () => {
   it("has a stable code, name and cause", () => {
@@ -42,13 +45,20 @@ describe("NodeFsStore specifics", () => {
     await s.save(["s1", "tool-results", "tr_x", "output.txt"], "héllo 日本語 😀");
     const bytes = await fs.readFile(path.join(dir, "s1", "tool-results", "tr_x", "output.txt"));
     assert.deepEqual(bytes, Buffer.from("héllo 日本語 😀", "utf8"));
-    assert.deepEqual(await fs.readdir(path.join(dir, "s1", "tool-results", "tr_x")), ["output.txt"], "no temp file left");
+    assert.deepEqual(
+      await fs.readdir(path.join(dir, "s1", "tool-results", "tr_x")),
+      ["output.txt"],
+      "no temp file left",
+    );
   });
 
   it("writes lone surrogates as WTF-8", async () => {
     const dir = freshDir();
     await new NodeFsStore(dir).save(["k"], "\uD800x\uDC00");
-    assert.deepEqual([...(await fs.readFile(path.join(dir, "k")))], [0xed, 0xa0, 0x80, 0x78, 0xed, 0xb0, 0x80]);
+    assert.deepEqual(
+      [...(await fs.readFile(path.join(dir, "k")))],
+      [0xed, 0xa0, 0x80, 0x78, 0xed, 0xb0, 0x80],
+    );
   });
 
   it("reads files written by other tools and ignores temp files and junk", async () => {
@@ -65,7 +75,10 @@ describe("NodeFsStore specifics", () => {
     const dir = freshDir();
     await fs.mkdir(dir, { recursive: true });
     await fs.writeFile(path.join(dir, "bad"), Buffer.from([0x61, 0xff, 0x62]));
-    await assert.rejects(new NodeFsStore(dir).load(["bad"]), { name: "ToolStubError", code: "CORRUPT" });
+    await assert.rejects(new NodeFsStore(dir).load(["bad"]), {
+      name: "ToolStubError",
+      code: "CORRUPT",
+    });
   });
 
   it("a directory is not a value", async () => {
@@ -99,7 +112,9 @@ describe("NodeFsStore specifics", () => {
 describe("IndexedDbStore specifics", () => {
   it("loads a value of many pieces (read a few per request) whole and in order, beside values of other keys", async () => {
     const s = new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange, chunkChars: 7 });
-    const value = Array.from({ length: 23 }, (_, i) => `piece ${String(i).padStart(2, "0")}|`).join("") + "😀end";
+    const value =
+      Array.from({ length: 23 }, (_, i) => `piece ${String(i).padStart(2, "0")}|`).join("") +
+      "😀end";
     await s.save(["a", "v"], value);
     await s.save(["a", "w"], "other " + value);
     await s.save(["a", "short"], "tiny");

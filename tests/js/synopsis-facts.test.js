@@ -12,22 +12,30 @@ import { ROOT } from "./pkg.js";
 
 const FACTS_DIR = process.env.TOOL_STUB_FACTS_DIR ?? path.resolve(ROOT, "../shared/synopsis-facts");
 const CHECK = path.join(FACTS_DIR, "check.mjs");
-const SKIP = existsSync(CHECK) ? false : "../shared/synopsis-facts is absent: fact-coverage checks skipped, not passed";
+const SKIP = existsSync(CHECK)
+  ? false
+  : "../shared/synopsis-facts is absent: fact-coverage checks skipped, not passed";
 const COVERAGE_TARGET = 90;
 
 function run(mode, fixtures) {
-  const out = execFileSync(process.execPath, [CHECK, "--mode", mode, "--json", "--fixtures", fixtures], {
-    env: { ...process.env, TOOL_STUB_PKG: path.join(ROOT, "pkg") },
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const out = execFileSync(
+    process.execPath,
+    [CHECK, "--mode", mode, "--json", "--fixtures", fixtures],
+    {
+      env: { ...process.env, TOOL_STUB_PKG: path.join(ROOT, "pkg") },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   return JSON.parse(out);
 }
 
 describe("synopsis-facts benchmark (issue 21)", { skip: SKIP }, () => {
   // One fixture folder for both runs (generated once, deterministic).
-  const fixtures = SKIP ? "" : path.join(mkdtempSync(path.join(tmpdir(), "tool-stub-facts-")), "fixtures");
+  const fixtures = SKIP
+    ? ""
+    : path.join(mkdtempSync(path.join(tmpdir(), "tool-stub-facts-")), "fixtures");
   const reference = SKIP ? null : run("reference", fixtures);
   const enhanced = SKIP ? null : run("enhanced", fixtures);
 
@@ -37,17 +45,29 @@ describe("synopsis-facts benchmark (issue 21)", { skip: SKIP }, () => {
     for (const [i, fixture] of enhanced.fixtures.entries()) {
       const base = reference.fixtures[i];
       assert.equal(fixture.file, base.file);
-      assert.ok(fixture.stubChars * 5 <= base.stubChars * 6, `${fixture.file}: ${fixture.stubChars} > 1.2 x ${base.stubChars}`);
+      assert.ok(
+        fixture.stubChars * 5 <= base.stubChars * 6,
+        `${fixture.file}: ${fixture.stubChars} > 1.2 x ${base.stubChars}`,
+      );
     }
-    assert.ok(enhanced.medianStubChars * 5 <= reference.medianStubChars * 6, `median ${enhanced.medianStubChars} vs ${reference.medianStubChars}`);
+    assert.ok(
+      enhanced.medianStubChars * 5 <= reference.medianStubChars * 6,
+      `median ${enhanced.medianStubChars} vs ${reference.medianStubChars}`,
+    );
   });
 
   it("enhanced mode covers more facts than reference mode", () => {
-    assert.ok(enhanced.coverage.covered > reference.coverage.covered, `${enhanced.line} vs ${reference.line}`);
+    assert.ok(
+      enhanced.coverage.covered > reference.coverage.covered,
+      `${enhanced.line} vs ${reference.line}`,
+    );
   });
 
   // Issue 21's target: a failure, not a todo, now that enhanced mode meets it.
   it(`enhanced mode covers at least ${COVERAGE_TARGET}% of the facts`, () => {
-    assert.ok(enhanced.coverage.percent >= COVERAGE_TARGET, `${enhanced.line} (reference: ${reference.line})`);
+    assert.ok(
+      enhanced.coverage.percent >= COVERAGE_TARGET,
+      `${enhanced.line} (reference: ${reference.line})`,
+    );
   });
 });

@@ -77,8 +77,12 @@ function project() {
   const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-types-"));
   mkdirSync(path.join(dir, "node_modules/@anthropic-ai"), { recursive: true });
   symlinkSync(path.join(ROOT, "pkg"), path.join(dir, "node_modules/tool-stub"), "dir");
-  for (const sdk of SDKS) symlinkSync(path.join(ROOT, "node_modules", sdk), path.join(dir, "node_modules", sdk), "dir");
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  for (const sdk of SDKS)
+    symlinkSync(path.join(ROOT, "node_modules", sdk), path.join(dir, "node_modules", sdk), "dir");
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module" }),
+  );
   writeFileSync(path.join(dir, "consumer.ts"), CONSUMER_TS);
   return dir;
 }
@@ -87,17 +91,32 @@ function tsc(dir, compilerOptions) {
   writeFileSync(
     path.join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], types: [], skipLibCheck: true, ...compilerOptions },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "es2022",
+        lib: ["es2022", "dom"],
+        types: [],
+        skipLibCheck: true,
+        ...compilerOptions,
+      },
       files: ["consumer.ts"],
     }),
   );
-  return spawnSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir], { encoding: "utf8" });
+  return spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir],
+    { encoding: "utf8" },
+  );
 }
 
 describe("TypeScript declarations against the SDKs' types", () => {
   for (const sdk of SDKS) {
     it(`has the dev dependency ${sdk}`, () => {
-      assert.ok(existsSync(path.join(ROOT, "node_modules", sdk, "package.json")), `${sdk} is not installed: run npm ci`);
+      assert.ok(
+        existsSync(path.join(ROOT, "node_modules", sdk, "package.json")),
+        `${sdk} is not installed: run npm ci`,
+      );
     });
   }
   for (const [label, options] of [

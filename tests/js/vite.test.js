@@ -12,9 +12,19 @@ import { appSource, chromiumSkip, expectedResult, runBundledApp } from "./bundle
 describe("Vite", { skip: chromiumSkip }, () => {
   it("vite build of an app importing tool-stub/browser runs in Chromium with IndexedDbStore", async () => {
     const result = await runBundledApp("vite", appSource({ dbName: "vite-app" }), (project) => {
-      writeFileSync(path.join(project, "index.html"), `<!doctype html><script type="module" src="/app.js"></script>`);
-      writeFileSync(path.join(project, "vite.config.js"), `export default { build: { target: "es2022" }, logLevel: "error" };`);
-      const build = spawnSync(process.execPath, [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build"], { cwd: project, encoding: "utf8" });
+      writeFileSync(
+        path.join(project, "index.html"),
+        `<!doctype html><script type="module" src="/app.js"></script>`,
+      );
+      writeFileSync(
+        path.join(project, "vite.config.js"),
+        `export default { build: { target: "es2022" }, logLevel: "error" };`,
+      );
+      const build = spawnSync(
+        process.execPath,
+        [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build"],
+        { cwd: project, encoding: "utf8" },
+      );
       assert.equal(build.status, 0, build.stderr + build.stdout);
       return path.join(project, "dist");
     });

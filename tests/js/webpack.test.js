@@ -18,13 +18,23 @@ const BUILD = `
 
 describe("webpack 5", { skip: chromiumSkip }, () => {
   it("a webpack build of an app importing tool-stub/browser runs in Chromium with IndexedDbStore", async () => {
-    const result = await runBundledApp("webpack", appSource({ dbName: "webpack-app" }), (project) => {
-      writeFileSync(path.join(project, "build.mjs"), BUILD);
-      const build = spawnSync(process.execPath, ["build.mjs"], { cwd: project, encoding: "utf8" });
-      assert.equal(build.status, 0, build.stderr + build.stdout);
-      writeFileSync(path.join(project, "dist/index.html"), `<!doctype html><script src="app.js"></script>`);
-      return path.join(project, "dist");
-    });
+    const result = await runBundledApp(
+      "webpack",
+      appSource({ dbName: "webpack-app" }),
+      (project) => {
+        writeFileSync(path.join(project, "build.mjs"), BUILD);
+        const build = spawnSync(process.execPath, ["build.mjs"], {
+          cwd: project,
+          encoding: "utf8",
+        });
+        assert.equal(build.status, 0, build.stderr + build.stdout);
+        writeFileSync(
+          path.join(project, "dist/index.html"),
+          `<!doctype html><script src="app.js"></script>`,
+        );
+        return path.join(project, "dist");
+      },
+    );
     assert.deepEqual(result, expectedResult("worker"));
   });
 });

@@ -65,17 +65,38 @@ describe("Cloudflare Workers (workerd)", () => {
       symlinkSync(path.join(ROOT, "pkg"), path.join(project, "node_modules/tool-stub"), "dir");
       writeFileSync(path.join(project, "worker.js"), WORKER);
       writeFileSync(path.join(project, "config.capnp"), CONFIG);
-      copyFileSync(path.join(ROOT, "pkg/wasm/tool_stub_bg.wasm"), path.join(project, "out/core.wasm"));
-      copyFileSync(path.join(ROOT, "pkg/wasm/tool_stub_enhanced_bg.wasm"), path.join(project, "out/enhanced.wasm"));
+      copyFileSync(
+        path.join(ROOT, "pkg/wasm/tool_stub_bg.wasm"),
+        path.join(project, "out/core.wasm"),
+      );
+      copyFileSync(
+        path.join(ROOT, "pkg/wasm/tool_stub_enhanced_bg.wasm"),
+        path.join(project, "out/enhanced.wasm"),
+      );
       const build = spawnSync(
         path.join(ROOT, "node_modules/.bin/esbuild"),
-        ["worker.js", "--bundle", "--format=esm", "--platform=neutral", "--main-fields=module,main", "--conditions=workerd,worker,browser", "--external:./core.wasm", "--external:./enhanced.wasm", "--outfile=out/worker.js", "--log-level=error"],
+        [
+          "worker.js",
+          "--bundle",
+          "--format=esm",
+          "--platform=neutral",
+          "--main-fields=module,main",
+          "--conditions=workerd,worker,browser",
+          "--external:./core.wasm",
+          "--external:./enhanced.wasm",
+          "--outfile=out/worker.js",
+          "--log-level=error",
+        ],
         { cwd: project, encoding: "utf8" },
       );
       assert.equal(build.status, 0, build.stderr);
       const port = await freePort();
       let log = "";
-      workerd = spawn(path.join(ROOT, "node_modules/.bin/workerd"), ["serve", "config.capnp", "--socket-addr", `http=127.0.0.1:${port}`], { cwd: project });
+      workerd = spawn(
+        path.join(ROOT, "node_modules/.bin/workerd"),
+        ["serve", "config.capnp", "--socket-addr", `http=127.0.0.1:${port}`],
+        { cwd: project },
+      );
       workerd.stdout.on("data", (d) => (log += d));
       workerd.stderr.on("data", (d) => (log += d));
       let body;
@@ -86,7 +107,11 @@ describe("Cloudflare Workers (workerd)", () => {
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
       }
-      assert.deepEqual(body, { truncated: true, content: "NEEDLE", at: 30000, kind: "kind: log" }, log);
+      assert.deepEqual(
+        body,
+        { truncated: true, content: "NEEDLE", at: 30000, kind: "kind: log" },
+        log,
+      );
     } finally {
       workerd?.kill();
       rmSync(project, { recursive: true, force: true });

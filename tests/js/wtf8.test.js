@@ -6,7 +6,17 @@ const bytes = (...b) => Uint8Array.from(b);
 
 describe("wtf8", () => {
   it("encodes well-formed strings exactly as UTF-8", () => {
-    for (const s of ["", "abc", "héllo", "日本語", "😀𝄞", "\uFEFFbom", "\0", "\uFFFF", "\u{10FFFF}"]) {
+    for (const s of [
+      "",
+      "abc",
+      "héllo",
+      "日本語",
+      "😀𝄞",
+      "\uFEFFbom",
+      "\0",
+      "\uFFFF",
+      "\u{10FFFF}",
+    ]) {
       assert.deepEqual(encode(s), new Uint8Array(Buffer.from(s, "utf8")), JSON.stringify(s));
       assert.equal(decode(encode(s)), s);
     }
@@ -49,12 +59,17 @@ describe("wtf8", () => {
       bytes(0xed, 0xa0, 0x80, 0xff), // junk after one
     ];
     for (const b of bad) {
-      assert.throws(() => decode(b), { name: "ToolStubError", code: "CORRUPT" }, `[${[...b].map((x) => x.toString(16))}]`);
+      assert.throws(
+        () => decode(b),
+        { name: "ToolStubError", code: "CORRUPT" },
+        `[${[...b].map((x) => x.toString(16))}]`,
+      );
     }
   });
 
   it("counts UTF-16 length from bytes", () => {
-    for (const s of ["", "abc", "é", "日本", "😀", "a😀b\uDC00"]) assert.equal(utf16Length(encode(s)), s.length);
+    for (const s of ["", "abc", "é", "日本", "😀", "a😀b\uDC00"])
+      assert.equal(utf16Length(encode(s)), s.length);
   });
 
   it("handles large values on both paths", () => {

@@ -20,10 +20,14 @@ for (let step = 0; ; step++) {
   if (dice < 0.6) {
     const ns = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => Math.floor(rnd() * 40));
     log({ e: "begin", op: "externalize", ns });
-    const done = await ts.externalize(ns.map((n) => part(Number(pool), n)), { messageId: `m${seed}_${step}` });
+    const done = await ts.externalize(
+      ns.map((n) => part(Number(pool), n)),
+      { messageId: `m${seed}_${step}` },
+    );
     done.forEach((result, i) => {
       if (result.truncated && result.outputRef) log({ e: "ok", ref: result.outputRef, n: ns[i] });
-      else if (result.output !== part(Number(pool), ns[i]).output) log({ e: "violation", what: `part ${i} kept neither a ref nor its raw output` });
+      else if (result.output !== part(Number(pool), ns[i]).output)
+        log({ e: "violation", what: `part ${i} kept neither a ref nor its raw output` });
     });
     log({ e: "end" });
   } else if (dice < 0.85) {

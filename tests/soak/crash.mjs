@@ -5,7 +5,15 @@
 // by a session-level call, and nothing outside the store's layout may exist or change.
 // Usage: node tests/soak/crash.mjs [--trials 200] [--seed 1] [--perStore 10]
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, existsSync, rmSync } from "node:fs";
+import {
+  mkdtempSync,
+  mkdirSync,
+  writeFileSync,
+  readFileSync,
+  readdirSync,
+  existsSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -15,12 +23,27 @@ import { PKG, output, random, layout, readWhole, checkListed, parseArgs } from "
 const WORKER = fileURLToPath(new URL("./crash-worker.mjs", import.meta.url));
 
 /** Runs `trials` kill trials; answers the counts and every violation found. */
-export async function crashTrials({ trials = 200, seed = 1, perStore = 10, print = () => {} } = {}) {
+export async function crashTrials({
+  trials = 200,
+  seed = 1,
+  perStore = 10,
+  print = () => {},
+} = {}) {
   const { ToolStub, NodeFsStore } = await import(PKG);
   const rnd = random(seed);
   const stats = {
-    trials: 0, killedIn: {}, refsChecked: 0, exact: 0, inDoubtKept: 0, inDoubtGone: 0, goneChecked: 0,
-    listed: 0, tempFilesLeft: 0, tempFilesReclaimed: 0, orphanFolders: 0, violations: [],
+    trials: 0,
+    killedIn: {},
+    refsChecked: 0,
+    exact: 0,
+    inDoubtKept: 0,
+    inDoubtGone: 0,
+    goneChecked: 0,
+    listed: 0,
+    tempFilesLeft: 0,
+    tempFilesReclaimed: 0,
+    orphanFolders: 0,
+    violations: [],
   };
   let parent, storeDir, logFile, refs, logged;
   for (let trial = 0; trial < trials; trial++) {
@@ -36,15 +59,24 @@ export async function crashTrials({ trials = 200, seed = 1, perStore = 10, print
       logged = 0;
     }
     const pool = seed * 1000 + Math.floor(trial / perStore);
-    const worker = spawn(process.execPath, [WORKER, storeDir, logFile, String(pool), String(seed * 100_000 + trial)], { stdio: ["ignore", "pipe", "pipe"] });
+    const worker = spawn(
+      process.execPath,
+      [WORKER, storeDir, logFile, String(pool), String(seed * 100_000 + trial)],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stderr = "";
     worker.stderr.on("data", (d) => (stderr += d));
-    const exited = new Promise((resolve) => worker.on("exit", (code, signal) => resolve({ code, signal })));
+    const exited = new Promise((resolve) =>
+      worker.on("exit", (code, signal) => resolve({ code, signal })),
+    );
     await new Promise((resolve) => worker.stdout.once("data", resolve));
     await sleep(10 + Math.floor(rnd() * 600));
     worker.kill("SIGKILL");
     const { signal } = await exited;
-    if (signal !== "SIGKILL") stats.violations.push(`trial ${trial}: the worker ended on its own (${stderr.trim().split("\n").slice(-3).join(" | ")})`);
+    if (signal !== "SIGKILL")
+      stats.violations.push(
+        `trial ${trial}: the worker ended on its own (${stderr.trim().split("\n").slice(-3).join(" | ")})`,
+      );
     stats.trials++;
 
     // What the worker did, from its log.
@@ -63,15 +95,21 @@ export async function crashTrials({ trials = 200, seed = 1, perStore = 10, print
       else if (event.e === "ok") refs.set(event.ref, { n: event.n, status: "solid" });
       else if (event.e === "del" && refs.has(event.ref)) refs.get(event.ref).status = "doubt";
       else if (event.e === "deld" && refs.has(event.ref)) refs.get(event.ref).status = "gone";
-      else if (event.e === "prune") for (const r of refs.values()) if (r.status === "solid") r.status = "pruning";
-      else if (event.e === "pruned") {
-        const deleted = new Set(event.deleted);
-        for (const [ref, r] of refs) if (r.status === "pruning") r.status = deleted.has(ref.split("/").pop()) ? "gone" : "solid";
-      } else if (event.e === "violation") stats.violations.push(`trial ${trial}: ${event.what}`);
+      else if (event.e === "prune")
+        for (const r of refs.values())
+          if (r.status === "solid") r.status = "pruning";
+          else if (event.e === "pruned") {
+            const deleted = new Set(event.deleted);
+            for (const [ref, r] of refs)
+              if (r.status === "pruning")
+                r.status = deleted.has(ref.split("/").pop()) ? "gone" : "solid";
+          } else if (event.e === "violation")
+            stats.violations.push(`trial ${trial}: ${event.what}`);
     }
     logged = lines.length;
     for (const r of refs.values()) {
-      if (r.status === "pruning" || (r.status === "gone" && inFlight.includes(r.n))) r.status = "doubt";
+      if (r.status === "pruning" || (r.status === "gone" && inFlight.includes(r.n)))
+        r.status = "doubt";
     }
     stats.killedIn[lastOp] = (stats.killedIn[lastOp] ?? 0) + 1;
 
@@ -86,14 +124,21 @@ export async function crashTrials({ trials = 200, seed = 1, perStore = 10, print
       stats.refsChecked++;
       if (r.status === "solid") {
         if (exact) stats.exact++;
-        else stats.violations.push(`trial ${trial}: ${ref} (output ${r.n}) reads ${read.code ?? "different text"}`);
+        else
+          stats.violations.push(
+            `trial ${trial}: ${ref} (output ${r.n}) reads ${read.code ?? "different text"}`,
+          );
       } else if (r.status === "doubt") {
-        if (exact) (stats.inDoubtKept++, (r.status = "solid"));
-        else if (read.code === "NOT_FOUND") (stats.inDoubtGone++, (r.status = "gone"));
-        else stats.violations.push(`trial ${trial}: ${ref}, being deleted or pruned, reads ${read.code ?? "different text"}`);
+        if (exact) stats.inDoubtKept++, (r.status = "solid");
+        else if (read.code === "NOT_FOUND") stats.inDoubtGone++, (r.status = "gone");
+        else
+          stats.violations.push(
+            `trial ${trial}: ${ref}, being deleted or pruned, reads ${read.code ?? "different text"}`,
+          );
       } else {
         stats.goneChecked++;
-        if (read.code !== "NOT_FOUND") stats.violations.push(`trial ${trial}: deleted ${ref} reads ${read.code ?? "text"}`);
+        if (read.code !== "NOT_FOUND")
+          stats.violations.push(`trial ${trial}: deleted ${ref} reads ${read.code ?? "text"}`);
         refs.delete(ref);
       }
     }
@@ -102,13 +147,21 @@ export async function crashTrials({ trials = 200, seed = 1, perStore = 10, print
     stats.violations.push(...listed.problems.map((p) => `trial ${trial}: ${p}`));
     const after = layout(storeDir, ["soak"]);
     stats.tempFilesReclaimed += before.temps - after.temps;
-    if (after.temps > 0) stats.violations.push(`trial ${trial}: ${after.temps} temp file(s) of the dead worker left after list()`);
-    if (after.strays.length) stats.violations.push(`trial ${trial}: outside the layout: ${after.strays.join(", ")}`);
+    if (after.temps > 0)
+      stats.violations.push(
+        `trial ${trial}: ${after.temps} temp file(s) of the dead worker left after list()`,
+      );
+    if (after.strays.length)
+      stats.violations.push(`trial ${trial}: outside the layout: ${after.strays.join(", ")}`);
     const outside = readdirSync(parent).sort().join(",");
-    if (outside !== "canary.txt,store,worker.log" || readFileSync(path.join(parent, "canary.txt"), "utf8") !== "untouched") {
+    if (
+      outside !== "canary.txt,store,worker.log" ||
+      readFileSync(path.join(parent, "canary.txt"), "utf8") !== "untouched"
+    ) {
       stats.violations.push(`trial ${trial}: the store's parent folder changed: ${outside}`);
     }
-    if ((trial + 1) % 20 === 0) print(`${trial + 1} trials, ${stats.violations.length} violation(s)`);
+    if ((trial + 1) % 20 === 0)
+      print(`${trial + 1} trials, ${stats.violations.length} violation(s)`);
   }
   if (parent && existsSync(parent)) rmSync(parent, { recursive: true, force: true });
   return stats;
@@ -117,6 +170,16 @@ export async function crashTrials({ trials = 200, seed = 1, perStore = 10, print
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const options = parseArgs(process.argv.slice(2), { trials: 200, seed: 1, perStore: 10 });
   const stats = await crashTrials({ ...options, print: (line) => console.error(line) });
-  console.log(JSON.stringify({ ...stats, violations: stats.violations.slice(0, 50), violationCount: stats.violations.length }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        ...stats,
+        violations: stats.violations.slice(0, 50),
+        violationCount: stats.violations.length,
+      },
+      null,
+      2,
+    ),
+  );
   process.exitCode = stats.violations.length ? 1 : 0;
 }

@@ -13,14 +13,23 @@ export async function checkTurn(reader, parts, done, stats, where, storeDir) {
     if (result.truncated && result.outputRef) {
       const read = await readWhole(reader, result.outputRef);
       if (read.content === parts[i].output) stats.stored++;
-      else stats.violations.push(`${where}: part ${i}'s ref reads ${read.code ?? "different text"}`);
+      else
+        stats.violations.push(`${where}: part ${i}'s ref reads ${read.code ?? "different text"}`);
     } else if (result.output === parts[i].output && result.externalizationError) {
       stats.keptRaw++;
-      const code = /\b(E[A-Z]{3,}|TimeoutError|injected|TOO_LARGE|CORRUPT)\b/.exec(result.externalizationError)?.[1] ?? "STORE_FAILED (wrong type)";
+      const code =
+        /\b(E[A-Z]{3,}|TimeoutError|injected|TOO_LARGE|CORRUPT)\b/.exec(
+          result.externalizationError,
+        )?.[1] ?? "STORE_FAILED (wrong type)";
       stats.errorCodes[code] = (stats.errorCodes[code] ?? 0) + 1;
-      if (storeDir && result.externalizationError.includes(storeDir)) stats.violations.push(`${where}: an error names the store's path: ${result.externalizationError}`);
+      if (storeDir && result.externalizationError.includes(storeDir))
+        stats.violations.push(
+          `${where}: an error names the store's path: ${result.externalizationError}`,
+        );
     } else {
-      stats.violations.push(`${where}: part ${i} kept neither a readable ref nor its raw output (${result.externalizationError ?? "no error"})`);
+      stats.violations.push(
+        `${where}: part ${i} kept neither a readable ref nor its raw output (${result.externalizationError ?? "no error"})`,
+      );
     }
   }
 }

@@ -42,7 +42,13 @@ const SCENARIOS = {
   "saves throw": { throwBefore: 0.15, throwAfter: 0.1 },
   "saves hang (storeTimeoutMs: 200)": { hang: 0.1 },
   "saves and loads answer junk": { junkSave: 0.3, junkLoad: 0.1 },
-  "everything at once": { throwBefore: 0.05, throwAfter: 0.05, hang: 0.03, junkSave: 0.1, junkLoad: 0.05 },
+  "everything at once": {
+    throwBefore: 0.05,
+    throwAfter: 0.05,
+    hang: 0.03,
+    junkSave: 0.1,
+    junkLoad: 0.05,
+  },
 };
 
 function newStats() {
@@ -66,14 +72,29 @@ export async function injectedFaults({ turns = 100, seed = 1 } = {}) {
     const storeDir = path.join(mkdtempSync(path.join(tmpdir(), "tool-stub-faults-")), "store");
     const inner = new NodeFsStore(storeDir);
     const rnd = random(seed);
-    const ts = new ToolStub({ store: faulty(inner, rnd, rates), sessionId: "soak", config: { thresholdChars: 1000, storeTimeoutMs: 200 } });
+    const ts = new ToolStub({
+      store: faulty(inner, rnd, rates),
+      sessionId: "soak",
+      config: { thresholdChars: 1000, storeTimeoutMs: 200 },
+    });
     const reader = new ToolStub({ store: inner, sessionId: "soak" });
     for (let t = 0; t < turns; t++) {
-      const parts = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => part(seed, Math.floor(rnd() * 50)));
+      const parts = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () =>
+        part(seed, Math.floor(rnd() * 50)),
+      );
       try {
-        await checkTurn(reader, parts, await ts.externalize(parts, { messageId: `m${t}` }), stats, `${name}, turn ${t}`, storeDir);
+        await checkTurn(
+          reader,
+          parts,
+          await ts.externalize(parts, { messageId: `m${t}` }),
+          stats,
+          `${name}, turn ${t}`,
+          storeDir,
+        );
       } catch (error) {
-        stats.violations.push(`${name}, turn ${t}: externalize threw ${error?.code} ${error?.message}`);
+        stats.violations.push(
+          `${name}, turn ${t}: externalize threw ${error?.code} ${error?.message}`,
+        );
       }
     }
     await afterScenario(reader, storeDir, stats, name);
@@ -85,20 +106,53 @@ export async function injectedFaults({ turns = 100, seed = 1 } = {}) {
 
 /** Folders read-only mid-turn, as user nobody: needs root and runuser. */
 export function readOnlyMidTurn({ turns = 60, seed = 1 } = {}) {
-  if (process.getuid?.() !== 0) return { skipped: "not root: cannot run the worker as another user" };
-  const who = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, "-e", "process.stdout.write(String(process.getuid()))"], { encoding: "utf8" });
-  if (who.status !== 0 || who.stdout === "0") return { skipped: `runuser -u nobody does not work here (${who.stderr?.trim() || who.error})` };
+  if (process.getuid?.() !== 0)
+    return { skipped: "not root: cannot run the worker as another user" };
+  const who = spawnSync(
+    "runuser",
+    [
+      "-u",
+      "nobody",
+      "--",
+      process.execPath,
+      "-e",
+      "process.stdout.write(String(process.getuid()))",
+    ],
+    { encoding: "utf8" },
+  );
+  if (who.status !== 0 || who.stdout === "0")
+    return { skipped: `runuser -u nobody does not work here (${who.stderr?.trim() || who.error})` };
   // The worker imports the package from this checkout: a checkout under a folder that user
   // cannot enter (a mode-700 temp clone) cannot run the scenario at all.
   const worker = fileURLToPath(new URL("./ro-worker.mjs", import.meta.url));
-  const reach = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, "-e", "require('fs').accessSync(process.argv[1])", worker], { encoding: "utf8" });
-  if (reach.status !== 0) return { skipped: "user nobody cannot read this checkout (a folder on its path is closed to other users)" };
+  const reach = spawnSync(
+    "runuser",
+    [
+      "-u",
+      "nobody",
+      "--",
+      process.execPath,
+      "-e",
+      "require('fs').accessSync(process.argv[1])",
+      worker,
+    ],
+    { encoding: "utf8" },
+  );
+  if (reach.status !== 0)
+    return {
+      skipped:
+        "user nobody cannot read this checkout (a folder on its path is closed to other users)",
+    };
   const parent = mkdtempSync(path.join(tmpdir(), "tool-stub-ro-"));
   const storeDir = path.join(parent, "store");
   mkdirSync(storeDir);
   chownSync(parent, 65534, 65534);
   chownSync(storeDir, 65534, 65534);
-  const run = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, worker, storeDir, String(turns), String(seed)], { encoding: "utf8", timeout: 300_000 });
+  const run = spawnSync(
+    "runuser",
+    ["-u", "nobody", "--", process.execPath, worker, storeDir, String(turns), String(seed)],
+    { encoding: "utf8", timeout: 300_000 },
+  );
   let stats;
   try {
     stats = JSON.parse(run.stdout);
@@ -117,20 +171,37 @@ export async function diskFull({ turns = 40, seed = 1 } = {}) {
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint], { stdio: "pipe" });
   } catch (error) {
     rmSync(mountPoint, { recursive: true, force: true });
-    return { skipped: `mount -t tmpfs does not work here (${String(error.stderr ?? error.message).trim()})` };
+    return {
+      skipped: `mount -t tmpfs does not work here (${String(error.stderr ?? error.message).trim()})`,
+    };
   }
   const { ToolStub, NodeFsStore } = await import(PKG);
   const stats = newStats();
   const storeDir = path.join(mountPoint, "store");
   try {
-    const ts = new ToolStub({ store: new NodeFsStore(storeDir), sessionId: "soak", config: { thresholdChars: 1000 } });
+    const ts = new ToolStub({
+      store: new NodeFsStore(storeDir),
+      sessionId: "soak",
+      config: { thresholdChars: 1000 },
+    });
     const rnd = random(seed);
     for (let t = 0; t < turns; t++) {
-      const parts = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => part(seed + 7, Math.floor(rnd() * 80)));
+      const parts = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () =>
+        part(seed + 7, Math.floor(rnd() * 80)),
+      );
       try {
-        await checkTurn(ts, parts, await ts.externalize(parts, { messageId: `m${t}` }), stats, `ENOSPC, turn ${t}`, storeDir);
+        await checkTurn(
+          ts,
+          parts,
+          await ts.externalize(parts, { messageId: `m${t}` }),
+          stats,
+          `ENOSPC, turn ${t}`,
+          storeDir,
+        );
       } catch (error) {
-        stats.violations.push(`ENOSPC, turn ${t}: externalize threw ${error?.code} ${error?.message}`);
+        stats.violations.push(
+          `ENOSPC, turn ${t}: externalize threw ${error?.code} ${error?.message}`,
+        );
       }
       // Now and then space comes back: the oldest result goes.
       if (t % 10 === 9) {
@@ -143,7 +214,8 @@ export async function diskFull({ turns = 40, seed = 1 } = {}) {
     execFileSync("umount", [mountPoint]);
     rmSync(mountPoint, { recursive: true, force: true });
   }
-  if (!stats.errorCodes.ENOSPC) stats.violations.push("ENOSPC: the disk never filled up (the scenario tested nothing)");
+  if (!stats.errorCodes.ENOSPC)
+    stats.violations.push("ENOSPC: the disk never filled up (the scenario tested nothing)");
   return { stats };
 }
 
@@ -156,7 +228,10 @@ export async function readOnlyChecked(options = {}) {
   ro.stats.listed = 0;
   ro.stats.violations ??= [];
   await afterScenario(reader, ro.stats.storeDir, ro.stats, "read-only mid-turn");
-  if (!ro.stats.errorCodes?.EACCES) ro.stats.violations.push("read-only mid-turn: no save was refused (the scenario tested nothing)");
+  if (!ro.stats.errorCodes?.EACCES)
+    ro.stats.violations.push(
+      "read-only mid-turn: no save was refused (the scenario tested nothing)",
+    );
   delete ro.stats.storeDir;
   rmSync(ro.parent, { recursive: true, force: true });
   return ro.stats;
@@ -164,12 +239,20 @@ export async function readOnlyChecked(options = {}) {
 
 export async function allFaults(options = {}) {
   const full = await diskFull(options);
-  return { injected: await injectedFaults(options), readOnlyMidTurn: await readOnlyChecked(options), diskFull: full.stats ?? full };
+  return {
+    injected: await injectedFaults(options),
+    readOnlyMidTurn: await readOnlyChecked(options),
+    diskFull: full.stats ?? full,
+  };
 }
 
 export function violationsOf(report) {
   return Object.values(report).flatMap((entry) =>
-    entry?.violations ? entry.violations : entry && typeof entry === "object" ? Object.values(entry).flatMap((s) => s?.violations ?? []) : [],
+    entry?.violations
+      ? entry.violations
+      : entry && typeof entry === "object"
+        ? Object.values(entry).flatMap((s) => s?.violations ?? [])
+        : [],
   );
 }
 

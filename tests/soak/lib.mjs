@@ -29,11 +29,17 @@ export function output(pool, n) {
   const size = 2_000 + Math.floor(rnd() * rnd() * 300_000);
   const kind = Math.floor(rnd() * 4);
   const odd = ["", "😀", "\uFFFD", "\uD800", "é"][Math.floor(rnd() * 5)];
-  let text = kind === 1 ? `{"pool":${pool},"n":${n},"items":[` : kind === 2 ? "id,name,value\n" : `# output ${pool}/${n}\n`;
+  let text =
+    kind === 1
+      ? `{"pool":${pool},"n":${n},"items":[`
+      : kind === 2
+        ? "id,name,value\n"
+        : `# output ${pool}/${n}\n`;
   for (let i = 0; text.length < size; i++) {
     if (kind === 1) text += `${i ? "," : ""}{"id":${i},"name":"item ${i}${odd}"}`;
     else if (kind === 2) text += `${i},name ${i}${odd},${(i * 7) % 13}\n`;
-    else text += `${kind === 3 ? "2026-01-01 INFO" : "line"} ${pool}/${n}/${i} ${odd} lorem ipsum dolor\n`;
+    else
+      text += `${kind === 3 ? "2026-01-01 INFO" : "line"} ${pool}/${n}/${i} ${odd} lorem ipsum dolor\n`;
   }
   return kind === 1 ? `${text}]}` : text;
 }
@@ -73,8 +79,10 @@ export function layout(storeDir, sessions, sessionEntries = SESSION_ENTRIES) {
     }
     for (const entry of names) {
       // `tool-stub/`: the session's catalog and lock (src/catalog.rs), beside the reference's tree.
-      const ours = entry.name === "tool-results" || (entry.name === "tool-stub" && entry.isDirectory());
-      if (!ours && !sessionEntries.some((allowed) => allowed.test(entry.name))) strays.push(`${session}/${entry.name}`);
+      const ours =
+        entry.name === "tool-results" || (entry.name === "tool-stub" && entry.isDirectory());
+      if (!ours && !sessionEntries.some((allowed) => allowed.test(entry.name)))
+        strays.push(`${session}/${entry.name}`);
     }
     const results = path.join(sessionDir, "tool-results");
     let ids = [];
@@ -90,7 +98,8 @@ export function layout(storeDir, sessions, sessionEntries = SESSION_ENTRIES) {
       const files = readdirSync(path.join(results, id.name));
       for (const file of files) {
         if (TEMP_FILE.test(file)) temps++;
-        else if (!RESULT_FILES.has(file) || !lstatSync(path.join(results, id.name, file)).isFile()) strays.push(`${session}/tool-results/${id.name}/${file}`);
+        else if (!RESULT_FILES.has(file) || !lstatSync(path.join(results, id.name, file)).isFile())
+          strays.push(`${session}/tool-results/${id.name}/${file}`);
       }
       if (!files.includes("metadata.json")) orphans++;
     }
@@ -120,7 +129,9 @@ export async function checkListed(ts) {
       try {
         await ts.verify(record.storage_uri);
       } catch (error) {
-        problems.push(`listed ${record.tool_result_id} does not verify: ${error.code} ${error.message}`);
+        problems.push(
+          `listed ${record.tool_result_id} does not verify: ${error.code} ${error.message}`,
+        );
       }
     }
   }
@@ -129,6 +140,7 @@ export async function checkListed(ts) {
 
 export function parseArgs(argv, defaults) {
   const options = { ...defaults };
-  for (let i = 0; i < argv.length; i += 2) options[argv[i].replace(/^--/, "")] = Number(argv[i + 1]);
+  for (let i = 0; i < argv.length; i += 2)
+    options[argv[i].replace(/^--/, "")] = Number(argv[i + 1]);
   return options;
 }

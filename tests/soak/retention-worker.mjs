@@ -5,7 +5,11 @@ import { PKG, output, readWhole } from "./lib.mjs";
 
 const [storeDir, worker, count] = process.argv.slice(2);
 const { ToolStub, NodeFsStore } = await import(PKG);
-const ts = new ToolStub({ store: new NodeFsStore(storeDir), sessionId: "shared", config: { thresholdChars: 1000, maxResults: 10 } });
+const ts = new ToolStub({
+  store: new NodeFsStore(storeDir),
+  sessionId: "shared",
+  config: { thresholdChars: 1000, maxResults: 10 },
+});
 const stats = { externalizes: 0, readBack: 0, keptRaw: 0, threw: 0, unreadable: {}, errors: {} };
 const note = (map, key) => (map[key] = (map[key] ?? 0) + 1);
 for (let i = 0; i < Number(count); i++) {
@@ -13,15 +17,28 @@ for (let i = 0; i < Number(count); i++) {
   stats.externalizes++;
   let result;
   try {
-    [result] = await ts.externalize([{ toolId: `w${worker}_${i}`, toolName: "bash", output: text }], { messageId: `m${worker}_${i}` });
+    [result] = await ts.externalize(
+      [{ toolId: `w${worker}_${i}`, toolName: "bash", output: text }],
+      { messageId: `m${worker}_${i}` },
+    );
   } catch (error) {
     stats.threw++;
-    note(stats.errors, `${error?.code}: ${String(error?.message).replace(/tr_\w+/g, "tr_…").slice(0, 120)}`);
+    note(
+      stats.errors,
+      `${error?.code}: ${String(error?.message)
+        .replace(/tr_\w+/g, "tr_…")
+        .slice(0, 120)}`,
+    );
     continue;
   }
   if (!result.outputRef) {
     stats.keptRaw++;
-    note(stats.errors, String(result.externalizationError).replace(/tr_\w+/g, "tr_…").slice(0, 120));
+    note(
+      stats.errors,
+      String(result.externalizationError)
+        .replace(/tr_\w+/g, "tr_…")
+        .slice(0, 120),
+    );
     continue;
   }
   const read = await readWhole(ts, result.outputRef);

@@ -39,7 +39,15 @@ const store = {
 };
 const ts = new ToolStub({ store, sessionId: "soak", config: { thresholdChars: 1000 } });
 const reader = new ToolStub({ store: inner, sessionId: "soak" });
-const stats = { uid: process.getuid(), turns: 0, parts: 0, stored: 0, keptRaw: 0, errorCodes: {}, violations: [] };
+const stats = {
+  uid: process.getuid(),
+  turns: 0,
+  parts: 0,
+  stored: 0,
+  keptRaw: 0,
+  errorCodes: {},
+  violations: [],
+};
 for (let t = 0; t < Number(turns); t++) {
   const ns = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => Math.floor(rnd() * 60));
   const parts = ns.map((n) => part(Number(seed), n));
