@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The benchmark table (README "Performance"): builds the release package, then times the public JS
+# The benchmark table (docs/performance.md): builds the release package, then times the public JS
 # API in Node. Not part of scripts/test.sh. Pass --quick to skip the 100 MB rows. `--only=T[,T]`
-# runs just those targets' rows; target `session` is the session-scale table (README "Sessions at
+# runs just those targets' rows; target `session` is the session-scale table (docs/performance.md, "Sessions at
 # scale": 10,000 results in NodeFsStore, 2,000 in IndexedDbStore on fake-indexeddb and in headless
 # Chromium, each call beside the same call at 20 results), run after the others.
 source "$(dirname "$0")/lib.sh"

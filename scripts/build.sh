@@ -54,4 +54,6 @@ cp pkg-template/package.json pkg/
   sed -n '/<!-- package-readme:start -->/,/<!-- package-readme:end -->/p' README.md | grep -v 'package-readme:'
 } > pkg/README.md
 cp LICENSE pkg/
+# The package README links to the topic pages.
+cp -R docs pkg/docs
 say "package built in pkg/ ($(wc -c < pkg/wasm/tool_stub_bg.wasm) bytes of wasm, grep module $(wc -c < pkg/wasm/tool_stub_grep_bg.wasm), enhanced module $(wc -c < pkg/wasm/tool_stub_enhanced_bg.wasm))"

@@ -2,7 +2,7 @@
 //! bombs, external entities, false length claims, the `max_output_bytes` limit, and the fuzz
 //! findings as regression tests. Each must end in a synopsis or a clean fallback, never a panic,
 //! a stack overflow, unbounded memory, or any file or network access.
-//! Elapsed times are printed (`--nocapture`) for the README's table; nothing here is timed.
+//! Elapsed times are printed (`--nocapture`) for the limits table in docs/reliability.md; nothing here is timed.
 
 use std::time::Instant;
 

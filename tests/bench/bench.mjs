@@ -1,4 +1,4 @@
-// The benchmark table (README "Performance"): run by scripts/bench.sh against the built package.
+// The benchmark table (docs/performance.md): run by scripts/bench.sh against the built package.
 // Every row names the target it shows; `node tests/bench/bench.mjs --quick` skips the 100 MB rows.
 
 import { execFileSync, spawnSync } from "node:child_process";

@@ -142,7 +142,7 @@ describe("RedisStore across processes (one redis-server)", { skip: SKIP_REDIS },
     assert.equal(await checkWholeResults(store, "shared"), 0, "the reader deleted every result");
   });
 
-  // TOOL_STUB_REDIS_KILL_TRIALS=200 for a longer run (README "Redis").
+  // TOOL_STUB_REDIS_KILL_TRIALS=200 for a longer run (docs/redis.md).
   const killTrials = Number(process.env.TOOL_STUB_REDIS_KILL_TRIALS ?? 20);
   it(`a writer SIGKILLed mid-turn leaves no half-visible result (${killTrials} trials)`, async () => {
     const keyPrefix = prefix();
