@@ -109,6 +109,9 @@ export function factsFor(file) {
   };
 }
 
+/** Lines joined as a tool prints them: one per line, ending with a newline. */
+export const join = (lines) => `${lines.join("\n")}\n`;
+
 /** The 1-based line where `text` first contains `needle` (generators use it to place facts). */
 export function lineOf(text, needle) {
   const i = text.indexOf(needle);

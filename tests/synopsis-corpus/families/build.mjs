@@ -3,7 +3,7 @@
 // eslint (stylish), go vet, mypy, cargo build. Facts: failing tests, pass/fail totals, the first
 // diagnostic's file:line and message, error and warning counts.
 
-import { countRe, esc, factsFor, rng, seedOf } from "../lib.mjs";
+import { countRe, esc, factsFor, rng, seedOf, join } from "../lib.mjs";
 
 const FAMILY = "build";
 
@@ -11,7 +11,6 @@ function entry(file, format, toolName, content, facts, kind = "build_output") {
   return { file, format, family: FAMILY, toolName, mimeType: undefined, kind, content, facts };
 }
 
-const join = (lines) => `${lines.join("\n")}\n`;
 const WORDS = [
   "refund",
   "invoice",

@@ -16,6 +16,7 @@ import {
   psqlTable,
   rng,
   seedOf,
+  join,
 } from "../lib.mjs";
 
 const FAMILY = "commands";
@@ -23,8 +24,6 @@ const FAMILY = "commands";
 function entry(file, format, toolName, mimeType, kind, content, facts) {
   return { file, format, family: FAMILY, toolName, mimeType, kind, content, facts };
 }
-
-const join = (lines) => `${lines.join("\n")}\n`;
 
 // --- database clients -------------------------------------------------------------------------
 

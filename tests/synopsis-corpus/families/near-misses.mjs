@@ -4,7 +4,7 @@
 // like headings, CSV rows inside a log, prose with colons). Each names the kind it must get and,
 // in `mustNotMatch`, what its stub must not claim. Facts are optional here.
 
-import { FIRST_NAMES, SERVICES, countRe, esc, factsFor, pad2, rng, seedOf } from "../lib.mjs";
+import { FIRST_NAMES, SERVICES, countRe, esc, factsFor, pad2, rng, seedOf, join } from "../lib.mjs";
 
 const FAMILY = "near-miss";
 
@@ -23,7 +23,6 @@ function miss(file, format, toolName, mimeType, kind, content, mustNotMatch, fac
   };
 }
 
-const join = (lines) => `${lines.join("\n")}\n`;
 /** Claims of build output: an error count, failing tests. */
 const BUILD_CLAIMS = [
   "\\berrors?\\b[^\\n\\d]{0,4}\\d+",
