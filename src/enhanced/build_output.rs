@@ -55,6 +55,20 @@ struct Scan {
     /// After mocha's `N failing`, its numbered failures name the tests.
     in_mocha_failures: bool,
     score: usize,
+    /// Non-blank lines outside fenced code blocks.
+    non_blank: usize,
+    /// Inside a fenced code block (a document quoting output): lines not read.
+    fenced: bool,
+    /// go test's `x_test.go:12: msg` lines since the last test's start: a failing test's
+    /// messages when `--- FAIL` follows, `t.Log` output of a passing one when `--- PASS` does.
+    go_test_messages: Vec<(String, String, usize)>,
+    /// After `--- FAIL: TestX`, its indented messages (go test without -v prints them after).
+    in_go_failure: bool,
+    /// `file.go:l:c: msg` lines without a severity: compiler errors under a `# package` header
+    /// (go build, go vet), else text that only looks like them (search hits, a quoted sample).
+    go_unconfirmed: Vec<(String, String, usize)>,
+    go_unconfirmed_count: usize,
+    go_package_header: bool,
 }
 
 impl Scan {
@@ -372,11 +386,52 @@ fn summary_line(line: &str) -> Option<(&'static str, &str)> {
 }
 
 impl Scan {
+    /// Settles what only the whole output decides: go diagnostics without a severity.
+    fn finish(&mut self) {
+        self.go_test_messages.clear();
+        if self.go_package_header {
+            self.tool("go");
+            let held = self.go_unconfirmed.len();
+            for (location, message, line) in std::mem::take(&mut self.go_unconfirmed) {
+                self.diagnostic(true, &location, &message, line);
+            }
+            let unheld = self.go_unconfirmed_count - held;
+            self.error_count += unheld;
+            self.score += 2 * unheld;
+        }
+    }
+
+    /// Whether the output shows evidence of a build or test run on its own: a runner's summary
+    /// line, failing or passing tests, a build failure line, or diagnostics on a quarter of the
+    /// lines (a compiler prints each with its source line and a caret).
+    fn proven(&self) -> bool {
+        !self.summaries.is_empty()
+            || !self.failing_tests.is_empty()
+            || self.failure_count > 0
+            || self.passed_tests >= 3
+            || (self.error_count + self.warning_count) * 4 >= self.non_blank
+    }
+
     fn line(&mut self, number: usize, raw: &str) {
         let line = strip_timestamp(raw);
         let trimmed = line.trim();
         if trimmed.is_empty() {
             return;
+        }
+        // A document quoting build output in fenced blocks is not build output.
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            self.fenced = !self.fenced;
+            return;
+        }
+        if self.fenced {
+            return;
+        }
+        self.non_blank += 1;
+        // go build / go vet: `# example.com/pkg` above the package's errors.
+        if let Some(package) = trimmed.strip_prefix("# ") {
+            if !package.is_empty() && !package.contains(' ') {
+                self.go_package_header = true;
+            }
         }
         if let Some((tool, text)) = summary_line(trimmed) {
             // Passing go packages are counted, failing ones quoted.
@@ -450,11 +505,23 @@ impl Scan {
         // go test: `--- FAIL: TestX (0.00s)`, indented `x_test.go:12: message`.
         if let Some(rest) = trimmed.strip_prefix("--- FAIL: ") {
             self.failing_test("go test", first_word(rest));
+            for (location, message, line) in std::mem::take(&mut self.go_test_messages) {
+                self.diagnostic(true, &location, &message, line);
+            }
+            self.in_go_failure = true;
             return true;
         }
-        if trimmed.starts_with("--- PASS: ") {
+        if trimmed.starts_with("--- PASS: ") || trimmed.starts_with("--- SKIP: ") {
             self.tool("go test");
-            self.passed_tests += 1;
+            self.score += 1;
+            self.passed_tests += usize::from(trimmed.starts_with("--- PASS: "));
+            self.go_test_messages.clear();
+            self.in_go_failure = false;
+            return true;
+        }
+        if trimmed.starts_with("=== RUN ") || trimmed.starts_with("=== CONT ") {
+            self.go_test_messages.clear();
+            self.in_go_failure = false;
             return true;
         }
         // jest: `● Suite › name`; jest/vitest `✕ name` / `× name`; vitest `FAIL  file > suite > name`.
@@ -563,18 +630,36 @@ impl Scan {
                 self.tool("compiler");
                 return self.diagnostic(error, location, message, number);
             }
-            // pytest's failure location `tests/a.py:68: AssertionError`; go test's indented
-            // `a_test.go:12: got 1, want 2`.
+            // Below, messages without a severity: only in the tools' own form, `: ` then the
+            // message (`path:12:text` is a search hit, `path:12:    code` a grep of code).
+            let spaced = trimmed[location.len()..].starts_with(": ")
+                && !rest.starts_with(char::is_whitespace);
+            if !spaced {
+                return;
+            }
+            // pytest's failure location `tests/a.py:68: AssertionError`.
             let word = first_word(rest);
             if word.ends_with("Error") || word.ends_with("Exception") {
                 return self.diagnostic(true, location, rest, number);
             }
+            // go test's indented `a_test.go:12: got 1, want 2`: a failing test's message, or
+            // `t.Log` output of a passing one (decided by the test's `--- FAIL`/`--- PASS`).
             if contains_str(location, "_test.go:") && line.starts_with([' ', '\t']) {
-                return self.diagnostic(true, location, rest, number);
+                if self.in_go_failure {
+                    return self.diagnostic(true, location, rest, number);
+                }
+                if self.go_test_messages.len() < MAX_ERRORS {
+                    self.go_test_messages
+                        .push((location.to_string(), rest.to_string(), number));
+                }
+                return;
             }
             if contains_str(location, ".go:") {
-                self.tool("go");
-                return self.diagnostic(true, location, rest, number);
+                self.go_unconfirmed_count += 1;
+                if self.go_unconfirmed.len() < MAX_ERRORS {
+                    self.go_unconfirmed
+                        .push((location.to_string(), rest.to_string(), number));
+                }
             }
             return;
         }
@@ -690,6 +775,7 @@ fn scan_lines(output: &str) -> Scan {
     for (index, line) in lines(output).enumerate() {
         scan.line(index + 1, line.strip_suffix('\r').unwrap_or(line));
     }
+    scan.finish();
     scan
 }
 
@@ -706,7 +792,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         return None;
     }
     let scan = scan_lines(output);
-    if scan.score < MIN_SCORE {
+    if scan.score < MIN_SCORE || !scan.proven() {
         return None;
     }
     let failed = !scan.failing_tests.is_empty() || scan.error_count > 0 || scan.failure_count > 0;

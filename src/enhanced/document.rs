@@ -886,7 +886,11 @@ fn record_lines(
         } else {
             String::new()
         };
-        format!("{prefix}{field}: {}{tail}", shown_values.join(", "))
+        // Counts over a sample say so.
+        format!(
+            "{prefix}{field}: {}{tail}{sampled}",
+            shown_values.join(", ")
+        )
     };
     let (first_fields, other_fields) = varied.split_at(varied.len().min(2));
     lines.extend(first_fields.iter().map(value_line));
@@ -942,7 +946,7 @@ fn record_lines(
             }
         }
         if !rare.is_empty() {
-            lines.push(format!("{prefix}rare: {}", rare.join("; ")));
+            lines.push(format!("{prefix}rare{sampled}: {}", rare.join("; ")));
         }
     }
     // Values every record shares.
@@ -954,7 +958,7 @@ fn record_lines(
         .map(|(field, s)| format!("{field}={}", shown(&s.values[0].0, VALUE_WIDTH)))
         .collect();
     if !constant.is_empty() {
-        lines.push(format!("{prefix}all: {}", constant.join(", ")));
+        lines.push(format!("{prefix}all{sampled}: {}", constant.join(", ")));
     }
     // The records' names (or ids), each once, in order: what to ask for next.
     let mut record_names: Vec<String> = Vec::new();

@@ -658,6 +658,10 @@ struct Scan<'a> {
     non_blank: usize,
     /// Lines that start with a timestamp or a level, and access lines.
     entries: usize,
+    /// Lines of a stack trace or an indented multi-line message.
+    continuation: usize,
+    /// Lines of neither an entry's nor a continuation's form.
+    other: usize,
     with_level: usize,
     timestamped: usize,
     access_lines: usize,
@@ -745,8 +749,30 @@ impl<'a> Scan<'a> {
                 return self.entry(number, Some(level), message_text(after));
             }
         }
-        // A continuation line: a stack trace, a multi-line message.
-        if let Some(name) = exception_name(line.trim_start()) {
+        // A continuation line: a stack trace, a multi-line message (indented, or a trace's
+        // own lines). Anything else is not of the log's grammar (rows of a table the log
+        // dumped, prose), counted apart.
+        let trimmed = line.trim_start();
+        let exception = exception_name(trimmed);
+        if line.starts_with([' ', '\t'])
+            || [
+                "Caused by",
+                "Traceback",
+                "at ",
+                "...",
+                "File \"",
+                "goroutine ",
+                "panic:",
+            ]
+            .iter()
+            .any(|start| trimmed.starts_with(start))
+            || exception.is_some()
+        {
+            self.continuation += 1;
+        } else {
+            self.other += 1;
+        }
+        if let Some(name) = exception {
             // The class without its package: the name a reader searches for, in fewer chars.
             let simple = after_last(name, b'.');
             self.exceptions.add_name(simple, number);
@@ -756,6 +782,10 @@ impl<'a> Scan<'a> {
 
     fn format(&self) -> Option<Format> {
         let majority = |n: usize| n >= 3 && n * 2 >= self.non_blank;
+        // The log's grammar (entries and their continuations) holds on most lines.
+        if self.other * 2 > self.non_blank {
+            return None;
+        }
         if majority(self.access_lines) {
             Some(Format::Access)
         } else if (self.with_level >= 3 && self.with_level * 5 >= self.non_blank)
@@ -925,11 +955,13 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     let summary = &mut synopsis.summary;
     summary.push(match format {
         Format::Access => format!("{what}: {} requests in {} lines.", scan.access_lines, scan.lines),
+        Format::Text if scan.other > 0 => format!(
+            "{what}: {} lines, {} entries, {} continuation lines (stack traces, multi-line messages), {} other lines.",
+            scan.lines, scan.entries, scan.continuation, scan.other
+        ),
         Format::Text => format!(
             "{what}: {} lines, {} entries, {} continuation lines (stack traces, multi-line messages).",
-            scan.lines,
-            scan.entries,
-            scan.non_blank.saturating_sub(scan.entries)
+            scan.lines, scan.entries, scan.continuation
         ),
     });
     if let (Some(first), Some(last)) = (scan.first_time, scan.last_time) {

@@ -1,65 +1,235 @@
-//! Markdown: the reference's text synopsis with its header line replaced by the heading outline
-//! (every `#` and `##` heading, in order), which the reference cuts at 18 headers of any kind.
+//! Markdown (and MDX): the reference's text synopsis with its header line replaced by the heading
+//! outline (ATX headings outside fenced code blocks, which the reference cuts at 18 headers of any
+//! kind), the title (front matter's `title:` or the first `#` heading), the fenced code blocks by
+//! language and the number of links. Claimed on a `text/markdown` MIME type, or on headings
+//! outside fenced blocks (a `## ` heading among them, so `#` comments of a script are not one).
 
+use super::analyzer::{Analyzer, Claim, Confidence, Family};
 use super::document::joined_within;
 use super::Input;
 use crate::kinds::Synopsis;
 use crate::python::{one_line, py_splitlines, py_strip};
 
-/// Fewer `#`/`##` headings than this is not a document worth an outline.
+/// Fewer headings than this is not a document worth an outline, unless declared Markdown.
 const MIN_HEADINGS: usize = 3;
 /// Chars of the outline line.
 const OUTLINE_WIDTH: usize = 900;
+/// Languages of code blocks listed.
+const SHOWN_LANGUAGES: usize = 8;
 
-/// The text of a level 1 or 2 ATX heading, outside fenced code blocks.
+/// The level and text of an ATX heading (`#` to `######`).
 fn heading(line: &str) -> Option<(usize, &str)> {
     let level = line.bytes().take_while(|&b| b == b'#').count();
     let rest = line.get(level..)?;
-    ((1..=2).contains(&level) && rest.starts_with([' ', '\t'])).then(|| (level, py_strip(rest)))
+    ((1..=6).contains(&level) && rest.starts_with([' ', '\t'])).then(|| (level, py_strip(rest)))
 }
 
-pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
-    if input.reference_kind != "text" {
+/// A fence line (up to 3 spaces, then 3 or more backticks or tildes): its char and info string.
+fn fence(line: &str) -> Option<(u8, usize, &str)> {
+    let trimmed = line.trim_start_matches(' ');
+    if line.len() - trimmed.len() > 3 {
         return None;
     }
-    let mut outline: Vec<String> = Vec::new();
-    let mut fenced = false;
-    for line in py_splitlines(input.output) {
-        if line.starts_with("```") || line.starts_with("~~~") {
-            fenced = !fenced;
+    let mark = *trimmed.as_bytes().first()?;
+    if mark != b'`' && mark != b'~' {
+        return None;
+    }
+    let run = trimmed.bytes().take_while(|&b| b == mark).count();
+    (run >= 3).then(|| (mark, run, trimmed[run..].trim()))
+}
+
+/// What one pass over a Markdown document finds.
+#[derive(Default)]
+struct Survey {
+    /// Headings outside fenced blocks: level and text.
+    headings: Vec<(usize, String)>,
+    /// Fenced blocks per language (`""`: none named), in first-seen order.
+    blocks: Vec<(String, usize)>,
+    fenced_blocks: usize,
+    links: usize,
+    front_title: Option<String>,
+}
+
+fn survey(output: &str) -> Survey {
+    let mut found = Survey::default();
+    let mut lines = py_splitlines(output).peekable();
+    // YAML front matter: `---` first, closed by `---` or `...`.
+    if lines.peek().is_some_and(|line| line.trim_end() == "---") {
+        lines.next();
+        for line in lines.by_ref() {
+            let line = line.trim_end();
+            if line == "---" || line == "..." {
+                break;
+            }
+            if let Some(title) = line.strip_prefix("title:") {
+                let title = py_strip(title).trim_matches(['"', '\'']);
+                if !title.is_empty() {
+                    found.front_title = Some(one_line(title, 120));
+                }
+            }
+        }
+    }
+    let mut open: Option<(u8, usize)> = None;
+    for line in lines {
+        if let Some((mark, run, info)) = fence(line) {
+            match open {
+                Some((open_mark, open_run))
+                    if mark == open_mark && run >= open_run && info.is_empty() =>
+                {
+                    open = None;
+                }
+                Some(_) => {}
+                None => {
+                    open = Some((mark, run));
+                    found.fenced_blocks += 1;
+                    let language = info
+                        .split(|c: char| c.is_whitespace() || c == '{' || c == ',')
+                        .next()
+                        .unwrap_or("")
+                        .to_ascii_lowercase();
+                    match found.blocks.iter_mut().find(|(name, _)| *name == language) {
+                        Some((_, count)) => *count += 1,
+                        None => found.blocks.push((language, 1)),
+                    }
+                }
+            }
             continue;
         }
-        if fenced {
+        if open.is_some() {
             continue;
         }
         if let Some((level, text)) = heading(line) {
-            let text = one_line(text, 80);
-            outline.push(if level == 1 {
-                format!("# {text}")
-            } else {
-                text
+            found.headings.push((level, one_line(text, 80)));
+        }
+        found.links += line.matches("](").count();
+    }
+    found
+}
+
+pub struct Markdown;
+
+impl Analyzer for Markdown {
+    fn name(&self) -> &'static str {
+        "markdown"
+    }
+    fn family(&self) -> Family {
+        Family::Markdown
+    }
+    fn claim(&self, input: &Input<'_>) -> Option<Claim> {
+        if super::analyzer::declared_family(input.mime) == Some(Family::Markdown) {
+            return Some(Claim {
+                confidence: Confidence::Declared,
+                evidence: "MIME type",
             });
         }
+        match input.reference_kind {
+            "text" => {}
+            // Code is Markdown only with fenced blocks (a script's `#` comments are no headings):
+            // one look for a fence at a line start in the head, before any line is read.
+            "code" => {
+                let head = &input.output
+                    [..super::log::floor_char_boundary(input.output, super::log::PROBE_BYTES)];
+                super::log::find_str(head, "\n```")?;
+            }
+            _ => return None,
+        }
+        Claim::evidence("headings outside fenced blocks")
     }
-    if outline.len() < MIN_HEADINGS {
-        return None;
+    fn synopsis(&self, input: &Input<'_>, claim: &Claim) -> Option<Synopsis> {
+        let found = survey(input.output);
+        if claim.confidence == Confidence::Evidence {
+            let shallow = found.headings.iter().filter(|(level, _)| *level <= 2);
+            let second_level = found.headings.iter().any(|(level, _)| *level == 2);
+            if shallow.count() < MIN_HEADINGS || !second_level {
+                return None;
+            }
+            if input.reference_kind == "code" && found.fenced_blocks < 2 {
+                return None;
+            }
+        }
+        Some(describe(input, &found))
     }
-    // The reference's text synopsis, computed already.
-    let mut synopsis = input.reference.clone();
+}
+
+fn describe(input: &Input<'_>, found: &Survey) -> Synopsis {
+    // The reference's text synopsis, computed already when the reference saw text.
+    let mut synopsis = if input.reference_kind == "text" {
+        input.reference.clone()
+    } else {
+        crate::kinds::text::synopsis(input.output)
+    };
     synopsis.kind = "markdown".to_string();
     synopsis.title = "Markdown output".to_string();
-    let line = format!(
-        "Outline ({} headings): {}.",
-        outline.len(),
-        joined_within(&outline, OUTLINE_WIDTH)
-    );
-    match synopsis
-        .summary
-        .iter_mut()
-        .find(|item| item.starts_with("Detected section headers:"))
-    {
-        Some(headers) => *headers = line,
-        None => synopsis.summary.push(line),
+    // Levels 1 and 2 when there are enough of them, else every level.
+    let shallow = found
+        .headings
+        .iter()
+        .filter(|(level, _)| *level <= 2)
+        .count();
+    let deepest = if shallow >= MIN_HEADINGS { 2 } else { 6 };
+    let outline: Vec<String> = found
+        .headings
+        .iter()
+        .filter(|(level, _)| *level <= deepest)
+        .map(|(level, text)| {
+            if *level == 1 {
+                format!("# {text}")
+            } else {
+                text.clone()
+            }
+        })
+        .collect();
+    let mut lines = Vec::new();
+    let title = found.front_title.clone().or_else(|| {
+        found
+            .headings
+            .iter()
+            .find(|(level, _)| *level == 1)
+            .map(|(_, text)| text.clone())
+    });
+    if let Some(title) = title {
+        lines.push(format!("Title: {title}."));
     }
-    Some(synopsis)
+    if !outline.is_empty() {
+        lines.push(format!(
+            "Outline ({} headings): {}.",
+            outline.len(),
+            joined_within(&outline, OUTLINE_WIDTH)
+        ));
+    }
+    if found.fenced_blocks > 0 {
+        let mut blocks: Vec<&(String, usize)> = found.blocks.iter().collect();
+        blocks.sort_by(|a, b| b.1.cmp(&a.1));
+        let named: Vec<String> = blocks
+            .iter()
+            .take(SHOWN_LANGUAGES)
+            .map(|(language, count)| {
+                let language = if language.is_empty() {
+                    "plain"
+                } else {
+                    language
+                };
+                format!("{language} {count}")
+            })
+            .collect();
+        lines.push(format!(
+            "Code blocks: {} ({}); links: {}.",
+            found.fenced_blocks,
+            named.join(", "),
+            found.links
+        ));
+    } else if found.links > 0 {
+        lines.push(format!("Links: {}.", found.links));
+    }
+    let at = synopsis
+        .summary
+        .iter()
+        .position(|item| item.starts_with("Detected section headers:"));
+    match at {
+        Some(at) => {
+            synopsis.summary.splice(at..=at, lines);
+        }
+        None => synopsis.summary.extend(lines),
+    }
+    synopsis
 }

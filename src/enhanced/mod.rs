@@ -3,13 +3,17 @@
 //! language of code, a markdown outline, and the kinds the reference calls `text`). Deterministic
 //! and decided here, like the reference; the reference mode (`synopsis::generate`) is untouched.
 //!
-//! Detection runs `DETECTORS` in order, the first that answers wins; an output none of them takes
-//! gets the reference's synopsis. Outputs that are empty or binary-like, and JSON/XML that their
+//! Detection walks the analyzers of `registry::ANALYZERS` (see `analyzer`): a MIME type that
+//! names a format leaves only that format's analyzers, and the first that claims the output on
+//! evidence and describes it wins; an output none of them takes gets the reference's synopsis
+//! with the line `NOT_PROVEN`. Outputs that are empty or binary-like, and JSON/XML that their
 //! MIME type names but that fails to parse, keep the reference's `unknown` synopsis (with its
 //! head/tail sample, the only sample a stub has in either mode).
 
+pub mod analyzer;
 pub mod build_output;
 pub mod dep_tree;
+pub mod diff;
 pub mod git_log;
 pub mod html;
 pub mod log;
@@ -25,6 +29,9 @@ mod counter;
 mod document;
 mod json;
 mod markdown;
+pub mod metrics;
+mod registry;
+pub mod search_hits;
 mod table;
 pub mod value;
 mod yaml;
@@ -72,56 +79,9 @@ impl<'de> Deserialize<'de> for SynopsisMode {
     }
 }
 
-/// A detector: the synopsis of the output when it is of the detector's kind, else `None`.
-pub type Detector = fn(&Input<'_>) -> Option<Synopsis>;
-
-/// The detectors, in the order they are tried; the first that answers wins. An analyzer that
-/// only needs the output (`pub fn synopsis(output: &str) -> Option<Synopsis>`, the shape of the
-/// reference's structured kinds) enters as `("name", |input| name::synopsis(input.output))`.
-const DETECTORS: &[(&str, Detector)] = &[
-    // Analyzers of outputs the reference calls `text` (or mistakes for XML, a table or code) go
-    // here, before the structured kinds. HTML first (XHTML parses as XML); build output before
-    // logs, as its signals are the more specific (a CI log with timestamps is a build's output);
-    // neither reads a document that parsed as JSON or XML.
-    ("html", |input| html::synopsis(input.output)),
-    // XML the reference parsed, or text that says it is XML, before the line-oriented kinds.
-    ("xml", xml::detect),
-    // `git log` and tree listings (`npm ls`, `cargo tree`) open with shapes no other kind has
-    // (`commit <sha>` + `Author:`, `├──` connectors), so they go before the looser text kinds.
-    ("git_log", |input| {
-        plain_text(input).then(|| git_log::synopsis(input.output))?
-    }),
-    ("tree", |input| {
-        plain_text(input).then(|| dep_tree::synopsis(input.output))?
-    }),
-    ("build_output", |input| {
-        line_oriented(input).then(|| build_output::synopsis(input.output))?
-    }),
-    ("log", |input| {
-        line_oriented(input).then(|| log::synopsis(input.output))?
-    }),
-    // Column-aligned command output (`docker ps`, `ps aux`, `df -h`) only where the reference
-    // saw plain text: a CSV/TSV, YAML or code output keeps its own analyzer.
-    ("text_table", |input| {
-        plain_text(input).then(|| text_table::synopsis(input.output))?
-    }),
-    ("json", json::synopsis),
-    ("yaml", yaml::synopsis),
-    ("table", table::synopsis),
-    ("code", code::synopsis),
-    ("markdown", markdown::synopsis),
-];
-
-/// Whether an output may be line-oriented text (a log, build output): not a document the
-/// reference parsed as JSON or XML.
-fn line_oriented(input: &Input<'_>) -> bool {
-    !matches!(input.reference_kind, "json" | "xml")
-}
-
-/// Whether the reference called the output plain `text` (no structure it recognised).
-fn plain_text(input: &Input<'_>) -> bool {
-    input.reference_kind == "text"
-}
+/// The line a stub's synopsis ends with when no analyzer proved a kind: the rest is the
+/// reference's synopsis, and the kind is the reference's.
+pub const NOT_PROVEN: &str = "Format not proven: reference synopsis.";
 
 /// The enhanced synopsis of `output` (what `synopsisMode: "enhanced"` stubs show, before the
 /// stub's length bound). Tests' shorthand: the core passes the reference's synopsis it already has.
@@ -146,14 +106,17 @@ pub fn generate_from(output: &str, mime_type: &str, reference: Synopsis) -> Syno
         reference_kind: &reference.kind,
         reference: &reference,
     };
-    for (_, detect) in DETECTORS {
-        if let Some(mut found) = detect(&input) {
-            found.sample = String::new();
-            return found;
-        }
+    if let Some(mut found) = analyzer::analyze(registry::ANALYZERS, &input) {
+        found.sample = String::new();
+        return found;
     }
-    reference
+    let mut fallback = input.reference.clone();
+    fallback.summary.push(NOT_PROVEN.to_string());
+    fallback
 }
+
+#[cfg(test)]
+mod near_miss_tests;
 
 #[cfg(test)]
 mod tests {
