@@ -17,8 +17,17 @@ export declare function aiSdkTools<Schema>(
  * to the text the model gets (the output itself, JSON-serialized if it was not a string, or its
  * stub), whatever the wrapped tool returned.
  */
-export declare function externalizingTool<T extends { execute: (...args: any[]) => any }>(
+export declare function externalizingTool<T extends { execute?: (...args: any[]) => any }>(
   toolStub: ToolStub,
   toolName: string,
   aiTool: T,
-): Omit<T, "execute"> & { execute: (...args: Parameters<T["execute"]>) => Promise<string> };
+): ExternalizingTool<T>;
+
+/**
+ * The wrapped tool's type: the same tool, whose `execute` resolves to the text the model gets.
+ * Distributes over a union of tool shapes (the AI SDK's `Tool` is one), so the result stays
+ * assignable to the AI SDK's `ToolSet`.
+ */
+export type ExternalizingTool<T> = T extends { execute?: (...args: infer A) => any }
+  ? Omit<T, "execute"> & { execute: (...args: A) => Promise<string> }
+  : never;

@@ -2,6 +2,7 @@
 // (`@modelcontextprotocol/sdk`, an optional peer dependency) is needed by createRetrievalServer,
 // runRetrievalServer and HttpConnection only.
 import type { ToolStub } from "../index.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 
 /** An MCP tool as tools/list gives it. */
 export interface McpTool {
@@ -44,8 +45,8 @@ export declare function rewriteToolList(
   options: { firstPage: boolean },
 ): { tools: McpTool[]; [key: string]: unknown };
 
-/** An MCP SDK `Server` (not connected) serving the retrieval tools. */
-export declare function createRetrievalServer(toolStub: ToolStub): Promise<unknown>;
+/** An MCP SDK `Server` (not connected) serving the retrieval tools: `await server.connect(transport)`. */
+export declare function createRetrievalServer(toolStub: ToolStub): Promise<Server>;
 /** Serves the retrieval tools on this process's stdio until stdin closes (`tool-stub mcp`). */
 export declare function runRetrievalServer(toolStub: ToolStub): Promise<void>;
 
