@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The corpus by hand: node tests/synopsis-corpus/check.mjs [--mode reference|enhanced] [--verbose]
-//   [--family NAME] [--only TEXT] [--json] [--stubs DIR] [--write DIR]
+//   [--family NAME] [--only TEXT] [--json] [--stubs DIR] [--write DIR] [--compare]
 //
 // --verbose lists every fact (ok/MISS) and near-miss claim; --family/--only narrow the run to one
 // family or to files whose name contains TEXT; --stubs writes each stub to DIR; --write writes the
-// outputs with index.json and facts.json (the synopsis-facts layout) to DIR and runs nothing else.
+// outputs with index.json and facts.json (the synopsis-facts layout) to DIR and runs nothing else;
+// --compare also runs reference mode and lists the facts its stubs meet that enhanced stubs miss.
 // The package is $TOOL_STUB_PKG (a package folder) or the repository's pkg/ (bash scripts/build.sh).
 // Exit 1 when the corpus breaks its own rules (sizes, fact counts, ungrounded facts).
 
@@ -12,7 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildCorpus, corpusProblems } from "./corpus.mjs";
-import { report, runCorpus } from "./harness.mjs";
+import { compareModes, compareReport, report, runCorpus } from "./harness.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -35,6 +36,7 @@ function parseArgs(argv) {
     if (a === "--mode") o.mode = val();
     else if (a === "--verbose" || a === "-v") o.verbose = true;
     else if (a === "--json") o.json = true;
+    else if (a === "--compare") o.compare = true;
     else if (a === "--family") o.family = val();
     else if (a === "--only") o.only = val();
     else if (a === "--stubs") o.stubs = resolve(val());
@@ -106,6 +108,12 @@ async function main() {
       `${JSON.stringify({ mode: opts.mode, ...rest, wrongKinds: brief(rest.wrongKinds), genericKinds: brief(rest.genericKinds), mismatched: brief(rest.mismatched), violations: brief(rest.violations), notExternalized: brief(rest.notExternalized), confusion: plain, results: results.map(({ stub, ...r }) => r) }, null, 2)}\n`,
     );
   } else process.stdout.write(`${lines.join("\n")}\n`);
+  if (opts.compare) {
+    const reference =
+      opts.mode === "reference" ? results : await runCorpus(mod, "reference", entries);
+    const enhanced = opts.mode === "enhanced" ? results : await runCorpus(mod, "enhanced", entries);
+    process.stdout.write(`${compareReport(compareModes(reference, enhanced)).join("\n")}\n`);
+  }
   process.exit(problems.length ? 1 : 0);
 }
 

@@ -81,6 +81,37 @@ export async function runCorpus(mod, mode, entries) {
   return results;
 }
 
+/**
+ * Enhanced against reference, output by output: the facts the reference stub meets and the
+ * enhanced stub misses (an enhanced stub must not say less), and the stubs over the length bound.
+ */
+export function compareModes(reference, enhanced, ratio = 1.2) {
+  const lost = [];
+  const oversized = [];
+  for (const [i, e] of enhanced.entries()) {
+    const r = reference[i];
+    if (r.file !== e.file) throw new Error(`results out of order: ${r.file} vs ${e.file}`);
+    const ids = r.facts.filter((f, k) => f.pass && !e.facts[k].pass).map((f) => f.id);
+    if (ids.length) lost.push({ file: e.file, format: e.format, ids });
+    if (e.stubChars > r.stubChars * ratio)
+      oversized.push({ file: e.file, enhanced: e.stubChars, reference: r.stubChars });
+  }
+  return { lost, lostFacts: lost.reduce((n, l) => n + l.ids.length, 0), oversized };
+}
+
+/** The comparison as text lines. */
+export function compareReport(cmp) {
+  const out = [];
+  for (const l of cmp.lost)
+    out.push(`reference meets, enhanced misses: ${l.file} [${l.format}] ${l.ids.join(" ")}`);
+  for (const o of cmp.oversized)
+    out.push(`over the length bound: ${o.file} ${o.enhanced} chars vs reference ${o.reference}`);
+  out.push(
+    `enhanced vs reference: ${cmp.lostFacts} facts lost in ${cmp.lost.length} outputs, ${cmp.oversized.length} stubs over 1.2x`,
+  );
+  return out;
+}
+
 const pct = (n, d) => (d === 0 ? 0 : Math.round((1000 * n) / d) / 10);
 
 /** Totals of a run: coverage overall and per family, kind mismatches, the confusion table. */

@@ -995,5 +995,51 @@ export function nearMisses() {
     );
   }
 
+  // 32: a JSON array of more records than an analyzer may sample: a count must be exact or say
+  // what it counted ("in the first 2,000"), never a sample's count given as the whole's.
+  {
+    const r = rng(seedOf("many-log-records"));
+    const recs = [];
+    let errors = 0;
+    let errorsInFirst2000 = 0;
+    for (let i = 0; i < 2400; i++) {
+      const level = i % 97 === 41 || i > 2300 ? "error" : r.pick(["info", "info", "warn"]);
+      if (level === "error") {
+        errors++;
+        if (i < 2000) errorsInFirst2000++;
+      }
+      recs.push(`{"level":"${level}","ms":${r.int(10, 99)}}`);
+    }
+    const F = factsFor("many-log-records.json");
+    F.count(
+      "records",
+      "2400 records",
+      2400,
+      ["records", "items", "elements", "objects", "entries"],
+      '"level"',
+    );
+    const sampled = `\\berror\\b[^\\n\\d]{0,5}${errorsInFirst2000}\\b(?![^\\n]{0,80}\\b(first|sampled?)\\b)`;
+    add(
+      "many-log-records.json",
+      "json-array-of-many-log-records",
+      "http_get",
+      "application/json",
+      "json",
+      `[${recs.join(",")}]\n`,
+      [sampled],
+      [
+        ...F.list,
+        {
+          id: "many-log-records-json-errors",
+          fixture: "many-log-records.json",
+          fact: `${errors} records have level error`,
+          regex: `(?<![\\d,.])${errors}(?![\\d,.]\\d)[^\\n\\d]{0,25}\\berror|\\berror\\b[^\\n\\d]{0,25}(?<![\\d,.])${errors}\\b`,
+          evidence: '"level":"error"',
+          evidenceCount: errors,
+        },
+      ],
+    );
+  }
+
   return out;
 }
