@@ -2,7 +2,7 @@
 // The `tool-stub` command: stub, externalize, read, search and list tool outputs in a
 // filesystem store (./.tool-stub unless --store says otherwise).
 
-import { createReadStream, readdirSync, existsSync } from "node:fs";
+import { createReadStream, readdirSync, existsSync, statSync, lstatSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { makePreview, ToolStub, ToolStubError, NodeFsStore } from "./node.js";
@@ -22,6 +22,7 @@ Commands:
   read REF --rows START[:COUNT] [--max-chars N]
   search REF QUERY [--limit N] [--context N | --context-lines N] [--regex] [-i] [-w]
   search-all QUERY [--tool-name N] [--limit N] [--per-result N] [--regex] [-i] [-w]
+                                (without --session: every session's results)
   list [--tool-name N] [--limit N]      (without --session: every session's results)
   delete REF                    delete one stored result
   delete --all                  delete every result of the session
@@ -167,6 +168,40 @@ function negativeValuesJoined(argv) {
   return joined;
 }
 
+/**
+ * Refuses a --store path that cannot be a store's folder (a regular file, a symlink loop, a path
+ * through a file) with one STORE_FAILED naming the path and why. A path that does not exist yet
+ * is a store: its folder is made on the first save.
+ */
+function checkStoreDir(storeDir) {
+  let stat;
+  try {
+    stat = statSync(storeDir);
+  } catch (error) {
+    if (error?.code === "ENOENT") {
+      // A symlink to nothing cannot be made into a folder either.
+      if (lstatSync(storeDir, { throwIfNoEntry: false })?.isSymbolicLink())
+        throw notAStore(storeDir, "a symbolic link to nothing");
+      return;
+    }
+    const why = {
+      ELOOP: "a symbolic link loop",
+      ENOTDIR: "a path through a file",
+      EACCES: "not accessible (permission denied)",
+      ENAMETOOLONG: "a name too long",
+    }[error?.code];
+    throw notAStore(storeDir, why ?? `not readable (${error?.code ?? error?.message})`);
+  }
+  if (!stat.isDirectory()) throw notAStore(storeDir, "a file, not a folder");
+}
+
+function notAStore(storeDir, why) {
+  return new ToolStubError(
+    "STORE_FAILED",
+    `--store ${storeDir} cannot be a store's folder: it is ${why}`,
+  );
+}
+
 /** The session folders of a filesystem store: the folders holding a tool-results folder, sorted. */
 function storedSessions(storeDir) {
   if (!existsSync(storeDir)) return [];
@@ -189,6 +224,11 @@ function sessionOfRef(ref) {
     : null;
 }
 
+/** A read that starts past the end of the output: nothing to show, and the caller asked for something. */
+function pastTheEnd(message) {
+  return new ToolStubError("INVALID_ARGUMENT", message);
+}
+
 function needs(positionals, count, what) {
   if (positionals.length < count)
     throw new ToolStubError("INVALID_ARGUMENT", `missing ${what}\n\n${USAGE}`);
@@ -208,6 +248,7 @@ async function main(argv) {
     console.log(USAGE);
     return command === undefined && !values.help ? 2 : 0;
   }
+  if (command !== "stub") checkStoreDir(values.store);
   const print = (text, json) => console.log(values.json ? JSON.stringify(json, null, 2) : text);
   const config = withoutUnset({
     thresholdChars: integer(values.threshold, "threshold"),
@@ -302,6 +343,16 @@ async function main(argv) {
             limit: integer(values.limit, "limit"),
           }),
         );
+        if (result.mode === "lines" && result.startLine > Math.max(result.totalLines, 1)) {
+          throw pastTheEnd(
+            `--line ${result.startLine} is past the end: ${result.toolResultId} has ${result.totalLines} line(s)`,
+          );
+        }
+        if (result.mode === "rows" && result.startRow > result.totalRows) {
+          throw pastTheEnd(
+            `--rows ${result.startRow} is past the end: ${result.toolResultId} has ${result.totalRows} row(s)`,
+          );
+        }
         print(`[${result.toolResultId} ${describeRead(result)}]\n${result.content}`, result);
         return 0;
       }
@@ -309,6 +360,11 @@ async function main(argv) {
         offset: integer(values.offset, "offset"),
         limit: integer(values.limit, "limit"),
       });
+      if (result.offset > 0 && result.offset >= result.totalChars) {
+        throw pastTheEnd(
+          `--offset ${result.offset} is past the end: ${result.toolResultId} has ${result.totalChars} char(s) (offsets 0..${Math.max(result.totalChars - 1, 0)})`,
+        );
+      }
       const shown = [...result.content].length;
       const more = result.hasMore ? `\n[... more from offset ${result.offset + shown}]` : "";
       print(
@@ -338,24 +394,34 @@ async function main(argv) {
     }
     case "search-all": {
       needs(args, 1, "QUERY");
-      const result = await toolStub().searchAll({
+      const options = {
         query: args[0],
         toolName: values["tool-name"],
         limit: integer(values.limit, "limit"),
         perResult: integer(values["per-result"], "per-result"),
         contextChars: integer(values.context, "context"),
         ...grepFlags(values),
-      });
-      const blocks = result.results.map((r) => {
-        const hits = r.matches.map(
-          (m) => `  ${m.line}:${m.column}: ${m.snippet.replace(/\s+/g, " ")}`,
-        );
-        return `${r.ref}  ${r.toolName}  ${r.totalMatches} match(es)\n${hits.join("\n")}`;
-      });
-      print(
-        `${result.totalMatches} match(es) in ${result.totalResults} result(s)\n${blocks.join("\n")}`,
-        result,
-      );
+      };
+      const describe = (result) => {
+        const blocks = result.results.map((r) => {
+          const hits = r.matches.map(
+            (m) => `  ${m.line}:${m.column}: ${m.snippet.replace(/\s+/g, " ")}`,
+          );
+          return `${r.ref}  ${r.toolName}  ${r.totalMatches} match(es)\n${hits.join("\n")}`;
+        });
+        return `${result.totalMatches} match(es) in ${result.totalResults} result(s)\n${blocks.join("\n")}`;
+      };
+      // Like list and usage: without --session, every session's results, session by session.
+      if (values.session === undefined) {
+        const sessions = [];
+        for (const sessionId of storedSessions(values.store))
+          sessions.push({ sessionId, ...(await toolStub(sessionId).searchAll(options)) });
+        const text = sessions.map((s) => `session ${s.sessionId}: ${describe(s)}`).join("\n\n");
+        print(text || `(no sessions in ${values.store})`, { sessions });
+        return 0;
+      }
+      const result = await toolStub().searchAll(options);
+      print(describe(result), result);
       return 0;
     }
     case "list": {

@@ -79,6 +79,17 @@ function configOf(values) {
   };
 }
 
+/**
+ * The wrapped server's environment: ours without what `npm exec` (npx) sets for its own package.
+ * Run as `npx -p tool-stub tool-stub mcp-proxy -- npx -y SERVER`, the outer npx leaves
+ * npm_config_package=tool-stub behind, and the inner npx would then look for SERVER's command
+ * in tool-stub (exit 127).
+ */
+export function childEnv(env) {
+  const { npm_config_package, npm_config_call, ...rest } = env;
+  return rest;
+}
+
 function headersOf(list) {
   return Object.fromEntries(
     list.map((header) => {
@@ -129,19 +140,33 @@ export async function runMcpCommand(argv) {
       "mcp-proxy needs the wrapped server: -- COMMAND [ARGS...] or --url URL (one of them)",
     );
   }
-  // A host that stops the proxy by a signal instead of closing stdin: the server is stopped first.
+  // A host that stops the proxy by a signal instead of closing stdin (or a terminal that hangs
+  // up): the server's process group is ended first, within the host's own grace.
   const stop = new AbortController();
-  for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => stop.abort());
+  let connection;
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+    process.once(signal, () => {
+      connection?.kill?.();
+      stop.abort();
+    });
+  }
+  // However the proxy exits, nothing of the server outlives it.
+  process.once("exit", () => connection?.killNow?.());
   const { runProxy } = await import("./proxy.js");
   const { StdioConnection, HttpConnection } = await import("./wrapped.js");
   await runProxy({
     toolStub,
     signal: stop.signal,
     timeoutMs: integer(values["timeout-ms"], "timeout-ms"),
-    connect: (handlers) =>
-      values.url !== undefined
-        ? HttpConnection.open(values.url, headersOf(values.header), handlers)
-        : new StdioConnection(wrapped[0], wrapped.slice(1), handlers),
+    connect: async (handlers) => {
+      connection =
+        values.url !== undefined
+          ? await HttpConnection.open(values.url, headersOf(values.header), handlers)
+          : new StdioConnection(wrapped[0], wrapped.slice(1), handlers, {
+              env: childEnv(process.env),
+            });
+      return connection;
+    },
   });
   // Done: the server is stopped and every answer written. What may still hold the event loop (an
   // HTTP keep-alive socket, stdin after a signal) must not keep the process.

@@ -55,19 +55,46 @@ export interface ConnectionHandlers {
   onLine(line: string): void;
   onEnd(description: string): void;
   onSendError(message: unknown, error: unknown): void;
+  /** The HTTP stream that was to carry the answers to `ids` ended or broke without them. */
+  onStreamLost?(ids: unknown[], reason: string): void;
 }
 /** The wrapped server's connection. */
 export interface WrappedConnection {
   describe: string;
   send(line: string, message: unknown): void;
   setProtocolVersion?(version: string): void;
+  /** Stop and start reading the server (the host's pipe is full; it drained). */
+  pause?(): void;
+  resume?(): void;
+  /** Whether the server's input is full; `whenDrained` calls back once it has room. */
+  congested?(): boolean;
+  whenDrained?(callback: () => void): void;
   close(): Promise<void>;
 }
+/**
+ * A server started as a child process on stdio, in a process group of its own (POSIX) that
+ * close() and kill() end whole.
+ */
 export declare class StdioConnection implements WrappedConnection {
-  constructor(command: string, args: string[], handlers: ConnectionHandlers);
+  constructor(
+    command: string,
+    args: string[],
+    handlers: ConnectionHandlers,
+    options?: { env?: Record<string, string | undefined> },
+  );
   describe: string;
+  readonly pid: number | undefined;
   send(line: string): void;
+  pause(): void;
+  resume(): void;
+  congested(): boolean;
+  whenDrained(callback: () => void): void;
+  /** Its stdin closed, then SIGTERM and SIGKILL to its group: 1.5 s at most. */
   close(): Promise<void>;
+  /** SIGTERM to its group now, SIGKILL 0.5 s later. */
+  kill(): Promise<void>;
+  /** SIGKILL to whatever is left of its group, synchronously (at exit). */
+  killNow(): void;
 }
 export declare class HttpConnection implements WrappedConnection {
   static open(
@@ -78,6 +105,8 @@ export declare class HttpConnection implements WrappedConnection {
   describe: string;
   send(line: string, message: unknown): void;
   setProtocolVersion(version: string): void;
+  pause(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 

@@ -10,7 +10,10 @@
 // initialize (a tools capability added when the server has none), and the calls of the retrieval
 // tools (answered here). It never sends a request of its own, so request ids need no mapping. It
 // keeps a table of the host's pending requests to answer them when the server crashes, exits,
-// hangs or writes garbage, and to know which response answers what.
+// hangs or writes garbage, and to know which response answers what: a response that answers no
+// pending request (a second answer, an answer after a cancel or a timeout) is dropped, never
+// passed on raw. Flow control: `writeHost` says when the host's pipe is full, and the caller stops
+// reading the server until it drains (and the other way round), so memory stays bounded by a line.
 
 import {
   frame,
@@ -32,6 +35,9 @@ export const ErrorCode = {
   RequestTimeout: -32001,
 };
 
+// How many given-up ids are remembered to drop their late answers.
+const MAX_ABANDONED = 10_000;
+
 const log = (text) => process.stderr.write(`tool-stub mcp-proxy: ${text}\n`);
 const preview = (text) => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}...` : text);
 
@@ -42,13 +48,21 @@ export class McpProxy {
   #server;
   #writeHost;
   #timeoutMs;
-  /** The host's requests the server has not answered: JSON of the id -> what is known of them. */
+  /**
+   * The host's requests the server has not answered: JSON of the id -> what is known of them, in
+   * the order sent (more than one only when a host reuses an id that is still pending).
+   */
   #pending = new Map();
-  /** Ids the proxy answered itself (timed out): a late answer from the server is dropped. */
+  /**
+   * Ids the host gave up on (cancelled) or the proxy answered itself (timed out), oldest first:
+   * a late answer from the server is dropped. Bounded: a server that never answers them cannot
+   * grow it without end.
+   */
   #abandoned = new Set();
   #serverEnded;
   #serverHasTools = true;
   #lastNoise;
+  /** Non-protocol stdout lines of the server so far: a call's own are those since it was sent. */
   #noiseLines = 0;
   #inFlight = new Set();
   #closing = false;
@@ -78,6 +92,7 @@ export class McpProxy {
       onLine: (line) => this.fromServer(line),
       onEnd: (description) => this.serverEnded(description),
       onSendError: (message, error) => this.#sendFailed(message, error),
+      onStreamLost: (ids, reason) => this.#streamLost(ids, reason),
     };
   }
 
@@ -127,7 +142,9 @@ export class McpProxy {
       }
       this.#track(message);
     } else if (isNotification(message) && message.method === "notifications/cancelled") {
-      this.#forget(message.params?.requestId);
+      // The host ignores an answer after its cancel (MCP says it should): so does the proxy.
+      const id = message.params?.requestId;
+      if (this.#forget(id) && !this.#pending.has(JSON.stringify(id))) this.#abandon(id);
     }
     if (!this.#serverEnded) this.#server.send(line, message);
   }
@@ -140,10 +157,32 @@ export class McpProxy {
       toolName: message.method === "tools/call" ? message.params?.name : undefined,
       firstPage: message.params?.cursor === undefined,
       progressToken: message.params?._meta?.progressToken,
+      noiseBefore: this.#noiseLines,
       timer: undefined,
     };
-    this.#pending.set(key, entry);
+    const same = this.#pending.get(key);
+    if (same) {
+      log(
+        `the host sent request id ${key} again while it is pending: answers to it cannot be told apart`,
+      );
+      same.push(entry);
+    } else {
+      this.#pending.set(key, [entry]);
+    }
     this.#arm(entry);
+  }
+
+  #abandon(id) {
+    const key = JSON.stringify(id);
+    this.#abandoned.delete(key);
+    this.#abandoned.add(key);
+    if (this.#abandoned.size > MAX_ABANDONED)
+      this.#abandoned.delete(this.#abandoned.values().next().value);
+  }
+
+  /** Every pending request, in no particular order. */
+  *#pendingEntries() {
+    for (const entries of this.#pending.values()) yield* entries;
   }
 
   #arm(entry) {
@@ -153,20 +192,25 @@ export class McpProxy {
     entry.timer.unref?.();
   }
 
-  #forget(id) {
+  /** Removes one pending request with this id (`entry`, or the oldest): what was known of it. */
+  #forget(id, entry = undefined) {
     const key = JSON.stringify(id);
-    const entry = this.#pending.get(key);
-    if (!entry) return undefined;
-    clearTimeout(entry.timer);
-    this.#pending.delete(key);
-    return entry;
+    const entries = this.#pending.get(key);
+    if (!entries) return undefined;
+    const index = entry ? entries.indexOf(entry) : 0;
+    if (index === -1) return undefined;
+    const [removed] = entries.splice(index, 1);
+    if (entries.length === 0) this.#pending.delete(key);
+    clearTimeout(removed.timer);
+    return removed;
   }
 
   #timedOut(entry) {
-    this.#forget(entry.id);
-    this.#abandoned.add(JSON.stringify(entry.id));
-    const noise = this.#noiseLines
-      ? ` It wrote ${this.#noiseLines} line(s) to stdout that are not JSON-RPC (the last: ${preview(this.#lastNoise)}): an answer may have been lost among them.`
+    this.#forget(entry.id, entry);
+    if (!this.#pending.has(JSON.stringify(entry.id))) this.#abandon(entry.id);
+    const own = this.#noiseLines - entry.noiseBefore;
+    const noise = own
+      ? ` While it was pending, the server wrote ${own} line(s) to stdout that are not JSON-RPC (the last: ${preview(this.#lastNoise)}): its answer may have been lost among them.`
       : "";
     this.#fail(
       entry.id,
@@ -217,17 +261,35 @@ export class McpProxy {
   #serverMessage(line, message) {
     if (isResponse(message)) {
       const key = JSON.stringify(message.id);
-      if (this.#abandoned.delete(key)) return;
-      const entry = this.#forget(message.id);
-      if (entry && message.result !== undefined) {
-        if (entry.method === "tools/call")
-          return this.#finishBeforeClose(this.#toolResult(line, message, entry));
-        if (entry.method === "tools/list") return this.#toolList(message, entry);
-        if (entry.method === "initialize") return this.#initialized(line, message);
+      const candidates = this.#pending.get(key);
+      if (!candidates) {
+        // An answer to nothing pending (a second answer, or one after a cancel or a timeout):
+        // the host would drop it or fail on it, and a raw result must never reach the model.
+        const why = this.#abandoned.delete(key)
+          ? "a request the host cancelled or the proxy timed out"
+          : "no pending request (answered already?)";
+        log(`dropped an answer of the wrapped server to id ${preview(key)}: ${why}`);
+        return;
       }
+      // Ids reused by the host: the oldest request takes the answer. Whatever they were, a tool
+      // result among them is stubbed, under a tool name only when they all agree on it.
+      const entry = this.#forget(message.id);
+      if (message.result === undefined) return this.#writeHost(frame(line));
+      const calls = candidates.length ? [entry, ...candidates] : [entry];
+      const toolCall = calls.find((c) => c.method === "tools/call");
+      if (calls.length > 1 && toolCall) {
+        const names = new Set(calls.map((c) => c.toolName));
+        const toolName = names.size === 1 ? toolCall.toolName : "unknown_tool";
+        return this.#finishBeforeClose(this.#toolResult(line, message, { ...toolCall, toolName }));
+      }
+      if (calls.length > 1) return this.#writeHost(frame(line));
+      if (entry.method === "tools/call")
+        return this.#finishBeforeClose(this.#toolResult(line, message, entry));
+      if (entry.method === "tools/list") return this.#toolList(message, entry);
+      if (entry.method === "initialize") return this.#initialized(line, message);
     } else if (isNotification(message) && message.method === "notifications/progress") {
       const token = message.params?.progressToken;
-      for (const entry of this.#pending.values())
+      for (const entry of this.#pendingEntries())
         if (entry.progressToken !== undefined && entry.progressToken === token) this.#arm(entry);
     }
     this.#writeHost(frame(line));
@@ -313,12 +375,28 @@ export class McpProxy {
     );
   }
 
+  /**
+   * The HTTP stream that was to carry the answers to `ids` ended (or broke) without them, and will
+   * not be resumed: those requests get the reason at once instead of waiting out the timeout.
+   */
+  #streamLost(ids, reason) {
+    for (const id of ids) {
+      if (!this.#forget(id)) continue;
+      this.#abandon(id);
+      this.#fail(
+        id,
+        ErrorCode.ConnectionClosed,
+        `the wrapped MCP server (${this.#server.describe}) ${reason} before it answered request ${JSON.stringify(id)}`,
+      );
+    }
+  }
+
   /** The server is gone: every request waiting for it, and every later one, gets an error. */
   serverEnded(description) {
     this.#serverEnded = description;
     if (!this.#closing) log(description);
-    for (const entry of [...this.#pending.values()]) {
-      this.#forget(entry.id);
+    for (const entry of [...this.#pendingEntries()]) {
+      this.#forget(entry.id, entry);
       this.#fail(
         entry.id,
         ErrorCode.ConnectionClosed,
@@ -331,24 +409,52 @@ export class McpProxy {
   async close() {
     this.#closing = true;
     await Promise.allSettled([...this.#inFlight]);
-    for (const entry of this.#pending.values()) clearTimeout(entry.timer);
+    for (const entry of this.#pendingEntries()) clearTimeout(entry.timer);
     await this.#server?.close();
   }
 }
 
-/** Runs the proxy on this process's stdio until the host closes stdin (or `signal` aborts). */
+/**
+ * Runs the proxy on this process's stdio until the host closes stdin (or `signal` aborts). Flow
+ * control both ways: while the host's pipe is full the server is not read, and while the server's
+ * stdin is full the host is not read, so neither side's flood piles up in the proxy.
+ */
 export async function runProxy({ toolStub, timeoutMs, connect, signal }) {
   // A host that went away closes the pipe: answers still pending at shutdown have nowhere to go.
   process.stdout.on("error", (error) => log(`cannot write to the host: ${error.message}`));
+  let server;
+  let hostFull = false;
   const proxy = new McpProxy({
     toolStub,
     timeoutMs,
-    writeHost: (text) => process.stdout.write(text),
+    writeHost: (text) => {
+      if (process.stdout.write(text) || hostFull) return;
+      hostFull = true;
+      server?.pause?.();
+      process.stdout.once("drain", () => {
+        hostFull = false;
+        server?.resume?.();
+      });
+    },
   });
-  const server = await connect(proxy.serverHandlers);
+  server = await connect(proxy.serverHandlers);
   proxy.connect(server);
+  let serverFull = false;
   await new Promise((resolve) => {
-    readLines(process.stdin, (line) => proxy.fromHost(line), resolve);
+    readLines(
+      process.stdin,
+      (line) => {
+        proxy.fromHost(line);
+        if (serverFull || !server.congested?.()) return;
+        serverFull = true;
+        process.stdin.pause();
+        server.whenDrained(() => {
+          serverFull = false;
+          process.stdin.resume();
+        });
+      },
+      resolve,
+    );
     signal?.addEventListener("abort", resolve, { once: true });
   });
   await proxy.close();

@@ -3,17 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { retrievalTools, callRetrievalTool } from "./retrieval.js";
-
-/** The SDK modules, or an error that says how to get them. */
-export async function importSdk(...paths) {
-  try {
-    return await Promise.all(paths.map((p) => import(`@modelcontextprotocol/sdk/${p}`)));
-  } catch (error) {
-    throw new Error(
-      `this needs the MCP SDK next to tool-stub: npm install @modelcontextprotocol/sdk (${error.message})`,
-    );
-  }
-}
+import { importSdk } from "./sdk.js";
 
 export const VERSION = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),

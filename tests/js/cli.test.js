@@ -1,7 +1,7 @@
 // The `tool-stub` CLI end to end, in a fresh working directory (its default store is ./.tool-stub).
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, writeFileSync, existsSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { spawn, spawnSync } from "node:child_process";
@@ -9,6 +9,7 @@ import { ROOT } from "./pkg.js";
 
 const CLI = path.join(ROOT, "pkg/js/cli.js");
 const cwd = mkdtempSync(path.join(tmpdir(), "tool-stub-cli-"));
+after(() => rmSync(cwd, { recursive: true, force: true }));
 const cli = (...args) =>
   spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", input: "" });
 const rows = Array.from(
@@ -346,5 +347,90 @@ describe("tool-stub CLI sessions", () => {
     const missing = cli("read", beta.outputRef, ...store, "--json");
     assert.equal(missing.status, 3);
     assert.equal(JSON.parse(missing.stderr).error.code, "NOT_FOUND");
+  });
+
+  it("a --store that is not a folder is STORE_FAILED, with one clear message", () => {
+    const file = path.join(cwd, "a-file");
+    writeFileSync(file, "not a store\n");
+    const loop = path.join(cwd, "loop");
+    symlinkSync(loop, loop);
+    const dangling = path.join(cwd, "dangling");
+    symlinkSync(path.join(cwd, "nowhere"), dangling);
+    for (const [dir, why] of [
+      [file, /it is a file, not a folder/],
+      [path.join(file, "sub"), /it is a path through a file/],
+      [loop, /it is a symbolic link loop/],
+      [dangling, /it is a symbolic link to nothing/],
+    ]) {
+      for (const command of [["list"], ["usage"], ["search-all", "x"], ["read", "tr_x"]]) {
+        const run = cli(...command, "--store", dir);
+        assert.equal(run.status, 2, `${command} ${dir}: ${run.stdout}`);
+        assert.equal(run.stdout, "");
+        const lines = run.stderr.trim().split("\n");
+        assert.equal(lines.length, 1, run.stderr);
+        assert.match(lines[0], /^tool-stub: STORE_FAILED: --store .* cannot be a store's folder/);
+        assert.match(lines[0], why);
+      }
+    }
+  });
+});
+
+describe("tool-stub CLI: search-all's sessions, reads past the end", () => {
+  const store2 = ["--store", path.join(cwd, "past-end")];
+  const externalize = (session, text) => {
+    const file = path.join(cwd, `${session}-2.txt`);
+    writeFileSync(file, text);
+    const run = cli(
+      "externalize",
+      file,
+      ...store2,
+      "--session",
+      session,
+      "--threshold",
+      "0",
+      "--json",
+    );
+    assert.equal(run.status, 0, run.stderr);
+    return JSON.parse(run.stdout);
+  };
+  externalize("alpha", "alpha line\n".repeat(50));
+  const gamma = externalize("gamma", "gamma line\n".repeat(70));
+
+  it("search-all without --session searches every session, as list does", () => {
+    const all = cli("search-all", "line", ...store2, "--json");
+    assert.equal(all.status, 0, all.stderr);
+    const { sessions } = JSON.parse(all.stdout);
+    const matches = Object.fromEntries(sessions.map((s) => [s.sessionId, s.totalMatches]));
+    assert.equal(matches.alpha, 50);
+    assert.equal(matches.gamma, 70);
+    assert.deepEqual(
+      sessions.map((s) => s.sessionId),
+      JSON.parse(cli("list", ...store2, "--json").stdout).sessions.map((s) => s.sessionId),
+      "the sessions list shows",
+    );
+    assert.match(cli("search-all", "line", ...store2).stdout, /^session gamma: 70 match\(es\)/m);
+    const one = JSON.parse(
+      cli("search-all", "line", ...store2, "--session", "gamma", "--json").stdout,
+    );
+    assert.equal(one.totalMatches, 70);
+  });
+
+  it("a read past the end is INVALID_ARGUMENT, not an empty window", () => {
+    // gamma: 70 lines of 11 chars (770 chars).
+    for (const [args, pattern] of [
+      [["--line", "600"], /--line 600 is past the end: .* has 70 line\(s\)/],
+      [["--line", "71", "--lines", "5"], /--line 71 is past the end/],
+      [["--offset", "770"], /--offset 770 is past the end: .* has 770 char\(s\)/],
+      [["--offset", "5000", "--limit", "3"], /--offset 5000 is past the end/],
+    ]) {
+      const run = cli("read", gamma.outputRef, ...store2, ...args);
+      assert.equal(run.status, 2, `${args}: ${run.stdout}${run.stderr}`);
+      assert.match(run.stderr, /^tool-stub: INVALID_ARGUMENT: /);
+      assert.match(run.stderr, pattern);
+      assert.equal(run.stdout, "");
+    }
+    // The last line and the last char still read.
+    assert.equal(cli("read", gamma.outputRef, ...store2, "--line", "70").status, 0);
+    assert.equal(cli("read", gamma.outputRef, ...store2, "--offset", "769").status, 0);
   });
 });

@@ -123,14 +123,16 @@ describe("the package without the MCP SDK installed", () => {
       (await client.callTool({ name: "big_text", arguments: { chars: 30_000 } })).content[0].text,
       /^ref: /m,
     );
+    // Run from outside any project that has the SDK (the project is searched too).
     const server = spawnSync(process.execPath, [cli, "mcp", "--store", path.join(work, "store")], {
       encoding: "utf8",
       input: "",
+      cwd: work,
     });
     assert.notEqual(server.status, 0);
     assert.match(
       server.stderr,
-      /needs the MCP SDK next to tool-stub: npm install @modelcontextprotocol\/sdk/,
+      /needs the MCP SDK next to tool-stub or in your project: npm install @modelcontextprotocol\/sdk/,
     );
   });
 });
