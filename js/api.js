@@ -3,15 +3,11 @@
 // search hits) is made by the wasm core; this file moves data between the caller, the core and a
 // store.
 
-import * as core from "../wasm/tool_stub.js";
-import { ToolStubError } from "./stores/errors.js";
+import { ToolStubError, asToolStubError } from "./stores/errors.js";
 import { MemoryStore } from "./stores/memory.js";
 import {
-  storedSha256,
-  callCore,
   callerJson,
   readingCaller,
-  toToolStubError,
   wellFormed,
   isWellFormed,
   invalid,
@@ -20,11 +16,10 @@ import {
   optionalInteger,
   requireOptions,
   checkKnownKeys,
-} from "./core-call.js";
+} from "./arguments.js";
 import { withStoreTimeout } from "./stores/timeout.js";
 import { withCheckedAnswers } from "./stores/checked.js";
 import { planTurn } from "./planned-turn.js";
-import { loadForMode } from "./enhanced-module.js";
 import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import {
   RESULTS_DIR,
@@ -35,16 +30,33 @@ import {
   DEFAULT_LIST_LIMIT,
 } from "./core-constants.js";
 import { literalSearch } from "./literal-search.js";
-import { coreOnText, grepEngine, needsGrepModule } from "./grep-module.js";
+import { needsGrepModule } from "./grep-module.js";
 import { TextPieces, wholeText } from "./text-chunks.js";
-import { SessionCatalog, utf8Length } from "./catalog.js";
-import { isReady, whenReady } from "./ready.js";
+import { SessionCatalog } from "./catalog.js";
+import { statelessCalls } from "./functions.js";
 
 export { ToolStubError, MemoryStore };
-export { useSha256 } from "./core-call.js";
-export { preloadGrep } from "./grep-module.js";
-export { loadEnhancedMode } from "./enhanced-module.js";
-export { synopsis, renderStub, makePreview, toolResultId, sha256Hex } from "./functions.js";
+
+/**
+ * The public API on `runtime` (runtime.js), as an entry module exports it: `ToolStub`, the
+ * stateless calls, and the runtime's switches a caller may use (`useSha256`, `preloadGrep`,
+ * `loadEnhancedMode`).
+ */
+export function createApi(runtime) {
+  class ToolStub extends ToolStubOnRuntime {
+    constructor(options) {
+      super(runtime, options);
+    }
+  }
+  return {
+    ToolStub,
+    /** The host's SHA-256 of text (`(text) => hex | Promise<hex>`), replacing the native ones. */
+    useSha256: (host) => runtime.useSha256(host),
+    preloadGrep: () => runtime.grep.preload(),
+    loadEnhancedMode: () => runtime.enhanced.load(),
+    ...statelessCalls(runtime),
+  };
+}
 
 /** The code points offset..offset+limit of a string holding lone surrogates, exactly. */
 function exactWindow(content, offset, limit) {
@@ -109,7 +121,9 @@ const WRITES_IN_FLIGHT = 16;
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
 export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
 
-export class ToolStub {
+/** A session over a store, on a runtime; entry modules export it as `ToolStub` (see createApi). */
+class ToolStubOnRuntime {
+  #runtime;
   #store;
   #sessionId;
   #sessionUri;
@@ -129,7 +143,8 @@ export class ToolStub {
    * @param {string} [options.userId] written into records as `user_id` (default "default")
    * @param {() => string} [options.now] ISO timestamp for `created_at`
    */
-  constructor(options) {
+  constructor(runtime, options) {
+    this.#runtime = runtime;
     const opts = requireOptions(options, "options");
     checkKnownKeys(
       opts,
@@ -156,20 +171,20 @@ export class ToolStub {
       throw invalid("now must be a function returning an ISO timestamp");
     this.#now = opts.now ?? (() => new Date().toISOString());
     this.#configure = () => {
-      callCore(core.validateSessionId, this.#sessionId);
+      this.#runtime.call("validateSessionId", this.#sessionId);
       // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
-      this.#config = JSON.parse(callCore(core.resolveConfig, configJson));
+      this.#config = JSON.parse(this.#runtime.call("resolveConfig", configJson));
       // A store's answers are checked (a non-string would trap the core), and time out if asked to.
       const timed =
         this.#config.storeTimeoutMs == null
           ? store
           : withStoreTimeout(store, this.#config.storeTimeoutMs);
       this.#store = withCheckedAnswers(timed);
-      this.#catalog = new SessionCatalog(this.#store, this.#sessionId);
+      this.#catalog = new SessionCatalog(runtime, this.#store, this.#sessionId);
     };
     // The browser entry loads the wasm in the background: a ToolStub made before it is ready
     // checks its session id and config with the core on its first call.
-    if (isReady()) this.#configured();
+    if (runtime.isReady()) this.#configured();
   }
 
   /** Runs the core's part of the constructor if it has not run (it throws as the constructor would). */
@@ -211,8 +226,9 @@ export class ToolStub {
       const method = this.prototype[name];
       const waiting = {
         [name](...args) {
-          if (isReady() && this.#configure === undefined) return method.apply(this, args);
-          return whenReady().then(() => {
+          if (this.#runtime.isReady() && this.#configure === undefined)
+            return method.apply(this, args);
+          return this.#runtime.whenReady().then(() => {
             this.#configured();
             return method.apply(this, args);
           });
@@ -280,8 +296,8 @@ export class ToolStub {
     // The plan stays in the core (see planned-turn.js); what comes out is what storing needs: each
     // write's keys, then its index and record files, two strings per write.
     // Enhanced synopses come from a module of their own, loaded on first use (enhanced-module.js).
-    await loadForMode(this.#config.synopsisMode);
-    const plan = await planTurn(callerJson(input, ""), outputs);
+    await this.#runtime.enhanced.loadForMode(this.#config.synopsisMode);
+    const plan = await planTurn(this.#runtime, callerJson(input, ""), outputs);
     const { writes, files } = plan;
     const retain = this.#hasRetention();
     // Writes, the catalog's record of them and retention happen under the session's lock, so a
@@ -356,7 +372,7 @@ export class ToolStub {
         }
       }
       if (finished === undefined && finishError === undefined) finish();
-      if (finishError !== undefined) throw toToolStubError(finishError);
+      if (finishError !== undefined) throw this.#runtime.toToolStubError(finishError);
     } finally {
       plan.release();
     }
@@ -380,7 +396,7 @@ export class ToolStub {
     const id = write.metadataKey[2];
     try {
       if (outcome.metadataJson === "")
-        return SessionCatalog.entryOfWritten(id, metadataJson, indexJson, output);
+        return this.#catalog.entryOfWritten(id, metadataJson, indexJson, output);
       const known = await this.#catalog.use((catalog) => catalog.has(id), { underLock: true });
       return known ? undefined : await this.#catalog.entryOfStored(id);
     } catch {
@@ -416,7 +432,7 @@ export class ToolStub {
   async #store_output(write, indexJson, metadataJson, output) {
     try {
       const existing = await this.#store.load(write.metadataKey);
-      if (existing !== undefined && callCore(core.storedMatches, existing, write.sha256)) {
+      if (existing !== undefined && this.#runtime.call("storedMatches", existing, write.sha256)) {
         // Reused only when the stored output is this very text: a record whose output is
         // missing, cut short or changed behind the store's back would make the new stub's ref
         // unreadable or wrong. Then everything is written again.
@@ -461,7 +477,7 @@ export class ToolStub {
       );
     }
     const id = value.startsWith(prefix) ? value.slice(prefix.length) : value;
-    callCore(core.validateId, id);
+    this.#runtime.call("validateId", id);
     return id;
   }
 
@@ -489,7 +505,7 @@ export class ToolStub {
       if (content.length !== index.utf16)
         throw changedOutput(id, content.length, index.utf16, "UTF-16 units", "index");
     } else {
-      const parsed = callCore(core.parseStoredRecord, record);
+      const parsed = this.#runtime.call("parseStoredRecord", record);
       const chars = parsed === undefined ? undefined : JSON.parse(parsed).original_chars;
       const stored = Number.isSafeInteger(chars) ? countCodePoints(wholeText(content)) : chars;
       if (stored !== chars) throw changedOutput(id, stored, chars, "chars", "record");
@@ -512,7 +528,7 @@ export class ToolStub {
   async #loadMetadata(id) {
     const text = await this.#store.load(this.#key(id, METADATA_FILE));
     if (text === undefined) return null;
-    const record = callCore(core.parseStoredRecord, text);
+    const record = this.#runtime.call("parseStoredRecord", text);
     if (record === undefined) {
       throw new ToolStubError("CORRUPT", `the metadata of tool result ${id} is unreadable`);
     }
@@ -532,7 +548,7 @@ export class ToolStub {
     const id = this.#resolveId(refOrId);
     const offset = optionalInteger(opts.offset, "offset", 0);
     const limit = optionalInteger(opts.limit, "limit", DEFAULT_READ_LIMIT);
-    callCore(core.checkReadArgs, offset, limit);
+    this.#runtime.call("checkReadArgs", offset, limit);
     const window =
       (await this.#indexedWindow(id, offset, limit)) ??
       this.#window(await this.#loadOutput(id), offset, limit);
@@ -551,7 +567,7 @@ export class ToolStub {
 
   /** The core's read window of `content`, cut exactly when it holds lone surrogates. */
   #window(content, offset, limit) {
-    const window = JSON.parse(callCore(core.readWindow, content, offset, limit));
+    const window = JSON.parse(this.#runtime.call("readWindow", content, offset, limit));
     if (!isWellFormed(content)) window.content = exactWindow(content, offset, limit);
     return window;
   }
@@ -606,7 +622,7 @@ export class ToolStub {
     const id = this.#resolveId(refOrId);
     const content = await this.#loadOutput(id);
     const record = await this.#loadMetadata(id);
-    const sha256 = callCore(storedSha256, content);
+    const sha256 = this.#runtime.run((text) => this.#runtime.storedSha256(text), content);
     const totalChars = countCodePoints(content);
     if (sha256 !== record.sha256 || totalChars !== record.original_chars) {
       throw new ToolStubError(
@@ -636,12 +652,12 @@ export class ToolStub {
     checkKnownKeys(opts, [...READ_MODES[mode], "maxChars", "includeMetadata"], `${mode} read`);
     const id = this.#resolveId(refOrId);
     const request = callerJson(definedOptions(opts, [...READ_MODES[mode], "maxChars"]), "options");
-    callCore(core.checkReadOptions, mode, request);
+    this.#runtime.call("checkReadOptions", mode, request);
     const content = await this.#loadOutput(id);
     const result = {
       toolResultId: id,
       mode,
-      ...JSON.parse(callCore(core[CORE_READS[mode]], content, request)),
+      ...JSON.parse(this.#runtime.call(CORE_READS[mode], content, request)),
     };
     if (opts.includeMetadata !== false) result.metadata = await this.#loadMetadata(id);
     return result;
@@ -661,10 +677,10 @@ export class ToolStub {
       definedOptions(opts, [...SEARCH_OPTIONS, ...GREP_OPTIONS]),
       "options",
     );
-    callCore(core.checkGrep, request);
+    this.#runtime.call("checkGrep", request);
     // The pattern is checked (and the grep module loaded) before any I/O. In browsers the grep
     // module, and the core's calls on a large text, run in a worker (see grep-module.js).
-    const engine = needsGrepModule(opts) ? await grepEngine() : undefined;
+    const engine = needsGrepModule(opts) ? await this.#runtime.grep.engine() : undefined;
     if (engine) await engine.check(request);
     // A search in the worker takes the output as the store keeps it (its pieces, sent one by one),
     // so a large output is never joined on the page's main thread.
@@ -672,7 +688,7 @@ export class ToolStub {
     const found = engine
       ? JSON.parse(await engine.search(content, request))
       : ((await this.#literalSearch(id, content, opts)) ??
-        JSON.parse(await coreOnText("grepContent", content, request)));
+        JSON.parse(await this.#runtime.grep.coreOnText("grepContent", content, request)));
     const matches = await this.#withHitCoordinates(id, content, found.matches);
     return { toolResultId: id, matches, totalMatches: found.totalMatches, ...noteOf(found) };
   }
@@ -686,7 +702,9 @@ export class ToolStub {
     const kind = (await this.#loadMetadata(id))?.synopsis_kind;
     if (!KINDS_WITH_HIT_COORDINATES.includes(kind)) return matches;
     const hits = new Uint32Array(matches.flatMap((m) => [m.offset, m.length]));
-    const extra = JSON.parse(await coreOnText("hitCoordinates", content, kind, hits));
+    const extra = JSON.parse(
+      await this.#runtime.grep.coreOnText("hitCoordinates", content, kind, hits),
+    );
     return matches.map((match, i) => Object.assign(match, extra[i]));
   }
 
@@ -721,9 +739,9 @@ export class ToolStub {
     if (opts.toolName !== undefined) requireString(opts.toolName, "toolName");
     const request = callerJson(definedOptions(opts, SEARCH_ALL_OPTIONS), "options");
     // Checked before any I/O (a bad regex fails here); the candidates come from the catalog.
-    const plan = JSON.parse(callCore(core.searchAllPlan, request));
+    const plan = JSON.parse(this.#runtime.call("searchAllPlan", request));
     const grep = JSON.stringify(plan.grep);
-    const engine = needsGrepModule(plan.grep) ? await grepEngine() : undefined;
+    const engine = needsGrepModule(plan.grep) ? await this.#runtime.grep.engine() : undefined;
     if (engine) await engine.check(grep);
     // `toolName` is applied here, from the catalog, before any output is loaded.
     let candidates = await this.#catalog.use((catalog) => catalog.candidates(opts.toolName));
@@ -734,7 +752,7 @@ export class ToolStub {
         toolResultId,
         createdAt: typeof createdAt === "string" ? createdAt : "",
       }));
-      const order = callCore(core.searchAllScanOrder, JSON.stringify(known));
+      const order = this.#runtime.call("searchAllScanOrder", JSON.stringify(known));
       candidates = Array.from(order, (i) => candidates[i]);
     }
     const hits = [];
@@ -763,7 +781,7 @@ export class ToolStub {
       const found = JSON.parse(
         engine
           ? await engine.search(content, grep)
-          : await coreOnText("grepContent", content, grep),
+          : await this.#runtime.grep.coreOnText("grepContent", content, grep),
       );
       const matches = await this.#withHitCoordinates(id, content, found.matches);
       content = undefined;
@@ -780,8 +798,8 @@ export class ToolStub {
       }
     }
     const ranked = JSON.parse(
-      callCore(
-        core.rankSearchAll,
+      this.#runtime.call(
+        "rankSearchAll",
         JSON.stringify(hits),
         plan.limit,
         opts.order,
@@ -818,7 +836,9 @@ export class ToolStub {
       }
       return { coreParts, restored };
     });
-    for (const need of JSON.parse(callCore(core.restorePlan, callerJson(coreParts, "parts")))) {
+    for (const need of JSON.parse(
+      this.#runtime.call("restorePlan", callerJson(coreParts, "parts")),
+    )) {
       const id = this.#resolveId(need.ref);
       const content = await this.#loadOutput(id);
       const metadata = await this.#store.load(this.#key(id, METADATA_FILE));
@@ -826,12 +846,12 @@ export class ToolStub {
       // what is stored, computed here.
       const exact = !isWellFormed(content);
       const { part, window } = JSON.parse(
-        callCore(
-          core.restorePart,
+        this.#runtime.call(
+          "restorePart",
           JSON.stringify(coreParts[need.partIndex]),
           content,
           metadata,
-          exact ? storedSha256(content) : "",
+          exact ? this.#runtime.storedSha256(content) : "",
         ),
       );
       const output = !exact
@@ -851,7 +871,7 @@ export class ToolStub {
     const toolName =
       opts.toolName === undefined ? undefined : requireString(opts.toolName, "toolName");
     const limit = optionalInteger(opts.limit, "limit", DEFAULT_LIST_LIMIT);
-    callCore(core.checkListLimit, limit);
+    this.#runtime.call("checkListLimit", limit);
     const { records, skipped } = await this.#listRecords({ toolName }, limit);
     return skipped.length > 0 ? { toolResults: records, skipped } : { toolResults: records };
   }
@@ -921,7 +941,7 @@ export class ToolStub {
     const format = optionalString(opts.format, "format", "openai");
     this.#configured();
     return JSON.parse(
-      callCore(core.toolDefinitions, JSON.stringify(this.#config.toolNames), format),
+      this.#runtime.call("toolDefinitions", JSON.stringify(this.#config.toolNames), format),
     );
   }
 
@@ -945,9 +965,9 @@ export class ToolStub {
       }
     }
     try {
-      if (!isReady() || this.#configure !== undefined) {
+      if (!this.#runtime.isReady() || this.#configure !== undefined) {
         // As the other methods do (see the static block), but a failure becomes this call's answer.
-        await whenReady();
+        await this.#runtime.whenReady();
         this.#configured();
       }
       if (typeof name !== "string")
@@ -955,8 +975,8 @@ export class ToolStub {
           `the tool name must be a string (got ${name === null ? "null" : typeof name})`,
         );
       const checked = JSON.parse(
-        callCore(
-          core.validateToolCall,
+        this.#runtime.call(
+          "validateToolCall",
           JSON.stringify(this.#config.toolNames),
           name,
           callerJson(parsedArgs ?? null, "arguments"),
@@ -966,7 +986,7 @@ export class ToolStub {
       if (checked.error) return { error: checked.error };
       return await this.#runToolCall(checked.call);
     } catch (error) {
-      const known = toToolStubError(error);
+      const known = this.#runtime.toToolStubError(error);
       return { error: { code: known.code, message: known.message } };
     }
   }
@@ -974,7 +994,7 @@ export class ToolStub {
   async #runToolCall(call) {
     const max = this.#config.maxResultChars;
     const bounded = (items, what) => {
-      const kept = JSON.parse(callCore(core.boundItems, JSON.stringify(items), max));
+      const kept = JSON.parse(this.#runtime.call("boundItems", JSON.stringify(items), max));
       return { items: kept.items, note: leftOutNote(kept.leftOut, what) };
     };
     const { tool, reference, ...args } = call;
@@ -1242,12 +1262,12 @@ function listedRecord(text) {
 
 /** `{ toolResultId, code, message }` for a result a session-level call could not read or delete. */
 function skipReport(toolResultId, error) {
-  const known = toToolStubError(error);
+  const known = asToolStubError(error);
   return { toolResultId, code: known.code, message: known.message };
 }
 
 function errorReport(error) {
-  const known = toToolStubError(error);
+  const known = asToolStubError(error);
   return { code: known.code, message: known.message };
 }
 

@@ -5,10 +5,14 @@
 // stored records when it is missing, unreadable, first used, or left by a process that died
 // holding the lock.
 
-import * as core from "../wasm/tool_stub.js";
-import { callCore, coreInstance } from "./core-call.js";
 import { acquireLocal, lockName } from "./stores/lock.js";
-import { INDEX_FILE, parseOutputIndex } from "./output-index.js";
+import { parseOutputIndex } from "./output-index.js";
+import {
+  INDEX_FILE,
+  METADATA_FILE as RECORD_FILE,
+  OUTPUT_FILE,
+  RESULTS_DIR,
+} from "./core-constants.js";
 
 // Mirrors src/catalog.rs and src/record.rs.
 const CATALOG_DIR = "tool-stub";
@@ -27,21 +31,9 @@ const EXPIRING_RECHECK_MS = 1_000;
 const CATALOG_FORMAT = "tool-stub-catalog";
 const CATALOG_VERSION = 1;
 const HEAD_FORMAT = "tool-stub-catalog-head";
-const RESULTS_DIR = "tool-results";
-const RECORD_FILE = "metadata.json";
-const OUTPUT_FILE = "output.txt";
 
 // Locks of stores without a lock() of their own: one table per store object.
 const FALLBACK_LOCKS = new WeakMap();
-
-// A catalog's retention order lives in the core (see #order); one whose ToolStub was collected is
-// dropped there too, if the core instance it was made in is still the current one.
-const ORDERS_LEFT =
-  typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry(({ order, instance }) => {
-        if (order !== undefined && instance === coreInstance()) core.retentionOrderDrop(order);
-      })
-    : undefined;
 
 /** A new catalog generation's name: random, so a catalog removed and made again never reads as the old one. */
 function newGeneration() {
@@ -105,6 +97,7 @@ function parseSnapshot(text) {
 }
 
 export class SessionCatalog {
+  #runtime;
   #store;
   #sessionId;
   /** The loaded catalog: entries by id (undefined: none loaded). */
@@ -139,10 +132,13 @@ export class SessionCatalog {
    */
   #order = { order: undefined, instance: -1 };
 
-  constructor(store, sessionId) {
+  /** `runtime`: the core's (runtime.js), where the retention order lives. */
+  constructor(runtime, store, sessionId) {
+    this.#runtime = runtime;
     this.#store = store;
     this.#sessionId = sessionId;
-    ORDERS_LEFT?.register(this, this.#order);
+    // The order of a catalog whose ToolStub was collected is dropped in the core too.
+    runtime.dropWhenCollected(this, this.#order, "retentionOrderDrop");
   }
 
   #key(...segments) {
@@ -223,8 +219,8 @@ export class SessionCatalog {
       },
       /** The ids retention deletes (planned by the core over its kept order), oldest first. */
       planPrune: (config, nowMs, protect) => {
-        const planned = callCore(
-          core.retentionOrderPlan,
+        const planned = this.#runtime.call(
+          "retentionOrderPlan",
           this.#retentionOrder(),
           JSON.stringify(config),
           nowMs,
@@ -243,17 +239,18 @@ export class SessionCatalog {
    * begins numbering again), so one is used only in the instance it was made in.
    */
   #retentionOrder() {
+    const runtime = this.#runtime;
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (this.#order.order !== undefined && this.#order.instance === coreInstance())
+      if (this.#order.order !== undefined && this.#order.instance === runtime.coreInstance())
         return this.#order.order;
       this.#dropOrder();
-      const instance = coreInstance();
-      const order = callCore(core.retentionOrderNew);
+      const instance = runtime.coreInstance();
+      const order = runtime.call("retentionOrderNew");
       // A call may restart the core after it answers (to give memory back): then try again.
-      if (instance !== coreInstance()) continue;
+      if (instance !== runtime.coreInstance()) continue;
       Object.assign(this.#order, { order, instance });
       const all = JSON.stringify([...this.#entries.values()].map(retained));
-      if (!callCore(core.retentionOrderChange, order, all, "[]")) this.#dropOrder();
+      if (!runtime.call("retentionOrderChange", order, all, "[]")) this.#dropOrder();
     }
     throw new Error("the core restarted under every attempt to make a retention order");
   }
@@ -262,15 +259,16 @@ export class SessionCatalog {
   #changeOrder(entries, ids) {
     if (this.#order.order === undefined) return;
     let kept = false;
-    if (this.#order.instance === coreInstance()) {
+    const runtime = this.#runtime;
+    if (this.#order.instance === runtime.coreInstance()) {
       try {
         kept =
-          callCore(
-            core.retentionOrderChange,
+          runtime.call(
+            "retentionOrderChange",
             this.#order.order,
             JSON.stringify(entries.map(retained)),
             JSON.stringify(ids),
-          ) && this.#order.instance === coreInstance();
+          ) && this.#order.instance === runtime.coreInstance();
       } catch {
         kept = false;
       }
@@ -281,7 +279,8 @@ export class SessionCatalog {
 
   #dropOrder() {
     const { order, instance } = this.#order;
-    if (order !== undefined && instance === coreInstance()) core.retentionOrderDrop(order);
+    if (order !== undefined && instance === this.#runtime.coreInstance())
+      this.#runtime.core.retentionOrderDrop(order);
     Object.assign(this.#order, { order: undefined, instance: -1 });
   }
 
@@ -536,13 +535,13 @@ export class SessionCatalog {
       const output = await this.#store.load(this.#resultKey(id, OUTPUT_FILE));
       outputBytes = output === undefined ? 0 : utf8Length(output);
     }
-    return timed(callCore(core.catalogEntryOf, id, record, index, outputBytes));
+    return timed(this.#runtime.call("catalogEntryOf", id, record, index, outputBytes));
   }
 
   /** The entry of a result this call wrote, from the files it wrote. */
-  static entryOfWritten(id, recordJson, indexJson, output) {
+  entryOfWritten(id, recordJson, indexJson, output) {
     const outputBytes = parseOutputIndex(indexJson)?.bytes ?? utf8Length(output);
-    return timed(callCore(core.catalogEntryOf, id, recordJson, indexJson, outputBytes));
+    return timed(this.#runtime.call("catalogEntryOf", id, recordJson, indexJson, outputBytes));
   }
 
   /**

@@ -6,8 +6,7 @@ import { createReadStream, readdirSync, existsSync, statSync, lstatSync } from "
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { makePreview, ToolStub, ToolStubError, NodeFsStore } from "./node.js";
-import * as core from "../wasm/tool_stub.js";
-import { callCore } from "./core-call.js";
+import { runtime } from "./node-runtime.js";
 
 const USAGE = `Usage: tool-stub <command> [options]
 
@@ -281,7 +280,7 @@ async function main(argv) {
   const input = async (file) =>
     readInput(
       file,
-      JSON.parse(callCore(core.resolveConfig, JSON.stringify(config))).maxOutputBytes,
+      JSON.parse(runtime.call("resolveConfig", JSON.stringify(config))).maxOutputBytes,
     );
 
   switch (command) {

@@ -1,18 +1,14 @@
 // The stateless calls: synopsis, stub rendering, previews and ids.
 
-import * as core from "../wasm/tool_stub.js";
-import { enhancedHost } from "./enhanced-module.js";
 import {
-  callCore,
   callerJson,
-  storedSha256,
   requireString,
   optionalString,
   requireInteger,
   optionalInteger,
   requireOptions,
   checkKnownKeys,
-} from "./core-call.js";
+} from "./arguments.js";
 
 /** Core (snake_case, as stored) synopsis → API (camelCase). */
 function synopsisFromCore(s) {
@@ -39,20 +35,6 @@ function synopsisToCore(s) {
 }
 
 const SYNOPSIS_OPTIONS = ["mimeType", "previewChars", "toolName", "synopsisMode"];
-
-/** The typed synopsis of one tool output. */
-export function synopsis(output, options) {
-  const opts = requireOptions(options, "options");
-  checkKnownKeys(opts, SYNOPSIS_OPTIONS, "synopsis");
-  requireString(output, "output");
-  const mimeType = optionalString(opts.mimeType, "mimeType", "text/plain");
-  const previewChars = optionalInteger(opts.previewChars, "previewChars", 2000);
-  optionalString(opts.toolName, "toolName");
-  const mode = optionalString(opts.synopsisMode, "synopsisMode");
-  return synopsisFromCore(
-    JSON.parse(callCore(core.synopsisJson, output, mimeType, previewChars, mode, enhancedHost)),
-  );
-}
 
 const STUB_OPTIONS = [
   "ref",
@@ -87,44 +69,68 @@ function stubOptionsToCore(opts, allowed = STUB_OPTIONS) {
   };
 }
 
-/** Renders a stub from a synopsis (as `synopsis()` returns it). */
-export function renderStub(synopsisValue, options) {
-  const opts = stubOptionsToCore(requireOptions(options, "options"));
-  return callCore(
-    core.renderStub,
-    callerJson(synopsisToCore(synopsisValue), "synopsis"),
-    callerJson(opts, "options"),
-  );
-}
-
-/** `{ synopsis, stub }` of one output, with `previewChars` clamped to the output's length. */
-export function makePreview(output, options) {
-  requireString(output, "output");
-  const given = requireOptions(options, "options");
-  const opts = stubOptionsToCore(given, [...STUB_OPTIONS, "maxStubChars", "synopsisMode"]);
-  if (given.maxStubChars !== undefined)
-    opts.maxStubChars = requireInteger(given.maxStubChars, "maxStubChars");
-  if (given.synopsisMode !== undefined)
-    opts.synopsisMode = requireString(given.synopsisMode, "synopsisMode");
-  const result = JSON.parse(
-    callCore(core.makePreviewJson, output, callerJson(opts, "options"), enhancedHost),
-  );
-  return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
-}
-
-/** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` without a tool id. */
-export function toolResultId(toolId, sha256) {
-  return callCore(
-    core.toolResultId,
-    optionalString(toolId, "toolId"),
-    requireString(sha256, "sha256"),
-  );
-}
-
 /**
- * Lower-case hex SHA-256 of the output's UTF-8 bytes (WTF-8 when it holds lone surrogates: the
- * bytes a store keeps, and the digest `externalize` records).
+ * The stateless calls on `runtime` (runtime.js): `{ synopsis, renderStub, makePreview,
+ * toolResultId, sha256Hex }`, as an entry module exports them.
  */
-export function sha256Hex(output) {
-  return callCore(storedSha256, requireString(output, "output"));
+export function statelessCalls(runtime) {
+  /** The typed synopsis of one tool output. */
+  function synopsis(output, options) {
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(opts, SYNOPSIS_OPTIONS, "synopsis");
+    requireString(output, "output");
+    const mimeType = optionalString(opts.mimeType, "mimeType", "text/plain");
+    const previewChars = optionalInteger(opts.previewChars, "previewChars", 2000);
+    optionalString(opts.toolName, "toolName");
+    const mode = optionalString(opts.synopsisMode, "synopsisMode");
+    return synopsisFromCore(
+      JSON.parse(
+        runtime.call("synopsisJson", output, mimeType, previewChars, mode, runtime.enhanced.host),
+      ),
+    );
+  }
+
+  /** Renders a stub from a synopsis (as `synopsis()` returns it). */
+  function renderStub(synopsisValue, options) {
+    const opts = stubOptionsToCore(requireOptions(options, "options"));
+    return runtime.call(
+      "renderStub",
+      callerJson(synopsisToCore(synopsisValue), "synopsis"),
+      callerJson(opts, "options"),
+    );
+  }
+
+  /** `{ synopsis, stub }` of one output, with `previewChars` clamped to the output's length. */
+  function makePreview(output, options) {
+    requireString(output, "output");
+    const given = requireOptions(options, "options");
+    const opts = stubOptionsToCore(given, [...STUB_OPTIONS, "maxStubChars", "synopsisMode"]);
+    if (given.maxStubChars !== undefined)
+      opts.maxStubChars = requireInteger(given.maxStubChars, "maxStubChars");
+    if (given.synopsisMode !== undefined)
+      opts.synopsisMode = requireString(given.synopsisMode, "synopsisMode");
+    const result = JSON.parse(
+      runtime.call("makePreviewJson", output, callerJson(opts, "options"), runtime.enhanced.host),
+    );
+    return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
+  }
+
+  /** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` without a tool id. */
+  function toolResultId(toolId, sha256) {
+    return runtime.call(
+      "toolResultId",
+      optionalString(toolId, "toolId"),
+      requireString(sha256, "sha256"),
+    );
+  }
+
+  /**
+   * Lower-case hex SHA-256 of the output's UTF-8 bytes (WTF-8 when it holds lone surrogates: the
+   * bytes a store keeps, and the digest `externalize` records).
+   */
+  function sha256Hex(output) {
+    return runtime.run((text) => runtime.storedSha256(text), requireString(output, "output"));
+  }
+
+  return { synopsis, renderStub, makePreview, toolResultId, sha256Hex };
 }

@@ -9,11 +9,8 @@
 // Worker, a bundle whose worker URL does not resolve), it runs on the main thread as in Node.
 // Either way the same wasm decides the answer.
 
-import * as core from "../wasm/tool_stub.js";
-import { ToolStubError } from "./stores/errors.js";
-import { callCore, toToolStubError } from "./core-call.js";
+import { ToolStubError, asToolStubError, isWasmTrap } from "./stores/errors.js";
 import { CoreUnavailable } from "./search-worker-client.js";
-import { whenReady } from "./ready.js";
 import { CHUNK_UNITS, chunkRanges, wholeText, yieldToEventLoop } from "./text-chunks.js";
 
 /**
@@ -23,189 +20,197 @@ import { CHUNK_UNITS, chunkRanges, wholeText, yieldToEventLoop } from "./text-ch
  */
 export const OFF_THREAD_MIN_UNITS = 1 << 20;
 
-let loader;
-let loading;
-let loaded;
-/**
- * `async (onStopped) => SearchWorker` (search-worker-client.js), installed by the browser entry;
- * `onStopped(worker)` is called if that worker fails later.
- */
-let workerStarter;
-/** Why searches run on the main thread although a worker was tried. */
-let workerUnavailable;
-/** The engine searches use: a promise of `{ thread, check, search }`. */
-let engine;
-
-/** Called by an entry module with `async () => instantiated glue module`. */
-export function useGrepLoader(load) {
-  loader = load;
-}
-
-/** Called by the browser entry with `async (onStopped) => a started SearchWorker` (throws when none can start). */
-export function useSearchWorker(start) {
-  workerStarter = start;
-  engine = undefined;
-}
-
-/** The grep module on this thread, instantiated now if needed (idempotent). */
-function loadOnThisThread() {
-  if (loaded) return Promise.resolve(loaded);
-  if (!loading) {
-    if (!loader) {
-      return Promise.reject(
-        new ToolStubError(
-          "NOT_READY",
-          "no grep module loader: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser')",
-        ),
-      );
-    }
-    loading = Promise.resolve()
-      .then(loader)
-      .then(
-        (module) => {
-          loaded = module;
-          return module;
-        },
-        (error) => {
-          loading = undefined;
-          throw new ToolStubError(
-            "NOT_READY",
-            `the grep module (wasm/tool_stub_grep_bg.wasm) could not be loaded: ${error?.message ?? error}`,
-            { cause: error },
-          );
-        },
-      );
-  }
-  return loading;
-}
-
-/**
- * The engine on this thread: `check(request)` and `search(content, request)` (JSON text). A large
- * text crosses into the module in pieces with a turn of the event loop between them; the search
- * itself is one call. One search at a time, so pieces of two texts never mix.
- */
-function thisThreadEngine(module) {
-  let queue = Promise.resolve();
-  return {
-    thread: "main",
-    check: async (request) => void callGrep(module, "checkGrep", request),
-    search(content, request) {
-      const run = queue.then(async () => {
-        await loadText(module, wholeText(content));
-        return callGrep(module, "grepLoaded", request);
-      });
-      queue = run.catch(() => {});
-      return run;
-    },
-  };
-}
-
-async function pickEngine(onStopped) {
-  // The browser entry installs the loader and the worker once its core is instantiated, in the
-  // background: a `preloadGrep()` or search right after the import waits for that, or it would find
-  // no loader (NOT_READY) and pick no worker.
-  await whenReady();
-  if (workerStarter) {
-    try {
-      return await workerStarter(onStopped);
-    } catch (error) {
-      workerUnavailable = String(error?.message ?? error);
-    }
-  }
-  return thisThreadEngine(await loadOnThisThread());
-}
-
-/**
- * The engine of regex/ignoreCase/wholeWord searches, started on first use: the search worker
- * where the entry installed one and it starts, else the grep module on this thread.
- */
-export function grepEngine() {
-  if (!engine) {
-    // A worker that fails after it started is replaced: the next search picks an engine again.
-    const picking = pickEngine(() => {
-      if (engine === picking) engine = undefined;
-    });
-    engine = picking;
-    picking.catch(() => {
-      if (engine === picking) engine = undefined;
-    });
-  }
-  return engine;
-}
-
-/**
- * Instantiates the grep module now (idempotent); resolves with where searches run:
- * `{ thread: "worker" }`, or `{ thread: "main" }` (with `workerUnavailable` saying why when a
- * worker was tried).
- */
-export async function preloadGrep() {
-  const { thread } = await grepEngine();
-  return thread === "main" && workerUnavailable !== undefined
-    ? { thread, workerUnavailable }
-    : { thread };
-}
-
 /** Whether a search's options need the grep module (the core's `GrepRequest::is_literal`). */
 export function needsGrepModule(options) {
   return Boolean(options.regex || options.ignoreCase || options.wholeWord);
 }
 
-/**
- * The string whose UTF-8 the grep module holds (`loadText`): searching one output again skips
- * copying it in, which costs more than most searches (~2 ms per MB of non-Latin-1 text). Holds
- * the last searched output alive until another one is searched.
- */
-let loadedText;
+/** The grep module of one runtime (runtime.js): how it loads, where searches run. */
+export class GrepModule {
+  #runtime;
+  /** `async () => instantiated glue module`, installed by an entry module. */
+  #loader;
+  #loading;
+  #loaded;
+  /**
+   * `async (onStopped) => SearchWorker` (search-worker-client.js), installed by the browser entry;
+   * `onStopped(worker)` is called if that worker fails later.
+   */
+  #workerStarter;
+  /** Why searches run on the main thread although a worker was tried. */
+  #workerUnavailable;
+  /** The engine searches use: a promise of `{ thread, check, search }`. */
+  #engine;
+  /**
+   * The string whose UTF-8 the grep module holds (`loadText`): searching one output again skips
+   * copying it in, which costs more than most searches (~2 ms per MB of non-Latin-1 text). Holds
+   * the last searched output alive until another one is searched.
+   */
+  #loadedText;
 
-/** Makes `content` the text the module holds (unless it is already). */
-async function loadText(module, content) {
-  if (content === loadedText) return;
-  loadedText = undefined;
-  if (content.length <= CHUNK_UNITS) {
-    callGrep(module, "loadText", content);
-  } else {
-    callGrep(module, "clearText", content.length);
-    for (const [start, end] of chunkRanges(content)) {
-      callGrep(module, "appendText", content.slice(start, end));
-      await yieldToEventLoop();
-    }
+  constructor(runtime) {
+    this.#runtime = runtime;
   }
-  loadedText = content;
-}
 
-/**
- * The main module's `name(content, ...args)` (`grepContent`, `hitCoordinates`): in the search
- * worker for a large output where one runs and was given the main module, else here. `content` is
- * a string or a store's TextPieces (joined only when the call runs here).
- */
-export async function coreOnText(name, content, ...args) {
-  if (workerStarter && content.length >= OFF_THREAD_MIN_UNITS) {
-    const started = await grepEngine().catch(() => undefined);
-    if (started?.thread === "worker" && started.hasCore) {
+  /** Called by an entry module with `async () => instantiated glue module`. */
+  useLoader(load) {
+    this.#loader = load;
+  }
+
+  /** Called by the browser entry with `async (onStopped) => a started SearchWorker` (throws when none can start). */
+  useSearchWorker(start) {
+    this.#workerStarter = start;
+    this.#engine = undefined;
+  }
+
+  /** The grep module on this thread, instantiated now if needed (idempotent). */
+  #loadOnThisThread() {
+    if (this.#loaded) return Promise.resolve(this.#loaded);
+    if (!this.#loading) {
+      if (!this.#loader) {
+        return Promise.reject(
+          new ToolStubError(
+            "NOT_READY",
+            "no grep module loader: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser')",
+          ),
+        );
+      }
+      this.#loading = Promise.resolve()
+        .then(this.#loader)
+        .then(
+          (module) => {
+            this.#loaded = module;
+            return module;
+          },
+          (error) => {
+            this.#loading = undefined;
+            throw new ToolStubError(
+              "NOT_READY",
+              `the grep module (wasm/tool_stub_grep_bg.wasm) could not be loaded: ${error?.message ?? error}`,
+              { cause: error },
+            );
+          },
+        );
+    }
+    return this.#loading;
+  }
+
+  /**
+   * The engine on this thread: `check(request)` and `search(content, request)` (JSON text). A large
+   * text crosses into the module in pieces with a turn of the event loop between them; the search
+   * itself is one call. One search at a time, so pieces of two texts never mix.
+   */
+  #thisThreadEngine(module) {
+    let queue = Promise.resolve();
+    return {
+      thread: "main",
+      check: async (request) => void this.#call(module, "checkGrep", request),
+      search: (content, request) => {
+        const run = queue.then(async () => {
+          await this.#loadText(module, wholeText(content));
+          return this.#call(module, "grepLoaded", request);
+        });
+        queue = run.catch(() => {});
+        return run;
+      },
+    };
+  }
+
+  async #pickEngine(onStopped) {
+    // The browser entry installs the loader and the worker once its core is instantiated, in the
+    // background: a `preloadGrep()` or search right after the import waits for that, or it would
+    // find no loader (NOT_READY) and pick no worker.
+    await this.#runtime.whenReady();
+    if (this.#workerStarter) {
       try {
-        return await started.core(name, content, args);
+        return await this.#workerStarter(onStopped);
       } catch (error) {
-        if (!(error instanceof CoreUnavailable)) throw error;
+        this.#workerUnavailable = String(error?.message ?? error);
       }
     }
+    return this.#thisThreadEngine(await this.#loadOnThisThread());
   }
-  return callCore(core[name], wholeText(content), ...args);
-}
 
-/** Calls the grep module with the package's error conversion; a trap resets the module. */
-export function callGrep(module, name, ...args) {
-  try {
-    return module[name](...args);
-  } catch (error) {
-    if (typeof WebAssembly !== "undefined" && error instanceof WebAssembly.RuntimeError) {
-      loadedText = undefined;
-      module.__wbg_reset_state?.();
-      throw new ToolStubError(
-        "INTERNAL",
-        `internal error in the grep module (module reset): ${error.message}`,
-        { cause: error },
-      );
+  /**
+   * The engine of regex/ignoreCase/wholeWord searches, started on first use: the search worker
+   * where the entry installed one and it starts, else the grep module on this thread.
+   */
+  engine() {
+    if (!this.#engine) {
+      // A worker that fails after it started is replaced: the next search picks an engine again.
+      const picking = this.#pickEngine(() => {
+        if (this.#engine === picking) this.#engine = undefined;
+      });
+      this.#engine = picking;
+      picking.catch(() => {
+        if (this.#engine === picking) this.#engine = undefined;
+      });
     }
-    throw toToolStubError(error);
+    return this.#engine;
+  }
+
+  /**
+   * Instantiates the grep module now (idempotent); resolves with where searches run:
+   * `{ thread: "worker" }`, or `{ thread: "main" }` (with `workerUnavailable` saying why when a
+   * worker was tried).
+   */
+  async preload() {
+    const { thread } = await this.engine();
+    return thread === "main" && this.#workerUnavailable !== undefined
+      ? { thread, workerUnavailable: this.#workerUnavailable }
+      : { thread };
+  }
+
+  /** Makes `content` the text the module holds (unless it is already). */
+  async #loadText(module, content) {
+    if (content === this.#loadedText) return;
+    this.#loadedText = undefined;
+    if (content.length <= CHUNK_UNITS) {
+      this.#call(module, "loadText", content);
+    } else {
+      this.#call(module, "clearText", content.length);
+      for (const [start, end] of chunkRanges(content)) {
+        this.#call(module, "appendText", content.slice(start, end));
+        await yieldToEventLoop();
+      }
+    }
+    this.#loadedText = content;
+  }
+
+  /**
+   * The main module's `name(content, ...args)` (`grepContent`, `hitCoordinates`): in the search
+   * worker for a large output where one runs and was given the main module, else here. `content` is
+   * a string or a store's TextPieces (joined only when the call runs here).
+   */
+  async coreOnText(name, content, ...args) {
+    if (this.#workerStarter && content.length >= OFF_THREAD_MIN_UNITS) {
+      const started = await this.engine().catch(() => undefined);
+      if (started?.thread === "worker" && started.hasCore) {
+        try {
+          return await started.core(name, content, args);
+        } catch (error) {
+          if (!(error instanceof CoreUnavailable)) throw error;
+        }
+      }
+    }
+    return this.#runtime.call(name, wholeText(content), ...args);
+  }
+
+  /** Calls the grep module with the package's error conversion; a trap resets the module. */
+  #call(module, name, ...args) {
+    try {
+      return module[name](...args);
+    } catch (error) {
+      if (isWasmTrap(error)) {
+        this.#loadedText = undefined;
+        module.__wbg_reset_state?.();
+        throw new ToolStubError(
+          "INTERNAL",
+          `internal error in the grep module (module reset): ${error.message}`,
+          { cause: error },
+        );
+      }
+      throw asToolStubError(error);
+    }
   }
 }

@@ -4,12 +4,9 @@
 // that fetch cannot work (a bundler that does not emit the wasm, such as esbuild), the host calls
 // `init({ module | bytes | url })`; in Node, where fetch cannot read the package's file: URL, the
 // import fails saying to use the Node entry instead.
-import initWasm from "../wasm/tool_stub.js";
-import { useSha256 } from "./api.js";
-import { useStagedSha256 } from "./core-call.js";
-import { isReady, markReady, markNotReady, useReadiness } from "./ready.js";
-import { useGrepLoader, useSearchWorker } from "./grep-module.js";
-import { useEnhancedLoader } from "./enhanced-module.js";
+import * as core from "../wasm/tool_stub.js";
+import { createApi } from "./api.js";
+import { Runtime } from "./runtime.js";
 import { SearchWorker } from "./search-worker-client.js";
 import { ToolStubError } from "./stores/errors.js";
 
@@ -63,7 +60,7 @@ function wasmOf(source, prefix, fallback) {
   return source[key("module")] ?? source[key("bytes")] ?? source[key("url")] ?? fallback;
 }
 
-function useWebCrypto() {
+function useWebCrypto(runtime) {
   // WebCrypto exists only in secure contexts; elsewhere the core's SHA-256 stays in use.
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) return;
@@ -71,79 +68,98 @@ function useWebCrypto() {
     const digest = new Uint8Array(await subtle.digest("SHA-256", bytes));
     return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
   };
-  useSha256((text) => sha256OfBytes(new TextEncoder().encode(text)));
+  runtime.useSha256((text) => sha256OfBytes(new TextEncoder().encode(text)));
   // `digest` copies its input before it returns, so it may hash bytes in the core's memory.
-  useStagedSha256(sha256OfBytes);
+  runtime.useStagedSha256(sha256OfBytes);
 }
 
-/** The wasm of the instantiation, for `init` calls that only change where searches run. */
-let instantiated;
+/** How the browser runtime gets its wasm: the instantiation, and each `init` after it. */
+class BrowserLoader {
+  runtime = new Runtime(core);
+  /** The wasm of the instantiation, for `init` calls that only change where searches run. */
+  #instantiated;
+  /** The last `init`'s promise: one instantiation at a time (the glue keeps the first one in flight). */
+  #initializing;
 
-/** Instantiates the core, then says how to load the grep module and where searches run. */
-async function instantiate(source) {
-  const wasm = wasmOf(source, "", WASM_URL);
-  if (wasm === null)
-    throw new TypeError(
-      "this host gives the module no URL to find its wasm next to it (import.meta.url)",
-    );
-  await initWasm({ module_or_path: wasm });
-  useWebCrypto();
-  markReady();
-  instantiated = { wasm, grepWasm: wasmOf(source, "grep", GREP_WASM_URL) };
-  useEnhanced(source);
-  useSearch(source);
-}
-
-/**
- * How to load enhanced mode's module (enhanced-module.js): asynchronously, the first time a
- * ToolStub configured for enhanced synopses needs one, or on `loadEnhancedMode()`.
- */
-function useEnhanced(source) {
-  const enhancedWasm = wasmOf(source, "enhanced", ENHANCED_WASM_URL);
-  useEnhancedLoader(async () => {
-    if (enhancedWasm === null)
+  /** Instantiates the core, then says how to load the grep module and where searches run. */
+  async #instantiate(source) {
+    const wasm = wasmOf(source, "", WASM_URL);
+    if (wasm === null)
       throw new TypeError(
-        "this host gives the module no URL to find its wasm next to it: pass init({ enhancedModule | enhancedBytes | enhancedUrl })",
+        "this host gives the module no URL to find its wasm next to it (import.meta.url)",
       );
-    const enhanced = await import("../wasm/tool_stub_enhanced.js");
-    await enhanced.default({ module_or_path: enhancedWasm });
-    return enhanced;
-  });
-}
-
-/**
- * The grep module's loader and the search worker (unless `searchWorker: false`), from the wasm
- * of the instantiation. Takes effect for the searches after it, once no engine has started yet.
- */
-function useSearch(source) {
-  const { wasm, grepWasm } = instantiated;
-  useGrepLoader(async () => {
-    const grep = await import("../wasm/tool_stub_grep.js");
-    await grep.default({ module_or_path: grepWasm });
-    return grep;
-  });
-  if (source.searchWorker === false) {
-    useSearchWorker(undefined);
-    return;
+    await core.default({ module_or_path: wasm });
+    useWebCrypto(this.runtime);
+    this.runtime.markReady();
+    this.#instantiated = { wasm, grepWasm: wasmOf(source, "grep", GREP_WASM_URL) };
+    this.#useEnhanced(source);
+    this.#useSearch(source);
   }
-  useSearchWorker(async (onStopped) => {
-    const sources = { grep: forWorker(grepWasm), core: forWorker(wasm) };
-    if (sources.grep === undefined)
-      throw new Error(
-        "the grep module's wasm was given in a form a worker cannot take (a Response or a promise)",
-      );
-    return new SearchWorker(newSearchWorker(source.searchWorkerUrl), sources, onStopped).start();
-  });
+
+  /**
+   * How to load enhanced mode's module (enhanced-module.js): asynchronously, the first time a
+   * ToolStub configured for enhanced synopses needs one, or on `loadEnhancedMode()`.
+   */
+  #useEnhanced(source) {
+    const enhancedWasm = wasmOf(source, "enhanced", ENHANCED_WASM_URL);
+    this.runtime.enhanced.useLoader(async () => {
+      if (enhancedWasm === null)
+        throw new TypeError(
+          "this host gives the module no URL to find its wasm next to it: pass init({ enhancedModule | enhancedBytes | enhancedUrl })",
+        );
+      const enhanced = await import("../wasm/tool_stub_enhanced.js");
+      await enhanced.default({ module_or_path: enhancedWasm });
+      return enhanced;
+    });
+  }
+
+  /**
+   * The grep module's loader and the search worker (unless `searchWorker: false`), from the wasm
+   * of the instantiation. Takes effect for the searches after it, once no engine has started yet.
+   */
+  #useSearch(source) {
+    const { wasm, grepWasm } = this.#instantiated;
+    const grepModule = this.runtime.grep;
+    grepModule.useLoader(async () => {
+      const grep = await import("../wasm/tool_stub_grep.js");
+      await grep.default({ module_or_path: grepWasm });
+      return grep;
+    });
+    if (source.searchWorker === false) {
+      grepModule.useSearchWorker(undefined);
+      return;
+    }
+    grepModule.useSearchWorker(async (onStopped) => {
+      const sources = { grep: forWorker(grepWasm), core: forWorker(wasm) };
+      if (sources.grep === undefined)
+        throw new Error(
+          "the grep module's wasm was given in a form a worker cannot take (a Response or a promise)",
+        );
+      return new SearchWorker(newSearchWorker(source.searchWorkerUrl), sources, onStopped).start();
+    });
+  }
+
+  /** An `init` once the core is ready: only its search options (`searchWorker`, `searchWorkerUrl`) apply. */
+  #reconfigure(source) {
+    if (wasmOf(source, "enhanced", undefined) !== undefined) this.#useEnhanced(source);
+    if (source.searchWorker !== undefined || source.searchWorkerUrl !== undefined)
+      this.#useSearch(source);
+  }
+
+  /** See `init` below. */
+  init(source) {
+    const previous = this.#initializing ?? Promise.resolve();
+    this.#initializing = previous
+      .catch(() => {})
+      .then(() => (this.runtime.isReady() ? this.#reconfigure(source) : this.#instantiate(source)));
+    // ToolStub's methods wait for it (a failure is theirs to report, as NOT_READY saying why).
+    this.runtime.useReadiness(this.#initializing.catch(() => {}));
+    return this.#initializing;
+  }
 }
 
-/** An `init` once the core is ready: only its search options (`searchWorker`, `searchWorkerUrl`) apply. */
-function reconfigure(source) {
-  if (wasmOf(source, "enhanced", undefined) !== undefined) useEnhanced(source);
-  if (source.searchWorker !== undefined || source.searchWorkerUrl !== undefined) useSearch(source);
-}
-
-/** The last `init`'s promise: one instantiation at a time (the glue keeps the first one in flight). */
-let initializing;
+/** The page's runtime and how it loads; every ToolStub and call of this entry uses it. */
+const loader = new BrowserLoader();
 
 /**
  * Instantiates the core from the wasm the host gives (`module`, `bytes` or `url`; default: next
@@ -157,13 +173,7 @@ let initializing;
  * the first search).
  */
 export function init(source = {}) {
-  const previous = initializing ?? Promise.resolve();
-  initializing = previous
-    .catch(() => {})
-    .then(() => (isReady() ? reconfigure(source) : instantiate(source)));
-  // ToolStub's methods wait for it (a failure is theirs to report, as NOT_READY saying why).
-  useReadiness(initializing.catch(() => {}));
-  return initializing;
+  return loader.init(source);
 }
 
 const inNode =
@@ -181,17 +191,28 @@ if (inNode) {
 }
 // No top-level await (an iife bundle, esbuild's default, cannot hold one): the wasm loads in the
 // background. ToolStub's methods wait for it; the synchronous calls need `await init()` first.
-markNotReady(
+loader.runtime.markNotReady(
   "the tool-stub wasm module is still loading: await init() before calling synopsis, renderStub, makePreview, toolResultId, sha256Hex " +
     "or toolDefinitions (ToolStub's other methods wait for it themselves)",
 );
 init().catch((error) => {
   // A page whose bundler did not emit the wasm: the API waits for the host's init().
-  markNotReady(
+  loader.runtime.markNotReady(
     `tool-stub could not load its wasm from ${WASM_URL?.href ?? "next to its module"} (${error?.message ?? error}); your bundler may not have emitted it ` +
       `(esbuild leaves new URL(..., import.meta.url) as it is, and an iife bundle has no module URL). Serve wasm/tool_stub_bg.wasm and call ` +
       `await init({ url }) with its address, or init({ module }) / init({ bytes }), before using tool-stub`,
   );
 });
 
-export * from "./api.js";
+export { ToolStubError, MemoryStore, DEFAULT_SESSION_URI_PATTERN } from "./api.js";
+export const {
+  ToolStub,
+  useSha256,
+  preloadGrep,
+  loadEnhancedMode,
+  synopsis,
+  renderStub,
+  makePreview,
+  toolResultId,
+  sha256Hex,
+} = createApi(loader.runtime);

@@ -3,8 +3,7 @@
 // 100 MB string), and runs one search at a time there. Errors come back with their codes, as the
 // same calls on the main thread would throw them.
 
-import { ToolStubError } from "./stores/errors.js";
-import { toToolStubError } from "./core-call.js";
+import { ToolStubError, asToolStubError } from "./stores/errors.js";
 import { textPieces, yieldToEventLoop } from "./text-chunks.js";
 
 /** How long a new worker may take to answer its first message before searches stay on this thread. */
@@ -24,7 +23,7 @@ function fromWorker({ code, message, name, coreUnavailable }) {
   }
   const error = new Error(message);
   error.code = code;
-  return toToolStubError(error);
+  return asToolStubError(error);
 }
 
 export class SearchWorker {

@@ -98,7 +98,7 @@ extern "C" {
 }
 
 /// The error as both wasm modules throw it: a JavaScript `Error` whose `code` is the error's
-/// code (js/core-call.js makes it a `ToolStubError`).
+/// code (js/runtime.js makes it a `ToolStubError`).
 impl From<Error> for wasm_bindgen::JsValue {
     fn from(error: Error) -> Self {
         let thrown = JsError::new(&error.message);

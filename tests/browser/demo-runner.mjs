@@ -402,13 +402,11 @@ async function main() {
     );
 
     await check("file input loads a local file as the output", async () => {
-      await page
-        .locator("#file-input")
-        .setInputFiles({
-          name: "notes.md",
-          mimeType: "text/markdown",
-          buffer: Buffer.from("# Notes\n\n- one\n- two\n"),
-        });
+      await page.locator("#file-input").setInputFiles({
+        name: "notes.md",
+        mimeType: "text/markdown",
+        buffer: Buffer.from("# Notes\n\n- one\n- two\n"),
+      });
       await idle(page);
       assert(
         (await page.getByLabel("Output", { exact: true }).inputValue()) ===

@@ -104,9 +104,12 @@ describe("synopsis, renderStub, makePreview, toolResultId", () => {
 
 describe("before the wasm module is ready", () => {
   it("calls fail with NOT_READY, not a crash", () => {
-    // api.js alone, without an entry module: nothing has instantiated the module.
+    // The API on a runtime no entry module built: nothing has instantiated the module.
     const script = `
-      const { synopsis, ToolStubError } = await import(${JSON.stringify(path.join(ROOT, "pkg/js/api.js"))});
+      const { createApi, ToolStubError } = await import(${JSON.stringify(path.join(ROOT, "pkg/js/api.js"))});
+      const { Runtime } = await import(${JSON.stringify(path.join(ROOT, "pkg/js/runtime.js"))});
+      const core = await import(${JSON.stringify(path.join(ROOT, "pkg/wasm/tool_stub.js"))});
+      const { synopsis } = createApi(new Runtime(core));
       try { synopsis("x"); console.log("no error"); } catch (e) { console.log(e instanceof ToolStubError, e.code, e.message); }`;
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
       encoding: "utf8",

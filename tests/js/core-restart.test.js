@@ -3,14 +3,8 @@
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { createHash, webcrypto } from "node:crypto";
-import {
-  callCore,
-  coreInstance,
-  KEPT_MEMORY_BYTES,
-  useInCoreSha256,
-  useStagedSha256,
-  useSha256,
-} from "../../pkg/js/core-call.js";
+import { runtime } from "../../pkg/js/node-runtime.js";
+import { KEPT_MEMORY_BYTES } from "../../pkg/js/runtime.js";
 import { memoryBytes, sha256Hex as coreSha256Hex } from "../../pkg/wasm/tool_stub.js";
 import { ToolStub, MemoryStore, ToolStubError } from "./pkg.js";
 
@@ -19,7 +13,7 @@ const big = (tag, n = 30_000) => `${tag}\n` + "x".repeat(n);
 /** A trap in the core, as a bug would cause one: the glue hands the core a number as a string. */
 function forceTrap() {
   assert.throws(
-    () => callCore(coreSha256Hex, 42),
+    () => runtime.run(coreSha256Hex, 42),
     (error) =>
       error instanceof ToolStubError &&
       error.code === "INTERNAL" &&
@@ -103,10 +97,10 @@ describe("a trap in the core while another call's turn is planned", () => {
     const hashStarted = new Promise((resolve) => (started = resolve));
     try {
       // The browser entry's hashers: none of text, an asynchronous one of the staged bytes.
-      useSha256(() => {
+      runtime.useSha256(() => {
         throw new Error("the text hasher is not the one used");
       });
-      useStagedSha256(async (utf8) => {
+      runtime.useStagedSha256(async (utf8) => {
         const digest = webcrypto.subtle.digest("SHA-256", utf8);
         started();
         await hashing;
@@ -123,8 +117,8 @@ describe("a trap in the core while another call's turn is planned", () => {
       await assertStoredExactly(ts, part, big("S"));
       assert.equal(part.sha256, createHash("sha256").update(big("S")).digest("hex"));
     } finally {
-      useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
-      useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+      runtime.useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
+      runtime.useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
     }
   });
 });
@@ -135,9 +129,9 @@ describe("memory after a large call", () => {
 
   it("is given back: the core starts afresh once nothing is kept in it", async () => {
     const ts = new ToolStub({ sessionId: "memory" });
-    const before = coreInstance();
+    const before = runtime.coreInstance();
     await assert.rejects(ts.read(hugeId()), (error) => error.code === "INVALID_ARGUMENT");
-    assert.equal(coreInstance(), before + 1, "the core was started afresh");
+    assert.equal(runtime.coreInstance(), before + 1, "the core was started afresh");
     assert.ok(memoryBytes() < KEPT_MEMORY_BYTES / 4, `${memoryBytes()} bytes kept`);
     const [part] = await ts.externalize([{ toolId: "c", toolName: "t", output: big("after") }], {
       messageId: "m",
@@ -152,16 +146,16 @@ describe("memory after a large call", () => {
       messageId: "m",
     });
     await reached;
-    const before = coreInstance();
+    const before = runtime.coreInstance();
     await assert.rejects(
       new ToolStub({ sessionId: "other" }).read(hugeId()),
       (error) => error.code === "INVALID_ARGUMENT",
     );
-    assert.equal(coreInstance(), before, "no restart under a planned turn");
+    assert.equal(runtime.coreInstance(), before, "no restart under a planned turn");
     assert.ok(memoryBytes() > KEPT_MEMORY_BYTES);
     open();
     const [part] = await pending;
-    assert.equal(coreInstance(), before + 1, "the restart came once the turn finished");
+    assert.equal(runtime.coreInstance(), before + 1, "the restart came once the turn finished");
     assert.ok(memoryBytes() < KEPT_MEMORY_BYTES / 4);
     await assertStoredExactly(ts, part, big("A"));
   });

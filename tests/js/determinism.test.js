@@ -5,9 +5,11 @@ import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
 import { dropTurn, finishTurn, makePreviewJson, planTurn } from "../../pkg/wasm/tool_stub.js";
-// The main module asks enhanced mode's module for enhanced synopses through this host (the API
-// passes it to every such call); the Node entry, loaded by ./pkg.js, says how to load that module.
-import { enhancedHost } from "../../pkg/js/enhanced-module.js";
+// The main module asks enhanced mode's module for enhanced synopses through the runtime's host
+// (the API passes it to every such call); the Node runtime says how to load that module.
+import { runtime } from "../../pkg/js/node-runtime.js";
+
+const enhancedHost = runtime.enhanced.host;
 
 const native = JSON.parse(
   execFileSync(

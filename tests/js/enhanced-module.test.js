@@ -13,7 +13,9 @@ import { ROOT } from "./pkg.js";
 function inFreshProcess(body) {
   const script = `
     import * as api from "./pkg/js/node.js";
-    import { enhancedModuleLoaded, useEnhancedLoader } from "./pkg/js/enhanced-module.js";
+    import { runtime } from "./pkg/js/node-runtime.js";
+    const enhancedModuleLoaded = () => runtime.enhanced.isLoaded();
+    const useEnhancedLoader = (load, loadNow) => runtime.enhanced.useLoader(load, loadNow);
     const log = "2024-01-01T00:00:00Z ERROR payment failed for order 1\\n2024-01-01T00:00:01Z INFO ok\\n".repeat(400);
     const out = {};
     ${body}

@@ -2,7 +2,8 @@
 // errors cross as Error objects; the store wrappers keep what they do not change.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { coreInstance, isWellFormed, wellFormed } from "../../pkg/js/core-call.js";
+import { runtime } from "../../pkg/js/node-runtime.js";
+import { isWellFormed, wellFormed } from "../../pkg/js/arguments.js";
 import { withStoreTimeout } from "../../pkg/js/stores/timeout.js";
 import { withCheckedAnswers } from "../../pkg/js/stores/checked.js";
 import { validateId as coreValidateId } from "../../pkg/wasm/tool_stub.js";
@@ -79,9 +80,9 @@ describe("a store answering the wrong type", () => {
 
   /** Runs `body` and checks that the core was not restarted (no trap) meanwhile. */
   async function withoutTrap(body) {
-    const before = coreInstance();
+    const before = runtime.coreInstance();
     await body();
-    assert.equal(coreInstance(), before, "the core trapped and was restarted");
+    assert.equal(runtime.coreInstance(), before, "the core trapped and was restarted");
   }
 
   for (const [what, junk] of [

@@ -187,7 +187,7 @@ describe("identity is the exact stored text", () => {
 
   it("is the same digest whichever hasher the host installed (browsers' staged one, a custom one)", async () => {
     const { useSha256 } = await import("./pkg.js");
-    const { useInCoreSha256, useStagedSha256 } = await import("../../pkg/js/core-call.js");
+    const { runtime } = await import("../../pkg/js/node-runtime.js");
     const externalized = async () => {
       const [part] = await new ToolStub({
         sessionId: "h",
@@ -201,11 +201,11 @@ describe("identity is the exact stored text", () => {
       useSha256(() => {
         throw new Error("not used");
       });
-      useStagedSha256(async (bytes) => createHash("sha256").update(bytes).digest("hex"));
+      runtime.useStagedSha256(async (bytes) => createHash("sha256").update(bytes).digest("hex"));
       assert.equal(await externalized(), digestOf(lone));
     } finally {
       useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
-      useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+      runtime.useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
     }
   });
 

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createHash, webcrypto } from "node:crypto";
-import { callCore, useInCoreSha256, useStagedSha256 } from "../../pkg/js/core-call.js";
+import { runtime } from "../../pkg/js/node-runtime.js";
 import {
   dropStagedOutputs,
   dropTurn,
@@ -55,7 +55,7 @@ function tree(dir) {
 
 /** A trap in the core, as a bug would cause: the glue passes a number to the core as a string. */
 function forceTrap() {
-  callCore(coreSha256Hex, 42);
+  runtime.run(coreSha256Hex, 42);
 }
 
 describe("a trap in the core", () => {
@@ -342,7 +342,9 @@ describe("the SHA-256 of externalized outputs", () => {
     const expected = sha256Hex(output);
     try {
       const seen = [];
-      useInCoreSha256((utf8) => (seen.push(new TextDecoder().decode(utf8)), "cd".repeat(32)));
+      runtime.useInCoreSha256(
+        (utf8) => (seen.push(new TextDecoder().decode(utf8)), "cd".repeat(32)),
+      );
       assert.equal(await externalizedSha(), "cd".repeat(32), "the in-core hasher is the one used");
       assert.deepEqual(seen, [output], "it is given the output's UTF-8");
       for (const broken of [
@@ -352,11 +354,11 @@ describe("the SHA-256 of externalized outputs", () => {
         () => "not a digest",
         () => undefined,
       ]) {
-        useInCoreSha256(broken);
+        runtime.useInCoreSha256(broken);
         assert.equal(await externalizedSha(), expected);
       }
     } finally {
-      useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+      runtime.useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
     }
   });
 
@@ -365,7 +367,7 @@ describe("the SHA-256 of externalized outputs", () => {
     // one's UTF-8 is handed to an asynchronous hasher (WebCrypto's digest copies it at once).
     const restore = () => {
       useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
-      useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+      runtime.useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
     };
     const expected = sha256Hex(output);
     try {
@@ -373,7 +375,7 @@ describe("the SHA-256 of externalized outputs", () => {
       useSha256(() => {
         throw new Error("the text hasher is not the one used");
       });
-      useStagedSha256(async (utf8) => {
+      runtime.useStagedSha256(async (utf8) => {
         given.push(new TextDecoder().decode(utf8));
         const digest = new Uint8Array(await webcrypto.subtle.digest("SHA-256", utf8));
         return Buffer.from(digest).toString("hex");
@@ -387,7 +389,7 @@ describe("the SHA-256 of externalized outputs", () => {
         },
         async () => "not a digest",
       ]) {
-        useStagedSha256(broken);
+        runtime.useStagedSha256(broken);
         assert.equal(await externalizedSha(), expected);
       }
     } finally {
@@ -446,7 +448,7 @@ describe("the SHA-256 of externalized outputs", () => {
       assert.equal(await externalizedSha(), installed);
     } finally {
       useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
-      useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+      runtime.useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
     }
   });
 });

@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
-import { callCore, coreInstance } from "../../pkg/js/core-call.js";
+import { runtime } from "../../pkg/js/node-runtime.js";
 import { sha256Hex as coreSha256Hex } from "../../pkg/wasm/tool_stub.js";
 import { ToolStub, MemoryStore, NodeFsStore, ROOT } from "./pkg.js";
 
@@ -144,10 +144,10 @@ describe("a loaded catalog stays current without listing", () => {
     });
     await fill(a, "a", 4);
     await fill(b, "b", 3);
-    const before = coreInstance();
+    const before = runtime.coreInstance();
     // A trap (as a bug would cause one) restarts the core: the orders made before are gone.
-    assert.throws(() => callCore(coreSha256Hex, 42));
-    assert.notEqual(coreInstance(), before);
+    assert.throws(() => runtime.run(coreSha256Hex, 42));
+    assert.notEqual(runtime.coreInstance(), before);
     // b makes its order first in the fresh core, where numbers start again.
     await fill(b, "b", 1);
     await fill(a, "after", 1);
