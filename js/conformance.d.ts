@@ -12,7 +12,7 @@ export interface ConformanceResult {
 
 /**
  * Runs every conformance check against stores made by `setup()` (a fresh, empty store per call).
- * Optional methods (`loadSlice`, `loadKeys`, `loadPieces`, `lock`) are checked when the store has them.
+ * Optional methods (`size`, `saveMany`, `loadSlice`, `loadKeys`, `loadPieces`, `lock`) are checked when the store has them.
  */
 export declare function runStoreConformance(
   setup: () => Store | Promise<Store>,

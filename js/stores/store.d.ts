@@ -45,7 +45,11 @@ export interface Store {
   loadRange(prefix: string[]): Promise<StoreEntry[]>;
   /** Removes every entry loadRange(prefix) would return. */
   removeRange(prefix: string[]): Promise<void>;
-  /** value.length (UTF-16 code units) without materialising the value where the backend allows it. */
+  /**
+   * Optional: value.length (UTF-16 code units), or undefined for a missing key, without
+   * materialising the value where the backend allows it. ToolStub does not need it; the
+   * conformance suite checks it when the store has it.
+   */
   size?(key: StoreKey): Promise<number | undefined>;
   /** Optional: the keys loadRange(prefix) would return, in the same order, without their values. */
   loadKeys?(prefix: string[]): Promise<StoreKey[]>;

@@ -337,4 +337,26 @@ describe("tool-stub/testing", () => {
     );
     assert.ok(broken.failed > 0 && broken.results.some((r) => !r.ok && r.error));
   });
+
+  it("checks the optional size() only where the store has it, as the Store type says", async () => {
+    const { runStoreConformance } = await import("../../pkg/js/conformance.js");
+    // A store without size() (it is optional in store.d.ts) passes every check.
+    const withoutSize = await runStoreConformance(() => {
+      const store = new MemoryStore();
+      return new Proxy(store, {
+        get: (target, name) => {
+          if (name === "size") return undefined;
+          const value = Reflect.get(target, name);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+    });
+    assert.equal(withoutSize.failed, 0, JSON.stringify(withoutSize.results.filter((r) => !r.ok)));
+    // One whose size() is wrong fails them.
+    const wrongSize = await runStoreConformance(() =>
+      Object.assign(new MemoryStore(), { size: async () => 7 }),
+    );
+    const failedNames = wrongSize.results.filter((r) => !r.ok).map((r) => r.name);
+    assert.ok(failedNames.includes("size() equals value.length in UTF-16 code units (optional)"));
+  });
 });

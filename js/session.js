@@ -1,0 +1,145 @@
+// A ToolStub's session once it is configured: the runtime it calls, its checked store, its
+// resolved config, its catalog, and what every call on its results shares (keys, ids, loading an
+// output and its record). The calls themselves live by concern: turns.js (externalize, restore),
+// retrieval.js (read, search, searchAll, verify), session-results.js (list, delete, prune, usage)
+// and tool-calls.js (a model's calls of the retrieval tools).
+
+import { ToolStubError, asToolStubError } from "./stores/errors.js";
+import { invalid, requireString } from "./arguments.js";
+import { SessionCatalog } from "./catalog.js";
+import { countCodePoints, parseOutputIndex } from "./output-index.js";
+import { INDEX_FILE, METADATA_FILE, OUTPUT_FILE, RESULTS_DIR } from "./core-constants.js";
+import { TextPieces, wholeText } from "./text-chunks.js";
+
+export class Session {
+  /**
+   * @param {object} parts
+   * @param {import("./runtime.js").Runtime} parts.runtime
+   * @param {object} parts.store the store, its answers checked (stores/checked.js)
+   * @param {string} parts.sessionId
+   * @param {string} parts.sessionUri
+   * @param {object} parts.config the config the core resolved
+   * @param {string} parts.userId
+   * @param {() => string} parts.now
+   */
+  constructor({ runtime, store, sessionId, sessionUri, config, userId, now }) {
+    this.runtime = runtime;
+    this.store = store;
+    this.sessionId = sessionId;
+    this.sessionUri = sessionUri;
+    this.config = config;
+    this.userId = userId;
+    this.now = now;
+    this.catalog = new SessionCatalog(runtime, store, sessionId);
+  }
+
+  /** The id of a ref of this session, or an id as given. */
+  resolveId(refOrId) {
+    const value = requireString(refOrId, "ref");
+    const prefix = `${this.sessionUri}/${RESULTS_DIR}/`;
+    if (!value.startsWith(prefix) && value.includes("://")) {
+      throw invalid(
+        `ref ${JSON.stringify(value.slice(0, 200))} is not a result of this session (${prefix}...)`,
+      );
+    }
+    const id = value.startsWith(prefix) ? value.slice(prefix.length) : value;
+    this.runtime.call("validateId", id);
+    return id;
+  }
+
+  /** The store key of a result's `file`. */
+  key(id, file) {
+    return [this.sessionId, RESULTS_DIR, id, file];
+  }
+
+  /**
+   * A stored output, whole. A result exists once its record is written: the output is always
+   * written first. Its length is checked against its index (or, for a result stored without one,
+   * its record): an output cut short or grown behind the store's back is CORRUPT, never read as
+   * if it were whole. (`verify` checks the SHA-256 too.)
+   */
+  async loadOutput(id, { pieces = false } = {}) {
+    const record = await this.store.load(this.key(id, METADATA_FILE));
+    if (record === undefined) {
+      throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.sessionId}`);
+    }
+    const content = await this.#loadOutputText(id, pieces);
+    if (content === undefined) {
+      throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
+    }
+    const index = parseOutputIndex(await this.store.load(this.key(id, INDEX_FILE)));
+    if (index !== undefined) {
+      if (content.length !== index.utf16)
+        throw changedOutput(id, content.length, index.utf16, "UTF-16 units", "index");
+    } else {
+      const parsed = this.runtime.call("parseStoredRecord", record);
+      const chars = parsed === undefined ? undefined : JSON.parse(parsed).original_chars;
+      const stored = Number.isSafeInteger(chars) ? countCodePoints(wholeText(content)) : chars;
+      if (stored !== chars) throw changedOutput(id, stored, chars, "chars", "record");
+    }
+    return content;
+  }
+
+  /**
+   * The stored output: a string, or with `pieces` and a store that has `loadPieces`, the store's
+   * pieces not joined (a TextPieces, for the search worker); undefined if there is none.
+   */
+  async #loadOutputText(id, pieces) {
+    const key = this.key(id, OUTPUT_FILE);
+    if (!pieces || typeof this.store.loadPieces !== "function") return this.store.load(key);
+    const stored = await this.store.loadPieces(key);
+    if (stored === undefined) return undefined;
+    return stored.length === 1 ? stored[0] : new TextPieces(stored);
+  }
+
+  /** A result's record, parsed; null when it has none, CORRUPT when it does not read. */
+  async loadMetadata(id) {
+    const text = await this.store.load(this.key(id, METADATA_FILE));
+    if (text === undefined) return null;
+    const record = this.runtime.call("parseStoredRecord", text);
+    if (record === undefined) {
+      throw new ToolStubError("CORRUPT", `the metadata of tool result ${id} is unreadable`);
+    }
+    return JSON.parse(record);
+  }
+
+  /** Whether the config asks for retention. */
+  hasRetention() {
+    const c = this.config;
+    return c.maxResults != null || c.maxBytes != null || c.maxAgeMs != null;
+  }
+
+  /** The store's `removeRange`, which deleting needs; INVALID_ARGUMENT without one. */
+  requireRemoveRange() {
+    if (typeof this.store.removeRange !== "function")
+      throw invalid("store must implement removeRange() to delete");
+    return this.store.removeRange;
+  }
+}
+
+/** `{ toolResultId, code, message }` for a result a session-level call could not read or delete. */
+export function skipReport(toolResultId, error) {
+  const known = asToolStubError(error);
+  return { toolResultId, code: known.code, message: known.message };
+}
+
+/** `{ code, message }` of a failure a call reports instead of throwing it. */
+export function errorReport(error) {
+  const known = asToolStubError(error);
+  return { code: known.code, message: known.message };
+}
+
+/** A store failure as a part's `externalizationError` reads it. */
+export function describeStoreError(error) {
+  const name = error?.cause?.name ?? error?.name ?? "Error";
+  return `${name}: ${error?.message ?? String(error)}`;
+}
+
+/** CORRUPT: a stored output whose length is not the one its index or record gives. */
+export function changedOutput(id, found, expected, unit, by, from = 0) {
+  const what = found < expected ? "cut short" : "longer than it was";
+  return new ToolStubError(
+    "CORRUPT",
+    `the stored output of tool result ${id} was changed behind the store's back: ${what} (${found} ${unit} where its ${by} says ${expected}${from ? `, reading from ${from}` : ""})`,
+  );
+}

@@ -1,0 +1,300 @@
+// `ToolStub`, a session over a store: it checks its options, configures itself with the core
+// (once the wasm is ready: the browser entry loads it in the background), and hands each call to
+// the module of its concern with the session (session.js): turns.js, retrieval.js,
+// session-results.js and tool-calls.js. Every decision is the core's; those modules move data
+// between the caller, the core and the store.
+
+import { MemoryStore } from "./stores/memory.js";
+import { withStoreTimeout } from "./stores/timeout.js";
+import { withCheckedAnswers } from "./stores/checked.js";
+import {
+  callerJson,
+  readingCaller,
+  invalid,
+  requireString,
+  optionalString,
+  requireOptions,
+  checkKnownKeys,
+} from "./arguments.js";
+import { Session } from "./session.js";
+import { externalize, restore } from "./turns.js";
+import { read, search, searchAll, verify } from "./retrieval.js";
+import {
+  deleteResult,
+  deleteSession,
+  list,
+  prune,
+  rebuildCatalog,
+  usage,
+} from "./session-results.js";
+import { handleToolCall, toolDefinitions } from "./tool-calls.js";
+
+/** The pattern of the default session URI; `{sessionId}` is replaced. */
+export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
+
+/** The async methods that wait for the wasm and the configuration (see the static block). */
+const WAITING_METHODS = [
+  "externalize",
+  "read",
+  "verify",
+  "rebuildCatalog",
+  "search",
+  "searchAll",
+  "restore",
+  "list",
+  "delete",
+  "deleteSession",
+  "usage",
+  "prune",
+];
+
+/** A session over a store, on a runtime; entry modules export it as `ToolStub` (see api.js). */
+export class ToolStubOnRuntime {
+  /** @type {import("./runtime.js").Runtime} */
+  #runtime;
+  #sessionId;
+  #sessionUri;
+  /** @type {Session | undefined} The session, once configured. */
+  #session;
+  /** The core's part of the constructor, while it waits for the wasm (see #configured). */
+  #configure;
+
+  /**
+   * @param {import("./runtime.js").Runtime} runtime
+   * @param {object} options
+   * @param {object} [options.store] a store adapter (default: a new MemoryStore)
+   * @param {string} options.sessionId
+   * @param {string} [options.sessionUri] default `viking://user/default/sessions/<sessionId>`
+   * @param {object} [options.config] the reference config, camelCase
+   * @param {string} [options.userId] written into records as `user_id` (default "default")
+   * @param {() => string} [options.now] ISO timestamp for `created_at`
+   */
+  constructor(runtime, options) {
+    this.#runtime = runtime;
+    const opts = requireOptions(options, "options");
+    checkKnownKeys(
+      opts,
+      ["store", "sessionId", "sessionUri", "config", "userId", "now"],
+      "ToolStub",
+    );
+    const sessionId = requireString(opts.sessionId, "sessionId");
+    const sessionUri = optionalString(
+      opts.sessionUri,
+      "sessionUri",
+      DEFAULT_SESSION_URI_PATTERN.replace("{sessionId}", sessionId),
+    );
+    this.#sessionId = sessionId;
+    this.#sessionUri = sessionUri;
+    const configJson = callerJson(requireOptions(opts.config, "config"), "config");
+    const store = opts.store ?? new MemoryStore();
+    readingCaller("store", () => {
+      if (store === null || typeof store !== "object")
+        throw invalid("store must be a store object");
+      for (const method of ["load", "save", "loadRange"]) {
+        if (typeof store[method] !== "function") throw invalid(`store must implement ${method}()`);
+      }
+    });
+    const userId = optionalString(opts.userId, "userId", "default");
+    if (opts.now !== undefined && typeof opts.now !== "function")
+      throw invalid("now must be a function returning an ISO timestamp");
+    const now = opts.now ?? (() => new Date().toISOString());
+    this.#configure = () => {
+      runtime.call("validateSessionId", sessionId);
+      // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
+      const config = JSON.parse(runtime.call("resolveConfig", configJson));
+      // A store's answers are checked (a non-string would trap the core), and time out if asked to.
+      const timed =
+        config.storeTimeoutMs == null ? store : withStoreTimeout(store, config.storeTimeoutMs);
+      this.#session = new Session({
+        runtime,
+        store: withCheckedAnswers(timed),
+        sessionId,
+        sessionUri,
+        config,
+        userId,
+        now,
+      });
+    };
+    // The browser entry loads the wasm in the background: a ToolStub made before it is ready
+    // checks its session id and config with the core on its first call.
+    if (runtime.isReady()) this.#configured();
+  }
+
+  /** Runs the core's part of the constructor if it has not run (it throws as the constructor would). */
+  #configured() {
+    if (this.#configure === undefined) return this.#session;
+    const configure = this.#configure;
+    try {
+      configure();
+      this.#configure = undefined;
+    } catch (error) {
+      // Not ready yet: a later call tries again (after the host's init). A bad config stays bad.
+      if (error?.code !== "NOT_READY")
+        this.#configure = () => {
+          throw error;
+        };
+      throw error;
+    }
+    return this.#session;
+  }
+
+  /** Whether a call must wait for the wasm or the configuration before it runs. */
+  #pending() {
+    return !this.#runtime.isReady() || this.#configure !== undefined;
+  }
+
+  /**
+   * The async methods wait for the wasm, then configure: only while either is pending, so a call
+   * on a ready ToolStub still reads its arguments when it starts (nothing else runs in between).
+   */
+  static {
+    const prototype = ToolStubOnRuntime.prototype;
+    for (const name of WAITING_METHODS) {
+      const method = prototype[name];
+      const waiting = {
+        [name](...args) {
+          if (!this.#pending()) return method.apply(this, args);
+          return this.#runtime.whenReady().then(() => {
+            this.#configured();
+            return method.apply(this, args);
+          });
+        },
+      }[name];
+      Object.defineProperty(prototype, name, {
+        value: waiting,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+
+  get sessionId() {
+    return this.#sessionId;
+  }
+
+  get sessionUri() {
+    return this.#sessionUri;
+  }
+
+  // --- Turns (turns.js) -------------------------------------------------------------------
+
+  /**
+   * Externalizes one turn's tool parts: returns new part objects (the inputs are not touched).
+   * Outputs that go out are stored first, then replaced by their stub.
+   */
+  externalize(parts, options) {
+    return externalize(this.#session, parts, options);
+  }
+
+  /**
+   * The inverse of `externalize`: new parts with each externalized output put back from the
+   * store (a read-back part gets the window it read), SHA-256 verified (`CORRUPT` on mismatch).
+   */
+  restore(parts) {
+    return restore(this.#session, parts);
+  }
+
+  // --- Retrieval (retrieval.js) -----------------------------------------------------------
+
+  /**
+   * A window of a stored output: by code-point offset and limit (`-1`: to the end; the
+   * reference's read), or by lines (`line`, `lines`, `column`, `numbered`), or a JSON subtree
+   * (`jsonPointer`), or CSV/TSV rows (`rows: { start, count }`); the last three within `maxChars`.
+   */
+  read(refOrId, options) {
+    return read(this.#session, refOrId, options);
+  }
+
+  /**
+   * Checks a stored output against its record: the SHA-256 and the length must match, else
+   * `CORRUPT`. Returns `{ toolResultId, sha256, totalChars }`.
+   */
+  verify(refOrId) {
+    return verify(this.#session, refOrId);
+  }
+
+  /**
+   * Search in a stored output: literal and case-sensitive by default (the reference's matches),
+   * or `regex`, `ignoreCase`, `wholeWord`; context by `contextChars` or `contextLines`. Each
+   * match says its offset, line and column; `totalMatches` counts all, also beyond `limit`.
+   */
+  search(refOrId, options) {
+    return search(this.#session, refOrId, options);
+  }
+
+  /**
+   * Searches every stored result of the session. Results are ranked by their number of matches,
+   * then newest first; each carries its ref, its first `perResult` matches and `totalMatches`.
+   */
+  searchAll(options) {
+    return searchAll(this.#session, options);
+  }
+
+  // --- The session's results (session-results.js) ----------------------------------------
+
+  /** The session's stored records (as written, snake_case), in id order. */
+  list(options) {
+    return list(this.#session, options);
+  }
+
+  /** Deletes one stored result. `{ deleted: false }` when there was none. */
+  delete(refOrId) {
+    return deleteResult(this.#session, refOrId);
+  }
+
+  /**
+   * Deletes every stored result of this session and its catalog: exactly what this package
+   * wrote under the session (its `tool-results` and `tool-stub` entries), nothing else.
+   */
+  deleteSession() {
+    return deleteSession(this.#session);
+  }
+
+  /**
+   * What this session stores, from its catalog: `{ results, chars, bytes }` (UTF-8 bytes of the
+   * outputs, their indexes and records). It counts what `list` lists: a directory without a
+   * record (a write cut short) and temp files are not results.
+   */
+  usage() {
+    return usage(this.#session);
+  }
+
+  /**
+   * Applies the retention policy (`maxResults`, `maxBytes`, `maxAgeMs`): deletes the oldest results
+   * first, never one in `protect` (refs or ids). Runs after every `externalize` too, under the
+   * session's lock. Answers `{ deleted: [ids] }`, with `skipped` for results it could not delete.
+   */
+  prune(options) {
+    return prune(this.#session, options);
+  }
+
+  /**
+   * Rebuilds the session's catalog from the stored records (results stored by another tool or an
+   * older version are added, entries without a record dropped). Answers `{ results, added, removed }`.
+   */
+  rebuildCatalog() {
+    return rebuildCatalog(this.#session);
+  }
+
+  // --- A model's tool calls (tool-calls.js) -----------------------------------------------
+
+  /** The retrieval tools as JSON Schema, in the shape an SDK takes: "openai", "openai-responses", "anthropic" or "json-schema". */
+  toolDefinitions(options) {
+    return toolDefinitions(() => this.#configured(), options);
+  }
+
+  /**
+   * Runs a model's call of a retrieval tool. Never throws: a bad call or a failed lookup comes back
+   * as `{ error: { code, message, allowed? } }` for the model to read. Results are bounded by
+   * `config.maxResultChars`.
+   */
+  handleToolCall(name, args) {
+    return handleToolCall(
+      this,
+      () =>
+        this.#pending() ? this.#runtime.whenReady().then(() => this.#configured()) : this.#session,
+      name,
+      args,
+    );
+  }
+}
