@@ -41,6 +41,21 @@ export function splitStub(stub, ref) {
   return { body, header: masked.join("\n") };
 }
 
+/** Stub lines that quote the output verbatim (the reference's excerpts) rather than claim about it. */
+const QUOTE_LINE = /^- (Opening excerpt|Closing excerpt|Main text):/;
+
+/**
+ * What a stub claims: its body without the verbatim excerpts. A near-miss's `mustNotMatch` is
+ * checked on this, so a guide whose excerpt quotes "error TS2322" is not held to have claimed
+ * errors, while "Errors: 5" on a line of its own is a claim.
+ */
+export function claimText(body) {
+  return body
+    .split("\n")
+    .filter((line) => !QUOTE_LINE.test(line.trim()))
+    .join("\n");
+}
+
 /** Externalizes every entry through `mod` (a tool-stub package) in `mode`; one result per entry. */
 export async function runCorpus(mod, mode, entries) {
   const { ToolStub, MemoryStore } = mod;
@@ -62,7 +77,8 @@ export async function runCorpus(mod, mode, entries) {
       fact: f.fact,
       pass: externalized && testFact(f, body),
     }));
-    const violations = (e.mustNotMatch ?? []).filter((src) => new RegExp(src, "i").test(body));
+    const claims = claimText(body);
+    const violations = (e.mustNotMatch ?? []).filter((src) => new RegExp(src, "i").test(claims));
     results.push({
       file: e.file,
       format: e.format,

@@ -845,7 +845,7 @@ function prometheus(file, seed, openMetrics) {
     openMetrics
       ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
       : "text/plain; version=0.0.4; charset=utf-8",
-    "text",
+    "metrics",
     join(out),
     F.list,
   );

@@ -284,7 +284,7 @@ export function nearMisses() {
       "prometheus-exposition",
       "curl",
       mime,
-      "text",
+      "metrics",
       join(lines),
       ["markdown", "\\boutline\\b", "\\bheadings?\\b"],
       F.list,
@@ -299,15 +299,23 @@ export function nearMisses() {
       lines.push(
         `src/${r.pick(SERVICES)}/${r.word(6)}.ts:${r.int(1, 500)}:${r.int(1, 40)}:    const retry = ${r.pick(["withRetry", "retryPolicy", "maxRetries"])}(${r.word(5)});`,
       );
+    const F = factsFor("rg-vimgrep.txt");
+    F.count(
+      "hits",
+      "160 hits",
+      160,
+      ["hits", "matches", "lines", "results"],
+      "^src/\\S+\\.ts:\\d+:\\d+:",
+    );
     add(
       "rg-vimgrep.txt",
       "ripgrep-vimgrep",
       "rg",
       undefined,
-      "text",
+      "search_hits",
       join(lines),
       BUILD_CLAIMS,
-      factsFor("rg-vimgrep.txt").list,
+      F.list,
     );
   }
   {
@@ -317,7 +325,24 @@ export function nearMisses() {
       lines.push(
         `./internal/${r.pick(["store", "api", "jobs"])}/${r.word(6)}.go:${r.int(1, 800)}:\t\treturn fmt.Errorf("${r.pick(["load", "save", "decode"])} ${r.word(5)}: %w", err)`,
       );
-    add("grep-rn.txt", "grep-rn", "grep", undefined, "text", join(lines), BUILD_CLAIMS, []);
+    const F = factsFor("grep-rn.txt");
+    F.count(
+      "hits",
+      "150 hits",
+      150,
+      ["hits", "matches", "lines", "results"],
+      "^\\./internal/\\S+\\.go:\\d+:",
+    );
+    add(
+      "grep-rn.txt",
+      "grep-rn",
+      "grep",
+      undefined,
+      "search_hits",
+      join(lines),
+      BUILD_CLAIMS,
+      F.list,
+    );
   }
 
   // 11: a passing `go test -v` whose t.Log lines have the file:line: shape of diagnostics.
@@ -384,7 +409,7 @@ export function nearMisses() {
       "unified-diff",
       "git",
       "text/x-diff",
-      "text",
+      "diff",
       join(lines),
       ["\\bGo source\\b", "\\bpackage main\\b", "language:?\\s*go\\b"],
       [],
@@ -841,7 +866,7 @@ export function nearMisses() {
       "unified-diff-of-markdown",
       "git",
       undefined,
-      "text",
+      "diff",
       join(lines),
       ["\\bmarkdown\\b", "\\boutline\\b"],
       [],
