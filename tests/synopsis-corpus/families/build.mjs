@@ -700,13 +700,14 @@ function goVet(file, seed, n) {
   const r = rng(seedOf(file) + seed);
   const out = [];
   let first = null;
-  const pkgs = new Set();
-  for (let i = 0; i < n; i++) {
-    const pkg = r.pick(["ledger", "accounts", "httpapi"]);
-    if (!pkgs.has(pkg)) {
-      pkgs.add(pkg);
-      out.push(`# github.com/acme/${pkg}`);
-    }
+  // `go vet ./...` reports each package's findings together, under its `# import/path` line.
+  const perPackage = { ledger: [], accounts: [], httpapi: [] };
+  for (let i = 0; i < n; i++) perPackage[r.pick(Object.keys(perPackage))].push(i);
+  const order = Object.entries(perPackage).flatMap(([pkg, ids]) =>
+    ids.map((_, k) => [pkg, k === 0]),
+  );
+  for (const [pkg, opens] of order) {
+    if (opens) out.push(`# github.com/acme/${pkg}`);
     const loc = `./${pkg}/${r.word(6)}.go:${r.int(10, 600)}:${r.int(2, 30)}`;
     const msg = r.pick([
       "fmt.Sprintf format %d has arg name of wrong type string",

@@ -463,13 +463,14 @@ export function nearMisses() {
     const r = rng(seedOf("export-with-csv"));
     const lines = [];
     let errors = 0;
-    for (let i = 0; i < 40; i++) {
+    // Most lines follow the log's grammar; a few batches are dumped as CSV between them.
+    for (let i = 0; i < 160; i++) {
       const lvl = r.chance(0.1) ? "ERROR" : "INFO";
       if (lvl === "ERROR") errors++;
       lines.push(
-        `2026-11-28 10:${pad2(i)}:00,123 ${lvl} exporter: ${lvl === "ERROR" ? "row rejected by warehouse" : "batch written"} batch=${i}`,
+        `2026-11-28 ${pad2(10 + Math.floor(i / 60))}:${pad2(i % 60)}:00,123 ${lvl} exporter: ${lvl === "ERROR" ? "row rejected by warehouse" : "batch written"} batch=${i}`,
       );
-      if (i % 8 === 3) {
+      if (i % 40 === 3) {
         lines.push("invoice_id,customer,amount,currency");
         for (let k = 0; k < 12; k++)
           lines.push(
@@ -492,7 +493,7 @@ export function nearMisses() {
       undefined,
       "log",
       join(lines),
-      ["\\d+ continuation lines"],
+      ["(?<![\\d,])[1-9][\\d,]* continuation lines"],
       F.list,
     );
   }
