@@ -199,12 +199,13 @@ export function report(mode, results, { verbose = false } = {}) {
     );
   out.push("");
   const given = [...new Set(results.map((r) => r.kind))].sort();
-  const w = Math.max(8, ...given.map((k) => k.length));
+  // Each column as wide as its kind's name; the first as wide as the longest expected kind.
+  const w = Math.max(8, ...[...s.confusion.keys()].map((k) => k.length));
   out.push(`confusion (rows: expected kind, columns: kind given)`);
-  out.push(`${"expected".padEnd(w)} ${given.map((k) => k.padStart(w)).join(" ")}`);
+  out.push(`${"expected".padEnd(w)} ${given.join(" ")}`);
   for (const [exp, row] of [...s.confusion.entries()].sort())
     out.push(
-      `${exp.padEnd(w)} ${given.map((k) => String(row.get(k) ?? "").padStart(w)).join(" ")}`,
+      `${exp.padEnd(w)} ${given.map((k) => String(row.get(k) ?? "").padStart(k.length)).join(" ")}`.trimEnd(),
     );
   out.push("");
   for (const r of s.wrongKinds)
