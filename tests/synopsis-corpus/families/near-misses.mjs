@@ -1067,5 +1067,109 @@ export function nearMisses() {
     );
   }
 
+  // 33: a Markdown review guide whose fenced blocks hold diffs: a document, not a diff.
+  {
+    const { lines, facts } = markdownQuoting(
+      "code-review-guide.md",
+      33,
+      "Reviewing pull requests",
+      ["Small diffs", "Naming", "Error handling", "Tests", "Approving"],
+      "diff",
+      (r) => [
+        `--- a/internal/${r.word(5)}.go`,
+        `+++ b/internal/${r.word(5)}.go`,
+        `@@ -${r.int(1, 90)},6 +${r.int(1, 90)},7 @@`,
+        "-\treturn err",
+        '+\treturn fmt.Errorf("load: %w", err)',
+        " }",
+      ],
+      "text/markdown",
+    );
+    add(
+      "code-review-guide.md",
+      "markdown-quoting-diffs",
+      "read_file",
+      "text/markdown",
+      "markdown",
+      lines,
+      ["\\bhunks?\\b[^\\n\\d]{0,4}\\d+", "\\bfiles? changed\\b"],
+      facts,
+    );
+  }
+
+  // 34: a release checklist whose items start with + and -: prose, not a diff.
+  {
+    const r = rng(seedOf("release-checklist"));
+    const lines = ["Release checklist for 5.0", ""];
+    for (let i = 0; i < 60; i++)
+      lines.push(
+        `${r.pick(["+", "-"])} ${prose(r, 1)}`,
+        `  owner: ${r.pick(FIRST_NAMES)}, due ${pad2(r.int(1, 28))} Nov`,
+      );
+    add(
+      "release-checklist.txt",
+      "plus-minus-checklist",
+      "read_file",
+      "text/plain",
+      "text",
+      join(lines),
+      ["\\bhunks?\\b", "\\b(additions|deletions)\\b[^\\n\\d]{0,4}\\d+"],
+      [],
+    );
+  }
+
+  // 35: Python whose docstrings quote grep output: code, not search hits.
+  {
+    const r = rng(seedOf("find_usages.py"));
+    const lines = ['"""Finds where settings are read.', "", "Example::", ""];
+    for (let i = 0; i < 12; i++)
+      lines.push(
+        `    app/${r.word(6)}.py:${r.int(1, 400)}:    value = settings.${r.word(7).toUpperCase()}`,
+      );
+    lines.push('"""', "", "import re", "import subprocess", "from pathlib import Path", "");
+    for (let i = 0; i < 30; i++)
+      lines.push(
+        `def find_${r.word(6)}_${i}(root: Path) -> list[str]:`,
+        `    """Lines under root that read the ${r.word(5)} setting."""`,
+        '    out = subprocess.run(["grep", "-rn", "settings\\.", str(root)], capture_output=True, text=True)',
+        '    return [line for line in out.stdout.splitlines() if re.search(r":\\d+:", line)]',
+        "",
+      );
+    const F = factsFor("find_usages.py");
+    F.has("import", "imports subprocess", ["subprocess"], "^import subprocess$");
+    add(
+      "find_usages.py",
+      "python-quoting-grep-output",
+      "read_file",
+      "text/x-python",
+      "code",
+      join(lines),
+      ["\\bhits?\\b[^\\n\\d]{0,4}\\d+", "\\bmatches\\b[^\\n\\d]{0,4}\\d+"],
+      F.list,
+    );
+  }
+
+  // 36: a CSV whose first column is a file:line location: a table, not diagnostics or hits.
+  {
+    const r = rng(seedOf("coverage-gaps.csv"));
+    const lines = ["location,function,hits,branch_coverage"];
+    for (let i = 0; i < 180; i++)
+      lines.push(
+        `src/${r.pick(["ledger", "quota", "export"])}/${r.word(6)}.rs:${r.int(1, 900)},${r.word(5)}_${r.word(4)},${r.int(0, 90)},${(r.int(0, 100) / 100).toFixed(2)}`,
+      );
+    const F = factsFor("coverage-gaps.csv");
+    F.count("rows", "180 rows", 180, ["rows", "records", "lines"], "^src/");
+    add(
+      "coverage-gaps.csv",
+      "csv-of-locations",
+      "read_file",
+      "text/csv",
+      "csv",
+      join(lines),
+      [...BUILD_CLAIMS, "\\bhits?\\b[^\\n\\d]{0,4}\\d+ (in|across) \\d+ files"],
+      F.list,
+    );
+  }
+
   return out;
 }
