@@ -179,6 +179,27 @@ fn syslog_len(s: &[u8], at: usize) -> Option<usize> {
     Some(end - at)
 }
 
+/// logcat's `03-17 16:13:38.811` (month-day, then a time).
+fn month_day_len(s: &[u8], at: usize) -> Option<usize> {
+    if !digits(s, at, 2) || s.get(at + 2) != Some(&b'-') || !digits(s, at + 3, 2) {
+        return None;
+    }
+    if s.get(at + 5) != Some(&b' ') || !digits(s, at + 6, 2) {
+        return None;
+    }
+    Some(6 + time_len(s, at + 6)?)
+}
+
+/// A weekday before syslog's form (`Wed Oct 11 14:32:52.123456 2000`, Apache's error log, ctime).
+fn weekday_len(s: &[u8], at: usize) -> Option<usize> {
+    const DAYS: [&[u8]; 7] = [b"mon", b"tue", b"wed", b"thu", b"fri", b"sat", b"sun"];
+    let word = s.get(at..at + 3)?;
+    if !DAYS.iter().any(|day| word.eq_ignore_ascii_case(day)) || s.get(at + 3) != Some(&b' ') {
+        return None;
+    }
+    Some(4 + syslog_len(s, at + 4)?)
+}
+
 /// Unix epoch seconds (10 digits) or milliseconds (13), optionally with a fraction.
 fn epoch_len(s: &[u8], at: usize) -> Option<usize> {
     let run = digit_run(s, at);
@@ -220,9 +241,10 @@ fn timestamp_at(s: &[u8], at: usize) -> Option<(usize, usize)> {
     let len = match s.get(start)? {
         b'0'..=b'9' => iso_len(s, start)
             .or_else(|| clf_len(s, start))
+            .or_else(|| month_day_len(s, start))
             .or_else(|| epoch_len(s, start))
             .or_else(|| time_len(s, start))?,
-        b'a'..=b'z' | b'A'..=b'Z' => syslog_len(s, start)?,
+        b'a'..=b'z' | b'A'..=b'Z' => syslog_len(s, start).or_else(|| weekday_len(s, start))?,
         _ => return None,
     };
     let mut end = start + len;
@@ -289,7 +311,28 @@ fn token_level(token: &str, letters: bool) -> Option<usize> {
     if !(after.is_empty() || after.starts_with(':')) {
         return None;
     }
+    // Apache 2.4's `[module:level]`: the level after the module.
+    if token.starts_with('[') && token.ends_with(']') && !after.is_empty() {
+        if let Some(level) = level_word(after_last(trimmed, b':')) {
+            return Some(level);
+        }
+    }
     level_word(word)
+}
+
+/// Syslog's `<PRI>` (RFC 3164 and 5424; 5424 adds a version, `<165>1 `): the severity it holds
+/// (`PRI % 8`, emergency 0 to debug 7) as a level, and the rest of the line.
+fn syslog_priority(line: &str) -> Option<(usize, &str)> {
+    let rest = line.strip_prefix('<')?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if !(1..=3).contains(&digits) || rest.as_bytes().get(digits) != Some(&b'>') {
+        return None;
+    }
+    let priority: usize = rest[..digits].parse().ok()?;
+    let after = &rest[digits + 1..];
+    let after = after.strip_prefix("1 ").unwrap_or(after);
+    const SEVERITY_LEVELS: [usize; 8] = [FATAL, FATAL, CRITICAL, ERROR, WARN, 4, INFO, 6];
+    Some((SEVERITY_LEVELS[priority % 8], after))
 }
 
 /// `level=error`, `lvl=warn`, `severity="info"`: `Some(level)` for such a field, `None` otherwise.
@@ -732,6 +775,17 @@ impl<'a> Scan<'a> {
             };
             return self.entry(number, Some(level), access.message);
         }
+        if let Some((level, rest)) = syslog_priority(line) {
+            self.timestamped += 1;
+            let after = match leading_timestamp(rest) {
+                Some((time, after)) => {
+                    self.see_time(time);
+                    after
+                }
+                None => rest,
+            };
+            return self.entry(number, Some(level), message_text(after.trim_start()));
+        }
         if let Some((level, end)) = klog_level(line.as_bytes()) {
             self.timestamped += 1;
             self.see_time(&line[1..end]);
@@ -790,6 +844,9 @@ impl<'a> Scan<'a> {
             Some(Format::Access)
         } else if (self.with_level >= 3 && self.with_level * 5 >= self.non_blank)
             || (majority(self.timestamped) && self.with_level > 0)
+            // Lines led by a timestamp on three quarters of the lines: a log without levels
+            // (syslog, Go's `log` package).
+            || (self.timestamped >= 5 && self.timestamped * 4 >= self.non_blank * 3)
         {
             Some(Format::Text)
         } else {
@@ -983,6 +1040,8 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
             status_counts(&scan.statuses),
             scan.level_counts[ERROR]
         ));
+    } else if scan.with_level == 0 {
+        summary.push("Levels: none named on the lines.".to_string());
     } else {
         let mut line = "Levels:".to_string();
         for level in 0..LEVELS.len() {
@@ -1086,7 +1145,9 @@ mod tests {
         let start = at + usize::from(bracket);
         let len = iso_len(s, start)
             .or_else(|| syslog_len(s, start))
+            .or_else(|| weekday_len(s, start))
             .or_else(|| clf_len(s, start))
+            .or_else(|| month_day_len(s, start))
             .or_else(|| epoch_len(s, start))
             .or_else(|| time_len(s, start))?;
         let mut end = start + len;

@@ -16,6 +16,9 @@ const MIN_HEADINGS: usize = 3;
 const OUTLINE_WIDTH: usize = 900;
 /// Languages of code blocks listed.
 const SHOWN_LANGUAGES: usize = 8;
+/// Headings kept with their text, of levels 1-2 and of deeper levels each: more never fit the
+/// outline line.
+const KEPT_HEADINGS: usize = 400;
 
 /// The level and text of an ATX heading (`#` to `######`).
 fn heading(line: &str) -> Option<(usize, &str)> {
@@ -41,8 +44,13 @@ fn fence(line: &str) -> Option<(u8, usize, &str)> {
 /// What one pass over a Markdown document finds.
 #[derive(Default)]
 struct Survey {
-    /// Headings outside fenced blocks: level and text.
+    /// Headings outside fenced blocks: level and text (the first `KEPT_HEADINGS` of levels
+    /// 1-2 and of deeper levels; the rest only counted).
     headings: Vec<(usize, String)>,
+    shallow_count: usize,
+    deep_count: usize,
+    /// Byte ranges of the fenced blocks' contents (between their fence lines).
+    fenced_spans: Vec<(usize, usize)>,
     /// Fenced blocks per language (`""`: none named), in first-seen order.
     blocks: Vec<(String, usize)>,
     fenced_blocks: usize,
@@ -70,6 +78,8 @@ fn survey(output: &str) -> Survey {
         }
     }
     let mut open: Option<(u8, usize)> = None;
+    let mut span_start = 0;
+    let offset = |line: &str| line.as_ptr() as usize - output.as_ptr() as usize;
     for line in lines {
         if let Some((mark, run, info)) = fence(line) {
             match open {
@@ -77,10 +87,12 @@ fn survey(output: &str) -> Survey {
                     if mark == open_mark && run >= open_run && info.is_empty() =>
                 {
                     open = None;
+                    found.fenced_spans.push((span_start, offset(line)));
                 }
                 Some(_) => {}
                 None => {
                     open = Some((mark, run));
+                    span_start = offset(line) + line.len();
                     found.fenced_blocks += 1;
                     let language = info
                         .split(|c: char| c.is_whitespace() || c == '{' || c == ',')
@@ -99,11 +111,60 @@ fn survey(output: &str) -> Survey {
             continue;
         }
         if let Some((level, text)) = heading(line) {
-            found.headings.push((level, one_line(text, 80)));
+            let count = if level <= 2 {
+                &mut found.shallow_count
+            } else {
+                &mut found.deep_count
+            };
+            *count += 1;
+            if *count <= KEPT_HEADINGS {
+                found.headings.push((level, one_line(text, 80)));
+            }
         }
-        found.links += line.matches("](").count();
+        if line.contains("](") {
+            found.links += line.matches("](").count();
+        }
+    }
+    if open.is_some() {
+        found.fenced_spans.push((span_start, output.len()));
     }
     found
+}
+
+/// The reference's opening and closing excerpts of the text outside fenced blocks' contents:
+/// quoted compiler output or test results in a sample would read as the document's own.
+fn prose_excerpts(output: &str, spans: &[(usize, usize)]) -> (String, String) {
+    let wanted = crate::kinds::text::EXCERPT_CHARS;
+    let mut pieces = Vec::with_capacity(spans.len() + 1);
+    let mut at = 0;
+    for &(start, end) in spans {
+        pieces.push(&output[at..start.max(at)]);
+        at = end.max(at);
+    }
+    pieces.push(&output[at..]);
+    // Enough pieces from each end to hold the excerpt's chars (a char is at most 4 bytes, at
+    // least 1: `wanted` bytes at least, `4 * wanted` at most are read).
+    let mut head = String::new();
+    for piece in &pieces {
+        head.push_str(piece);
+        if head.len() >= 4 * wanted {
+            break;
+        }
+    }
+    let mut tail_pieces = Vec::new();
+    let mut tail_len = 0;
+    for piece in pieces.iter().rev() {
+        tail_pieces.push(*piece);
+        tail_len += piece.len();
+        if tail_len >= 4 * wanted {
+            break;
+        }
+    }
+    let tail: String = tail_pieces.into_iter().rev().collect();
+    (
+        crate::kinds::text::excerpt(crate::python::take_chars(&head, wanted)),
+        crate::kinds::text::excerpt(crate::python::last_chars(&tail, wanted)),
+    )
 }
 
 pub struct Markdown;
@@ -138,9 +199,8 @@ impl Analyzer for Markdown {
     fn synopsis(&self, input: &Input<'_>, claim: &Claim) -> Option<Synopsis> {
         let found = survey(input.output);
         if claim.confidence == Confidence::Evidence {
-            let shallow = found.headings.iter().filter(|(level, _)| *level <= 2);
             let second_level = found.headings.iter().any(|(level, _)| *level == 2);
-            if shallow.count() < MIN_HEADINGS || !second_level {
+            if found.shallow_count < MIN_HEADINGS || !second_level {
                 return None;
             }
             if input.reference_kind == "code" && found.fenced_blocks < 2 {
@@ -161,12 +221,12 @@ fn describe(input: &Input<'_>, found: &Survey) -> Synopsis {
     synopsis.kind = "markdown".to_string();
     synopsis.title = "Markdown output".to_string();
     // Levels 1 and 2 when there are enough of them, else every level.
-    let shallow = found
-        .headings
-        .iter()
-        .filter(|(level, _)| *level <= 2)
-        .count();
-    let deepest = if shallow >= MIN_HEADINGS { 2 } else { 6 };
+    let deepest = if found.shallow_count >= MIN_HEADINGS {
+        2
+    } else {
+        6
+    };
+    let total = found.shallow_count + if deepest == 2 { 0 } else { found.deep_count };
     let outline: Vec<String> = found
         .headings
         .iter()
@@ -192,8 +252,7 @@ fn describe(input: &Input<'_>, found: &Survey) -> Synopsis {
     }
     if !outline.is_empty() {
         lines.push(format!(
-            "Outline ({} headings): {}.",
-            outline.len(),
+            "Outline ({total} headings): {}.",
             joined_within(&outline, OUTLINE_WIDTH)
         ));
     }
@@ -230,6 +289,16 @@ fn describe(input: &Input<'_>, found: &Survey) -> Synopsis {
             synopsis.summary.splice(at..=at, lines);
         }
         None => synopsis.summary.extend(lines),
+    }
+    if !found.fenced_spans.is_empty() {
+        let (opening, closing) = prose_excerpts(input.output, &found.fenced_spans);
+        for item in &mut synopsis.summary {
+            if item.starts_with("Opening excerpt:") {
+                *item = format!("Opening excerpt: {opening}.");
+            } else if item.starts_with("Closing excerpt:") {
+                *item = format!("Closing excerpt: {closing}.");
+            }
+        }
     }
     synopsis
 }

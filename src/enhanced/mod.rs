@@ -30,6 +30,7 @@ mod document;
 mod json;
 mod markdown;
 pub mod metrics;
+mod pipe_table;
 mod registry;
 pub mod search_hits;
 mod table;

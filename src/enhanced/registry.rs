@@ -5,8 +5,8 @@
 
 use super::analyzer::{Analyzer, Claim, Confidence, Family};
 use super::{
-    build_output, code, dep_tree, diff, git_log, html, json, log, markdown, metrics, search_hits,
-    table, text_table, xml, yaml, Input,
+    build_output, code, dep_tree, diff, git_log, html, json, log, markdown, metrics, pipe_table,
+    search_hits, table, text_table, xml, yaml, Input,
 };
 use crate::kinds::Synopsis;
 
@@ -27,6 +27,7 @@ pub const ANALYZERS: &[&dyn Analyzer] = &[
     &search_hits::SearchHits,
     &BuildOutput,
     &Log,
+    &pipe_table::PipeTable,
     &TextTable,
     &Json,
     &Yaml,

@@ -86,6 +86,10 @@ impl Analyzer for SearchHits {
             .take(CLAIM_LINES)
         {
             seen += 1;
+            // go vet / go build print `# package` above their diagnostics: build output.
+            if line.starts_with("# ") {
+                return None;
+            }
             match hit(line) {
                 Some((_, _, text)) if is_diagnostic(text) => return None,
                 Some(_) => hits += 1,

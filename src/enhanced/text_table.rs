@@ -159,7 +159,7 @@ fn is_rule(line: &str) -> bool {
 
 /// How rows are cut into fields.
 #[derive(Debug, Clone, PartialEq)]
-enum Layout {
+pub(crate) enum Layout {
     /// Fields start at these char columns (the first at 0).
     Positions(Vec<usize>),
     /// One token per column, under the names' spans `[start, end)`; the last takes the rest.
@@ -171,6 +171,11 @@ enum Layout {
     /// This many whitespace-separated words, the last taking the rest (a listing without a
     /// header: `ls -l`).
     Words(usize),
+}
+
+/// `cut` for a caller without a token buffer.
+pub(crate) fn cut_line<'a>(line: &'a str, layout: &Layout, fields: &mut Vec<&'a str>) -> bool {
+    cut(line, layout, &mut Vec::new(), fields)
 }
 
 /// The fields of `line` under `layout` into `fields` (one per column; missing ones empty), and
@@ -587,12 +592,12 @@ fn status_name(name: &str) -> bool {
 }
 
 /// The table at the head of `output`: the header line index and the rows' lines.
-struct Table<'a> {
-    names: Vec<String>,
-    layout: Layout,
-    rows: Vec<&'a str>,
+pub(crate) struct Table<'a> {
+    pub(crate) names: Vec<String>,
+    pub(crate) layout: Layout,
+    pub(crate) rows: Vec<&'a str>,
     /// An `ls -l` listing (columns named here, entries counted by type).
-    listing: bool,
+    pub(crate) listing: bool,
 }
 
 /// `ls -l`'s columns, with the date as `ls` prints it by default (`May  1 12:00`) or with
@@ -858,7 +863,11 @@ fn trouble(value: &str, kind: &ColumnKind) -> Option<Cow<'static, str>> {
 
 /// The synopsis of a column-aligned table, or `None` when `output` is not one.
 pub fn synopsis(output: &str) -> Option<Synopsis> {
-    let table = find_listing(output).or_else(|| find_table(output))?;
+    describe(find_listing(output).or_else(|| find_table(output))?)
+}
+
+/// The synopsis of a table found (here, or by an analyzer that knows its columns).
+pub(crate) fn describe(table: Table<'_>) -> Option<Synopsis> {
     let (kinds, ident) = column_kinds(&table);
     let columns = table.names.len();
     let hot: Vec<usize> = (0..columns)

@@ -8,7 +8,7 @@ use crate::python::{
 
 const MAX_HEADERS: usize = 18;
 const MAX_HEADER_CHARS: i64 = 160;
-const EXCERPT_CHARS: usize = 500;
+pub(crate) const EXCERPT_CHARS: usize = 500;
 
 /// The reference's header pattern `^#{1,6}\s+|^[A-Z0-9][A-Z0-9\s:_-]{6,}$` on a stripped line,
 /// hand-written: it runs on every line of every text output.
@@ -51,7 +51,7 @@ fn headers_and_line_count(output: &str) -> (Vec<String>, usize) {
     (headers, lines)
 }
 
-fn excerpt(chars: &str) -> String {
+pub(crate) fn excerpt(chars: &str) -> String {
     let line = one_line(chars, EXCERPT_CHARS as i64);
     if line.is_empty() {
         "(empty)".to_string()
