@@ -9,7 +9,7 @@ export declare function aiSdkTools<Schema>(
   sdk: { jsonSchema: (schema: JsonSchemaToolDefinition["parameters"]) => Schema },
 ): Record<
   string,
-  { description: string; inputSchema: Schema; execute: (input: any) => Promise<ToolCallResult> }
+  { description: string; inputSchema: Schema; execute: (input: unknown) => Promise<ToolCallResult> }
 >;
 
 /**
@@ -17,7 +17,7 @@ export declare function aiSdkTools<Schema>(
  * to the text the model gets (the output itself, JSON-serialized if it was not a string, or its
  * stub), whatever the wrapped tool returned.
  */
-export declare function externalizingTool<T extends { execute?: (...args: any[]) => any }>(
+export declare function externalizingTool<T extends { execute?: (...args: never[]) => unknown }>(
   toolStub: ToolStub,
   toolName: string,
   aiTool: T,
@@ -28,6 +28,6 @@ export declare function externalizingTool<T extends { execute?: (...args: any[])
  * Distributes over a union of tool shapes (the AI SDK's `Tool` is one), so the result stays
  * assignable to the AI SDK's `ToolSet`.
  */
-export type ExternalizingTool<T> = T extends { execute?: (...args: infer A) => any }
+export type ExternalizingTool<T> = T extends { execute?: (...args: infer A) => unknown }
   ? Omit<T, "execute"> & { execute: (...args: A) => Promise<string> }
   : never;

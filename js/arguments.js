@@ -114,7 +114,15 @@ export function requireString(value, name) {
   return value;
 }
 
-export function optionalString(value, name, fallback = "") {
+/**
+ * `value` if it is a string, `fallback` if it is absent (undefined or null), else INVALID_ARGUMENT.
+ * @template {string | null} [F=string]
+ * @param {unknown} value
+ * @param {string} name
+ * @param {F} [fallback]
+ * @returns {string | F}
+ */
+export function optionalString(value, name, fallback = /** @type {F} */ ("")) {
   return value === undefined || value === null ? fallback : requireString(value, name);
 }
 

@@ -556,7 +556,10 @@ export class SessionCatalog {
       lease = await this.#store.lock(key);
     } else {
       let table = FALLBACK_LOCKS.get(this.#store);
-      if (!table) FALLBACK_LOCKS.set(this.#store, (table = new Map()));
+      if (!table) {
+        table = new Map();
+        FALLBACK_LOCKS.set(this.#store, table);
+      }
       const release = await acquireLocal(table, lockName(key));
       lease = { recovered: false, release: async () => release() };
     }

@@ -38,7 +38,7 @@ Options everywhere:
   --json           machine-readable output (errors too, on stderr)
   --help           this text`;
 
-const OPTIONS = {
+const OPTIONS = /** @type {const} */ ({
   store: { type: "string", default: ".tool-stub" },
   session: { type: "string" },
   "tool-name": { type: "string" },
@@ -68,7 +68,7 @@ const OPTIONS = {
   "max-bytes": { type: "string" },
   "max-age-ms": { type: "string" },
   help: { type: "boolean", default: false },
-};
+});
 
 function integer(value, name) {
   if (value === undefined) return undefined;

@@ -23,7 +23,7 @@ export const assert = {
   },
   equal(actual, expected, msg = "") {
     if (!Object.is(actual, expected))
-      throw new Error(`${msg ? msg + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
+      throw new Error(`${msg ? `${msg}: ` : ""}expected ${show(expected)}, got ${show(actual)}`);
   },
   // Structural equality for plain data (arrays, objects, strings, numbers).
   deepEqual(actual, expected, msg = "") {
@@ -36,7 +36,7 @@ export const assert = {
       return ka.length === kb.length && ka.every((k) => same(a[k], b[k]));
     };
     if (!same(actual, expected))
-      throw new Error(`${msg ? msg + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
+      throw new Error(`${msg ? `${msg}: ` : ""}expected ${show(expected)}, got ${show(actual)}`);
   },
   async rejectsWithCode(promiseOrFn, code, msg = "") {
     let err;
@@ -45,7 +45,7 @@ export const assert = {
     } catch (e) {
       err = e;
     }
-    const where = msg ? msg + ": " : "";
+    const where = msg ? `${msg}: ` : "";
     if (!err) throw new Error(`${where}expected rejection with ${code}, but it resolved`);
     if (err.name !== "ToolStubError" || err.code !== code) {
       throw new Error(
@@ -337,7 +337,7 @@ export const cases = [
       );
       const got = await s.loadRange(["c"]);
       assert.equal(got.length, n);
-      got.forEach((e, i) => assert.equal(e.value, `value ${i}`));
+      for (const [i, e] of got.entries()) assert.equal(e.value, `value ${i}`);
     },
   },
   {
@@ -524,7 +524,7 @@ export const cases = [
       // Longer than IndexedDbStore's pieces (1M code units by default), with a surrogate pair
       // across its first piece boundary, and short values beside it.
       const m = 1 << 20;
-      const big = "a".repeat(m - 1) + "😀" + longValue(1_500_000);
+      const big = `${"a".repeat(m - 1)}😀${longValue(1_500_000)}`;
       const values = [
         [["pc", "empty"], ""],
         [["pc", "short"], "a😀\uD800é"],

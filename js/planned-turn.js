@@ -77,10 +77,10 @@ function planExactly(runtime, inputJson, outputs, planned) {
   writes.forEach((write, i) => {
     const output = outputs[write.partIndex];
     if (parseOutputIndex(planned[1 + 2 * i])?.wellFormed !== false || isWellFormed(output)) return;
-    sha256s ??= writes.reduce(
-      (known, w) => ((known[w.partIndex] = w.sha256), known),
-      outputs.map(() => ""),
-    );
+    if (sha256s === undefined) {
+      sha256s = outputs.map(() => "");
+      for (const w of writes) sha256s[w.partIndex] = w.sha256;
+    }
     sha256s[write.partIndex] = runtime.storedSha256(output);
   });
   if (sha256s === undefined) return planned;

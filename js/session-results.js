@@ -39,8 +39,8 @@ export async function listRecords(session, select, limit) {
   const skipped = [];
   const gone = [];
   let offset = select.offset ?? 0;
-  let page;
-  await session.catalog.use(async (catalog) => {
+  const page = await session.catalog.use(async (catalog) => {
+    let page;
     do {
       const want = Math.min(limit - records.length + skipped.length + gone.length, 1000);
       page = catalog.select({ ...select, offset, limit: Math.max(want, 1) });
@@ -75,6 +75,7 @@ export async function listRecords(session, select, limit) {
       }
       offset += page.entries.length;
     } while (records.length < limit && page.hasMore);
+    return page;
   });
   session.catalog.dropInMemory(gone);
   return {

@@ -56,7 +56,10 @@ export class ToolStubOnRuntime {
   #sessionUri;
   /** @type {Session | undefined} The session, once configured. */
   #session;
-  /** The core's part of the constructor, while it waits for the wasm (see #configured). */
+  /**
+   * The core's part of the constructor, while it waits for the wasm (see #configured).
+   * @type {(() => void) | undefined}
+   */
   #configure;
 
   /**

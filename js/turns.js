@@ -38,8 +38,7 @@ export async function externalize(session, parts, options) {
   let stored;
   try {
     stored = await storeTurn(session, turn, plan);
-    if (stored.finished.error !== undefined)
-      throw session.runtime.toToolStubError(stored.finished.error);
+    if ("error" in stored.finished) throw session.runtime.toToolStubError(stored.finished.error);
   } finally {
     plan.release();
   }
@@ -101,12 +100,13 @@ function readTurn(session, parts, options) {
 async function storeTurn(session, turn, plan) {
   const retains = session.hasRetention();
   if (plan.writes.length === 0 && !retains) return { finished: finishTurn(plan, turn, []) };
+  /** @type {{ parts: object[] } | { error: unknown } | undefined} */
   let finished;
   let retention;
   try {
     await session.catalog.locked(async () => {
       finished = finishTurn(plan, turn, await storeWrites(session, turn, plan));
-      if (retains && finished.parts !== undefined)
+      if (retains && "parts" in finished)
         retention = await retain(session, referencedIds(session, finished.parts, turn.coreParts));
     });
   } catch (error) {
@@ -120,7 +120,11 @@ async function storeTurn(session, turn, plan) {
     if (retains && retention === undefined)
       retention = { deleted: [], skipped: [], error: errorReport(error) };
   }
-  return { finished, retention };
+  // Set on every path: under the lock, or above once the lock failed.
+  return {
+    finished: /** @type {{ parts: object[] } | { error: unknown }} */ (finished),
+    retention,
+  };
 }
 
 /**
@@ -266,8 +270,7 @@ async function storeOutput(session, write, indexJson, metadataJson, output) {
     ]);
     return { status: "stored", metadataJson: "" };
   } catch (error) {
-    const name = error?.cause?.name ?? error?.name ?? "Error";
-    return { status: "failed", error: `${name}: ${error?.message ?? String(error)}` };
+    return { status: "failed", error: describeStoreError(error) };
   }
 }
 

@@ -67,6 +67,14 @@ count_fuzz_build() {
   if grep -aq '^error' "$1"; then echo "0 $targets 0"; else echo "$targets 0 0"; fi
 }
 
+# biome's summary: each file checked (lint and format) is one check; each error or warning fails one.
+count_biome() {
+  local checked problems
+  checked=$(grep -aoE 'Checked [0-9]+ files?' "$1" | awk '{print $2}' | tail -n 1)
+  problems=$(grep -aoE 'Found [0-9]+ (errors?|warnings?)' "$1" | awk '{s+=$2} END {print s+0}')
+  if [ "$problems" -ne 0 ]; then echo "0 $problems 0"; else echo "${checked:-0} 0 0"; fi
+}
+
 # run_suite SUITE COUNTER COMMAND...: runs a suite into its log and records what COUNTER reads.
 run_suite() {
   local suite=$1 counter=$2
@@ -90,6 +98,8 @@ run_suite cargo-grep count_libtest cargo test --no-fail-fast -p tool-stub-grep
 run_suite cargo-enhanced count_libtest cargo test --no-fail-fast -p tool-stub-enhanced
 run_suite wasm-node count_libtest wasm-pack test --node -- --test wasm_node
 run_suite wasm-chromium count_libtest wasm-pack test --headless --chrome -- --test wasm_browser
+# The JS lint and format gate (biome.json): the source, tests, scripts and demo as committed.
+run_suite biome count_biome npx --no-install biome ci --colors=off --error-on-warnings
 run_suite js count_node_test node --test --test-reporter=tap tests/js/
 for runner in tests/browser/*-runner.mjs; do
   run_suite "browser-$(basename "$runner" -runner.mjs)" count_plain node "$runner"

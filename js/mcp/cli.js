@@ -18,7 +18,7 @@ export const MCP_USAGE = `  mcp [--store DIR] [--session S] [--config FILE] [--t
                                 --turn-budget N --failure-mode M --tool-prefix P --timeout-ms N
                                 --enhanced (enhanced synopses: config.synopsisMode "enhanced")`;
 
-const OPTIONS = {
+const OPTIONS = /** @type {const} */ ({
   store: { type: "string", default: ".tool-stub" },
   session: { type: "string", default: "default" },
   config: { type: "string" },
@@ -32,7 +32,7 @@ const OPTIONS = {
   url: { type: "string" },
   header: { type: "string", multiple: true, default: [] },
   help: { type: "boolean", default: false },
-};
+});
 
 function invalid(message) {
   return new ToolStubError("INVALID_ARGUMENT", message);

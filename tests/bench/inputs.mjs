@@ -121,7 +121,7 @@ const GENERATORS = {
     );
   },
   text(bytes, next) {
-    return fill(bytes, (i) => (i % 40 === 0 ? `# Section ${i}\n` : "") + `${words(next, 12)}.\n`);
+    return fill(bytes, (i) => `${i % 40 === 0 ? `# Section ${i}\n` : ""}${words(next, 12)}.\n`);
   },
   "binary-like": (bytes, next) =>
     fill(bytes, () => {

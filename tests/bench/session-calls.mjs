@@ -12,7 +12,7 @@ export const SMALL = 20;
 const RARE = 5;
 
 const line = (i) => `line of a tool output ${i % 97}\n`;
-const output = (i, kb) => `result ${i}\n` + line(i).repeat(Math.ceil((kb * 1024) / line(i).length));
+const output = (i, kb) => `result ${i}\n${line(i).repeat(Math.ceil((kb * 1024) / line(i).length))}`;
 const median = (times) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
 
 async function fill(ToolStub, store, n, kb) {

@@ -35,7 +35,7 @@ async function searchAllPeak(store) {
   const sizes = [1, 8, 2, 8, 4].map((mb) => mb * 1024 * 1024);
   for (const [k, size] of sizes.entries()) {
     await ts.externalize(
-      [{ toolId: `p${k}`, toolName: "peak", output: `peak ${k}\n` + "z".repeat(size) }],
+      [{ toolId: `p${k}`, toolName: "peak", output: `peak ${k}\n${"z".repeat(size)}` }],
       { messageId: `p${k}` },
     );
   }

@@ -26,7 +26,7 @@ const problems = [];
 function log(ok, name, detail) {
   results.push({ ok, name });
   console.log(
-    `${ok ? "ok" : "not ok"} - ${name}${ok || !detail ? "" : "\n    " + String(detail).split("\n").join("\n    ")}`,
+    `${ok ? "ok" : "not ok"} - ${name}${ok || !detail ? "" : `\n    ${String(detail).split("\n").join("\n    ")}`}`,
   );
 }
 

@@ -27,7 +27,7 @@ function startServer() {
   const server = http.createServer(async (req, res) => {
     try {
       const urlPath = decodeURIComponent(new URL(req.url, "http://x").pathname);
-      const file = path.resolve(ROOT, "." + urlPath);
+      const file = path.resolve(ROOT, `.${urlPath}`);
       if (!file.startsWith(ROOT + path.sep))
         throw Object.assign(new Error("outside root"), { code: "ENOENT" });
       const body = await fs.readFile(file);
@@ -90,7 +90,7 @@ async function main() {
 
   for (const r of results)
     console.log(
-      `${r.ok ? "ok" : "not ok"} - ${r.name} (${r.ms} ms)${r.ok ? "" : "\n    " + r.error}`,
+      `${r.ok ? "ok" : "not ok"} - ${r.name} (${r.ms} ms)${r.ok ? "" : `\n    ${r.error}`}`,
     );
   for (const p of problems) console.log(`# ${p}`);
   const failed = results.filter((r) => !r.ok).length;

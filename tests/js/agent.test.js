@@ -173,7 +173,7 @@ describe("handleToolCall", () => {
           {
             toolId: `c${turn}`,
             toolName: turn === 1 ? "b" : "a",
-            output: `# out ${turn}\n` + "x ".repeat(200),
+            output: `# out ${turn}\n${"x ".repeat(200)}`,
           },
         ],
         { messageId: `m${turn}` },
@@ -246,8 +246,7 @@ describe("handleToolCall", () => {
       { length: 300 },
       (_, i) => `2026-11-30 ${i % 50 === 7 ? "ERROR" : "INFO"} step ${i}`,
     ).join("\n");
-    const table =
-      "id,name\n" + Array.from({ length: 100 }, (_, i) => `${i},"name, ${i}"`).join("\n");
+    const table = `id,name\n${Array.from({ length: 100 }, (_, i) => `${i},"name, ${i}"`).join("\n")}`;
     const [logPart, jsonPart, tablePart] = await ts.externalize(
       [
         { toolId: "log", toolName: "tail", output: log },
@@ -516,7 +515,7 @@ for (const [storeName, makeStore] of Object.entries(storeMakers)) {
       const out = await ts.externalize(
         [
           { toolId: "a", toolName: "t", output: orders },
-          { toolId: "b", toolName: "t", output: orders + " " },
+          { toolId: "b", toolName: "t", output: `${orders} ` },
         ],
         { messageId: "m" },
       );
@@ -524,7 +523,7 @@ for (const [storeName, makeStore] of Object.entries(storeMakers)) {
       assert.deepEqual(await ts.delete(out[0].outputRef), { deleted: true });
       await assert.rejects(ts.read(out[0].outputRef), (e) => e.code === "NOT_FOUND");
       assert.deepEqual(await ts.delete(out[0].outputRef), { deleted: false });
-      assert.equal((await ts.read(out[1].outputRef, { limit: -1 })).content, orders + " ");
+      assert.equal((await ts.read(out[1].outputRef, { limit: -1 })).content, `${orders} `);
       await ts.deleteSession();
       assert.deepEqual(await ts.usage(), { results: 0, chars: 0, bytes: 0 });
     });
@@ -538,7 +537,7 @@ for (const [storeName, makeStore] of Object.entries(storeMakers)) {
       });
       const outputs = new Map();
       for (let i = 0; i < 500; i++) {
-        const output = `result ${i}\n` + `line ${i} of a long tool output\n`.repeat(150 + (i % 50));
+        const output = `result ${i}\n${`line ${i} of a long tool output\n`.repeat(150 + (i % 50))}`;
         const [part] = await ts.externalize([{ toolId: `call_${i}`, toolName: "bash", output }], {
           messageId: `m${i}`,
         });

@@ -72,7 +72,7 @@ describe("synopsis, renderStub, makePreview, toolResultId", () => {
     // heads around that length, every UTF-8 width and lone surrogates after it.
     for (const head of [0, 1, 63, 64, 65, 200, 100_000]) {
       for (const tail of ["", "é", "日本", "😀", "\uD800", "\uDC00x", "a".repeat(70)]) {
-        const text = "a".repeat(head) + tail + "z";
+        const text = `${"a".repeat(head) + tail}z`;
         // Text with a lone surrogate is hashed over its WTF-8 (the bytes a store keeps).
         const expected = createHash("sha256").update(wtf8Encode(text)).digest("hex");
         assert.equal(
@@ -198,7 +198,10 @@ describe("ToolStub round trips", () => {
     const saves = [];
     const store = new MemoryStore();
     const counting = Object.create(store);
-    counting.save = (key, value) => (saves.push(key.join("/")), store.save(key, value));
+    counting.save = (key, value) => {
+      saves.push(key.join("/"));
+      return store.save(key, value);
+    };
     counting.load = (key) => store.load(key);
     counting.loadRange = (prefix) => store.loadRange(prefix);
     counting.loadKeys = (prefix) => store.loadKeys(prefix);

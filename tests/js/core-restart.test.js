@@ -8,7 +8,7 @@ import { KEPT_MEMORY_BYTES } from "../../pkg/js/runtime.js";
 import { memoryBytes, sha256Hex as coreSha256Hex } from "../../pkg/wasm/tool_stub.js";
 import { ToolStub, MemoryStore, ToolStubError } from "./pkg.js";
 
-const big = (tag, n = 30_000) => `${tag}\n` + "x".repeat(n);
+const big = (tag, n = 30_000) => `${tag}\n${"x".repeat(n)}`;
 
 /** A trap in the core, as a bug would cause one: the glue hands the core a number as a string. */
 function forceTrap() {

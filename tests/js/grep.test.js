@@ -2,7 +2,7 @@
 // semantics, bad and costly patterns, snippet budgets, the lazily loaded second module.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { ToolStub, MemoryStore, ToolStubError, preloadGrep, rejectsWith } from "./pkg.js";
+import { ToolStub, MemoryStore, preloadGrep, rejectsWith } from "./pkg.js";
 
 /** Stores each output as its own externalized result. */
 async function stored(outputs) {
@@ -153,7 +153,7 @@ describe("bounded snippets (issue 14)", () => {
   }
 
   it("searchAll bounds each result's snippets the same way", async () => {
-    const { ts } = await stored(["y\n".repeat(300_000), "y\n".repeat(300_000) + "z"]);
+    const { ts } = await stored(["y\n".repeat(300_000), `${"y\n".repeat(300_000)}z`]);
     const all = await ts.searchAll({ query: "y", perResult: 10_000, contextChars: 100_000 });
     for (const result of all.results) {
       const chars = result.matches.reduce((sum, m) => sum + m.snippet.length, 0);

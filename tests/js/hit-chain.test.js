@@ -18,8 +18,8 @@ const OUTPUTS = {
     null,
     1,
   ),
-  csv: "id,city,note\n" + records.map((r) => `${r.id},${r.city},"${r.note}, x"`).join("\n") + "\n",
-  tsv: "id\tcity\tnote\n" + records.map((r) => `${r.id}\t${r.city}\t${r.note}`).join("\n") + "\n",
+  csv: `id,city,note\n${records.map((r) => `${r.id},${r.city},"${r.note}, x"`).join("\n")}\n`,
+  tsv: `id\tcity\tnote\n${records.map((r) => `${r.id}\t${r.city}\t${r.note}`).join("\n")}\n`,
   yaml:
     "items:\n" +
     records.map((r) => `  - id: ${r.id}\n    city: ${r.city}\n    note: ${r.note}`).join("\n") +

@@ -44,7 +44,7 @@ const STORES = {
 };
 
 // Over two checkpoints (65,536 code points apart) of mixed text.
-const BIG = randomText(random(7), 200_000) + "😀".repeat(70_000) + "tail\uDBFF";
+const BIG = `${randomText(random(7), 200_000) + "😀".repeat(70_000)}tail\uDBFF`;
 const WELL_FORMED = BIG.toWellFormed();
 
 describe("reads through the output index", () => {
@@ -94,7 +94,7 @@ describe("the output index", () => {
     const texts = [
       "\n".repeat(65_537),
       "a".repeat(65_536),
-      "é\n".repeat(70_000) + "end",
+      `${"é\n".repeat(70_000)}end`,
       "lone \uD800 surrogate",
       "a real \uFFFD",
     ];
@@ -176,7 +176,7 @@ describe("literal search in JS", () => {
     const fast = new ToolStub({ store, sessionId: "lb" });
     const coreOnly = new ToolStub({ store: withoutIndex(store), sessionId: "lb" });
     const [part] = await fast.externalize(
-      [{ toolId: "t", toolName: "bash", output: WELL_FORMED + "\nneedle" }],
+      [{ toolId: "t", toolName: "bash", output: `${WELL_FORMED}\nneedle` }],
       { messageId: "m" },
     );
     for (const query of ["needle", "😀😀", "\n"]) {

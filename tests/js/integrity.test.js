@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { ToolStub, MemoryStore, NodeFsStore, ToolStubError, sha256Hex, isCode } from "./pkg.js";
+import { ToolStub, MemoryStore, NodeFsStore, sha256Hex, isCode } from "./pkg.js";
 import { encode } from "../../pkg/js/stores/wtf8.js";
 
 const freshDir = (tag) => mkdtempSync(path.join(tmpdir(), `tool-stub-${tag}-`));
@@ -355,7 +355,10 @@ describe("dedup", () => {
     const counting = {
       load: (k) => store.load(k),
       loadRange: (p) => store.loadRange(p),
-      save: (k, v) => (k[1] === "tool-results" && saves.push(k.at(-1)), store.save(k, v)),
+      save: (k, v) => {
+        if (k[1] === "tool-results") saves.push(k.at(-1));
+        return store.save(k, v);
+      },
     };
     const ts = new ToolStub({ store: counting, sessionId: "s", config: { thresholdChars: 100 } });
     await ts.externalize([{ toolId: "t", toolName: "x", output }], { messageId: "m1" });

@@ -26,7 +26,6 @@ const WORKER = fileURLToPath(new URL("./redis-worker.mjs", import.meta.url));
 
 const prefix = () => `p-${randomBytes(6).toString("hex")}`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const idOf = (ref) => ref.split("/").at(-1);
 
 /** Starts the worker with `job`; `events` collects its JSON lines, `exited` its exit. */
 function startWorker(job) {
@@ -39,8 +38,7 @@ function startWorker(job) {
   let stderr = "";
   child.stdout.on("data", (chunk) => {
     buffer += chunk;
-    let nl;
-    while ((nl = buffer.indexOf("\n")) !== -1) {
+    for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
       const event = JSON.parse(buffer.slice(0, nl));
       buffer = buffer.slice(nl + 1);
       events.push(event);

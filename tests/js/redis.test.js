@@ -126,7 +126,7 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     const store = makeStore();
     const ts = new ToolStub({ store, sessionId: "big" });
     const line = "2026-01-01 INFO step ok é 日 😀 0123456789\n";
-    const output = line.repeat(Math.ceil((100 * 1024 * 1024) / line.length)) + "\uD800 last";
+    const output = `${line.repeat(Math.ceil((100 * 1024 * 1024) / line.length))}\uD800 last`;
     const [part] = await ts.externalize([{ toolId: "big", toolName: "t", output }], {
       messageId: "m",
     });

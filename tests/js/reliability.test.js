@@ -3,14 +3,7 @@
 // two processes share one store; failing, quota-full and hanging stores under every failure mode.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import {
-  mkdtempSync,
-  readdirSync,
-  writeFileSync,
-  readFileSync,
-  mkdirSync,
-  statSync,
-} from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
@@ -30,14 +23,13 @@ import {
   ToolStub,
   MemoryStore,
   NodeFsStore,
-  ToolStubError,
   useSha256,
   ROOT,
   isCode,
 } from "./pkg.js";
 
 const NODE_ENTRY = path.join(ROOT, "pkg/js/node.js");
-const big = (tag, n = 30_000) => `${tag}\n` + "x".repeat(n);
+const big = (tag, n = 30_000) => `${tag}\n${"x".repeat(n)}`;
 
 /** Every file under `dir`, relative, sorted. */
 function tree(dir) {
@@ -342,9 +334,10 @@ describe("the SHA-256 of externalized outputs", () => {
     const expected = sha256Hex(output);
     try {
       const seen = [];
-      runtime.useInCoreSha256(
-        (utf8) => (seen.push(new TextDecoder().decode(utf8)), "cd".repeat(32)),
-      );
+      runtime.useInCoreSha256((utf8) => {
+        seen.push(new TextDecoder().decode(utf8));
+        return "cd".repeat(32);
+      });
       assert.equal(await externalizedSha(), "cd".repeat(32), "the in-core hasher is the one used");
       assert.deepEqual(seen, [output], "it is given the output's UTF-8");
       for (const broken of [

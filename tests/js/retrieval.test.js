@@ -3,7 +3,7 @@
 // unchanged with default options.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { ToolStub, MemoryStore, ToolStubError, sha256Hex, rejectsWith } from "./pkg.js";
+import { ToolStub, MemoryStore, sha256Hex, rejectsWith } from "./pkg.js";
 
 let clock = 0;
 const now = () => new Date(Date.UTC(2024, 0, 1, 0, 0, clock++)).toISOString();
@@ -45,7 +45,7 @@ function referenceSearch(text, query, limit = 20, context = 300) {
 
 describe("reference read and search with default options", () => {
   it("give the reference's results byte for byte", async () => {
-    const text = "first 😀 line\nsecond ERROR here\n".repeat(200) + "tail ERROR";
+    const text = `${"first 😀 line\nsecond ERROR here\n".repeat(200)}tail ERROR`;
     const { ts, refs } = await stored([text]);
     const found = await ts.search(refs[0], { query: "ERROR", limit: 7, contextChars: 11 });
     assert.deepEqual(
@@ -125,8 +125,8 @@ describe("line windows", () => {
 
 describe("grep search", () => {
   it("finds the target in the last line of a 50 MB output", async () => {
-    const filler = "x".repeat(99) + "\n";
-    const text = filler.repeat(500_000) + "the needle 😀 is here";
+    const filler = `${"x".repeat(99)}\n`;
+    const text = `${filler.repeat(500_000)}the needle 😀 is here`;
     const { ts, refs } = await stored([text]);
     const found = await ts.search(refs[0], { query: "needle" });
     assert.equal(found.totalMatches, 1);

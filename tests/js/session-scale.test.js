@@ -15,7 +15,7 @@ import { ToolStub, MemoryStore, NodeFsStore, ROOT } from "./pkg.js";
 
 const NODE_ENTRY = path.join(ROOT, "pkg/js/node.js");
 const SMALL = { thresholdChars: 100 };
-const output = (tag) => `${tag}\n` + "payload ".repeat(40);
+const output = (tag) => `${tag}\n${"payload ".repeat(40)}`;
 const part = (toolId, toolName = "t") => ({ toolId, toolName, output: output(toolId) });
 
 async function fill(ts, prefix, n, toolName) {
@@ -234,7 +234,7 @@ describe("searchAll loads one output at a time, only its tool's, and stops when 
           {
             toolId: `r${i}`,
             toolName,
-            output: `r${i}\n` + "needle ".repeat(i + 1) + "hay ".repeat(60),
+            output: `r${i}\n${"needle ".repeat(i + 1)}${"hay ".repeat(60)}`,
           },
         ],
         { messageId: `m${i}` },

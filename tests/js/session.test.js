@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ToolStub, MemoryStore, NodeFsStore, ROOT } from "./pkg.js";
 
 const NODE_ENTRY = path.join(ROOT, "pkg/js/node.js");
-const big = (tag, n = 25_000) => `${tag}\n` + "x ".repeat(n / 2);
+const big = (tag, n = 25_000) => `${tag}\n${"x ".repeat(n / 2)}`;
 const part = (toolId, output, toolName = "t") => ({ toolId, toolName, output });
 const freshDir = (name) => mkdtempSync(path.join(tmpdir(), `tool-stub-${name}-`));
 
@@ -218,11 +218,20 @@ describe("session-level calls and unreadable results", () => {
   it("concurrent externalize calls with retention on a slow store keep every returned ref", async () => {
     const inner = new MemoryStore();
     const slow = Object.assign(Object.create(null), {
-      load: async (k) => (await sleep(1), inner.load(k)),
-      save: async (k, v) => (await sleep(2), inner.save(k, v)),
+      load: async (k) => {
+        await sleep(1);
+        return inner.load(k);
+      },
+      save: async (k, v) => {
+        await sleep(2);
+        return inner.save(k, v);
+      },
       remove: (k) => inner.remove(k),
       loadRange: (p) => inner.loadRange(p),
-      removeRange: async (p) => (await sleep(1), inner.removeRange(p)),
+      removeRange: async (p) => {
+        await sleep(1);
+        return inner.removeRange(p);
+      },
       loadKeys: (p) => inner.loadKeys(p),
     });
     const ts = new ToolStub({ store: slow, sessionId: "c", config: { maxResults: 3 } });

@@ -116,10 +116,10 @@ describe("IndexedDbStore specifics", () => {
       Array.from({ length: 23 }, (_, i) => `piece ${String(i).padStart(2, "0")}|`).join("") +
       "😀end";
     await s.save(["a", "v"], value);
-    await s.save(["a", "w"], "other " + value);
+    await s.save(["a", "w"], `other ${value}`);
     await s.save(["a", "short"], "tiny");
     assert.equal(await s.load(["a", "v"]), value);
-    assert.equal(await s.load(["a", "w"]), "other " + value);
+    assert.equal(await s.load(["a", "w"]), `other ${value}`);
     assert.equal(await s.load(["a", "short"]), "tiny");
     assert.equal(await s.load(["a", "none"]), undefined);
     await s.save(["a", "v"], "");

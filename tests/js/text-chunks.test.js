@@ -16,8 +16,8 @@ function pairsAcrossBoundaries(pieces) {
   const filler = "é INFO ok 日本\n".repeat(Math.ceil(CHUNK_UNITS / 12));
   let text = "";
   for (let i = 0; i < pieces; i++)
-    text += filler.slice(0, CHUNK_UNITS - 1 - (text.length % CHUNK_UNITS)) + "😀";
-  return text + " ERROR at the end \uD800 lone";
+    text += `${filler.slice(0, CHUNK_UNITS - 1 - (text.length % CHUNK_UNITS))}😀`;
+  return `${text} ERROR at the end \uD800 lone`;
 }
 
 describe("text pieces", () => {

@@ -75,7 +75,7 @@ describe("wtf8", () => {
   it("handles large values on both paths", () => {
     const big = "ab日😀".repeat(500_000);
     assert.equal(decode(encode(big)), big);
-    const lone = big + "\uD800" + big;
+    const lone = `${big}\uD800${big}`;
     assert.equal(decode(encode(lone)), lone);
   });
 });

@@ -90,8 +90,10 @@ export async function crashTrials({
       } catch {
         continue; // a line cut by the kill
       }
-      if (event.e === "begin") (lastOp = event.op), (inFlight = event.ns ?? []);
-      else if (event.e === "end") inFlight = [];
+      if (event.e === "begin") {
+        lastOp = event.op;
+        inFlight = event.ns ?? [];
+      } else if (event.e === "end") inFlight = [];
       else if (event.e === "ok") refs.set(event.ref, { n: event.n, status: "solid" });
       else if (event.e === "del" && refs.has(event.ref)) refs.get(event.ref).status = "doubt";
       else if (event.e === "deld" && refs.has(event.ref)) refs.get(event.ref).status = "gone";
@@ -129,9 +131,13 @@ export async function crashTrials({
             `trial ${trial}: ${ref} (output ${r.n}) reads ${read.code ?? "different text"}`,
           );
       } else if (r.status === "doubt") {
-        if (exact) stats.inDoubtKept++, (r.status = "solid");
-        else if (read.code === "NOT_FOUND") stats.inDoubtGone++, (r.status = "gone");
-        else
+        if (exact) {
+          stats.inDoubtKept++;
+          r.status = "solid";
+        } else if (read.code === "NOT_FOUND") {
+          stats.inDoubtGone++;
+          r.status = "gone";
+        } else
           stats.violations.push(
             `trial ${trial}: ${ref}, being deleted or pruned, reads ${read.code ?? "different text"}`,
           );

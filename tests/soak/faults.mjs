@@ -6,7 +6,7 @@
 // file is left, and nothing outside the store's layout exists.
 // Usage: node tests/soak/faults.mjs [--turns 100] [--seed 1]
 import { spawnSync, execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, chownSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, chownSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
