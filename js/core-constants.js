@@ -18,3 +18,6 @@ export const DEFAULT_READ_LIMIT = 20000;
 
 /** `list`'s default limit. */
 export const DEFAULT_LIST_LIMIT = 50;
+
+/** How many chars of a tool result the context governor's plan reads to tell its form. */
+export const CONTEXT_HEAD_CHARS = 4096;

@@ -233,6 +233,8 @@ export interface ToolPart {
   messageId?: string;
   /** Ask for this output to stay inline whatever its size. */
   keepInline?: boolean;
+  /** Ask for this output to go out whatever its size (reason `context_budget`; `keepInline` wins). */
+  forceExternalize?: boolean;
   [extra: string]: unknown;
 }
 
@@ -450,6 +452,47 @@ export interface SearchAllResult {
   skipped?: SkippedResult[];
 }
 
+/** The message shapes `fitContext` walks. */
+export type ContextFormat =
+  | "openai"
+  | "openai-responses"
+  | "anthropic"
+  | "ai-sdk"
+  | "openai-agents"
+  | "langchain";
+
+export interface FitContextOptions {
+  format: ContextFormat;
+  /** The model's context window in tokens: the sizes below may then be fractions of it. */
+  contextWindow?: number;
+  /** Clearing starts past this (tokens, or a fraction of contextWindow; default 0.8 of it). */
+  trigger?: number;
+  /** And goes down to this (tokens or a fraction; default 0.6 of trigger; at most trigger). */
+  target?: number;
+  /** The last this-many tool results are never cleared (default 3). */
+  keepRecent?: number;
+  /** A clearing frees whole multiples of this (tokens or a fraction; default 0): fewer, larger prefix changes. */
+  clearAtLeast?: number;
+  /** Results of these tools are never cleared. */
+  excludeTools?: string[];
+  /** Tool call ids whose results are never cleared. */
+  pinned?: string[];
+  /** Counts a text's tokens; default: the named `tokenizer`. */
+  countTokens?: (text: string) => number;
+  /** A tokenizer of the optional peer dependency gpt-tokenizer (default "o200k"). */
+  tokenizer?: "o200k" | "cl100k";
+}
+
+export interface FitContextResult<M> {
+  /** The fitted conversation: the input's own messages where nothing changed, copies elsewhere. */
+  messages: M[];
+  changed: boolean;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** The refs of the results it cleared (each reads and searches back the output). */
+  cleared: string[];
+}
+
 export declare class ToolStub {
   constructor(options: ToolStubOptions);
   readonly sessionId: string;
@@ -497,6 +540,12 @@ export declare class ToolStub {
   /** Removes the session's `tool-results` and its catalog, nothing else of the session's folder. */
   deleteSession(): Promise<void>;
   usage(): Promise<{ results: number; chars: number; bytes: number }>;
+  /**
+   * The context governor: fits a conversation to its budget by turning older tool results into
+   * stubs and one-line references to their stored outputs (readable and searchable by ref).
+   * Never mutates `messages`; deterministic and idempotent. See docs/context-governor.md.
+   */
+  fitContext<M>(messages: M[], options: FitContextOptions): Promise<FitContextResult<M>>;
   /** Applies the retention policy; `protect` lists refs or ids that must survive. */
   prune(options?: {
     protect?: string[];

@@ -28,6 +28,7 @@ import {
   usage,
 } from "./session-results.js";
 import { handleToolCall, toolDefinitions } from "./tool-calls.js";
+import { ContextGovernor } from "./context/fit-context.js";
 
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
 export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
@@ -46,6 +47,7 @@ const WAITING_METHODS = [
   "deleteSession",
   "usage",
   "prune",
+  "fitContext",
 ];
 
 /** A session over a store, on a runtime; entry modules export it as `ToolStub` (see api.js). */
@@ -61,6 +63,8 @@ export class ToolStubOnRuntime {
    * @type {(() => void) | undefined}
    */
   #configure;
+  /** The context governor (context/fit-context.js), made on the first fitContext. */
+  #governor;
 
   /**
    * @param {import("./runtime.js").Runtime} runtime
@@ -195,6 +199,18 @@ export class ToolStubOnRuntime {
    */
   restore(parts) {
     return restore(this.#session, parts);
+  }
+
+  /**
+   * Fits a conversation to its context budget: older tool results become stubs and one-line
+   * references to their stored outputs (context/, docs/context-governor.md). Never mutates
+   * `messages`.
+   */
+  fitContext(messages, options) {
+    this.#governor ??= new ContextGovernor(this.#session, (parts, opts) =>
+      externalize(this.#session, parts, opts),
+    );
+    return this.#governor.fit(messages, options);
   }
 
   // --- Retrieval (retrieval.js) -----------------------------------------------------------

@@ -3,7 +3,8 @@
 # API in Node. Not part of scripts/test.sh. Pass --quick to skip the 100 MB rows. `--only=T[,T]`
 # runs just those targets' rows; target `session` is the session-scale table (docs/performance.md, "Sessions at
 # scale": 10,000 results in NodeFsStore, 2,000 in IndexedDbStore on fake-indexeddb and in headless
-# Chromium, each call beside the same call at 20 results), run after the others.
+# Chromium, each call beside the same call at 20 results), run after the others; target `context`
+# is the context governor's replayed 200-step conversation under four policies (docs/performance.md).
 source "$(dirname "$0")/lib.sh"
 bash scripts/setup.sh
 bash scripts/build.sh
@@ -11,9 +12,12 @@ only=""
 for arg in "$@"; do
   case $arg in --only=*) only=${arg#--only=} ;; esac
 done
-if [ -z "$only" ] || [[ ",$only," != ",session," ]]; then
+if [ -z "$only" ] || [[ ",$only," != ",session," && ",$only," != ",context," ]]; then
   node --max-old-space-size=4096 --expose-gc tests/bench/bench.mjs "$@"
 fi
 if [ -z "$only" ] || [[ ",$only," == *,session,* ]]; then
   node --expose-gc tests/bench/session.mjs
+fi
+if [ -z "$only" ] || [[ ",$only," == *,context,* ]]; then
+  node --max-old-space-size=4096 tests/bench/context.mjs
 fi

@@ -3,6 +3,7 @@
 //! js/stores/error-codes.js / .d.ts (the error codes). Pure text here; tests/generated_js.rs
 //! checks the files in the repository against it (the core itself touches no files).
 
+use crate::context::forms::HEAD_CHARS;
 use crate::error::ErrorCode;
 use crate::record::{INDEX_FILE, METADATA_FILE, OUTPUT_FILE, RESULTS_DIR};
 use crate::retrieval::{DEFAULT_LIST_LIMIT, DEFAULT_READ_LIMIT};
@@ -48,6 +49,11 @@ fn core_constants() -> String {
             "DEFAULT_LIST_LIMIT",
             DEFAULT_LIST_LIMIT,
             "`list`'s default limit.",
+        ),
+        (
+            "CONTEXT_HEAD_CHARS",
+            HEAD_CHARS as i64,
+            "How many chars of a tool result the context governor's plan reads to tell its form.",
         ),
     ];
     let mut text = format!(

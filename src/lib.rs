@@ -12,6 +12,7 @@
 
 mod agent;
 mod catalog;
+mod context;
 // Without the `enhanced` feature (the main wasm module) the analyzers of `enhanced`, and the
 // readers of whole values in `kinds` that only they use (JSON and YAML value trees, table rows),
 // have no caller: the linker leaves them out (see `enhanced_source`).
@@ -36,6 +37,12 @@ mod turn;
 #[cfg(feature = "bindings")]
 pub mod wasm;
 
+/// The context governor's policy: which tool results of a conversation to clear, and into what.
+pub use context::{
+    forms::{classify as context_form, Form as ContextForm, HEAD_CHARS as CONTEXT_HEAD_CHARS},
+    plan as context_plan, replacement as context_replacement, Clearing, ContextInput, ContextPlan,
+    ContextPolicy, ContextResult, Replaced, Replacement,
+};
 pub use error::{Error, ErrorCode, Result};
 pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 /// The JavaScript files generated from the core's constants (checked by tests/generated_js.rs).
@@ -70,5 +77,6 @@ pub use stub::{
 pub use synopsis::{generate, MAX_YAML_BYTES};
 pub use turn::{
     finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, TurnPlan, WriteOutcome,
-    DEFAULT_MAX_OUTPUT_BYTES, REASON_BUDGET, REASON_SINGLE, REASON_SOURCE_READ, REASON_TOO_LARGE,
+    DEFAULT_MAX_OUTPUT_BYTES, REASON_BUDGET, REASON_CONTEXT, REASON_SINGLE, REASON_SOURCE_READ,
+    REASON_TOO_LARGE,
 };

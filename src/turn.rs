@@ -25,6 +25,9 @@ use crate::synopsis::Synopsis;
 pub const REASON_SINGLE: &str = "single_threshold";
 pub const REASON_BUDGET: &str = "turn_budget";
 pub const REASON_SOURCE_READ: &str = "source_read";
+/// A part the host asked to go out whatever its size (`forceExternalize`: the context governor
+/// clearing an older result, see src/context/).
+pub const REASON_CONTEXT: &str = "context_budget";
 /// The reason of a preview-only stub that stands in for an output over `max_output_bytes`.
 pub const REASON_TOO_LARGE: &str = "too_large";
 pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 256 * 1024 * 1024;
@@ -201,6 +204,8 @@ pub struct ToolPart {
     pub source_limit: Option<Value>,
     /// The host asks for this output to stay inline whatever its size.
     pub keep_inline: bool,
+    /// The host asks for this output to go out whatever its size (`keepInline` wins).
+    pub force_externalize: bool,
     /// The id of the message this part came from, when a turn's parts come from several: its
     /// record's `message_id` (the call's `messageId` otherwise). Read only: the caller has it.
     #[serde(skip_serializing)]
@@ -228,6 +233,7 @@ json_fields::defaulted_struct!(ToolPart, {
     source_offset: "sourceOffset",
     source_limit: "sourceLimit",
     keep_inline: "keepInline",
+    force_externalize: "forceExternalize",
     message_id: "messageId",
 });
 
@@ -536,11 +542,15 @@ struct Candidate {
     base_stub_chars: usize,
     /// The sample is the head/tail of the output (and so depends on the preview chars).
     head_tail_sample: bool,
+    /// The host asked for it to go out (`forceExternalize`).
+    forced: bool,
 }
 
 impl Candidate {
     fn reason(&self, config: &TurnConfig) -> &'static str {
-        if self.chars as i64 > config.threshold_chars {
+        if self.forced {
+            REASON_CONTEXT
+        } else if self.chars as i64 > config.threshold_chars {
             REASON_SINGLE
         } else {
             REASON_BUDGET
@@ -580,7 +590,9 @@ fn candidate(
     };
     let tool_result_id = tool_result_id(&part.tool_id, &sha256);
     let reference = result_ref(session_uri, &tool_result_id);
-    let reason = if chars as i64 > config.threshold_chars {
+    let reason = if part.force_externalize {
+        REASON_CONTEXT
+    } else if chars as i64 > config.threshold_chars {
         REASON_SINGLE
     } else {
         REASON_BUDGET
@@ -619,6 +631,7 @@ fn candidate(
         synopsis: Synopsis::default(),
         base_stub_chars,
         head_tail_sample,
+        forced: part.force_externalize,
     };
     // The longest stub this output can get is the one with the most preview chars (a share of
     // the turn's preview budget never exceeds them): clip the synopsis once so that one fits,
@@ -638,12 +651,10 @@ fn candidate(
 /// Greedy selection (SPEC 7.4-7.5). `inline_chars` is the turn's size with nothing selected.
 fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) -> Vec<usize> {
     let budget = config.assistant_turn_inline_budget_chars;
-    let mut selected: Vec<usize> = (0..candidates.len())
-        .filter(|&c| candidates[c].chars as i64 > config.threshold_chars)
-        .collect();
-    let mut remaining: Vec<usize> = (0..candidates.len())
-        .filter(|&c| candidates[c].chars as i64 <= config.threshold_chars)
-        .collect();
+    let goes_out =
+        |c: usize| candidates[c].forced || candidates[c].chars as i64 > config.threshold_chars;
+    let mut selected: Vec<usize> = (0..candidates.len()).filter(|&c| goes_out(c)).collect();
+    let mut remaining: Vec<usize> = (0..candidates.len()).filter(|&c| !goes_out(c)).collect();
     stable_sort_by(&mut remaining, |&a, &b| {
         candidates[b].chars.cmp(&candidates[a].chars)
     });

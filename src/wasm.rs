@@ -855,3 +855,44 @@ pub fn catalog_entry_of(
     let entry = crate::catalog::CatalogEntry::from_record(dir_id, record, stored)?;
     serde_json::to_string(&entry).ok()
 }
+
+/// The context governor's plan (`ContextPlan` as JSON) for a conversation's tool results
+/// (`ContextInput` as JSON): which to clear, oldest first, and into what.
+#[wasm_bindgen(js_name = contextPlan)]
+pub fn context_plan(input_json: &str) -> BindingResult<String> {
+    let input: crate::ContextInput = parse("context input", input_json)?;
+    emit(&crate::context_plan(&input).map_err(to_js)?)
+}
+
+/// What a cleared result becomes (`{ text, reference }` as JSON), given the stub its stored
+/// output got; `undefined` when `stub` is no stub of this session with a ref.
+#[wasm_bindgen(js_name = contextReplacement)]
+pub fn context_replacement(
+    to: &str,
+    stub: &str,
+    stub_tokens: f64,
+    result_tokens: f64,
+    stub_header: &str,
+    names_json: &str,
+) -> BindingResult<Option<String>> {
+    let to = crate::Replacement::parse(to).map_err(to_js)?;
+    let names: ToolNames = parse("tool names", names_json)?;
+    let stub_tokens = int("stubTokens", stub_tokens)?.max(0) as u64;
+    let result_tokens = int("resultTokens", result_tokens)?.max(0) as u64;
+    match crate::context_replacement(to, stub, stub_tokens, result_tokens, stub_header, &names) {
+        Some(replaced) => emit(&replaced).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// A tool result's form (`"inline"`, `"stub"` or `"reference"`) from the first
+/// `CONTEXT_HEAD_CHARS` of its text.
+#[wasm_bindgen(js_name = contextForm)]
+pub fn context_form(head: &str, stub_header: &str) -> String {
+    match crate::context_form(head, stub_header) {
+        crate::ContextForm::Inline => "inline",
+        crate::ContextForm::Stub { .. } => "stub",
+        crate::ContextForm::Reference => "reference",
+    }
+    .to_string()
+}

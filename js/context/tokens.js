@@ -1,0 +1,95 @@
+// Token counting for the context governor: a named tokenizer (an optional peer dependency,
+// loaded on first use) or the caller's own `countTokens(text)`, behind a per-instance cache so a
+// conversation's older messages are counted once, not at every step.
+
+import { ToolStubError } from "../stores/errors.js";
+
+/**
+ * The named tokenizers, each a module of gpt-tokenizer (it ships its vocabularies, encodes
+ * exactly as tiktoken does, and counted 10 MB of JSON about 4x faster than js-tiktoken: see
+ * docs/context-governor.md). The specifiers are not literals, so a bundler neither bundles the
+ * vocabularies nor fails when the optional dependency is absent; a bundled app passes
+ * `countTokens` instead.
+ */
+const TOKENIZERS = {
+  o200k: "gpt-tokenizer/encoding/o200k_base",
+  cl100k: "gpt-tokenizer/encoding/cl100k_base",
+};
+
+export const TOKENIZER_NAMES = Object.keys(TOKENIZERS);
+
+/** The chars of counted texts a cache keeps (older entries go first). */
+const CACHED_CHARS = 64 * 1024 * 1024;
+/** Texts shorter than this are counted again rather than cached. */
+const UNCACHED_CHARS = 256;
+
+/** `(text) => tokens` of a named tokenizer, loaded now. */
+async function namedCounter(name) {
+  const specifier = Object.hasOwn(TOKENIZERS, name) ? TOKENIZERS[name] : undefined;
+  if (specifier === undefined)
+    throw new ToolStubError(
+      "INVALID_ARGUMENT",
+      `tokenizer must be one of ${TOKENIZER_NAMES.map((n) => JSON.stringify(n)).join(", ")} (got ${JSON.stringify(name)}), or pass countTokens(text)`,
+    );
+  let encoding;
+  try {
+    encoding = await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
+  } catch (error) {
+    throw new ToolStubError(
+      "NOT_READY",
+      `the ${name} tokenizer needs the optional peer dependency gpt-tokenizer (npm install gpt-tokenizer), or pass countTokens(text): ${error?.message ?? error}`,
+    );
+  }
+  return (text) => encoding.countTokens(text);
+}
+
+/**
+ * Counts tokens with a cache of its own: `await counter.load(options)` once per call with the
+ * caller's `countTokens` or `tokenizer`, then `counter.count(text)`.
+ */
+export class TokenCounter {
+  #cache = new Map();
+  #cachedChars = 0;
+  #countOf;
+  #source;
+
+  /** Uses the caller's `countTokens`, else the named tokenizer (`"o200k"` by default). */
+  async use({ countTokens, tokenizer = "o200k" }) {
+    const source = countTokens ?? tokenizer;
+    if (source === this.#source) return;
+    if (countTokens !== undefined && typeof countTokens !== "function")
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        "countTokens must be a function (text) => number",
+      );
+    this.#countOf = countTokens ?? (await namedCounter(tokenizer));
+    this.#source = source;
+    this.#cache.clear();
+    this.#cachedChars = 0;
+  }
+
+  count(text) {
+    if (text.length < UNCACHED_CHARS) return this.#counted(text);
+    const cached = this.#cache.get(text);
+    if (cached !== undefined) return cached;
+    const tokens = this.#counted(text);
+    this.#cache.set(text, tokens);
+    this.#cachedChars += text.length;
+    for (const [key] of this.#cache) {
+      if (this.#cachedChars <= CACHED_CHARS) break;
+      this.#cache.delete(key);
+      this.#cachedChars -= key.length;
+    }
+    return tokens;
+  }
+
+  #counted(text) {
+    const tokens = this.#countOf(text);
+    if (!Number.isSafeInteger(tokens) || tokens < 0)
+      throw new ToolStubError(
+        "INVALID_ARGUMENT",
+        `countTokens must return a non-negative integer (got ${tokens})`,
+      );
+    return tokens;
+  }
+}
