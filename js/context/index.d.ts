@@ -23,5 +23,8 @@ export declare function fitContextMiddleware(
   options: Options,
 ): {
   name: string;
-  wrapModelCall: (request: { messages: unknown[] }, handler: (request: unknown) => unknown) => Promise<unknown>;
+  wrapModelCall: (
+    request: { messages: unknown[] },
+    handler: (request: unknown) => unknown,
+  ) => Promise<unknown>;
 };

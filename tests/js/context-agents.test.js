@@ -10,7 +10,13 @@ import { generateText, jsonSchema, stepCountIs, tool as aiTool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool as agentTool } from "@openai/agents";
+import {
+  Agent,
+  OpenAIChatCompletionsModel,
+  run,
+  setTracingDisabled,
+  tool as agentTool,
+} from "@openai/agents";
 import { createAgent, createMiddleware, tool as lcTool } from "langchain";
 import { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
@@ -94,7 +100,14 @@ function scriptedServer() {
           .filter((b) => b.type === "tool_result").length;
         const content =
           results < CALLS
-            ? [{ type: "tool_use", id: `toolu_${results}`, name: "fetch_page", input: { page: results } }]
+            ? [
+                {
+                  type: "tool_use",
+                  id: `toolu_${results}`,
+                  name: "fetch_page",
+                  input: { page: results },
+                },
+              ]
             : [{ type: "text", text: "done" }];
         res.end(
           JSON.stringify({
@@ -159,7 +172,12 @@ describe("the context governor in agent loops", () => {
           return call("s", "openviking_tool_result_search", { ref, query: "needle_p0" });
         }
         searched = prompt.at(-1).content[0].output.value;
-        return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+        return {
+          content: [{ type: "text", text: "done" }],
+          finishReason: { unified: "stop", raw: "stop" },
+          usage,
+          warnings: [],
+        };
       },
     });
     const tools = {
@@ -212,14 +230,20 @@ describe("the context governor in agent loops", () => {
     const sent = lastRequest("/chat/completions").messages.filter((m) => m.role === "tool");
     await assertCleared(
       ts,
-      sent.map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => p.text).join(""))),
+      sent.map((m) =>
+        typeof m.content === "string" ? m.content : m.content.map((p) => p.text).join(""),
+      ),
     );
   });
 
   it("LangChain createAgent: the middleware hands the model the fitted messages", async () => {
     const ts = new ToolStub({ sessionId: "langchain" });
     const agent = createAgent({
-      model: new ChatOpenAI({ model: "gpt-4o", apiKey: "test", configuration: { baseURL: `${baseURL}/v1` } }),
+      model: new ChatOpenAI({
+        model: "gpt-4o",
+        apiKey: "test",
+        configuration: { baseURL: `${baseURL}/v1` },
+      }),
       tools: [
         lcTool(async ({ page }) => output(page), {
           name: "fetch_page",
@@ -235,7 +259,10 @@ describe("the context governor in agent loops", () => {
     const kept = state.messages.filter((m) => m.type === "tool" || m._getType?.() === "tool");
     assert.ok(kept.every((m) => m.content.length === RAW));
     const sent = lastRequest("/chat/completions").messages.filter((m) => m.role === "tool");
-    await assertCleared(ts, sent.map((m) => m.content));
+    await assertCleared(
+      ts,
+      sent.map((m) => m.content),
+    );
   });
 
   it("a plain OpenAI loop: fitContext before each call, the fitted history kept", async () => {
@@ -250,15 +277,23 @@ describe("the context governor in agent loops", () => {
       const message = response.choices[0].message;
       messages = [...messages, message];
       for (const c of message.tool_calls ?? [])
-        messages.push({ role: "tool", tool_call_id: c.id, content: output(JSON.parse(c.function.arguments).page) });
+        messages.push({
+          role: "tool",
+          tool_call_id: c.id,
+          content: output(JSON.parse(c.function.arguments).page),
+        });
     }
     assert.equal(messages.at(-1).content, "done");
     const sent = lastRequest("/chat/completions").messages.filter((m) => m.role === "tool");
-    await assertCleared(ts, sent.map((m) => m.content));
+    await assertCleared(
+      ts,
+      sent.map((m) => m.content),
+    );
     // The prompt prefix changed once: at the one clearing.
     let changes = 0;
     for (let i = 1; i < prefixes.length; i++)
-      if (prefixes[i - 1].some((m, j) => JSON.stringify(m) !== JSON.stringify(prefixes[i][j]))) changes++;
+      if (prefixes[i - 1].some((m, j) => JSON.stringify(m) !== JSON.stringify(prefixes[i][j])))
+        changes++;
     assert.equal(changes, 1);
   });
 
@@ -268,20 +303,30 @@ describe("the context governor in agent loops", () => {
     let messages = [{ role: "user", content: "Fetch six pages." }];
     for (let turn = 0; turn < CALLS + 1; turn++) {
       messages = (await ts.fitContext(messages, { format: "anthropic", ...budget })).messages;
-      const response = await client.messages.create({ model: "claude-test", max_tokens: 100, messages });
+      const response = await client.messages.create({
+        model: "claude-test",
+        max_tokens: 100,
+        messages,
+      });
       messages = [...messages, { role: "assistant", content: response.content }];
       const uses = response.content.filter((b) => b.type === "tool_use");
       if (uses.length > 0)
         messages.push({
           role: "user",
-          content: uses.map((u) => ({ type: "tool_result", tool_use_id: u.id, content: output(u.input.page) })),
+          content: uses.map((u) => ({
+            type: "tool_result",
+            tool_use_id: u.id,
+            content: output(u.input.page),
+          })),
         });
     }
     assert.equal(messages.at(-1).content[0].text, "done");
     const sent = lastRequest("/messages")
       .messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []))
       .filter((b) => b.type === "tool_result")
-      .map((b) => (typeof b.content === "string" ? b.content : b.content.map((p) => p.text).join("")));
+      .map((b) =>
+        typeof b.content === "string" ? b.content : b.content.map((p) => p.text).join(""),
+      );
     await assertCleared(ts, sent);
   });
 });
