@@ -51,6 +51,8 @@ pub use js_constants::generated_js_files;
 /// `synopsis(output) -> Option<Synopsis>` (the fuzz targets drive them).
 #[cfg(feature = "enhanced")]
 pub mod enhanced_kinds {
+    /// The analyzers' names, in the order they are tried.
+    pub use crate::enhanced::registry::names as analyzer_names;
     pub use crate::enhanced::{
         build_output, dep_tree, git_log, html, log, text_table, xml, yaml_sample,
     };

@@ -31,7 +31,7 @@ mod json;
 mod markdown;
 pub mod metrics;
 mod pipe_table;
-mod registry;
+pub mod registry;
 pub mod search_hits;
 mod table;
 pub mod value;

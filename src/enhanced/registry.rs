@@ -36,6 +36,11 @@ pub const ANALYZERS: &[&dyn Analyzer] = &[
     &Code,
 ];
 
+/// The analyzers' names, in the order they are tried.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    ANALYZERS.iter().map(|analyzer| analyzer.name())
+}
+
 /// Whether an output may be line-oriented text (a log, build output): not a document the
 /// reference parsed as JSON or XML.
 fn line_oriented(input: &Input<'_>) -> bool {
@@ -260,7 +265,7 @@ mod tests {
 
     #[test]
     fn every_analyzer_is_registered_once_under_its_own_name() {
-        let mut names: Vec<&str> = ANALYZERS.iter().map(|analyzer| analyzer.name()).collect();
+        let mut names: Vec<&str> = names().collect();
         let listed = names.len();
         names.sort_unstable();
         names.dedup();
