@@ -2,6 +2,8 @@
 // Every piece of tool output (and anything derived from it) reaches the DOM through textContent or
 // createTextNode only: never innerHTML.
 
+import { wireContextDemo } from "./context-demo.js";
+
 const SESSION_ID = "demo";
 const CONFIG_STORAGE_KEY = "tool-stub-demo:config";
 const DEFAULT_CONFIG = Object.freeze({
@@ -785,6 +787,7 @@ function wire() {
 }
 
 wire();
+wireContextDemo(api, store, run);
 await run($("list-error"), refreshList);
 $("boot-status").hidden = true;
 document.body.dataset.state = "ready";

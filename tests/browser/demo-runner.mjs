@@ -491,6 +491,59 @@ async function main() {
     await page.screenshot({ path: path.join(OUT_DIR, "demo-1280x800.png") });
     await page.screenshot({ path: path.join(OUT_DIR, "demo-1280-full.png"), fullPage: true });
 
+    await check("context governor: a replayed conversation with a gauge per step", async () => {
+      await page.getByRole("button", { name: "Replay the conversation" }).click();
+      await page.waitForFunction(() => document.body.dataset.busy === "0", null, {
+        timeout: 120_000,
+      });
+      const error = await page.locator("#context-error").textContent();
+      assert(error === "", `error shown: ${error}`);
+      const steps = await page.$$eval("#context-steps tbody tr", (rows) =>
+        rows.map((r) => ({ without: Number(r.dataset.without), with: Number(r.dataset.with) })),
+      );
+      assert(steps.length === 30, `${steps.length} steps shown`);
+      const last = steps.at(-1);
+      assert(last.without > 32_000, `without the governor ${last.without} tokens at the end`);
+      assert(
+        steps.every((s) => s.with <= 32_000),
+        `with the governor over the window: ${steps.map((s) => s.with).join(", ")}`,
+      );
+      const saved = await page.locator("#context-saved").textContent();
+      assert(/saved \(\d+%\)/.test(saved), `tokens saved: ${JSON.stringify(saved)}`);
+    });
+
+    await check("context governor: a cleared result opens into read and search", async () => {
+      const items = page.locator("#context-cleared li");
+      assert((await items.count()) >= 3, `${await items.count()} cleared results listed`);
+      const first = items.first();
+      const text = await first.locator(".cleared-text").textContent();
+      assert(/ref: viking:\/\//.test(text), `no ref in ${JSON.stringify(text.slice(0, 80))}`);
+      await first.getByRole("button", { name: "Read", exact: true }).click();
+      await idle(page);
+      await page.waitForFunction(
+        () => !document.querySelector("#context-cleared li .cleared-content").hidden,
+      );
+      const content = await first.locator(".cleared-content").textContent();
+      assert(/chars stored\)$/.test(content), `read shows ${JSON.stringify(content.slice(-60))}`);
+      const word = content.match(/[A-Za-z]{5,}/)?.[0];
+      assert(word, "a word to search for");
+      await first.getByRole("searchbox").fill(word);
+      await first.getByRole("button", { name: "Search", exact: true }).click();
+      await page.waitForFunction(
+        (w) =>
+          document
+            .querySelector("#context-cleared li .cleared-content")
+            .textContent.includes(`: `) &&
+          document.querySelector("#context-cleared li .cleared-content").textContent.includes(w) &&
+          !document
+            .querySelector("#context-cleared li .cleared-content")
+            .textContent.endsWith("chars stored)"),
+        word,
+      );
+      const found = await first.locator(".cleared-content").textContent();
+      assert(/^@\d+: /.test(found), `search shows ${JSON.stringify(found.slice(0, 80))}`);
+    });
+
     await check("narrow window (420x800): no horizontal overflow", async () => {
       await page.setViewportSize({ width: 420, height: 800 });
       await page.waitForTimeout(100);
