@@ -233,6 +233,19 @@ describe("the examples", () => {
     );
   });
 
+  it("context-governor.mjs fits a conversation under its trigger, cleared results searchable", async () => {
+    const out = await runExample(project, "context-governor.mjs");
+    const [, before, after] = /changed: true, (\d+) tokens before, (\d+) after/.exec(out) ?? [];
+    assert.ok(Number(before) > 0.75 * 128_000, `before: ${before}`);
+    assert.ok(Number(after) <= 0.45 * 128_000, `after: ${after}`);
+    assert.match(
+      out,
+      /\n\[tool result cleared from context\] ref: viking:\/\/\S+; tool_name: list_orders/,
+    );
+    assert.match(out, /still searchable: 1 match at offset \d+/);
+    assert.match(out, /function function ToolStubContextGovernor/);
+  });
+
   it("node-quickstart.mjs stores a large output and reads it back", async () => {
     const out = await runExample(project, "node-quickstart.mjs");
     assert.match(out, /^\[OpenViking tool result externalized\]\ntool_name: http_get\nkind: json/);
