@@ -4,7 +4,7 @@
 // stays readable and searchable by its ref) and puts the core's replacement text in its place.
 
 import { CONTEXT_HEAD_CHARS } from "../core-constants.js";
-import { ToolStubError } from "../stores/errors.js";
+import { invalid, readingCaller } from "../arguments.js";
 import { contextFormat, messageStrings, withReplacements } from "./formats.js";
 import { TokenCounter } from "./tokens.js";
 
@@ -27,10 +27,6 @@ const MESSAGE_OVERHEAD_TOKENS = 4;
 const KEPT_STUBS = 4096;
 /** Plans after the first make up for stubs larger than estimated; each moves a result a step. */
 const MAX_ROUNDS = 8;
-
-function invalid(message) {
-  return new ToolStubError("INVALID_ARGUMENT", message);
-}
 
 /** A size given as tokens (> 1) or as a fraction (0, 1] of the context window. */
 function tokensOf(value, name, contextWindow) {
@@ -117,23 +113,29 @@ export class ContextGovernor {
 
   async fit(messages, options) {
     if (!Array.isArray(messages)) throw invalid("messages must be an array");
-    const { format, policy, pinned, counting } = readOptions(options);
+    const { format, policy, pinned, counting } = readingCaller("options", () =>
+      readOptions(options),
+    );
     await this.#counter.use(counting);
     const count = (text) => this.#counter.count(text);
     const stubHeader = this.#config.stubHeader;
     const toolNames = JSON.stringify(this.#config.toolNames);
-    const tokensBefore = this.#conversationTokens(format, messages);
+    const tokensBefore = readingCaller("messages", () =>
+      this.#conversationTokens(format, messages),
+    );
     let current = messages;
     let total = tokensBefore;
     const cleared = [];
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const slots = format.slots(current);
-      const results = slots.map((slot) => ({
-        tokens: count(slot.text),
-        toolName: slot.toolName,
-        pinned: pinned.has(slot.toolCallId),
-        head: slot.text.slice(0, CONTEXT_HEAD_CHARS),
-      }));
+      const slots = readingCaller("messages", () => format.slots(current));
+      const results = readingCaller("messages (counting their tokens)", () =>
+        slots.map((slot) => ({
+          tokens: count(slot.text),
+          toolName: slot.toolName,
+          pinned: pinned.has(slot.toolCallId),
+          head: slot.text.slice(0, CONTEXT_HEAD_CHARS),
+        })),
+      );
       const input = { policy, totalTokens: total, results, stubHeader, resume: round > 0 };
       const plan = JSON.parse(this.#runtime.call("contextPlan", JSON.stringify(input)));
       const texts = new Map();
@@ -145,7 +147,7 @@ export class ContextGovernor {
           "contextReplacement",
           to,
           stub,
-          count(stub),
+          readingCaller("countTokens", () => count(stub)),
           results[index].tokens,
           stubHeader,
           toolNames,
@@ -157,7 +159,7 @@ export class ContextGovernor {
       }
       if (texts.size === 0) break;
       current = withReplacements(format, current, slots, texts);
-      total = this.#conversationTokens(format, current);
+      total = readingCaller("messages", () => this.#conversationTokens(format, current));
     }
     return {
       messages: current,

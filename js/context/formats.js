@@ -2,7 +2,7 @@
 // its tool name and text, and how to put a new text in its place without touching the caller's
 // objects (changed messages and parts are copies; everything else is shared).
 
-import { ToolStubError } from "../stores/errors.js";
+import { invalid } from "../arguments.js";
 
 export const CONTEXT_FORMATS = [
   "openai",
@@ -261,8 +261,7 @@ FORMATS.langchain = {
 export function contextFormat(name) {
   const format = Object.hasOwn(FORMATS, name) ? FORMATS[name] : undefined;
   if (format === undefined)
-    throw new ToolStubError(
-      "INVALID_ARGUMENT",
+    throw invalid(
       `format must be one of ${CONTEXT_FORMATS.map((f) => JSON.stringify(f)).join(", ")} (got ${JSON.stringify(name)})`,
     );
   return format;
@@ -281,18 +280,25 @@ export function withReplacements(format, messages, slots, texts) {
   return copy;
 }
 
+/** How deep `messageStrings` walks: a message nested deeper (or a cycle) is refused. */
+const MAX_DEPTH = 64;
+
 /**
  * The strings of a message a model reads, for counting: every string in it, JSON values given as
  * objects (AI SDK json outputs and tool inputs, Anthropic tool inputs) as their JSON text.
  */
-export function* messageStrings(message) {
+export function* messageStrings(message, depth = 0) {
   if (typeof message === "string") {
     yield message;
     return;
   }
   if (message === null || typeof message !== "object") return;
+  if (depth > MAX_DEPTH)
+    throw invalid(
+      `messages must be plain JSON-like data: a message is nested over ${MAX_DEPTH} levels deep (or holds a cycle)`,
+    );
   if (Array.isArray(message)) {
-    for (const item of message) yield* messageStrings(item);
+    for (const item of message) yield* messageStrings(item, depth + 1);
     return;
   }
   for (const [key, value] of Object.entries(message)) {
@@ -302,7 +308,7 @@ export function* messageStrings(message) {
         (key === "value" && (message.type === "json" || message.type === "error-json")) ||
         (key === "input" && (message.type === "tool-call" || message.type === "tool_use"));
       if (jsonValue) yield JSON.stringify(value) ?? "";
-      else yield* messageStrings(value);
+      else yield* messageStrings(value, depth + 1);
     }
   }
 }

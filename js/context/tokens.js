@@ -3,6 +3,7 @@
 // conversation's older messages are counted once, not at every step.
 
 import { ToolStubError } from "../stores/errors.js";
+import { invalid } from "../arguments.js";
 
 /**
  * The named tokenizers, each a module of gpt-tokenizer (it ships its vocabularies, encodes
@@ -27,8 +28,7 @@ const UNCACHED_CHARS = 256;
 async function namedCounter(name) {
   const specifier = Object.hasOwn(TOKENIZERS, name) ? TOKENIZERS[name] : undefined;
   if (specifier === undefined)
-    throw new ToolStubError(
-      "INVALID_ARGUMENT",
+    throw invalid(
       `tokenizer must be one of ${TOKENIZER_NAMES.map((n) => JSON.stringify(n)).join(", ")} (got ${JSON.stringify(name)}), or pass countTokens(text)`,
     );
   let encoding;
@@ -58,10 +58,7 @@ export class TokenCounter {
     const source = countTokens ?? tokenizer;
     if (source === this.#source) return;
     if (countTokens !== undefined && typeof countTokens !== "function")
-      throw new ToolStubError(
-        "INVALID_ARGUMENT",
-        "countTokens must be a function (text) => number",
-      );
+      throw invalid("countTokens must be a function (text) => number");
     this.#countOf = countTokens ?? (await namedCounter(tokenizer));
     this.#source = source;
     this.#cache.clear();
@@ -86,10 +83,7 @@ export class TokenCounter {
   #counted(text) {
     const tokens = this.#countOf(text);
     if (!Number.isSafeInteger(tokens) || tokens < 0)
-      throw new ToolStubError(
-        "INVALID_ARGUMENT",
-        `countTokens must return a non-negative integer (got ${tokens})`,
-      );
+      throw invalid(`countTokens must return a non-negative integer (got ${tokens})`);
     return tokens;
   }
 }

@@ -200,6 +200,30 @@ describe("fitContext across calls", () => {
     ];
     for (const [options, pattern] of cases)
       await assert.rejects(ts.fitContext(messages, options), isCode("INVALID_ARGUMENT", pattern));
+    // Messages it cannot read, and a countTokens that throws.
+    const cyclic = { role: "user", content: [] };
+    cyclic.content.push({ type: "text", nested: cyclic });
+    await assert.rejects(
+      ts.fitContext([cyclic], { format: "openai", trigger: 100, countTokens }),
+      isCode("INVALID_ARGUMENT", /nested over 64 levels/),
+    );
+    const trap = {
+      role: "tool",
+      get content() {
+        throw new Error("no reading me");
+      },
+    };
+    await assert.rejects(
+      ts.fitContext([trap], { format: "openai", trigger: 100, countTokens }),
+      isCode("INVALID_ARGUMENT", /no reading me/),
+    );
+    const failing = () => {
+      throw new Error("tokenizer down");
+    };
+    await assert.rejects(
+      ts.fitContext(messages, { format: "openai", trigger: 100, countTokens: failing }),
+      isCode("INVALID_ARGUMENT", /tokenizer down/),
+    );
     // It still works after them.
     const fitted = await ts.fitContext(messages, { format: "openai", ...budget });
     assert.equal(fitted.changed, true);
