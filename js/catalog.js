@@ -2,8 +2,11 @@
 // whose module doc describes the layout, the snapshot and log formats, and why); this file reads
 // and writes the snapshot and the log records after it, keeps the loaded catalog (a map of
 // entries) current, writes changes under the session's lock, and checks the catalog against the
-// stored records when it is missing, unreadable, first used, or left by a process that died
-// holding the lock.
+// stored records when it is missing, unreadable, left by a process that died holding the lock, or
+// in a store whose values expire. A catalog that reads is trusted on first use: a new ToolStub's
+// first call costs what the catalog costs to read, not a listing of every stored result. Results
+// written behind its back (by another tool) are found by verify(ref), rebuildCatalog(), and a
+// catalog that is missing or does not read.
 
 import { acquireLocal, lockName } from "./stores/lock.js";
 import { parseOutputIndex } from "./output-index.js";
@@ -125,6 +128,11 @@ export class SessionCatalog {
   #checked = false;
   /** When it was (Date.now()). */
   #checkedAt = 0;
+  /**
+   * Whether the next load must check the stored catalog against the records instead of trusting
+   * it: after a change that could not be recorded, or when asked to (verify).
+   */
+  #distrust = false;
   /**
    * The loaded catalog's results in retention order, kept in the core (`{ order, instance }`: its
    * number and the core instance it lives in): made on the first prune, then changed with the
@@ -448,6 +456,14 @@ export class SessionCatalog {
       this.forget();
       return false;
     }
+    // A stored catalog that reads is the session's (every change writes it under the lock; a
+    // writer that died holding the lock makes the next one rebuild): not checked against every
+    // record, which would make a new ToolStub's first call cost what the session holds. In a
+    // store whose values expire, results go without a change of the catalog: checked there.
+    if (!this.#checked && !this.#distrust && this.#store.expires !== true) {
+      this.#checked = true;
+      this.#checkedAt = Date.now();
+    }
     return true;
   }
 
@@ -490,6 +506,7 @@ export class SessionCatalog {
   async #check(underLock, mustSave) {
     const { entries, gone } = await this.#differences();
     this.#checked = true;
+    this.#distrust = false;
     this.#checkedAt = Date.now();
     if (entries.length === 0 && gone.length === 0 && !mustSave) return;
     this.#change(entries, gone);
@@ -677,11 +694,13 @@ export class SessionCatalog {
   invalidate() {
     this.forget();
     this.#checked = false;
+    this.#distrust = true;
   }
 
   /** Checks the catalog against the stored records again (on `verify`). */
   async recheck({ underLock = false } = {}) {
     this.#checked = false;
+    this.#distrust = true;
     return this.use(() => {}, { underLock });
   }
 

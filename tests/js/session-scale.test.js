@@ -5,13 +5,14 @@
 // a session removed and made again.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { runtime } from "../../pkg/js/node-runtime.js";
 import { sha256Hex as coreSha256Hex } from "../../pkg/wasm/tool_stub.js";
 import { ToolStub, MemoryStore, NodeFsStore, ROOT } from "./pkg.js";
+import { tempDir } from "./temp.js";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { IndexedDbStore } from "../../pkg/js/stores/indexeddb.js";
 
 const NODE_ENTRY = path.join(ROOT, "pkg/js/node.js");
 const SMALL = { thresholdChars: 100 };
@@ -166,7 +167,7 @@ describe("processes sharing a session: a long-lived ToolStub sees the other's wr
     });
 
   it("after the other process adds (past a fold of the log), deletes and prunes", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-long-lived-"));
+    const dir = tempDir("tool-stub-long-lived-");
     const ts = new ToolStub({
       store: new NodeFsStore(dir),
       sessionId: "shared",
@@ -290,5 +291,65 @@ describe("searchAll loads one output at a time, only its tool's, and stops when 
       ts.searchAll({ query: "x", order: "oldest" }),
       /order must be "relevance" or "newest"/,
     );
+  });
+});
+
+describe("a new ToolStub's first call", () => {
+  for (const [name, makeStore] of Object.entries({
+    MemoryStore: () => new MemoryStore(),
+    NodeFsStore: () => new NodeFsStore(tempDir("tool-stub-cold-")),
+    IndexedDbStore: () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }),
+  })) {
+    it(`reads the catalog and its page, never a listing or a record of every result (${name})`, async () => {
+      for (const n of [20, 300]) {
+        const backing = makeStore();
+        await fill(new ToolStub({ store: backing, sessionId: "s", config: SMALL }), "r", n);
+        // Every key the first call loads or lists.
+        const loaded = [];
+        const listed = [];
+        const seen = { load: loaded, loadKeys: listed, loadRange: listed };
+        const store = new Proxy(backing, {
+          get(target, name) {
+            const value = Reflect.get(target, name, target);
+            if (typeof value !== "function") return value;
+            return (first, ...rest) => {
+              seen[name]?.push(first.join("/"));
+              return value.call(target, first, ...rest);
+            };
+          },
+        });
+        const fresh = new ToolStub({ store, sessionId: "s", config: SMALL });
+        assert.equal((await fresh.list({ limit: 10 })).toolResults.length, 10);
+        assert.deepEqual(listed, ["s/tool-stub/catalog-log"], "only the catalog's log is listed");
+        const records = loaded.filter((key) => key.startsWith("s/tool-results/"));
+        assert.ok(records.length <= 10, `${records.length} result files loaded for a page of 10`);
+        // The snapshot, the head and the log records after the snapshot (at most 64).
+        const catalog = loaded.filter((key) => key.startsWith("s/tool-stub/"));
+        assert.ok(catalog.length <= 64 + 3, `${catalog.length} catalog records loaded`);
+        assert.equal((await fresh.usage()).results, n);
+      }
+    });
+  }
+
+  it("finds results written behind the catalog's back on verify and rebuildCatalog", async () => {
+    const store = new MemoryStore();
+    const [stored] = await fill(new ToolStub({ store, sessionId: "s", config: SMALL }), "a", 1);
+    const id = stored.split("/").pop();
+    for (const copy of ["tr_copy_0000000000000001", "tr_copy_0000000000000002"]) {
+      for (const file of ["output.txt", "index.json", "metadata.json"])
+        await store.save(
+          ["s", "tool-results", copy, file],
+          await store.load(["s", "tool-results", id, file]),
+        );
+    }
+    const fresh = new ToolStub({ store, sessionId: "s", config: SMALL });
+    assert.equal((await fresh.usage()).results, 1, "the catalog as stored");
+    await fresh.verify("tr_copy_0000000000000001");
+    assert.equal((await fresh.usage()).results, 3, "verify checks the catalog against the records");
+    const other = new ToolStub({ store, sessionId: "s", config: SMALL });
+    await store.remove(["s", "tool-results", "tr_copy_0000000000000002", "metadata.json"]);
+    const rebuilt = await other.rebuildCatalog();
+    assert.deepEqual(rebuilt.removed, ["tr_copy_0000000000000002"]);
+    assert.equal((await other.usage()).results, 2);
   });
 });

@@ -4,17 +4,17 @@
 // deleteSession removes only what the package wrote; processes share a session through its lock.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync, readFileSync, rmSync, existsSync } from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ToolStub, MemoryStore, NodeFsStore, ROOT } from "./pkg.js";
+import { tempDir } from "./temp.js";
 
 const NODE_ENTRY = path.join(ROOT, "pkg/js/node.js");
 const big = (tag, n = 25_000) => `${tag}\n${"x ".repeat(n / 2)}`;
 const part = (toolId, output, toolName = "t") => ({ toolId, toolName, output });
-const freshDir = (name) => mkdtempSync(path.join(tmpdir(), `tool-stub-${name}-`));
+const freshDir = (name) => tempDir(`tool-stub-${name}-`);
 
 /** A store that counts what it is asked: loads of output files, and loadRange calls. */
 function counting(store) {
@@ -127,8 +127,14 @@ describe("the session catalog", () => {
     rmSync(path.join(dir, "r", "tool-results", stored[0].outputRef.split("/").pop()), {
       recursive: true,
     });
-    // A new ToolStub checks the catalog against the records when it first uses it.
+    // A new ToolStub trusts the stored catalog (its first call lists no record); rebuildCatalog()
+    // checks it against the records.
     const next = new ToolStub({ store, sessionId: "r" });
+    const gone = stored[0].outputRef.split("/").pop();
+    assert.equal((await next.usage()).results, 3, "the catalog as stored");
+    const repaired = await next.rebuildCatalog();
+    assert.deepEqual(repaired.added, ["tr_foreign_00112233aabbccdd"]);
+    assert.deepEqual(repaired.removed, [gone]);
     const ids = (await next.list()).toolResults.map((r) => r.tool_result_id);
     assert.ok(ids.includes("tr_foreign_00112233aabbccdd"), "the foreign result is listed");
     assert.equal(ids.length, 3);

@@ -2,7 +2,8 @@
 // prunes at random and is killed at a random moment; then, in this process, every ref it got back
 // must read back exactly (or, for one being deleted or pruned when it died, exactly or NOT_FOUND),
 // everything listed must be readable and verify, temp files of the dead worker must be reclaimed
-// by a session-level call, and nothing outside the store's layout may exist or change.
+// by the next call that takes the session's lock (it finds the holder dead and rebuilds the
+// catalog from the records), and nothing outside the store's layout may exist or change.
 // Usage: node tests/soak/crash.mjs [--trials 200] [--seed 1] [--perStore 10]
 import { spawn } from "node:child_process";
 import {
@@ -151,11 +152,13 @@ export async function crashTrials({
     const listed = await checkListed(ts);
     stats.listed += listed.listed;
     stats.violations.push(...listed.problems.map((p) => `trial ${trial}: ${p}`));
+    // A call that takes the lock (a delete of nothing): the dead worker held it if it died saving.
+    await ts.delete("tr_soak_nothing_0000000000000000");
     const after = layout(storeDir, ["soak"]);
     stats.tempFilesReclaimed += before.temps - after.temps;
     if (after.temps > 0)
       stats.violations.push(
-        `trial ${trial}: ${after.temps} temp file(s) of the dead worker left after list()`,
+        `trial ${trial}: ${after.temps} temp file(s) of the dead worker left after a locked call`,
       );
     if (after.strays.length)
       stats.violations.push(`trial ${trial}: outside the layout: ${after.strays.join(", ")}`);
