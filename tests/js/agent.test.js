@@ -2,14 +2,13 @@
 // a real AI SDK tool loop with a mock model, and delete / usage / retention on every store.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import Ajv from "ajv";
 import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { ToolStub, MemoryStore, NodeFsStore, ToolStubError, ROOT } from "./pkg.js";
+import { tempDir } from "./temp.js";
 
 const { aiSdkTools, externalizingTool } = await import(path.join(ROOT, "pkg/js/ai-sdk.js"));
 const { IndexedDbStore } = await import(path.join(ROOT, "pkg/js/stores/indexeddb.js"));
@@ -504,7 +503,7 @@ describe("externalizingTool: the tool calls of one step are one turn", () => {
 
 const storeMakers = {
   MemoryStore: () => new MemoryStore(),
-  NodeFsStore: () => new NodeFsStore(mkdtempSync(path.join(tmpdir(), "tool-stub-retention-"))),
+  NodeFsStore: () => new NodeFsStore(tempDir("tool-stub-retention-")),
   IndexedDbStore: () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }),
 };
 

@@ -2,8 +2,6 @@
 // typed errors, failure modes with failing stores, dedup, and exact storage of what the host gave.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -21,6 +19,7 @@ import {
   ROOT,
   rejectsWith,
 } from "./pkg.js";
+import { tempDir } from "./temp.js";
 
 const bigJson = JSON.stringify({
   items: Array.from({ length: 3000 }, (_, i) => ({ id: i, name: `item ${i}` })),
@@ -480,7 +479,7 @@ describe("reference edges (issue 17)", () => {
 
 describe("NodeFsStore across a process restart", () => {
   it("reads back, in a new process, what another process stored", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-restart-"));
+    const dir = tempDir("tool-stub-restart-");
     const script = `
       import { ToolStub, NodeFsStore } from ${JSON.stringify(path.join(ROOT, "pkg/js/node.js"))};
       const ts = new ToolStub({ store: new NodeFsStore(${JSON.stringify(dir)}), sessionId: "r1" });

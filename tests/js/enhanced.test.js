@@ -2,11 +2,11 @@
 // ToolStub config, the CLI (--enhanced) and the MCP commands' config; "reference" stays the default.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { synopsis, makePreview, ToolStub, MemoryStore, ROOT, isCode, rejectsWith } from "./pkg.js";
+import { tempDir } from "./temp.js";
 
 const rows = Array.from(
   { length: 1500 },
@@ -96,7 +96,7 @@ describe("synopsisMode", () => {
   });
 
   it("the CLI's --enhanced gives the enhanced stub (stub and externalize)", () => {
-    const cwd = mkdtempSync(path.join(tmpdir(), "tool-stub-enhanced-"));
+    const cwd = tempDir("tool-stub-enhanced-");
     const file = path.join(cwd, "orders.csv");
     writeFileSync(file, csv);
     const cli = (...args) =>

@@ -3,13 +3,11 @@
 // identical, in every store, for outputs with astral characters, lone surrogates and line breaks.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { ToolStub, MemoryStore, NodeFsStore } from "./pkg.js";
 import { IndexedDbStore } from "../../pkg/js/stores/indexeddb.js";
 import * as core from "../../pkg/wasm/tool_stub.js";
+import { tempDir } from "./temp.js";
 
 /** Deterministic pseudo-random numbers (a seeded LCG), so failures reproduce. */
 function random(seed) {
@@ -38,7 +36,7 @@ function withoutSlices(store) {
 
 const STORES = {
   MemoryStore: () => new MemoryStore(),
-  NodeFsStore: () => new NodeFsStore(mkdtempSync(path.join(tmpdir(), "tool-stub-indexed-"))),
+  NodeFsStore: () => new NodeFsStore(tempDir("tool-stub-indexed-")),
   IndexedDbStore: () =>
     new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange, chunkChars: 50_000 }),
 };

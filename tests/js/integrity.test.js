@@ -4,7 +4,6 @@
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import {
-  mkdtempSync,
   mkdirSync,
   readdirSync,
   writeFileSync,
@@ -15,14 +14,14 @@ import {
   utimesSync,
   unlinkSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { ToolStub, MemoryStore, NodeFsStore, sha256Hex, isCode } from "./pkg.js";
 import { encode } from "../../pkg/js/stores/wtf8.js";
+import { tempDir } from "./temp.js";
 
-const freshDir = (tag) => mkdtempSync(path.join(tmpdir(), `tool-stub-${tag}-`));
+const freshDir = (tag) => tempDir(`tool-stub-${tag}-`);
 const big = (tag, n = 30_000) => `${tag}\n${"line of text ".repeat(n / 13)}`;
 
 describe("session ids", () => {

@@ -2,11 +2,11 @@
 // `npm install ./pkg` into an empty project imports as ESM from every entry point.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
+import { tempDir } from "./temp.js";
 
 const npm = (args, cwd) =>
   execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -72,7 +72,7 @@ describe("the npm package", () => {
   });
 
   it("installs into an empty project and imports from every entry point", () => {
-    const project = mkdtempSync(path.join(tmpdir(), "tool-stub-install-"));
+    const project = tempDir("tool-stub-install-");
     writeFileSync(
       path.join(project, "package.json"),
       JSON.stringify({ name: "consumer", private: true, type: "module" }),

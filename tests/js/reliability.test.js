@@ -3,8 +3,7 @@
 // two processes share one store; failing, quota-full and hanging stores under every failure mode.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -27,6 +26,7 @@ import {
   ROOT,
   isCode,
 } from "./pkg.js";
+import { tempDir } from "./temp.js";
 
 const NODE_ENTRY = path.join(ROOT, "pkg/js/node.js");
 const big = (tag, n = 30_000) => `${tag}\n${"x".repeat(n)}`;
@@ -67,7 +67,7 @@ describe("a trap in the core", () => {
 
 describe("hostile arguments", () => {
   it("give typed errors and write nothing outside the store directory", async () => {
-    const parent = mkdtempSync(path.join(tmpdir(), "tool-stub-escape-"));
+    const parent = tempDir("tool-stub-escape-");
     const dir = path.join(parent, "store");
     mkdirSync(dir);
     writeFileSync(path.join(parent, "canary.txt"), "untouched");
@@ -125,7 +125,7 @@ describe("hostile arguments", () => {
   });
 
   it("a tampered or truncated record on disk is CORRUPT or skipped, never served as valid", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-tamper-"));
+    const dir = tempDir("tool-stub-tamper-");
     const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "t" });
     const out = await ts.externalize(
       [
@@ -149,7 +149,7 @@ describe("hostile arguments", () => {
 
 describe("crash consistency", () => {
   it("after SIGKILL mid-loop, every listed result reads back complete and verified", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-crash-"));
+    const dir = tempDir("tool-stub-crash-");
     const script = `
       import { ToolStub, NodeFsStore } from ${JSON.stringify(NODE_ENTRY)};
       const ts = new ToolStub({ store: new NodeFsStore(${JSON.stringify(dir)}), sessionId: "crash" });
@@ -188,7 +188,7 @@ describe("crash consistency", () => {
 
 describe("concurrency", () => {
   it("two processes externalizing 200 outputs each into one directory lose and duplicate nothing", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "tool-stub-concurrent-"));
+    const dir = tempDir("tool-stub-concurrent-");
     const worker = (name) => `
       import { ToolStub, NodeFsStore } from ${JSON.stringify(NODE_ENTRY)};
       const ts = new ToolStub({ store: new NodeFsStore(${JSON.stringify(dir)}), sessionId: "shared" });

@@ -4,11 +4,11 @@
 // stub at most 1.2x, and at least 90% of the facts covered. Skipped (never passed) without the data.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
 import { ROOT } from "./pkg.js";
+import { tempDir } from "./temp.js";
 
 const FACTS_DIR = process.env.TOOL_STUB_FACTS_DIR ?? path.resolve(ROOT, "../shared/synopsis-facts");
 const CHECK = path.join(FACTS_DIR, "check.mjs");
@@ -33,9 +33,7 @@ function run(mode, fixtures) {
 
 describe("synopsis-facts benchmark (issue 21)", { skip: SKIP }, () => {
   // One fixture folder for both runs (generated once, deterministic).
-  const fixtures = SKIP
-    ? ""
-    : path.join(mkdtempSync(path.join(tmpdir(), "tool-stub-facts-")), "fixtures");
+  const fixtures = SKIP ? "" : path.join(tempDir("tool-stub-facts-"), "fixtures");
   const reference = SKIP ? null : run("reference", fixtures);
   const enhanced = SKIP ? null : run("enhanced", fixtures);
 
