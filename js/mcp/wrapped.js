@@ -206,7 +206,11 @@ export class HttpConnection {
       requestInit: { headers },
       fetch: (input, init) => connection.#fetch(input, init),
     });
-    transport.onmessage = (message) => handlers.onLine(JSON.stringify(message));
+    transport.onmessage = (message) => {
+      // An answer that came on a resumed stream: nothing left to wait for under its id.
+      if (message && typeof message.method !== "string") connection.#resuming.delete(message.id);
+      handlers.onLine(JSON.stringify(message));
+    };
     transport.onerror = (error) => {
       const text = String(error?.message ?? error);
       process.stderr.write(`tool-stub mcp-proxy: ${url}: ${text}\n`);
