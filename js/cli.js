@@ -38,7 +38,8 @@ Options everywhere:
   --json           machine-readable output (errors too, on stderr)
   --help           this text`;
 
-const OPTIONS = /** @type {const} */ ({
+/** @type {import("node:util").ParseArgsOptionsConfig} */
+const OPTIONS = {
   store: { type: "string", default: ".tool-stub" },
   session: { type: "string" },
   "tool-name": { type: "string" },
@@ -68,7 +69,7 @@ const OPTIONS = /** @type {const} */ ({
   "max-bytes": { type: "string" },
   "max-age-ms": { type: "string" },
   help: { type: "boolean", default: false },
-});
+};
 
 function integer(value, name) {
   if (value === undefined) return undefined;
@@ -237,11 +238,15 @@ async function main(argv) {
   // The MCP commands have their own options and load the MCP SDK: only for them (js/mcp/cli.js).
   if (argv[0] === "mcp" || argv[0] === "mcp-proxy")
     return (await import("./mcp/cli.js")).runMcpCommand(argv);
-  const { values, positionals } = parseArgs({
+  const parsed = parseArgs({
     args: negativeValuesJoined(argv),
     options: OPTIONS,
     allowPositionals: true,
   });
+  // The flags as OPTIONS declares them: strings and booleans, checked where they are used.
+  /** @type {Record<string, any>} */
+  const values = parsed.values;
+  const positionals = parsed.positionals;
   const [command, ...args] = positionals;
   if (values.help || command === undefined) {
     console.log(USAGE);
@@ -257,7 +262,10 @@ async function main(argv) {
     synopsisMode: values.enhanced ? "enhanced" : undefined,
   });
   const session = values.session ?? "default";
-  const toolStub = (sessionId = session, sessionUri = undefined) =>
+  const toolStub = (
+    /** @type {string} */ sessionId = session,
+    /** @type {string | undefined} */ sessionUri = undefined,
+  ) =>
     new ToolStub({
       store: new NodeFsStore(values.store),
       sessionId,
@@ -321,26 +329,32 @@ async function main(argv) {
       );
       if (structured) {
         const [start, count] = (values.rows ?? "").split(":");
-        const result = await toolStubOf(args[0]).read(
-          args[0],
-          withoutUnset({
-            line: integer(
-              values.line ?? (values.lines !== undefined || values.numbered ? "1" : undefined),
-              "line",
-            ),
-            lines: integer(values.lines, "lines"),
-            column: integer(values.column, "column"),
-            numbered: values.numbered,
-            jsonPointer: values.pointer,
-            rows:
-              values.rows === undefined
-                ? undefined
-                : { start: integer(start, "rows"), count: integer(count || undefined, "rows") },
-            maxChars: integer(values["max-chars"], "max-chars"),
-            // Passed on so that mixing them with a line/pointer/rows read is reported.
-            offset: integer(values.offset, "offset"),
-            limit: integer(values.limit, "limit"),
-          }),
+        // One of the structured reads, whichever mode the options name.
+        /** @typedef {import("./index.js").LineReadResult | import("./index.js").JsonPointerReadResult | import("./index.js").RowsReadResult} StructuredRead */
+        const result = /** @type {StructuredRead} */ (
+          /** @type {unknown} */ (
+            await toolStubOf(args[0]).read(
+              args[0],
+              withoutUnset({
+                line: integer(
+                  values.line ?? (values.lines !== undefined || values.numbered ? "1" : undefined),
+                  "line",
+                ),
+                lines: integer(values.lines, "lines"),
+                column: integer(values.column, "column"),
+                numbered: values.numbered,
+                jsonPointer: values.pointer,
+                rows:
+                  values.rows === undefined
+                    ? undefined
+                    : { start: integer(start, "rows"), count: integer(count || undefined, "rows") },
+                maxChars: integer(values["max-chars"], "max-chars"),
+                // Passed on so that mixing them with a line/pointer/rows read is reported.
+                offset: integer(values.offset, "offset"),
+                limit: integer(values.limit, "limit"),
+              }),
+            )
+          )
         );
         if (result.mode === "lines" && result.startLine > Math.max(result.totalLines, 1)) {
           throw pastTheEnd(

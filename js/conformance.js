@@ -659,6 +659,10 @@ export const cases = [
  * async). Answers `{ passed, failed, results: [{ name, ok, error?, ms }] }`; never throws for a
  * failing check. `onResult(result)` is called after each one.
  */
+/**
+ * @param {() => object | Promise<object>} setup
+ * @param {{ onResult?: (result: { name: string, ok: boolean, error?: string, ms?: number }) => void }} [options]
+ */
 export async function runStoreConformance(setup, { onResult } = {}) {
   if (typeof setup !== "function")
     throw new TypeError(

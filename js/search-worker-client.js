@@ -21,8 +21,7 @@ function fromWorker({ code, message, name, coreUnavailable }) {
       `the search worker failed: ${name ?? "Error"}: ${message}`,
     );
   }
-  const error = new Error(message);
-  error.code = code;
+  const error = Object.assign(new Error(message), { code });
   return asToolStubError(error);
 }
 

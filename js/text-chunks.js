@@ -25,14 +25,16 @@ export function yieldToEventLoop() {
   if (typeof globalThis.scheduler?.yield === "function") return globalThis.scheduler.yield();
   if (typeof MessageChannel === "function") {
     // Not setTimeout: nested timeouts are clamped to 4 ms, 50 pieces would wait 200 ms for nothing.
-    return new Promise((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        channel.port1.close();
-        resolve();
-      };
-      channel.port2.postMessage(null);
-    });
+    return new Promise(
+      /** @param {(value?: void) => void} resolve */ (resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          channel.port1.close();
+          resolve();
+        };
+        channel.port2.postMessage(null);
+      },
+    );
   }
   return new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -75,6 +75,15 @@ count_biome() {
   if [ "$problems" -ne 0 ]; then echo "0 $problems 0"; else echo "${checked:-0} 0 0"; fi
 }
 
+# tsc's listing (--listFiles): each of the project's own files it checked is one check; each error
+# fails one.
+count_tsc() {
+  local checked errors
+  checked=$(grep -aE "^$ROOT/(js|tests/types)/" "$1" | grep -vc '/node_modules/')
+  errors=$(grep -acE 'error TS[0-9]+' "$1")
+  if [ "$errors" -ne 0 ]; then echo "0 $errors 0"; else echo "${checked:-0} 0 0"; fi
+}
+
 # run_suite SUITE COUNTER COMMAND...: runs a suite into its log and records what COUNTER reads.
 run_suite() {
   local suite=$1 counter=$2
@@ -100,6 +109,9 @@ run_suite wasm-node count_libtest wasm-pack test --node -- --test wasm_node
 run_suite wasm-chromium count_libtest wasm-pack test --headless --chrome -- --test wasm_browser
 # The JS lint and format gate (biome.json): the source, tests, scripts and demo as committed.
 run_suite biome count_biome npx --no-install biome ci --colors=off --error-on-warnings
+# The JS source type-checked from its JSDoc (tsc --strict --checkJs, tests/types/tsconfig.json),
+# and the public .d.ts checked against it (tests/types/contract.ts); reads pkg/wasm's glue types.
+run_suite typecheck count_tsc npx --no-install tsc -p tests/types/tsconfig.json --listFiles
 run_suite js count_node_test node --test --test-reporter=tap tests/js/
 for runner in tests/browser/*-runner.mjs; do
   run_suite "browser-$(basename "$runner" -runner.mjs)" count_plain node "$runner"

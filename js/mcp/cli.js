@@ -18,7 +18,8 @@ export const MCP_USAGE = `  mcp [--store DIR] [--session S] [--config FILE] [--t
                                 --turn-budget N --failure-mode M --tool-prefix P --timeout-ms N
                                 --enhanced (enhanced synopses: config.synopsisMode "enhanced")`;
 
-const OPTIONS = /** @type {const} */ ({
+/** @type {import("node:util").ParseArgsOptionsConfig} */
+const OPTIONS = {
   store: { type: "string", default: ".tool-stub" },
   session: { type: "string", default: "default" },
   config: { type: "string" },
@@ -32,7 +33,7 @@ const OPTIONS = /** @type {const} */ ({
   url: { type: "string" },
   header: { type: "string", multiple: true, default: [] },
   help: { type: "boolean", default: false },
-});
+};
 
 function invalid(message) {
   return new ToolStubError("INVALID_ARGUMENT", message);
@@ -106,11 +107,15 @@ export async function runMcpCommand(argv) {
   const dashes = rest.indexOf("--");
   const optionArgs = dashes === -1 ? rest : rest.slice(0, dashes);
   const wrapped = dashes === -1 ? [] : rest.slice(dashes + 1);
-  const { values, positionals } = parseArgs({
+  const parsed = parseArgs({
     args: optionArgs,
     options: OPTIONS,
     allowPositionals: true,
   });
+  // The flags as OPTIONS declares them: strings and booleans, checked where they are used.
+  /** @type {Record<string, any>} */
+  const values = parsed.values;
+  const positionals = parsed.positionals;
   if (values.help) {
     process.stdout.write(`Usage: tool-stub\n${MCP_USAGE}\n`);
     return 0;
@@ -157,7 +162,8 @@ export async function runMcpCommand(argv) {
   await runProxy({
     toolStub,
     signal: stop.signal,
-    timeoutMs: integer(values["timeout-ms"], "timeout-ms"),
+    // Always a number: the option has a default.
+    timeoutMs: /** @type {number} */ (integer(values["timeout-ms"], "timeout-ms")),
     connect: async (handlers) => {
       connection =
         values.url !== undefined

@@ -418,6 +418,7 @@ export class McpProxy {
  * Runs the proxy on this process's stdio until the host closes stdin (or `signal` aborts). Flow
  * control both ways: while the host's pipe is full the server is not read, and while the server's
  * stdin is full the host is not read, so neither side's flood piles up in the proxy.
+ * @param {{ toolStub: import("../index.js").ToolStub, timeoutMs: number, connect: Function, signal?: AbortSignal }} options
  */
 export async function runProxy({ toolStub, timeoutMs, connect, signal }) {
   // A host that went away closes the pipe: answers still pending at shutdown have nowhere to go.

@@ -35,6 +35,15 @@ export class StdioConnection {
   /** Set once the group was seen empty: its id may be reused, so it is never signalled again. */
   #groupGone = false;
 
+  /** What the wrapped server is, for messages: its command line or its URL. */
+  describe = "";
+
+  /**
+   * @param {string} command
+   * @param {string[]} args
+   * @param {object} handlers
+   * @param {{ env?: NodeJS.ProcessEnv }} [options]
+   */
   constructor(command, args, handlers, { env } = {}) {
     this.#handlers = handlers;
     this.describe = [command, ...args].join(" ");
@@ -43,7 +52,7 @@ export class StdioConnection {
       detached: GROUPS,
       ...(env ? { env } : {}),
     });
-    this.#child.on("error", (error) =>
+    this.#child.on("error", (/** @type {NodeJS.ErrnoException} */ error) =>
       this.#end(`could not be started (${error.code ?? error.message})`),
     );
     this.#child.stdin.on("error", () => {}); // a write after it died: its exit reports that
@@ -193,9 +202,12 @@ export class HttpConnection {
   #handlers;
   #ended = false;
   #paused;
+  /** @type {(value?: unknown) => void} */
   #resumeReading = () => {};
   /** Requests whose stream ended with event ids: the SDK is resuming it. */
   #resuming = new Set();
+  /** What the wrapped server is, for messages: its URL. */
+  describe = "";
 
   static async open(url, headers, handlers) {
     const [module] = await importSdk("client/streamableHttp.js");

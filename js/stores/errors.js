@@ -3,19 +3,23 @@
 
 // The codes are generated from src/error.rs, their one list (see error-codes.js).
 import { ERROR_CODES } from "./error-codes.js";
+/** @typedef {import("./error-codes.js").ToolStubErrorCode} ToolStubErrorCode */
 
 export { ERROR_CODES };
 
 export class ToolStubError extends Error {
+  /** @type {"ToolStubError"} */
+  name = "ToolStubError";
+
   /**
-   * @param {string} code one of ERROR_CODES
+   * @param {ToolStubErrorCode} code one of ERROR_CODES
    * @param {string} message human-readable detail
    * @param {{cause?: unknown}} [options]
    */
   constructor(code, message, { cause } = {}) {
     // Pass cause through the standard option so devtools/Node show the chain.
     super(message, cause === undefined ? undefined : { cause });
-    this.name = "ToolStubError";
+    /** Stable machine-readable code; branch on this, not on the message. */
     this.code = code;
   }
 }
@@ -27,8 +31,9 @@ export class ToolStubError extends Error {
  */
 export function asToolStubError(error) {
   if (error instanceof ToolStubError) return error;
-  if (error instanceof Error && ERROR_CODES.includes(error.code)) {
-    const converted = new ToolStubError(error.code, error.message);
+  const code = /** @type {{ code?: unknown }} */ (error)?.code;
+  if (error instanceof Error && ERROR_CODES.some((known) => known === code)) {
+    const converted = new ToolStubError(/** @type {ToolStubErrorCode} */ (code), error.message);
     const head = `Error: ${error.message}`;
     if (typeof error.stack === "string" && error.stack.startsWith(head)) {
       converted.stack = `ToolStubError: ${error.message}${error.stack.slice(head.length)}`;

@@ -46,8 +46,10 @@ function failed(what, err) {
 }
 
 export class IndexedDbStore {
+  /** @type {Promise<IDBDatabase> | null} */
   #dbPromise = null;
-  #conn = null; // the open IDBDatabase, once #dbPromise has resolved
+  /** @type {IDBDatabase | null} the open IDBDatabase, once #dbPromise has resolved */
+  #conn = null;
 
   /**
    * `indexedDB` and `IDBKeyRange` can be injected (e.g. from fake-indexeddb);
@@ -347,7 +349,10 @@ export class IndexedDbStore {
     return this.IDBKeyRange.bound([CHUNKS, ...key, first], [CHUNKS, ...key, last]);
   }
 
-  /** loadSlice positions are UTF-16 code units. */
+  /**
+   * loadSlice positions are UTF-16 code units.
+   * @returns {"utf16"}
+   */
   get sliceUnit() {
     return "utf16";
   }
@@ -402,11 +407,14 @@ export class IndexedDbStore {
 async function webLock(name) {
   const locks = globalThis.navigator?.locks;
   if (typeof locks?.request !== "function") return undefined;
-  let release;
+  /** @type {() => void} */
+  let release = () => {};
+  /** @type {Promise<void>} */
   const held = new Promise((resolve) => {
     release = resolve;
   });
-  await new Promise((resolve, reject) => {
+  /** @type {Promise<void>} */
+  const requested = new Promise((resolve, reject) => {
     locks
       .request(name, () => {
         resolve();
@@ -414,5 +422,6 @@ async function webLock(name) {
       })
       .catch(reject);
   });
+  await requested;
   return release;
 }

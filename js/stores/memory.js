@@ -70,7 +70,10 @@ export class MemoryStore {
     }
   }
 
-  /** loadSlice positions are UTF-16 code units. */
+  /**
+   * loadSlice positions are UTF-16 code units.
+   * @returns {"utf16"}
+   */
   get sliceUnit() {
     return "utf16";
   }

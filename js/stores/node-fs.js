@@ -451,7 +451,10 @@ export class NodeFsStore {
     }
   }
 
-  /** loadSlice positions are byte offsets into the file (UTF-8/WTF-8). */
+  /**
+   * loadSlice positions are byte offsets into the file (UTF-8/WTF-8).
+   * @returns {"utf8"}
+   */
   get sliceUnit() {
     return "utf8";
   }

@@ -217,6 +217,7 @@ function failed(what, key, err) {
 export class RedisStore {
   #client;
   #prefix;
+  /** @type {number | undefined} */
   #ttlMs;
   #timeoutMs;
   #lockLeaseMs;
@@ -424,11 +425,12 @@ export class RedisStore {
     }
     multi.zadd(s.keys, ...writes.flatMap((w) => [0, w.member]));
     multi.hset(s.len, ...writes.flatMap((w) => [w.member, String(w.length)]));
-    if (this.#ttlMs === undefined) {
+    const ttlMs = this.#ttlMs;
+    if (ttlMs === undefined) {
       multi.eval(SCRIPTS.persistIndex, 3, s.keys, s.len, s.exp, ...writes.map((w) => w.member));
     } else {
-      multi.zadd(s.exp, ...writes.flatMap((w) => [now + this.#ttlMs, w.member]));
-      multi.eval(SCRIPTS.expireIndex, 3, s.keys, s.len, s.exp, this.#ttlMs);
+      multi.zadd(s.exp, ...writes.flatMap((w) => [now + ttlMs, w.member]));
+      multi.eval(SCRIPTS.expireIndex, 3, s.keys, s.len, s.exp, ttlMs);
     }
     const what = group.length === 1 ? "save" : `save ${group.length} values under`;
     await this.#io(what, first, () =>
@@ -577,7 +579,10 @@ export class RedisStore {
     return (await this.load(key))?.length; // written by something else: measured
   }
 
-  /** loadSlice positions are byte offsets into the stored UTF-8 (WTF-8), read with GETRANGE. */
+  /**
+   * loadSlice positions are byte offsets into the stored UTF-8 (WTF-8), read with GETRANGE.
+   * @returns {"utf8"}
+   */
   get sliceUnit() {
     return "utf8";
   }
