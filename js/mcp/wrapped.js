@@ -4,6 +4,7 @@
 // SDK's client transport, loaded only for --url: sessions, SSE streams and resumption are its job).
 
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { readLines } from "./framing.js";
 import { importSdk } from "./sdk.js";
 
@@ -138,7 +139,14 @@ export class StdioConnection {
 
   /** Whether any process of the server's group is alive (its leader may have exited before it). */
   #alive() {
-    return this.#signal(0);
+    if (!this.#signal(0)) return false;
+    // A group left with only zombies (killed, waiting for a parent to reap them: orphans wait for
+    // PID 1, which in some containers never does) is gone: there is nothing to wait for.
+    if (GROUPS && this.#child.pid !== undefined && onlyZombies(this.#child.pid)) {
+      this.#groupGone = true;
+      return false;
+    }
+    return true;
   }
 
   /** Resolves true once the group is gone, false after `ms` (or as soon as kill() takes over). */
@@ -184,6 +192,32 @@ export class StdioConnection {
   killNow() {
     this.#signal("SIGKILL");
   }
+}
+
+/**
+ * Whether every process of group `pgid` is a zombie, as Linux's /proc shows it (false where it
+ * cannot be told: no /proc).
+ */
+function onlyZombies(pgid) {
+  let names;
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return false;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "latin1");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") return false;
+  }
+  return true;
 }
 
 /**

@@ -410,3 +410,23 @@ describe("tool-stub mcp installed from a folder (npm install ./pkg, npm link)", 
     assert.doesNotMatch(run.stderr, /npm install/);
   });
 });
+
+describe("mcp-proxy: a group left with zombies", () => {
+  it("does not wait out its grace for processes that are already dead", async () => {
+    // `sh` starts a child and execs the server, which never reaps it: a zombie in the group once
+    // it exits, and after the server exits, an orphan for PID 1 to reap (some never do).
+    const host = new RawHost([
+      "--",
+      "sh",
+      "-c",
+      `true & exec ${JSON.stringify(process.execPath)} ${JSON.stringify(RAW)}`,
+    ]);
+    await host.initialize();
+    await sleep(200);
+    const started = Date.now();
+    host.proxy.stdin.end();
+    assert.deepEqual(await host.exited, { code: 0, signal: null });
+    const took = Date.now() - started;
+    assert.ok(took < 900, `the proxy took ${took} ms to exit (its grace is 1,000 ms + 500 ms)`);
+  });
+});
