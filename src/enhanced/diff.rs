@@ -232,7 +232,7 @@ fn describe(output: &str) -> Option<Synopsis> {
         }
     }
     let mut largest: Vec<&FileChange> = files.iter().collect();
-    largest.sort_by(|a, b| (b.added + b.removed).cmp(&(a.added + a.removed)));
+    largest.sort_by_key(|file| std::cmp::Reverse(file.added + file.removed));
     if files.len() > 3 {
         let top: Vec<String> = largest
             .iter()

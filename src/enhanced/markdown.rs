@@ -258,7 +258,7 @@ fn describe(input: &Input<'_>, found: &Survey) -> Synopsis {
     }
     if found.fenced_blocks > 0 {
         let mut blocks: Vec<&(String, usize)> = found.blocks.iter().collect();
-        blocks.sort_by(|a, b| b.1.cmp(&a.1));
+        blocks.sort_by_key(|block| std::cmp::Reverse(block.1));
         let named: Vec<String> = blocks
             .iter()
             .take(SHOWN_LANGUAGES)

@@ -67,9 +67,7 @@ fn read_line(line: &str) -> Option<Line<'_>> {
             _ => Line::Comment,
         });
     }
-    let name_end = line
-        .find(|c: char| c == '{' || c == ' ' || c == '\t')
-        .unwrap_or(line.len());
+    let name_end = line.find(['{', ' ', '\t']).unwrap_or(line.len());
     let name = &line[..name_end];
     if !is_name(name) {
         return None;

@@ -142,7 +142,7 @@ fn describe(output: &str) -> Option<Synopsis> {
         per_file.len()
     ));
     let mut ranked: Vec<&(&str, usize)> = per_file.iter().collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1));
+    ranked.sort_by_key(|file| std::cmp::Reverse(file.1));
     let listed: Vec<String> = ranked
         .iter()
         .take(SHOWN_FILES)

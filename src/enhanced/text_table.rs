@@ -300,7 +300,7 @@ fn positional_layout(header: &[(Token, &str)], rows: &[&str]) -> Option<(Layout,
             last.push_str(&names[index]);
         }
     }
-    (kept_starts.len() >= 2).then(|| (Layout::Positions(kept_starts), kept_names))
+    (kept_starts.len() >= 2).then_some((Layout::Positions(kept_starts), kept_names))
 }
 
 /// The whitespace layout: one column per name, a lower-case word joining the name before it
@@ -322,7 +322,7 @@ fn token_layout(header: &[(Token, &str)], loose: bool) -> Option<(Layout, Vec<St
             }
         }
     }
-    (spans.len() >= 2).then(|| (Layout::Tokens { spans, loose }, names))
+    (spans.len() >= 2).then_some((Layout::Tokens { spans, loose }, names))
 }
 
 /// Whether at least `FIT_PERCENT` of the sampled rows fit `layout`.

@@ -8,7 +8,15 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { gzipSync } from "node:zlib";
-import { KINDS, makeInput, makeLog, makeManifests, turnParts } from "./inputs.mjs";
+import {
+  ENHANCED_KINDS,
+  KINDS,
+  makeEnhancedInput,
+  makeInput,
+  makeLog,
+  makeManifests,
+  turnParts,
+} from "./inputs.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // TOOL_STUB_PKG: another built package (a before/after comparison of two builds).
@@ -186,24 +194,28 @@ if (runs("enhanced")) {
     );
   }
   const slow = [];
-  for (const kind of KINDS) {
-    const input = makeInput(kind, 10 * MB);
+  const cases = [
+    ...KINDS.map((kind) => [kind, { mimeType: "text/plain", output: makeInput(kind, 10 * MB) }]),
+    ...ENHANCED_KINDS.map((kind) => [kind, makeEnhancedInput(kind, 10 * MB)]),
+  ];
+  for (const [kind, { mimeType, output: input }] of cases) {
+    const options = (mode) => ({ mimeType, synopsisMode: mode });
     // The two modes alternate (after a warm-up call of each), medians of 7: on a shared machine a
     // load spike then hits both sides of the ratio, not one.
-    api.synopsis(input);
-    api.synopsis(input, { synopsisMode: "enhanced" });
+    api.synopsis(input, options("reference"));
+    api.synopsis(input, options("enhanced"));
     const times = { reference: [], enhanced: [] };
     for (let i = 0; i < 7; i++) {
       for (const mode of ["reference", "enhanced"]) {
         const start = performance.now();
-        api.synopsis(input, { synopsisMode: mode });
+        api.synopsis(input, options(mode));
         times[mode].push(performance.now() - start);
       }
     }
     const median = (values) => values.sort((a, b) => a - b)[values.length >> 1];
     const reference = median(times.reference);
     const enhanced = median(times.enhanced);
-    const kinds = `${api.synopsis(input).kind} -> ${api.synopsis(input, { synopsisMode: "enhanced" }).kind}`;
+    const kinds = `${api.synopsis(input, options("reference")).kind} -> ${api.synopsis(input, options("enhanced")).kind}`;
     const ratio = enhanced / reference;
     row(
       "enhanced",

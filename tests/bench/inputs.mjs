@@ -133,6 +133,64 @@ const GENERATORS = {
 
 export const KINDS = Object.keys(GENERATORS);
 
+/**
+ * Outputs enhanced mode has analyzers of its own for, each with the MIME type it arrives with:
+ * the enhanced rows time them beside the reference mode (none of them is a target 1 kind).
+ */
+const ENHANCED_GENERATORS = {
+  "markdown headings": [
+    "text/markdown",
+    (bytes, next) =>
+      fill(bytes, (i) => `${i % 3 === 0 ? "#" : "##"} Heading ${i} ${words(next, 3)}\n\n${words(next, 8)}.\n\n`),
+  ],
+  "jsonl distinct keys": [
+    "application/x-ndjson",
+    (bytes, next) =>
+      fill(bytes, (i) =>
+        JSON.stringify({ [`key_${i}`]: i, [`field_${i % 997}`]: words(next, 2), level: next() % 9 ? "info" : "error" }) + "\n",
+      ),
+  ],
+  html: [
+    "text/html",
+    (bytes, next) =>
+      fill(
+        bytes,
+        (i) =>
+          `${i % 20 === 0 ? `<h2 id="s${i}">Section ${i}</h2>\n` : ""}<p>${words(next, 10)} <a href="/doc/${i}">${words(next, 2)}</a>.</p>\n`,
+        "<!DOCTYPE html>\n<html><head><title>Reference</title></head><body>\n<h1>Reference</h1>\n",
+        "</body></html>\n",
+      ),
+  ],
+  "build errors": [
+    "text/plain",
+    (bytes, next) =>
+      fill(
+        bytes,
+        (i) =>
+          `src/mod_${i % 300}.c:${(next() % 900) + 1}:${(next() % 40) + 1}: ${i % 4 ? "warning" : "error"}: ${words(next, 5)}\n` +
+          `  ${(next() % 900) + 1} |   value = compute(${words(next, 1)});\n      |           ^~~~~~~\n`,
+        "gcc -O2 -c src/*.c\n",
+        "make: *** [Makefile:12: all] Error 1\n",
+      ),
+  ],
+  "yaml list of records": [
+    "application/yaml",
+    (bytes, next) =>
+      fill(
+        bytes,
+        (i) => `- id: ${i}\n  name: ${words(next, 2)}\n  state: ${next() % 5 ? "ok" : "failed"}\n`,
+      ),
+  ],
+};
+
+export const ENHANCED_KINDS = Object.keys(ENHANCED_GENERATORS);
+
+/** A deterministic input of enhanced kind `kind` of about `bytes` bytes, and its MIME type. */
+export function makeEnhancedInput(kind, bytes, seed = 42) {
+  const [mimeType, generate] = ENHANCED_GENERATORS[kind];
+  return { mimeType, output: generate(bytes, lcg(seed)) };
+}
+
 /** A deterministic input of `kind` of about `bytes` UTF-8 bytes. */
 export function makeInput(kind, bytes, seed = 42) {
   return GENERATORS[kind](bytes, lcg(seed));

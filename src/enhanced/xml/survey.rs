@@ -160,7 +160,7 @@ impl<'a> Surveyor<'a> {
         let same = info.predictable
             && bytes.get(start + 1..name_end).is_some_and(|there| there.iter().zip(name).all(|(x, y)| x == y))
             // A quote after the name sends the tag to the general reading, which reads past it.
-            && bytes.get(name_end).map_or(true, |&byte| byte.is_ascii_whitespace() || matches!(byte, b'/' | b'>'));
+            && bytes.get(name_end).is_none_or(|&byte| byte.is_ascii_whitespace() || matches!(byte, b'/' | b'>'));
         same.then_some((hint, name_end))
     }
 

@@ -191,7 +191,7 @@ pub(super) fn collect_values<'a>(text: &'a str, survey: &Survey<'a>, plan: &Plan
             } => {
                 let start = path
                     .and_then(|path| role.get(path).copied().flatten())
-                    .filter(|start| start.map_or(true, |list| wanted(&values, list)));
+                    .filter(|start| start.is_none_or(|list| wanted(&values, list)));
                 builder.open(start, name, raw, depth);
             }
             Event::Text(raw, cdata) => builder.text(raw, cdata),
