@@ -2,6 +2,33 @@
 // shape adapter. Nothing here imports the SDKs: each hook is a plain function or object the SDK
 // takes.
 
+/** Whether `input` starts with every message of `seen`, unchanged. */
+function extendsSeen(seen, input) {
+  if (input.length < seen.length) return false;
+  for (let i = 0; i < seen.length; i++)
+    if (seen[i] !== input[i] && JSON.stringify(seen[i]) !== JSON.stringify(input[i])) return false;
+  return true;
+}
+
+/**
+ * Fits the full history an SDK hands over at every call while keeping what earlier calls fitted:
+ * when the history extends the one seen last, the last fitted messages stand for that part and
+ * only the new messages are added before fitting. The prompt then changes only when a clearing
+ * is made, as when the host keeps the fitted messages itself (the AI SDK does); fitting the full
+ * history afresh each time would move the cleared set whenever the history grows.
+ */
+function carriedFit(ts, options) {
+  let seen = [];
+  let fitted = [];
+  return async (input) => {
+    const carried = extendsSeen(seen, input) ? fitted.concat(input.slice(seen.length)) : input;
+    const result = await ts.fitContext(carried, options);
+    seen = input;
+    fitted = result.messages;
+    return result;
+  };
+}
+
 /**
  * The AI SDK's `prepareStep` (generateText / streamText / ToolLoopAgent): fits the step's
  * `ModelMessage`s; the AI SDK carries the returned messages to later steps, so a clearing is made
@@ -16,28 +43,29 @@ export function fitContextPrepareStep(ts, options) {
 
 /**
  * The OpenAI Agents SDK's `callModelInputFilter` (a run's config): fits the model input items
- * the runner is about to send. The runner does not keep what the filter returns: each turn fits
- * the full history again, and clearing in batches (`clearAtLeast`) keeps the result, and so the
- * prompt prefix, the same until the history has grown by a batch.
+ * the runner is about to send. The runner keeps none of what the filter returns, so the filter
+ * keeps it (one filter per conversation).
  */
 export function fitContextInputFilter(ts, options) {
+  const fit = carriedFit(ts, { ...options, format: "openai-agents" });
   return async ({ modelData }) => {
-    const fitted = await ts.fitContext(modelData.input, { ...options, format: "openai-agents" });
+    const fitted = await fit(modelData.input);
     return { ...modelData, input: fitted.messages };
   };
 }
 
 /**
  * A LangChain `createAgent` middleware's definition, for `createMiddleware(...)`: its
- * `wrapModelCall` hands the model the fitted messages (the agent's state keeps the full history;
- * see `fitContextInputFilter` on batches).
+ * `wrapModelCall` hands the model the fitted messages. The agent's state keeps the full history;
+ * the middleware keeps what it fitted (one middleware per conversation).
  */
 export function fitContextMiddleware(ts, options) {
+  const fit = carriedFit(ts, { ...options, format: "langchain" });
   return {
     name: "ToolStubContextGovernor",
     wrapModelCall: async (request, handler) => {
-      const fitted = await ts.fitContext(request.messages, { ...options, format: "langchain" });
-      return handler(fitted.changed ? { ...request, messages: fitted.messages } : request);
+      const fitted = await fit(request.messages);
+      return handler({ ...request, messages: fitted.messages });
     },
   };
 }

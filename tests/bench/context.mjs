@@ -9,7 +9,9 @@
 //                 Agents SDK's ToolOutputTrimmer do);
 //   governor      tool-stub: each turn's outputs through `externalize` (oversized ones stubbed),
 //                 then `fitContext` on the conversation (its output carried to the next step, as
-//                 the AI SDK's prepareStep does).
+//                 the AI SDK's prepareStep does);
+//   refit         the same, but the full history fitted again at every step and the output not
+//                 kept (as the OpenAI Agents SDK's input filter and a LangChain middleware do).
 // Columns: peak prompt tokens, prompt tokens summed over the steps, prompt-prefix changes (steps
 // whose prompt is not the previous prompt plus new messages), and the share of removed or cut
 // results whose full output is still retrievable by ref (read back and compared).
@@ -159,8 +161,19 @@ function extendsPrompt(previous, next) {
   return true;
 }
 
+const GOVERNOR_OPTIONS = {
+  format: "openai",
+  contextWindow: CONTEXT_WINDOW,
+  trigger: 0.75,
+  target: 0.45,
+  clearAtLeast: 0.15,
+  keepRecent: 3,
+  countTokens: count,
+};
+
 async function run(policy, steps) {
   let history = START.slice();
+  const governed = policy === "governor" || policy === "refit";
   let previous = null;
   const row = { peak: 0, summed: 0, prefixChanges: 0, removed: 0, retrievable: 0, overBudget: 0 };
   const ts = new ToolStub({ store: new MemoryStore(), sessionId: `bench-${policy}` });
@@ -170,7 +183,7 @@ async function run(policy, steps) {
     for (const c of step.calls) originals.set(c.id, c.output);
     let results = step.calls.map((c) => c.output);
     if (policy === "truncate") results = results.map((r) => truncateTokens(r, TRUNCATE_TOKENS));
-    if (policy === "governor") {
+    if (governed) {
       const parts = await ts.externalize(
         step.calls.map((c) => ({ toolId: c.id, toolName: c.name, output: c.output })),
         { messageId: step.calls[0].id },
@@ -185,25 +198,20 @@ async function run(policy, steps) {
         clear.has(i) && m.content !== "[cleared]" ? { ...m, content: "[cleared]" } : m,
       );
     }
-    if (policy === "governor") {
-      const fitted = await ts.fitContext(history, {
-        format: "openai",
-        contextWindow: CONTEXT_WINDOW,
-        trigger: 0.75,
-        target: 0.45,
-        clearAtLeast: 0.15,
-        keepRecent: 3,
-        countTokens: count,
-      });
-      history = fitted.messages;
+    // The prompt the model gets: the kept history, or (refit) the full history fitted anew.
+    let prompt = history;
+    if (governed) {
+      prompt = (await ts.fitContext(history, GOVERNOR_OPTIONS)).messages;
+      if (policy === "governor") history = prompt;
     }
-    const tokens = promptTokens(history);
+    const tokens = promptTokens(prompt);
     row.peak = Math.max(row.peak, tokens);
     row.summed += tokens;
     if (tokens > CONTEXT_WINDOW) row.overBudget++;
-    if (previous !== null && !extendsPrompt(previous, history)) row.prefixChanges++;
-    previous = history;
+    if (previous !== null && !extendsPrompt(previous, prompt)) row.prefixChanges++;
+    previous = prompt;
   }
+  if (policy === "refit") history = previous;
   // Removed: a result whose final text is not its output. Retrievable: its ref reads it back.
   for (const m of history) {
     if (m.role !== "tool" || m.content === originals.get(m.tool_call_id)) continue;
@@ -224,7 +232,7 @@ console.log(
   `${STEPS} steps, ${sizes.length} tool results, ${Math.min(...sizes)}-${Math.max(...sizes)} chars (${(sizes.reduce((a, b) => a + b, 0) / 1e6).toFixed(1)} MB); budget ${CONTEXT_WINDOW.toLocaleString("en-US")} tokens (o200k)`,
 );
 const table = [];
-for (const policy of ["none", "truncate", "placeholder", "governor"]) {
+for (const policy of ["none", "truncate", "placeholder", "governor", "refit"]) {
   const row = await run(policy, steps);
   table.push([policy, row]);
 }

@@ -51,6 +51,17 @@ async function assertCleared(ts, toolTexts) {
   }
 }
 
+/** How many requests changed a message an earlier request had already sent (prompt prefix). */
+function prefixChanges(bodies) {
+  let changes = 0;
+  for (let i = 1; i < bodies.length; i++) {
+    const before = bodies[i - 1].messages;
+    if (before.some((m, j) => JSON.stringify(m) !== JSON.stringify(bodies[i].messages[j])))
+      changes++;
+  }
+  return changes;
+}
+
 /**
  * A scripted model server: OpenAI Chat Completions at /v1/chat/completions and Anthropic
  * Messages at /v1/messages. It calls `fetch_page` until it has CALLS results, then answers.
@@ -222,11 +233,14 @@ describe("the context governor in agent loops", () => {
         }),
       ],
     });
+    const first = requests.length;
     const result = await run(agent, "Fetch six pages.", {
       callModelInputFilter: fitContextInputFilter(ts, budget),
       maxTurns: CALLS + 2,
     });
     assert.equal(result.finalOutput, "done");
+    // The filter keeps what it fitted: the prompt prefix changed once, at the one clearing.
+    assert.equal(prefixChanges(requests.slice(first).map((r) => r.body)), 1);
     const sent = lastRequest("/chat/completions").messages.filter((m) => m.role === "tool");
     await assertCleared(
       ts,
@@ -253,7 +267,9 @@ describe("the context governor in agent loops", () => {
       ],
       middleware: [createMiddleware(fitContextMiddleware(ts, budget))],
     });
+    const first = requests.length;
     const state = await agent.invoke({ messages: [{ role: "user", content: "Fetch six pages." }] });
+    assert.equal(prefixChanges(requests.slice(first).map((r) => r.body)), 1);
     assert.equal(state.messages.at(-1).content, "done");
     // The agent's state keeps every output as it was; the model got the fitted conversation.
     const kept = state.messages.filter((m) => m.type === "tool" || m._getType?.() === "tool");
