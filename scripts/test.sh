@@ -102,11 +102,13 @@ run_suite() {
 }
 
 run_suite cargo count_libtest cargo test --no-fail-fast -- --show-output
-# The grep module (grep/), a workspace member that `cargo test` at the root does not run.
+# The grep and enhanced modules' crates (bindings/), workspace members that `cargo test` at the
+# root (the core) does not run.
 run_suite cargo-grep count_libtest cargo test --no-fail-fast -p tool-stub-grep
 run_suite cargo-enhanced count_libtest cargo test --no-fail-fast -p tool-stub-enhanced
-run_suite wasm-node count_libtest wasm-pack test --node -- --test wasm_node
-run_suite wasm-chromium count_libtest wasm-pack test --headless --chrome -- --test wasm_browser
+# The main module's binding (bindings/main), compiled to wasm and run in Node and in Chromium.
+run_suite wasm-node count_libtest wasm-pack test --node bindings/main -- --test wasm_node
+run_suite wasm-chromium count_libtest wasm-pack test --headless --chrome bindings/main -- --test wasm_browser
 # The JS lint and format gate (biome.json): the source, tests, scripts and demo as committed.
 run_suite biome count_biome npx --no-install biome ci --colors=off --error-on-warnings
 # The JS source type-checked from its JSDoc (tsc --strict --checkJs, tests/types/tsconfig.json),

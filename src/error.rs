@@ -86,27 +86,6 @@ impl std::error::Error for Error {}
 
 pub type Result<T> = std::result::Result<T, Error>;
 
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    /// JavaScript's `Error`: what the wasm modules throw is one, with a stack, and its `code`.
-    #[wasm_bindgen(js_name = Error)]
-    type JsError;
-    #[wasm_bindgen(constructor, js_class = "Error")]
-    fn new(message: &str) -> JsError;
-    #[wasm_bindgen(method, setter = code)]
-    fn set_code(this: &JsError, code: &str);
-}
-
-/// The error as both wasm modules throw it: a JavaScript `Error` whose `code` is the error's
-/// code (js/runtime.js makes it a `ToolStubError`).
-impl From<Error> for wasm_bindgen::JsValue {
-    fn from(error: Error) -> Self {
-        let thrown = JsError::new(&error.message);
-        thrown.set_code(error.code.as_str());
-        thrown.into()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::ErrorCode;

@@ -1,41 +1,40 @@
 //! tool-stub core: typed synopsis stubs for oversized tool outputs, identical to the reference
-//! (OpenViking's tool-result stub). Pure Rust; the wasm binding lives in `wasm.rs`.
+//! (OpenViking's tool-result stub). Pure Rust: no wasm-bindgen, no JavaScript. The three wasm
+//! modules are thin binding crates in `bindings/` (main, grep, enhanced) over this crate's API.
 
 #![forbid(unsafe_code)]
-// Without the binding (the grep module links the core for its search only) most of the core has
-// no caller.
-#![cfg_attr(not(feature = "bindings"), allow(dead_code))]
 
-// Every module is private: what the crate offers Rust callers (the binding's tests, the parity and
-// property tests, the fuzz targets, the native determinism check) is the `pub use` list below, so
-// a module's internals can move without breaking them. The JS API is `wasm.rs`.
+// What the crate offers Rust callers (the bindings, the parity and property tests, the fuzz
+// targets, the native determinism check) is the public modules and the `pub use` list below.
+// The modules the main binding calls into are public (agent tools, the session catalog, ids,
+// records, retention, retrieval, turns, the source of enhanced synopses); the others are
+// private, so their internals can move without breaking a caller.
 
-mod agent;
-mod catalog;
+pub mod agent;
+pub mod catalog;
 mod context;
 // Without the `enhanced` feature (the main wasm module) the analyzers of `enhanced`, and the
 // readers of whole values in `kinds` that only they use (JSON and YAML value trees, table rows),
 // have no caller: the linker leaves them out (see `enhanced_source`).
 #[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
 mod enhanced;
-mod enhanced_source;
+pub mod enhanced_source;
 mod error;
-mod ids;
+pub mod ids;
 mod js_constants;
 mod json_fields;
 #[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
 mod kinds;
 mod python;
-mod record;
-mod retention;
-mod retrieval;
+pub mod record;
+pub mod retention;
+pub mod retrieval;
 mod stub;
+mod stub_options;
 mod synopsis;
 #[cfg(test)]
 mod test_support;
-mod turn;
-#[cfg(feature = "bindings")]
-pub mod wasm;
+pub mod turn;
 
 /// The context governor's policy: which tool results of a conversation to clear, and into what.
 pub use context::{
@@ -59,15 +58,16 @@ pub mod enhanced_kinds {
 }
 /// The enhanced synopsis mode (`config.synopsisMode: "enhanced"`).
 pub use enhanced::SynopsisMode;
-/// The enhanced synopsis given the reference's (what the enhanced wasm module, enhanced/, answers).
+/// The enhanced synopsis given the reference's (what the enhanced wasm module, bindings/enhanced,
+/// answers).
 #[cfg(feature = "enhanced")]
-pub use enhanced_source::enhanced_synopsis;
+pub use enhanced_source::analyzers_synopsis as enhanced_synopsis;
 /// The synopsis kinds, each `synopsis(output)`; `None` when the output is not of that kind.
 pub use kinds::{code, json, table, text, xml, yaml, Synopsis};
 pub use python::{char_len, is_py_space, py_lstrip, py_strip, py_word_count, py_words};
 pub use record::{stored_matches, ToolResultRecord};
 pub use retention::RetentionPolicy;
-/// The search the grep module (grep/) drives with its own matcher.
+/// The search the grep module (bindings/grep) drives with its own matcher.
 pub use retrieval::grep;
 /// Line windows, JSON pointer reads and CSV/TSV rows reads (the fuzz targets drive them).
 pub use retrieval::{json_pointer, lines, table_rows};
@@ -76,6 +76,7 @@ pub use stub::{
     make_preview, render_stub, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
     DEFAULT_MAX_STUB_CHARS, ENHANCED_STUB_RATIO,
 };
+pub use stub_options::StubOptions;
 pub use synopsis::{generate, MAX_YAML_BYTES};
 pub use turn::{
     finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, TurnPlan, WriteOutcome,

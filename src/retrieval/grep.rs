@@ -6,7 +6,7 @@
 //! count of all matches. This module holds what every search shares: the checked options, the
 //! scan (left to right, non-overlapping, an empty match moves on one char), positions, snippets
 //! and their budget. The literal matcher lives here; regexes, case folding and whole words are
-//! matched by the grep module (`grep/`, a second wasm module with the `regex` engine and its
+//! matched by the grep module (`bindings/grep`, a second wasm module with the `regex` engine and its
 //! Unicode tables, loaded on the first search that needs it), which plugs its matcher into
 //! [`run`] through [`Matcher`].
 

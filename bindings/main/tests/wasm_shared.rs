@@ -2,7 +2,7 @@
 // (`include!`d by wasm_node.rs and wasm_browser.rs so each runner runs the same assertions).
 
 use serde_json::Value;
-use tool_stub::wasm;
+use tool_stub_main as wasm;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;

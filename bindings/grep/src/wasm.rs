@@ -1,18 +1,15 @@
 //! The grep module's wasm-bindgen binding: JSON in and out, errors thrown as the main module
-//! throws them (a JavaScript `Error` with a `code`, src/error.rs), so js/core-call.js converts
+//! throws them (a JavaScript `Error` with a `code`, bindings/js-error), so js/runtime.js converts
 //! both alike.
 
 use std::cell::RefCell;
 
 use tool_stub::grep::GrepRequest;
 use tool_stub::Error;
+use tool_stub_js_error::thrown as to_js;
 use wasm_bindgen::prelude::*;
 
 use crate::Compiled;
-
-fn to_js(error: Error) -> JsValue {
-    error.into()
-}
 
 fn request(request_json: &str) -> Result<GrepRequest, JsValue> {
     let invalid =

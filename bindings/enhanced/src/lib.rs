@@ -1,7 +1,7 @@
 //! The enhanced module: enhanced mode's analyzers (`src/enhanced/` of the core), compiled to a
 //! third wasm module that the JS layer loads the first time an enhanced synopsis is needed
 //! (js/enhanced-module.js). The main module, which every page loads, is built without them (they
-//! are a fifth of its size) and asks this one through its host (`HostEnhanced` in src/wasm.rs);
+//! are a fifth of its size) and asks this one through its host (`HostEnhanced` in bindings/main);
 //! natively the core calls the analyzers itself. One export, one question: the enhanced synopsis
 //! of an output given the reference's synopsis of it.
 

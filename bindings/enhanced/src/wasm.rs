@@ -1,5 +1,5 @@
 //! The enhanced module's wasm-bindgen binding: errors thrown as the main module throws them (a
-//! JavaScript `Error` with a `code`, src/error.rs), so js/core-call.js converts them alike.
+//! JavaScript `Error` with a `code`, bindings/js-error), so js/runtime.js converts them alike.
 
 use wasm_bindgen::prelude::*;
 
@@ -11,7 +11,8 @@ pub fn enhanced_synopsis(
     mime_type: &str,
     reference_json: &str,
 ) -> Result<String, JsValue> {
-    crate::enhanced_synopsis_json(utf8, mime_type, reference_json).map_err(JsValue::from)
+    crate::enhanced_synopsis_json(utf8, mime_type, reference_json)
+        .map_err(tool_stub_js_error::thrown)
 }
 
 /// Bytes of this instance's memory (the host starts a fresh instance when one call made it

@@ -1,27 +1,24 @@
-//! The wasm-bindgen binding: the one place that knows about JavaScript. Each export takes plain
-//! values or JSON text, calls the core, and returns a value or JSON text; every error leaves as
-//! a thrown JavaScript `Error` with a `code`, which the JS layer turns into a `ToolStubError`.
+//! The main module's wasm-bindgen binding: the one place that knows about JavaScript for the
+//! module every page loads. Each export takes plain values or JSON text, calls the core
+//! (`tool_stub`), and returns a value or JSON text; every error leaves as a thrown JavaScript
+//! `Error` with a `code` (bindings/js-error), which the JS layer turns into a `ToolStubError`.
 
 use std::cell::RefCell;
 
 use serde::{de::DeserializeOwned, Serialize};
-use wasm_bindgen::prelude::*;
-
-use crate::enhanced::SynopsisMode;
-use crate::error::{Error, ErrorCode};
-use crate::json_fields;
-use crate::record::{parse_stored, stored_matches};
-use crate::stub::{
-    make_preview, render_stub, synopsis_in_mode, PreviewRequest, StubHeader, ToolNames,
+use tool_stub::record::{parse_stored, stored_matches};
+use tool_stub::{agent, ids, retention, retrieval, turn};
+use tool_stub::{
+    make_preview, render_stub, synopsis_in_mode, Error, ErrorCode, PreviewRequest, StubHeader,
+    StubOptions, Synopsis, SynopsisMode, ToolNames,
 };
-use crate::synopsis::Synopsis;
-use crate::{agent, ids, retention, retrieval, synopsis, turn};
+use wasm_bindgen::prelude::*;
 
 type BindingResult<T> = Result<T, JsValue>;
 
-/// The core's error as a thrown JavaScript `Error` with a `code` (see `From<Error>` in error.rs).
+/// The core's error as a thrown JavaScript `Error` with a `code`.
 fn to_js(error: Error) -> JsValue {
-    error.into()
+    tool_stub_js_error::thrown(error)
 }
 
 /// `serde_json::to_string`, not `Value`'s `Display`: that one brings a second (and pretty)
@@ -58,10 +55,8 @@ extern "C" {
     /// enhanced synopsis (JSON) of the output whose UTF-8 is `utf8` (a view of the core's memory,
     /// valid during the call), given the reference's synopsis of it: the enhanced module's answer
     /// (js/enhanced-module.js). The main module is built without enhanced mode's analyzers (see
-    /// src/enhanced_source.rs); a build with them never calls it. Every call that may make an
-    /// enhanced synopsis takes one.
+    /// src/enhanced_source.rs). Every call that may make an enhanced synopsis takes one.
     pub type HostEnhanced;
-    #[cfg(not(feature = "enhanced"))]
     #[wasm_bindgen(method, catch)]
     fn synopsis(
         this: &HostEnhanced,
@@ -74,7 +69,6 @@ extern "C" {
 /// Runs a call that may make enhanced synopses with `host` answering them. What the host throws
 /// (the enhanced module could not load, say) is the call's error, thrown as it is; after it the
 /// call asks the host nothing more and its answer is dropped.
-#[cfg(not(feature = "enhanced"))]
 fn with_enhanced<R>(
     host: Option<HostEnhanced>,
     run: impl FnOnce() -> BindingResult<R>,
@@ -106,20 +100,11 @@ fn with_enhanced<R>(
             .map_err(|error| *failed.borrow_mut() = Some(error))
             .ok()
     };
-    let answer = crate::enhanced_source::with_source(Box::new(source), run);
+    let answer = tool_stub::enhanced_source::with_source(Box::new(source), run);
     match failure.take() {
         Some(error) => Err(error),
         None => answer,
     }
-}
-
-/// With the analyzers linked in, the host is not needed.
-#[cfg(feature = "enhanced")]
-fn with_enhanced<R>(
-    _host: Option<HostEnhanced>,
-    run: impl FnOnce() -> BindingResult<R>,
-) -> BindingResult<R> {
-    run()
 }
 
 /// `mode` is `synopsisMode` ("" for the default, "reference"); in enhanced mode the synopsis is
@@ -135,10 +120,10 @@ pub fn synopsis_json(
     let preview_chars = int("previewChars", preview_chars)?;
     let mode = SynopsisMode::parse(mode).map_err(to_js)?;
     if mode == SynopsisMode::Reference {
-        return emit(&synopsis::generate(output, mime_type, preview_chars));
+        return emit(&tool_stub::generate(output, mime_type, preview_chars));
     }
     let header = StubHeader {
-        original_chars: crate::python::char_len(output),
+        original_chars: tool_stub::char_len(output),
         preview_chars,
         ..StubHeader::default()
     };
@@ -152,35 +137,6 @@ pub fn synopsis_json(
         ))
     })
 }
-
-#[derive(Default)]
-struct StubOptions {
-    reference: String,
-    tool_name: String,
-    sha256: String,
-    reason: String,
-    original_chars: Option<usize>,
-    preview_chars: Option<i64>,
-    mime_type: String,
-    tool_names: Option<ToolNames>,
-    max_stub_chars: Option<usize>,
-    stub_header: String,
-    synopsis_mode: SynopsisMode,
-}
-
-json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
-    reference: "ref",
-    tool_name: "toolName",
-    sha256: "sha256",
-    reason: "reason",
-    original_chars: "originalChars",
-    preview_chars: "previewChars",
-    mime_type: "mimeType",
-    tool_names: "toolNames",
-    max_stub_chars: "maxStubChars",
-    stub_header: "stubHeader",
-    synopsis_mode: "synopsisMode",
-});
 
 #[wasm_bindgen(js_name = renderStub)]
 pub fn render_stub_json(synopsis_json: &str, options_json: &str) -> BindingResult<String> {
@@ -264,7 +220,7 @@ pub fn validate_id(id: &str) -> BindingResult<()> {
 
 #[wasm_bindgen(js_name = validateSessionId)]
 pub fn validate_session_id(session_id: &str) -> BindingResult<()> {
-    crate::record::validate_session_id(session_id).map_err(to_js)
+    tool_stub::record::validate_session_id(session_id).map_err(to_js)
 }
 
 // Outputs cross into the core once, beside the turn's JSON, and never come back: an output
@@ -514,7 +470,7 @@ pub fn finish_turn(
 }
 
 /// Bytes of this instance's memory. Wasm memory only grows: the host starts a fresh instance
-/// when one call made it large and nothing is kept in it (see core-call.js).
+/// when one call made it large and nothing is kept in it (see js/runtime.js).
 #[wasm_bindgen(js_name = memoryBytes)]
 pub fn memory_bytes() -> f64 {
     #[cfg(target_arch = "wasm32")]
@@ -852,7 +808,7 @@ pub fn catalog_entry_of(
     output_bytes: f64,
 ) -> Option<String> {
     let stored = output_bytes.max(0.0) as u64 + index.len() as u64 + record.len() as u64;
-    let entry = crate::catalog::CatalogEntry::from_record(dir_id, record, stored)?;
+    let entry = tool_stub::catalog::CatalogEntry::from_record(dir_id, record, stored)?;
     serde_json::to_string(&entry).ok()
 }
 
@@ -860,8 +816,8 @@ pub fn catalog_entry_of(
 /// (`ContextInput` as JSON): which to clear, oldest first, and into what.
 #[wasm_bindgen(js_name = contextPlan)]
 pub fn context_plan(input_json: &str) -> BindingResult<String> {
-    let input: crate::ContextInput = parse("context input", input_json)?;
-    emit(&crate::context_plan(&input).map_err(to_js)?)
+    let input: tool_stub::ContextInput = parse("context input", input_json)?;
+    emit(&tool_stub::context_plan(&input).map_err(to_js)?)
 }
 
 /// What a cleared result becomes (`{ text, reference }` as JSON), given the stub its stored
@@ -875,11 +831,12 @@ pub fn context_replacement(
     stub_header: &str,
     names_json: &str,
 ) -> BindingResult<Option<String>> {
-    let to = crate::Replacement::parse(to).map_err(to_js)?;
+    let to = tool_stub::Replacement::parse(to).map_err(to_js)?;
     let names: ToolNames = parse("tool names", names_json)?;
     let stub_tokens = int("stubTokens", stub_tokens)?.max(0) as u64;
     let result_tokens = int("resultTokens", result_tokens)?.max(0) as u64;
-    match crate::context_replacement(to, stub, stub_tokens, result_tokens, stub_header, &names) {
+    match tool_stub::context_replacement(to, stub, stub_tokens, result_tokens, stub_header, &names)
+    {
         Some(replaced) => emit(&replaced).map(Some),
         None => Ok(None),
     }
@@ -889,10 +846,10 @@ pub fn context_replacement(
 /// `CONTEXT_HEAD_CHARS` of its text.
 #[wasm_bindgen(js_name = contextForm)]
 pub fn context_form(head: &str, stub_header: &str) -> String {
-    match crate::context_form(head, stub_header) {
-        crate::ContextForm::Inline => "inline",
-        crate::ContextForm::Stub { .. } => "stub",
-        crate::ContextForm::Reference => "reference",
+    match tool_stub::context_form(head, stub_header) {
+        tool_stub::ContextForm::Inline => "inline",
+        tool_stub::ContextForm::Stub { .. } => "stub",
+        tool_stub::ContextForm::Reference => "reference",
     }
     .to_string()
 }
