@@ -141,13 +141,19 @@ const ENHANCED_GENERATORS = {
   "markdown headings": [
     "text/markdown",
     (bytes, next) =>
-      fill(bytes, (i) => `${i % 3 === 0 ? "#" : "##"} Heading ${i} ${words(next, 3)}\n\n${words(next, 8)}.\n\n`),
+      fill(
+        bytes,
+        (i) =>
+          `${i % 3 === 0 ? "#" : "##"} Heading ${i} ${words(next, 3)}\n\n${words(next, 8)}.\n\n`,
+      ),
   ],
   "jsonl distinct keys": [
     "application/x-ndjson",
     (bytes, next) =>
-      fill(bytes, (i) =>
-        JSON.stringify({ [`key_${i}`]: i, [`field_${i % 997}`]: words(next, 2), level: next() % 9 ? "info" : "error" }) + "\n",
+      fill(
+        bytes,
+        (i) =>
+          `${JSON.stringify({ [`key_${i}`]: i, [`field_${i % 997}`]: words(next, 2), level: next() % 9 ? "info" : "error" })}\n`,
       ),
   ],
   html: [
