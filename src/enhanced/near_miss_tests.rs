@@ -262,3 +262,20 @@ fn prose_no_analyzer_proves_keeps_the_reference_synopsis_and_says_so() {
         Some(super::NOT_PROVEN)
     );
 }
+
+#[test]
+fn a_declared_yaml_list_of_records_is_read_in_part_with_its_exact_count() {
+    let list: String = (0..5_000)
+        .map(|i| {
+            let state = if i == 4_321 { "failed" } else { "ok" };
+            format!("- id: {i}\n  name: alpha beta\n  state: {state}\n")
+        })
+        .collect();
+    let sampled = super::yaml_sample::load_sampled(&list).expect("a root sequence is sampled");
+    assert!(sampled.document().is_some());
+    let synopsis = enhanced(&list, "application/yaml");
+    let shown = text(&synopsis);
+    assert_eq!(synopsis.kind, "yaml", "{shown}");
+    assert!(shown.contains("5000 records"), "{shown}");
+    assert!(shown.contains("in the first 2000"), "{shown}");
+}

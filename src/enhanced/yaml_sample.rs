@@ -345,11 +345,13 @@ fn split(text: &str, sample: usize) -> Option<Split> {
     };
     // Maps keep a key's first entry: the last entry, or the run's owner, must be the only one
     // of its key to be the one the whole document shows.
+    // (A root sequence has no keys: its entries are all kept by the whole document.)
     let unique = match chosen.owner {
-        Some(owner) => owner,
-        None => keys.last()?,
+        Some(owner) => Some(owner),
+        None if root_is_map == Some(true) => Some(*keys.last()?),
+        None => None,
     };
-    if keys.iter().filter(|key| **key == unique).count() != 1 {
+    if unique.is_some_and(|unique| keys.iter().filter(|key| **key == unique).count() != 1) {
         return None;
     }
     Some(Split {
