@@ -79,8 +79,8 @@ count_biome() {
 # fails one.
 count_tsc() {
   local checked errors
-  checked=$(grep -aE "^$ROOT/(js|tests/types)/" "$1" | grep -vc '/node_modules/')
-  errors=$(grep -acE 'error TS[0-9]+' "$1")
+  checked=$(grep -aE "^$ROOT/(js|tests/types)/" "$1" | grep -vc '/node_modules/' || true)
+  errors=$(grep -acE 'error TS[0-9]+' "$1" || true)
   if [ "$errors" -ne 0 ]; then echo "0 $errors 0"; else echo "${checked:-0} 0 0"; fi
 }
 
