@@ -477,10 +477,16 @@ export class SessionCatalog {
 
   /** Applies the log records after the loaded catalog's seq, in order; false on a gap. */
   async #applyLog(log) {
-    for (const { seq, key } of log) {
-      if (seq <= this.#seq) continue;
+    const after = log.filter(({ seq }) => seq > this.#seq);
+    // Read concurrently, applied in order: a cold load reads up to entries/COMPACT_SHARE records,
+    // and one store round trip after another made their count the cost of a new ToolStub.
+    const texts = await loadAll(
+      this.#store,
+      after.map(({ key }) => key),
+    );
+    for (const [i, { seq }] of after.entries()) {
       if (seq !== this.#seq + 1) return false;
-      const text = await this.#store.load(key);
+      const text = texts[i];
       if (text === undefined) return false;
       let record;
       try {
@@ -709,6 +715,23 @@ export class SessionCatalog {
     if (ids.length === 0 || !this.#entries) return;
     this.#change([], ids);
   }
+}
+
+/** Log records read at once by a load: enough to overlap round trips, few enough for file handles. */
+const CONCURRENT_LOADS = 16;
+
+/** The values of `keys`, in their order, loaded up to CONCURRENT_LOADS at a time. */
+async function loadAll(store, keys) {
+  const values = new Array(keys.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < keys.length) {
+      const i = next++;
+      values[i] = await store.load(keys[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENT_LOADS, keys.length) }, worker));
+  return values;
 }
 
 /** What retention knows of an entry (src/retention.rs StoredResult). */
