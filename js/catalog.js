@@ -166,6 +166,51 @@ export class SessionCatalog {
     return fn(this.#view());
   }
 
+  /**
+   * `{ results, chars, bytes }`. A catalog not loaded yet answers from the totals its last log
+   * record carries (every change and snapshot records the catalog's totals after it): a listing
+   * of the log and one small read, whatever the session holds, instead of loading the catalog.
+   * Loaded as for any other call when that record has no totals (written by an older version),
+   * the catalog is not trusted as stored (see #loadFromLog), or it is already loaded.
+   */
+  async usage() {
+    if (!this.#entries && !this.#distrust && this.#store.expires !== true) {
+      const last = (await this.#log()).at(-1);
+      const text = last && (await this.#store.load(last.key));
+      const totals = text === undefined ? undefined : totalsOf(text, last.seq);
+      if (totals !== undefined) return totals;
+    }
+    return this.use((view) => view.usage());
+  }
+
+  /** The catalog's totals after a change (entries added or replaced, ids removed), as #change makes them. */
+  #totalsAfter(entries, ids) {
+    let { size: results } = this.#entries;
+    let chars = this.#chars;
+    let bytes = this.#bytes;
+    const gone = new Set();
+    const added = new Map();
+    const drop = (id) => {
+      const entry = added.get(id) ?? (gone.has(id) ? undefined : this.#entries.get(id));
+      if (entry === undefined) return;
+      if (!added.delete(id)) gone.add(id);
+      results -= 1;
+      chars -= count(entry.originalChars);
+      bytes -= count(entry.storedBytes);
+    };
+    for (const id of ids) drop(id);
+    for (const entry of entries) {
+      if (entry === null || typeof entry !== "object" || typeof entry.toolResultId !== "string")
+        continue;
+      drop(entry.toolResultId);
+      added.set(entry.toolResultId, entry);
+      results += 1;
+      chars += count(entry.originalChars);
+      bytes += count(entry.storedBytes);
+    }
+    return { results, chars, bytes };
+  }
+
   /** What session-level calls ask of the loaded catalog. */
   #view() {
     const entries = this.#entries;
@@ -634,7 +679,8 @@ export class SessionCatalog {
     if (entries.length === 0 && removedIds.length === 0) return;
     await this.#current(true);
     const seq = this.#seq + 1;
-    const record = JSON.stringify({ seq, add: entries, remove: removedIds });
+    const totals = this.#totalsAfter(entries, removedIds);
+    const record = JSON.stringify({ seq, add: entries, remove: removedIds, totals });
     try {
       // A catalog without a head (new, or written before heads) gets one before its next record.
       if (this.#head === undefined) await this.#writeHead();
@@ -670,7 +716,8 @@ export class SessionCatalog {
     });
     try {
       await this.#store.save(this.#key(SNAPSHOT_FILE), snapshot);
-      await this.#store.save(this.#logKey(seq), JSON.stringify({ seq, snapshot: true }));
+      const totals = { results: this.#entries.size, chars: this.#chars, bytes: this.#bytes };
+      await this.#store.save(this.#logKey(seq), JSON.stringify({ seq, snapshot: true, totals }));
       // Then a new generation: a reader holding an older catalog loads this snapshot, not a log
       // whose records go next.
       await this.#writeHead();
@@ -770,6 +817,20 @@ function insertSorted(ids, id) {
 function removeSorted(ids, id) {
   const at = placeOf(ids, id);
   if (ids[at] === id) ids.splice(at, 1);
+}
+
+/** The `{ results, chars, bytes }` a log record at `seq` carries, else undefined. */
+function totalsOf(text, seq) {
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const totals = record?.seq === seq ? record.totals : undefined;
+  const counts = [totals?.results, totals?.chars, totals?.bytes];
+  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return undefined;
+  return { results: totals.results, chars: totals.chars, bytes: totals.bytes };
 }
 
 /** A count an entry holds (a number from the core; anything else from a damaged snapshot is 0). */

@@ -143,7 +143,7 @@ export async function deleteSession(session) {
  * record (a write cut short) and temp files are not results.
  */
 export async function usage(session) {
-  return session.catalog.use((catalog) => catalog.usage());
+  return session.catalog.usage();
 }
 
 /**

@@ -105,7 +105,7 @@ describe("a loaded catalog stays current without listing", () => {
       const filling = new ToolStub({ store, sessionId: "s", config: SMALL });
       await fill(filling, "f", n);
       const ts = new ToolStub({ store, sessionId: "s", config: { ...SMALL, maxResults: n } });
-      await ts.usage(); // a new ToolStub's first call loads and checks the catalog
+      await ts.list({ limit: 1 }); // a new ToolStub's first list loads the catalog
       take();
       const seen = {};
       // The session stays at n: each turn's prune deletes the oldest result.
@@ -328,6 +328,47 @@ describe("a new ToolStub's first call", () => {
         assert.ok(catalog.length <= 64 + 3, `${catalog.length} catalog records loaded`);
         assert.equal((await fresh.usage()).results, n);
       }
+    });
+  }
+
+  for (const [name, makeStore] of Object.entries({
+    MemoryStore: () => new MemoryStore(),
+    NodeFsStore: () => new NodeFsStore(tempDir("tool-stub-cold-usage-")),
+    IndexedDbStore: () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }),
+  })) {
+    it(`usage reads the log's last record, not the catalog, and agrees with it (${name})`, async () => {
+      const backing = makeStore();
+      const writer = new ToolStub({ store: backing, sessionId: "s", config: SMALL });
+      // Past a fold of the log (64 records), then a record that removes and one that adds.
+      const refs = await fill(writer, "u", 70);
+      await writer.delete(refs[3]);
+      await fill(writer, "v", 1);
+      const loaded = [];
+      const store = new Proxy(backing, {
+        get(target, method) {
+          const value = Reflect.get(target, method, target);
+          if (typeof value !== "function") return value;
+          return (first, ...rest) => {
+            if (method === "load") loaded.push(first.join("/"));
+            return value.call(target, first, ...rest);
+          };
+        },
+      });
+      const expected = await writer.usage();
+      assert.equal(expected.results, 70);
+      const fresh = new ToolStub({ store, sessionId: "s", config: SMALL });
+      assert.deepEqual(await fresh.usage(), expected);
+      assert.equal(loaded.length, 1, `one record loaded: ${loaded}`);
+      assert.match(loaded[0], /^s\/tool-stub\/catalog-log\/\d{12}$/);
+      // A last record without totals (written by an older version): the catalog is loaded.
+      const [last] = (await backing.loadKeys(["s", "tool-stub", "catalog-log"])).slice(-1);
+      const { totals, ...older } = JSON.parse(await backing.load(last));
+      assert.equal(totals.results, 70);
+      await backing.save(last, JSON.stringify(older));
+      loaded.length = 0;
+      const again = new ToolStub({ store, sessionId: "s", config: SMALL });
+      assert.deepEqual(await again.usage(), expected);
+      assert.ok(loaded.includes("s/tool-stub/catalog.json"), "the snapshot is read");
     });
   }
 
