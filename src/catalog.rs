@@ -5,8 +5,11 @@
 //! - `[session, "tool-stub", "catalog.json"]`: a snapshot,
 //!   `{"format": "tool-stub-catalog", "version": 1, "seq": N, "entries": [entry...]}`;
 //! - `[session, "tool-stub", "catalog-log", "<seq as 12 digits>"]`: one small record per change
-//!   after the snapshot, `{"seq", "add": [entry...], "remove": [id...]}`, or `{"seq", "snapshot":
-//!   true}` (a new snapshot was written at that seq);
+//!   after the snapshot, `{"seq", "add": [entry...], "remove": [id...], "totals"}`, or `{"seq",
+//!   "snapshot": true, "totals"}` (a new snapshot was written at that seq); `totals` is
+//!   `{"results", "chars", "bytes"}`, the catalog's after the record (absent in records written
+//!   before it existed), so a host that has not loaded the catalog answers `usage` from the last
+//!   record alone;
 //! - `[session, "tool-stub", "catalog-head"]`: the catalog's generation,
 //!   `{"format": "tool-stub-catalog-head", "generation": "<random hex>"}`, written anew with every
 //!   snapshot and when a catalog starts (a session removed and made again starts its seqs over);
