@@ -16,7 +16,6 @@ export type ToolStubErrorCode =
   /** The wasm module is not instantiated yet. */
   | "NOT_READY"
   /** A bug: an internal invariant did not hold. */
-  | "INTERNAL"
-  ;
+  | "INTERNAL";
 
 export declare const ERROR_CODES: readonly ToolStubErrorCode[];
