@@ -21,6 +21,17 @@ export declare function externalizingTool<T extends { execute?: (...args: never[
   toolStub: ToolStub,
   toolName: string,
   aiTool: T,
+  options?: {
+    /**
+     * The model may pass refs of stored results as arguments (the tool's description and schema
+     * say so); the tool gets the stored content. Never for a tool that sends data off the machine.
+     * Needs `jsonSchema` from "ai".
+     */
+    acceptsRefs?: boolean;
+    jsonSchema?: (schema: any) => unknown;
+    /** What one call's resolved refs may add up to (default 1,000,000 chars). */
+    maxResolvedChars?: number;
+  },
 ): ExternalizingTool<T>;
 
 /**

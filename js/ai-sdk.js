@@ -1,6 +1,8 @@
 // `tool-stub/ai-sdk`: wiring for the Vercel AI SDK (`ai` package), without depending on it: the
 // caller passes the SDK's own `jsonSchema` helper.
 
+import { acceptingRefs } from "./ai-sdk-refs.js";
+
 /**
  * The retrieval tools as AI SDK tools, for `generateText` / `streamText({ tools })`.
  * @param {import("./index.js").ToolStub} toolStub
@@ -63,20 +65,28 @@ async function externalizeStep(toolStub, calls) {
  * a large output comes back as a stub with a ref; a small one unchanged (as text). The calls of
  * one step (those started in the same tick, whatever wrapped tool they call) are externalized
  * together as one turn, so the turn budget applies across them.
+ *
+ * With `acceptsRefs: true` (and the SDK's `jsonSchema`), the model may pass refs of stored
+ * results as arguments: the tool gets the stored content (see ToolStub.resolveRefs). Never mark a
+ * tool that sends data off the machine.
  * @param {import("./index.js").ToolStub} toolStub
  * @param {string} toolName the name the tool is registered under
  * @param {{ execute: Function }} aiTool
+ * @param {{ acceptsRefs?: boolean, jsonSchema?: Function, maxResolvedChars?: number }} [options]
  */
-export function externalizingTool(toolStub, toolName, aiTool) {
+export function externalizingTool(toolStub, toolName, aiTool, options = {}) {
   if (typeof aiTool?.execute !== "function")
     throw new TypeError(`tool ${toolName} has no execute function to wrap`);
+  const refs = options.acceptsRefs ? acceptingRefs(toolStub, toolName, aiTool, options) : undefined;
   return {
     ...aiTool,
+    ...(refs && { description: refs.description, inputSchema: refs.inputSchema }),
     async execute(input, options) {
       const step = currentStep(toolStub);
       const callId = options?.toolCallId ?? `${toolName}_${Date.now()}_${step.calls.length}`;
       const part = (async () => {
-        const result = await aiTool.execute(input, options);
+        const args = refs ? await refs.resolve(input) : input;
+        const result = await aiTool.execute(args, options);
         const isText = typeof result === "string";
         return {
           toolId: callId,

@@ -8,53 +8,10 @@
 // (possibly async). Checks avoid keys that are both a value and a prefix of
 // another key: the file-system layout cannot hold those.
 
-// ---- a tiny assert that works everywhere --------------------------------
+import { assert, show } from "./conformance-assert.js";
+import { sessionCases } from "./conformance-sessions.js";
 
-function show(v) {
-  if (typeof v === "string" && v.length > 80)
-    return `<string of length ${v.length}: ${JSON.stringify(v.slice(0, 40))}…>`;
-  const s = JSON.stringify(v);
-  return s !== undefined && s.length > 200 ? `${s.slice(0, 200)}…` : String(s);
-}
-
-export const assert = {
-  ok(cond, msg = "expected truthy") {
-    if (!cond) throw new Error(msg);
-  },
-  equal(actual, expected, msg = "") {
-    if (!Object.is(actual, expected))
-      throw new Error(`${msg ? `${msg}: ` : ""}expected ${show(expected)}, got ${show(actual)}`);
-  },
-  // Structural equality for plain data (arrays, objects, strings, numbers).
-  deepEqual(actual, expected, msg = "") {
-    const same = (a, b) => {
-      if (Object.is(a, b)) return true;
-      if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-      if (Array.isArray(a) !== Array.isArray(b)) return false;
-      const ka = Object.keys(a),
-        kb = Object.keys(b);
-      return ka.length === kb.length && ka.every((k) => same(a[k], b[k]));
-    };
-    if (!same(actual, expected))
-      throw new Error(`${msg ? `${msg}: ` : ""}expected ${show(expected)}, got ${show(actual)}`);
-  },
-  async rejectsWithCode(promiseOrFn, code, msg = "") {
-    let err;
-    try {
-      await (typeof promiseOrFn === "function" ? promiseOrFn() : promiseOrFn);
-    } catch (e) {
-      err = e;
-    }
-    const where = msg ? `${msg}: ` : "";
-    if (!err) throw new Error(`${where}expected rejection with ${code}, but it resolved`);
-    if (err.name !== "ToolStubError" || err.code !== code) {
-      throw new Error(
-        `${where}expected ToolStubError ${code}, got ${err.name} ${err.code ?? ""}: ${err.message}`,
-      );
-    }
-    return err;
-  },
-};
+export { assert, sessionCases };
 
 // ---- helpers -------------------------------------------------------------
 
@@ -657,23 +614,24 @@ export const cases = [
 /**
  * Runs every check against stores made by `setup()` (a fresh, empty store per call; may be
  * async). Answers `{ passed, failed, results: [{ name, ok, error?, ms }] }`; never throws for a
- * failing check. `onResult(result)` is called after each one.
+ * failing check. `onResult(result)` is called after each one. Given the `ToolStub` class of the
+ * build under test, the checks of sessions sharing the store (read grants) run too.
  */
 /**
  * @param {() => object | Promise<object>} setup
- * @param {{ onResult?: (result: { name: string, ok: boolean, error?: string, ms?: number }) => void }} [options]
+ * @param {{ onResult?: (result: { name: string, ok: boolean, error?: string, ms?: number }) => void, ToolStub?: Function }} [options]
  */
-export async function runStoreConformance(setup, { onResult } = {}) {
+export async function runStoreConformance(setup, { onResult, ToolStub } = {}) {
   if (typeof setup !== "function")
     throw new TypeError(
       "runStoreConformance(setup): setup must be a function returning a fresh store",
     );
   const results = [];
-  for (const c of cases) {
+  for (const c of ToolStub === undefined ? cases : [...cases, ...sessionCases]) {
     const started = Date.now();
     const result = { name: c.name, ok: true };
     try {
-      await c.run(setup);
+      await c.run(setup, ToolStub);
     } catch (error) {
       result.ok = false;
       result.error = `${error?.name ?? "Error"}: ${error?.message ?? String(error)}`;

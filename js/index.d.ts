@@ -201,7 +201,30 @@ export interface ToolStubOptions {
   userId?: string;
   /** ISO timestamp for `created_at`. */
   now?: () => string;
+  /**
+   * Other sessions of the store whose results this ToolStub may read, search, restore and
+   * resolve (never change): session ids (default session URI) or grants from their ToolStub's
+   * `readGrant()`. Refs of any other session are FORBIDDEN.
+   */
+  readableSessions?: Array<string | ReadGrant>;
 }
+
+/** Read access to a session's results, made by its ToolStub's `readGrant()`. */
+export interface ReadGrant {
+  readonly sessionId: string;
+  readonly sessionUri: string;
+}
+
+/**
+ * A ref as a tool argument: the whole stored output, or one part of it. A ref alone as a string
+ * argument is the whole output too.
+ */
+export type RefForm =
+  | { ref: string }
+  | { ref: string; offset?: number; limit?: number }
+  | { ref: string; pointer: string }
+  | { ref: string; rows: { start?: number; count?: number } }
+  | { ref: string; lines: { start?: number; count?: number } };
 
 /** One tool result of a turn; the externalization fields are filled in by `externalize`. */
 export interface ToolPart {
@@ -519,6 +542,22 @@ export declare class ToolStub {
   }): Promise<{ toolResults: ToolResultRecord[]; skipped?: SkippedResult[] }>;
   /** Checks a stored output against its record (SHA-256 and length); CORRUPT on a mismatch. */
   verify(refOrId: string): Promise<{ toolResultId: string; sha256: string; totalChars: number }>;
+  /** What another ToolStub of the store needs (in `readableSessions`) to read this session. */
+  readGrant(): ReadGrant;
+  /**
+   * A tool call's arguments with each ref of a readable session (a whole string argument, or a
+   * `RefForm` object) replaced by the stored content it names; the same object when there is
+   * none. FORBIDDEN (another session's ref), NOT_FOUND, CORRUPT, INVALID_ARGUMENT (a bad ref form
+   * or a part past the end), TOO_LARGE (more than `maxResolvedChars`, default 1,000,000, in all).
+   * Apply it only to tools that keep data on the machine.
+   */
+  resolveRefs<T = unknown>(args: T, options?: { maxResolvedChars?: number }): Promise<T>;
+  /**
+   * What a tool that accepts refs tells the model: the sentence for its description and, given
+   * its input's JSON Schema, that schema taking a `RefForm` beside each top-level property.
+   */
+  refArguments(): { note: string };
+  refArguments(inputSchema: object): { note: string; schema: object };
   /**
    * The retrieval tools as JSON Schema in an SDK's shape (default "openai"). Each format's result
    * is assignable to that SDK's own type: "openai" to `ChatCompletionTool[]` (openai chat

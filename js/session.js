@@ -5,7 +5,7 @@
 // and tool-calls.js (a model's calls of the retrieval tools).
 
 import { ToolStubError, asToolStubError } from "./stores/errors.js";
-import { invalid, requireString } from "./arguments.js";
+import { callerJson, invalid, requireString } from "./arguments.js";
 import { SessionCatalog } from "./catalog.js";
 import { countCodePoints, parseOutputIndex } from "./output-index.js";
 import { INDEX_FILE, METADATA_FILE, OUTPUT_FILE, RESULTS_DIR } from "./core-constants.js";
@@ -21,8 +21,9 @@ export class Session {
    * @param {object} parts.config the config the core resolved
    * @param {string} parts.userId
    * @param {() => string} parts.now
+   * @param {unknown[]} [parts.grants] the sessions it may read too (ids or read grants)
    */
-  constructor({ runtime, store, sessionId, sessionUri, config, userId, now }) {
+  constructor({ runtime, store, sessionId, sessionUri, config, userId, now, grants = [] }) {
     this.runtime = runtime;
     this.store = store;
     this.sessionId = sessionId;
@@ -31,20 +32,52 @@ export class Session {
     this.userId = userId;
     this.now = now;
     this.catalog = new SessionCatalog(runtime, store, sessionId);
+    /** JSON of the sessions this one may read, its own first (the core's `readableSessions`). */
+    this.readableJson = runtime.call(
+      "readableSessions",
+      callerJson([{ sessionId, sessionUri }, ...grants], "readableSessions"),
+    );
+    /** A Session per granted session, made on its first read: index -> Session. */
+    this.#readers = new Map();
+    this.#parts = { runtime, store, config, userId, now };
   }
 
-  /** The id of a ref of this session, or an id as given. */
-  resolveId(refOrId) {
+  #readers;
+  #parts;
+
+  /** `{ session, toolResultId }`: the readable session (0: this one) and result, decided by the core. */
+  target(refOrId) {
     const value = requireString(refOrId, "ref");
-    const prefix = `${this.sessionUri}/${RESULTS_DIR}/`;
-    if (!value.startsWith(prefix) && value.includes("://")) {
-      throw invalid(
-        `ref ${JSON.stringify(value.slice(0, 200))} is not a result of this session (${prefix}...)`,
+    return JSON.parse(this.runtime.call("refTarget", value, this.readableJson));
+  }
+
+  /** The id of a ref of this session, or an id as given (a granted session's ref is read-only). */
+  resolveId(refOrId) {
+    const { session, toolResultId } = this.target(refOrId);
+    if (session !== 0) {
+      throw new ToolStubError(
+        "FORBIDDEN",
+        `ref ${JSON.stringify(refOrId.slice(0, 200))} is a result of session ${this.reader(session).sessionId}, which this ToolStub may read but not change`,
       );
     }
-    const id = value.startsWith(prefix) ? value.slice(prefix.length) : value;
-    this.runtime.call("validateId", id);
-    return id;
+    return toolResultId;
+  }
+
+  /** The session `refOrId` is a result of: this one, or a granted one (FORBIDDEN for others). */
+  owner(refOrId) {
+    return this.reader(this.target(refOrId).session);
+  }
+
+  /** Readable session `index` (0: this one), over the same store. */
+  reader(index) {
+    if (index === 0) return this;
+    let reader = this.#readers.get(index);
+    if (reader === undefined) {
+      const { sessionId, sessionUri } = JSON.parse(this.readableJson)[index];
+      reader = new Session({ ...this.#parts, sessionId, sessionUri });
+      this.#readers.set(index, reader);
+    }
+    return reader;
   }
 
   /** The store key of a result's `file`. */

@@ -29,6 +29,7 @@ import {
 } from "./session-results.js";
 import { handleToolCall, toolDefinitions } from "./tool-calls.js";
 import { ContextGovernor } from "./context/fit-context.js";
+import { refArguments, resolveRefs } from "./refs.js";
 
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
 export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
@@ -48,6 +49,7 @@ const WAITING_METHODS = [
   "usage",
   "prune",
   "fitContext",
+  "resolveRefs",
 ];
 
 /** A session over a store, on a runtime; entry modules export it as `ToolStub` (see api.js). */
@@ -75,13 +77,16 @@ export class ToolStubOnRuntime {
    * @param {object} [options.config] the reference config, camelCase
    * @param {string} [options.userId] written into records as `user_id` (default "default")
    * @param {() => string} [options.now] ISO timestamp for `created_at`
+   * @param {Array<string | {sessionId: string, sessionUri?: string}>} [options.readableSessions]
+   *   other sessions (ids, or grants from their ToolStub's `readGrant()`) whose results this one
+   *   may read, search, restore and resolve (never change)
    */
   constructor(runtime, options) {
     this.#runtime = runtime;
     const opts = requireOptions(options, "options");
     checkKnownKeys(
       opts,
-      ["store", "sessionId", "sessionUri", "config", "userId", "now"],
+      ["store", "sessionId", "sessionUri", "config", "userId", "now", "readableSessions"],
       "ToolStub",
     );
     const sessionId = requireString(opts.sessionId, "sessionId");
@@ -105,6 +110,14 @@ export class ToolStubOnRuntime {
     if (opts.now !== undefined && typeof opts.now !== "function")
       throw invalid("now must be a function returning an ISO timestamp");
     const now = opts.now ?? (() => new Date().toISOString());
+    const grants = readingCaller("readableSessions", () => {
+      if (opts.readableSessions === undefined) return [];
+      if (!Array.isArray(opts.readableSessions))
+        throw invalid("readableSessions must be an array of session ids or read grants");
+      return opts.readableSessions.map((grant) =>
+        grant !== null && typeof grant === "object" ? { ...grant } : grant,
+      );
+    });
     this.#configure = () => {
       runtime.call("validateSessionId", sessionId);
       // The core fills in the defaults and refuses unknown keys, so a typo fails here, not later.
@@ -120,6 +133,7 @@ export class ToolStubOnRuntime {
         config,
         userId,
         now,
+        grants,
       });
     };
     // The browser entry loads the wasm in the background: a ToolStub made before it is ready
@@ -220,16 +234,16 @@ export class ToolStubOnRuntime {
    * reference's read), or by lines (`line`, `lines`, `column`, `numbered`), or a JSON subtree
    * (`jsonPointer`), or CSV/TSV rows (`rows: { start, count }`); the last three within `maxChars`.
    */
-  read(refOrId, options) {
-    return read(this.#session, refOrId, options);
+  async read(refOrId, options) {
+    return read(this.#owner(refOrId), refOrId, options);
   }
 
   /**
    * Checks a stored output against its record: the SHA-256 and the length must match, else
    * `CORRUPT`. Returns `{ toolResultId, sha256, totalChars }`.
    */
-  verify(refOrId) {
-    return verify(this.#session, refOrId);
+  async verify(refOrId) {
+    return verify(this.#owner(refOrId), refOrId);
   }
 
   /**
@@ -237,8 +251,8 @@ export class ToolStubOnRuntime {
    * or `regex`, `ignoreCase`, `wholeWord`; context by `contextChars` or `contextLines`. Each
    * match says its offset, line and column; `totalMatches` counts all, also beyond `limit`.
    */
-  search(refOrId, options) {
-    return search(this.#session, refOrId, options);
+  async search(refOrId, options) {
+    return search(this.#owner(refOrId), refOrId, options);
   }
 
   /**
@@ -247,6 +261,43 @@ export class ToolStubOnRuntime {
    */
   searchAll(options) {
     return searchAll(this.#session, options);
+  }
+
+  // --- Refs as values (refs.js) ----------------------------------------------------------
+
+  /** The session `refOrId` is a result of: this one, or a granted one (FORBIDDEN for others). */
+  #owner(refOrId) {
+    return /** @type {Session} */ (this.#session).owner(refOrId);
+  }
+
+  /**
+   * What another ToolStub of the store needs (in its `readableSessions`) to read this session's
+   * results. Read access only; nothing of the session is copied.
+   */
+  readGrant() {
+    return Object.freeze({ sessionId: this.#sessionId, sessionUri: this.#sessionUri });
+  }
+
+  /**
+   * The arguments of a tool call with each ref of a readable session put in as the stored content
+   * it names: a ref as a whole string argument, or `{ ref, offset?/limit? | pointer | rows | lines }`
+   * for a part (docs/refs.md). The same object when it holds no ref. Refs of other sessions are
+   * FORBIDDEN, unknown ones NOT_FOUND, changed outputs CORRUPT; more than `maxResolvedChars` in all
+   * (default 1,000,000) is TOO_LARGE. Apply it only to tools that keep data on the machine.
+   */
+  resolveRefs(args, options) {
+    return resolveRefs(this.#session, args, options);
+  }
+
+  /**
+   * What a tool that accepts refs tells the model: `{ note, schema }`, the sentence for its
+   * description and, given its input's JSON Schema, that schema taking the ref form beside each
+   * top-level property.
+   * @returns {any}
+   */
+  refArguments(inputSchema) {
+    this.#configured();
+    return refArguments(this.#runtime, inputSchema);
   }
 
   // --- The session's results (session-results.js) ----------------------------------------

@@ -303,6 +303,12 @@ export async function restore(session, parts) {
   for (const need of JSON.parse(
     session.runtime.call("restorePlan", callerJson(coreParts, "parts")),
   )) {
+    const owner = session.owner(need.ref);
+    if (owner !== session) {
+      // A granted session's result: restored by that session, in place.
+      [restored[need.partIndex]] = await restore(owner, [restored[need.partIndex]]);
+      continue;
+    }
     const id = session.resolveId(need.ref);
     const content = await session.loadOutput(id);
     const metadata = await session.store.load(session.key(id, METADATA_FILE));

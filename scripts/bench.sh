@@ -4,7 +4,9 @@
 # runs just those targets' rows; target `session` is the session-scale table (docs/performance.md, "Sessions at
 # scale": 10,000 results in NodeFsStore, 2,000 in IndexedDbStore on fake-indexeddb and in headless
 # Chromium, each call beside the same call at 20 results), run after the others; target `context`
-# is the context governor's replayed 200-step conversation under four policies (docs/performance.md).
+# is the context governor's replayed 200-step conversation under four policies (docs/performance.md); target `refs`:
+# the tokens that reach the model when a 300 KB page is edited and written back by ref vs by
+# value (docs/performance.md, "Results passed by ref").
 source "$(dirname "$0")/lib.sh"
 bash scripts/setup.sh
 bash scripts/build.sh
@@ -12,7 +14,7 @@ only=""
 for arg in "$@"; do
   case $arg in --only=*) only=${arg#--only=} ;; esac
 done
-if [ -z "$only" ] || [[ ",$only," != ",session," && ",$only," != ",context," ]]; then
+if [ -z "$only" ] || [[ ",$only," != ",session," && ",$only," != ",context," && ",$only," != ",refs," ]]; then
   node --max-old-space-size=4096 --expose-gc tests/bench/bench.mjs "$@"
 fi
 if [ -z "$only" ] || [[ ",$only," == *,session,* ]]; then
@@ -20,4 +22,7 @@ if [ -z "$only" ] || [[ ",$only," == *,session,* ]]; then
 fi
 if [ -z "$only" ] || [[ ",$only," == *,context,* ]]; then
   node --max-old-space-size=4096 tests/bench/context.mjs
+fi
+if [ -z "$only" ] || [[ ",$only," == *,refs,* ]]; then
+  node tests/bench/refs.mjs
 fi

@@ -13,18 +13,20 @@ pub enum ErrorCode {
     StoreFailed,
     Corrupt,
     TooLarge,
+    Forbidden,
     /// Thrown by the JavaScript layer only.
     NotReady,
     Internal,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 7] = [
+    pub const ALL: [ErrorCode; 8] = [
         ErrorCode::InvalidArgument,
         ErrorCode::NotFound,
         ErrorCode::StoreFailed,
         ErrorCode::Corrupt,
         ErrorCode::TooLarge,
+        ErrorCode::Forbidden,
         ErrorCode::NotReady,
         ErrorCode::Internal,
     ];
@@ -36,6 +38,7 @@ impl ErrorCode {
             ErrorCode::StoreFailed => "STORE_FAILED",
             ErrorCode::Corrupt => "CORRUPT",
             ErrorCode::TooLarge => "TOO_LARGE",
+            ErrorCode::Forbidden => "FORBIDDEN",
             ErrorCode::NotReady => "NOT_READY",
             ErrorCode::Internal => "INTERNAL",
         }
@@ -51,6 +54,9 @@ impl ErrorCode {
             }
             ErrorCode::Corrupt => "Stored data does not match its recorded SHA-256 or is unreadable.",
             ErrorCode::TooLarge => "An output is larger than the configured limit.",
+            ErrorCode::Forbidden => {
+                "A ref names a result of a session this ToolStub was not granted read access to."
+            }
             ErrorCode::NotReady => "The wasm module is not instantiated yet.",
             ErrorCode::Internal => "A bug: an internal invariant did not hold.",
         }

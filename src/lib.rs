@@ -27,6 +27,7 @@ mod json_fields;
 mod kinds;
 mod python;
 pub mod record;
+pub mod refs;
 pub mod retention;
 pub mod retrieval;
 mod stub;

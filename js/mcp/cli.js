@@ -16,7 +16,10 @@ export const MCP_USAGE = `  mcp [--store DIR] [--session S] [--config FILE] [--t
                                 retrieval tools. Options: --store DIR --session S --config FILE
                                 (JSON: the library's config) --threshold N --preview-chars N
                                 --turn-budget N --failure-mode M --tool-prefix P --timeout-ms N
-                                --enhanced (enhanced synopses: config.synopsisMode "enhanced")`;
+                                --enhanced (enhanced synopses: config.synopsisMode "enhanced")
+                                --accepts-refs NAME[,NAME...] (wrapped tools that take refs of
+                                stored results as arguments: never a tool that sends data off
+                                the machine) --max-resolved-chars N`;
 
 /** @type {import("node:util").ParseArgsOptionsConfig} */
 const OPTIONS = {
@@ -32,6 +35,8 @@ const OPTIONS = {
   "timeout-ms": { type: "string", default: "300000" },
   url: { type: "string" },
   header: { type: "string", multiple: true, default: [] },
+  "accepts-refs": { type: "string", multiple: true, default: [] },
+  "max-resolved-chars": { type: "string" },
   help: { type: "boolean", default: false },
 };
 
@@ -164,6 +169,8 @@ export async function runMcpCommand(argv) {
     signal: stop.signal,
     // Always a number: the option has a default.
     timeoutMs: /** @type {number} */ (integer(values["timeout-ms"], "timeout-ms")),
+    refTools: values["accepts-refs"].flatMap((names) => names.split(",")).filter(Boolean),
+    maxResolvedChars: integer(values["max-resolved-chars"], "max-resolved-chars"),
     connect: async (handlers) => {
       connection =
         values.url !== undefined

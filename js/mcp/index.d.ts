@@ -116,6 +116,10 @@ export declare class McpProxy {
     toolStub: ToolStub;
     writeHost: (line: string) => void;
     timeoutMs: number;
+    /** Wrapped tools whose ref arguments are resolved before the call reaches the server. */
+    refTools?: string[];
+    /** What one call's resolved refs may add up to (default 1,000,000 chars). */
+    maxResolvedChars?: number;
   });
   readonly serverHandlers: ConnectionHandlers;
   connect(server: WrappedConnection): void;
@@ -129,5 +133,7 @@ export declare function runProxy(options: {
   toolStub: ToolStub;
   timeoutMs: number;
   signal?: AbortSignal;
+  refTools?: string[];
+  maxResolvedChars?: number;
   connect: (handlers: ConnectionHandlers) => WrappedConnection | Promise<WrappedConnection>;
 }): Promise<void>;

@@ -25,6 +25,7 @@ import {
 } from "./framing.js";
 import { retrievalTools, callRetrievalTool } from "./retrieval.js";
 import { externalizeToolResult, rewriteToolList } from "./rewrite.js";
+import { resolvedToolCall, withRefArguments } from "./refs.js";
 
 /** JSON-RPC error codes: the standard ones and the MCP SDK's own. */
 export const ErrorCode = {
@@ -66,6 +67,9 @@ export class McpProxy {
   #noiseLines = 0;
   #inFlight = new Set();
   #closing = false;
+  /** The wrapped tools whose calls get their ref arguments resolved (see refs.js). */
+  #refTools;
+  #maxResolvedChars;
 
   /**
    * @param {object} options
@@ -73,8 +77,12 @@ export class McpProxy {
    * @param {(line: string) => void} options.writeHost  sends one message line to the host
    * @param {number} options.timeoutMs  how long a request may go unanswered (0: no limit); a
    *   progress notification for it starts the time again
+   * @param {string[]} [options.refTools] wrapped tools that accept refs as arguments
+   * @param {number} [options.maxResolvedChars] what one call's resolved refs may add up to
    */
-  constructor({ toolStub, writeHost, timeoutMs }) {
+  constructor({ toolStub, writeHost, timeoutMs, refTools = [], maxResolvedChars }) {
+    this.#refTools = new Set(refTools);
+    this.#maxResolvedChars = maxResolvedChars;
     this.#toolStub = toolStub;
     this.#writeHost = writeHost;
     this.#timeoutMs = timeoutMs;
@@ -140,6 +148,10 @@ export class McpProxy {
         );
         return;
       }
+      if (message.method === "tools/call" && this.#refTools.has(message.params?.name)) {
+        this.#finishBeforeClose(this.#forwardResolved(line, message));
+        return;
+      }
       this.#track(message);
     } else if (isNotification(message) && message.method === "notifications/cancelled") {
       // The host ignores an answer after its cancel (MCP says it should): so does the proxy.
@@ -147,6 +159,22 @@ export class McpProxy {
       if (this.#forget(id) && !this.#pending.has(JSON.stringify(id))) this.#abandon(id);
     }
     if (!this.#serverEnded) this.#server.send(line, message);
+  }
+
+  /** Forwards a call of a tool that accepts refs with them resolved, or answers why it cannot. */
+  async #forwardResolved(line, message) {
+    const resolved = await resolvedToolCall(message, this.#toolStub, this.#maxResolvedChars);
+    if (resolved.error) return this.#reply(message.id, resolved.error);
+    if (this.#serverEnded) {
+      return this.#fail(
+        message.id,
+        ErrorCode.ConnectionClosed,
+        `${this.#serverEnded}; it cannot answer ${message.method}`,
+      );
+    }
+    this.#track(message);
+    const forwarded = resolved.message;
+    this.#server.send(forwarded === message ? line : JSON.stringify(forwarded), forwarded);
   }
 
   #track(message) {
@@ -323,7 +351,14 @@ export class McpProxy {
   #toolList(message, entry) {
     try {
       this.#writeHost(
-        frame({ ...message, result: rewriteToolList(message.result, this.#retrieval, entry) }),
+        frame({
+          ...message,
+          result: withRefArguments(
+            rewriteToolList(message.result, this.#retrieval, entry),
+            this.#refTools,
+            this.#toolStub,
+          ),
+        }),
       );
     } catch (error) {
       log(error.message);
@@ -418,9 +453,16 @@ export class McpProxy {
  * Runs the proxy on this process's stdio until the host closes stdin (or `signal` aborts). Flow
  * control both ways: while the host's pipe is full the server is not read, and while the server's
  * stdin is full the host is not read, so neither side's flood piles up in the proxy.
- * @param {{ toolStub: import("../index.js").ToolStub, timeoutMs: number, connect: Function, signal?: AbortSignal }} options
+ * @param {{ toolStub: import("../index.js").ToolStub, timeoutMs: number, connect: Function, signal?: AbortSignal, refTools?: string[], maxResolvedChars?: number }} options
  */
-export async function runProxy({ toolStub, timeoutMs, connect, signal }) {
+export async function runProxy({
+  toolStub,
+  timeoutMs,
+  connect,
+  signal,
+  refTools,
+  maxResolvedChars,
+}) {
   // A host that went away closes the pipe: answers still pending at shutdown have nowhere to go.
   process.stdout.on("error", (error) => log(`cannot write to the host: ${error.message}`));
   let server;
@@ -428,6 +470,8 @@ export async function runProxy({ toolStub, timeoutMs, connect, signal }) {
   const proxy = new McpProxy({
     toolStub,
     timeoutMs,
+    refTools,
+    maxResolvedChars,
     writeHost: (text) => {
       if (process.stdout.write(text) || hostFull) return;
       hostFull = true;

@@ -13,6 +13,8 @@ export const ERROR_CODES = Object.freeze([
   "CORRUPT",
   /** An output is larger than the configured limit. */
   "TOO_LARGE",
+  /** A ref names a result of a session this ToolStub was not granted read access to. */
+  "FORBIDDEN",
   /** The wasm module is not instantiated yet. */
   "NOT_READY",
   /** A bug: an internal invariant did not hold. */

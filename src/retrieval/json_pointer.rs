@@ -450,11 +450,15 @@ pub fn check_request(request: &PointerRequest) -> Result<()> {
     checked_max_chars(request.max_chars).map(|_| ())
 }
 
-/// The subtree at `request.json_pointer` of the JSON output `text`.
-pub fn read_pointer(text: &str, request: &PointerRequest) -> Result<PointerRead> {
-    let tokens = parse_pointer(&request.json_pointer)?;
-    let max_chars = checked_max_chars(request.max_chars)?;
-    let scanner = Scanner::new(text);
+/// The byte range of the value at JSON pointer `pointer` in the JSON output `text` (exactly as
+/// written there), and the pointer as it resolved.
+pub fn pointer_range(text: &str, pointer: &str) -> Result<(std::ops::Range<usize>, String)> {
+    let (range, path) = locate(&Scanner::new(text), text, pointer)?;
+    Ok((range.0..range.1, path))
+}
+
+fn locate(scanner: &Scanner, text: &str, pointer: &str) -> Result<((usize, usize), String)> {
+    let tokens = parse_pointer(pointer)?;
     let root_start = text
         .char_indices()
         .find(|&(_, c)| !is_py_space(c))
@@ -480,8 +484,7 @@ pub fn read_pointer(text: &str, request: &PointerRequest) -> Result<PointerRead>
                 format!("{path:?}")
             };
             return Err(Error::invalid(format!(
-                "JSON pointer {:?} does not resolve: {shown} is {} without {} {token:?}",
-                request.json_pointer,
+                "JSON pointer {pointer:?} does not resolve: {shown} is {} without {} {token:?}",
                 scanner.describe(range)?,
                 if scanner.at(range.0) == Some(b'[') {
                     "index"
@@ -494,6 +497,14 @@ pub fn read_pointer(text: &str, request: &PointerRequest) -> Result<PointerRead>
         path.push_str(&escape_token(token));
         range = next;
     }
+    Ok((range, path))
+}
+
+/// The subtree at `request.json_pointer` of the JSON output `text`.
+pub fn read_pointer(text: &str, request: &PointerRequest) -> Result<PointerRead> {
+    let max_chars = checked_max_chars(request.max_chars)?;
+    let scanner = Scanner::new(text);
+    let (range, path) = locate(&scanner, text, &request.json_pointer)?;
     let mut printer = Printer {
         scanner: &scanner,
         out: String::new(),

@@ -78,7 +78,7 @@ pub fn line_count(text: &str) -> usize {
 }
 
 /// Byte index where 1-based line `line` starts, or `None` past the last line.
-fn line_start(text: &str, line: usize) -> Option<usize> {
+pub fn line_start(text: &str, line: usize) -> Option<usize> {
     let mut start = 0usize;
     for _ in 1..line {
         start += text.get(start..)?.find('\n')? + 1;

@@ -122,12 +122,21 @@ pub fn hit_rows(text: &str, hit_starts: &[usize]) -> Vec<Option<usize>> {
     rows
 }
 
-pub fn read_rows(text: &str, request: &RowsRequest) -> Result<RowsRead> {
-    let request = check(request)?;
+/// Where a table's header record and some of its data rows are: byte ranges, each without the
+/// line break that ends it.
+pub struct RowRanges {
+    pub delimiter: char,
+    pub header: std::ops::Range<usize>,
+    pub rows: Vec<std::ops::Range<usize>>,
+    /// Data rows in the table (the header not counted).
+    pub total_rows: usize,
+}
+
+/// The header and data rows `start ..= last` (1-based) of the CSV/TSV output `text`.
+pub fn row_ranges(text: &str, start: usize, last: usize) -> Result<RowRanges> {
     let delimiter = table_delimiter(text).ok_or_else(|| {
         Error::invalid("the output is not a CSV or TSV table (rows reads need one)")
     })?;
-    let last_wanted = request.start.saturating_add(request.count - 1);
     // Only the header and the wanted rows are kept, whatever the table's size.
     let mut header = None;
     let mut wanted = Vec::new();
@@ -135,17 +144,34 @@ pub fn read_rows(text: &str, request: &RowsRequest) -> Result<RowsRead> {
     visit_rows(text, delimiter, &mut |range| {
         if non_blank == 0 {
             header = Some(range);
-        } else if (request.start..=last_wanted).contains(&non_blank) {
+        } else if (start..=last).contains(&non_blank) {
             wanted.push(range);
         }
         non_blank += 1;
     })
     .map_err(|error| Error::invalid(format!("the table cannot be read: {error}")))?;
-    let total_rows = non_blank.saturating_sub(1);
-    let header = header
-        .and_then(|range| text.get(range))
-        .map(record_text)
-        .unwrap_or("");
+    let record = |range: std::ops::Range<usize>| {
+        let len = text.get(range.clone()).map_or(0, |t| record_text(t).len());
+        range.start..range.start + len
+    };
+    Ok(RowRanges {
+        delimiter,
+        header: record(header.unwrap_or(0..0)),
+        rows: wanted.into_iter().map(record).collect(),
+        total_rows: non_blank.saturating_sub(1),
+    })
+}
+
+pub fn read_rows(text: &str, request: &RowsRequest) -> Result<RowsRead> {
+    let request = check(request)?;
+    let last_wanted = request.start.saturating_add(request.count - 1);
+    let RowRanges {
+        delimiter,
+        header,
+        rows: wanted,
+        total_rows,
+    } = row_ranges(text, request.start, last_wanted)?;
+    let header = text.get(header).unwrap_or("");
     let budget = request.max_chars.saturating_sub(CUT_MARKER_RESERVE);
     let mut content = String::new();
     let mut used = 0usize;
@@ -157,7 +183,7 @@ pub fn read_rows(text: &str, request: &RowsRequest) -> Result<RowsRead> {
     {
         let row = match range {
             None => header,
-            Some(range) => text.get(range).map(record_text).unwrap_or(""),
+            Some(range) => text.get(range).unwrap_or(""),
         };
         let needed = usize::from(index > 0) + char_len(row);
         if used + needed > budget {

@@ -254,10 +254,12 @@ describe("ToolStub round trips", () => {
       "a\0b",
       "x".repeat(10_000),
       "",
-      "viking://other/tool-results/tr_1",
+      "https://example.com/page",
     ]) {
       await rejectsWith(ts.read(id), "INVALID_ARGUMENT");
     }
+    // A ref of a session this ToolStub was not granted.
+    await rejectsWith(ts.read("viking://other/tool-results/tr_1"), "FORBIDDEN");
     for (const options of [
       { offset: -1 },
       { limit: -2 },

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
-import { cases } from "./store-conformance-cases.js";
+import { cases, sessionCases } from "./store-conformance-cases.js";
 import { ToolStub, ToolStubError } from "./pkg.js";
 import { RedisStore } from "../../pkg/js/redis.js";
 import { SKIP_REDIS, requireRedis, startCluster, startRedis } from "./redis-servers.js";
@@ -38,6 +38,7 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
 
   describe("conformance", () => {
     for (const c of cases) it(c.name, () => c.run(makeStore));
+    for (const c of sessionCases) it(c.name, () => c.run(makeStore, ToolStub));
   });
 
   it("keeps every key of a session under its hash tag, and uses no KEYS", async () => {
@@ -262,6 +263,7 @@ describe("RedisStore on a Redis Cluster (3 masters)", { skip: SKIP_REDIS }, () =
 
   describe("conformance", () => {
     for (const c of cases) it(c.name, () => c.run(makeStore));
+    for (const c of sessionCases) it(c.name, () => c.run(makeStore, ToolStub));
   });
 
   it("ToolStub: sessions spread over the masters, each session in one slot", async () => {

@@ -1,3 +1,3 @@
 // The conformance checks live in the package (js/conformance.js, `tool-stub/testing`); the tests and
 // the browser page take them from there.
-export { assert, cases } from "../../js/conformance.js";
+export { assert, cases, sessionCases } from "../../js/conformance.js";

@@ -56,6 +56,20 @@ async function stubText(): Promise<number> {
 }
 const description = weather.description; // the wrapped tool's other fields are kept
 
+// Refs as arguments: a marked tool, grants between sessions, resolution in any loop.
+const writeFile = externalizingTool(ts, "write_file", tool({
+  description: "write",
+  inputSchema: jsonSchema<{ path: string; content: string }>({ type: "object", properties: { path: { type: "string" }, content: { type: "string" } } }),
+  execute: async ({ content }) => content.length,
+}), { acceptsRefs: true, jsonSchema, maxResolvedChars: 500_000 });
+const child = new ToolStub({ sessionId: "child", readableSessions: [ts.readGrant(), "other"] });
+async function resolved(): Promise<string> {
+  const args = await child.resolveRefs({ path: "a", content: "viking://x/tool-results/tr_a" }, { maxResolvedChars: 10 });
+  return args.content + child.refArguments({ type: "object" }).note;
+}
+// @ts-expect-error: a grant is a session id or a grant object
+new ToolStub({ sessionId: "c", readableSessions: [3] });
+
 // RedisStore over either ioredis client, as a ToolStub's store.
 const redisStore = new RedisStore({ client: new Redis({ lazyConnect: true }), keyPrefix: "app", ttlSeconds: 3600 });
 const clusterStore = new RedisStore({ client: new Cluster([{ host: "127.0.0.1", port: 7000 }], { lazyConnect: true }) });
@@ -69,7 +83,7 @@ ts.toolDefinitions({ format: "gemini" });
 // @ts-expect-error: an Anthropic definition is not a chat-completions tool
 const wrong: ChatCompletionTool[] = ts.toolDefinitions({ format: "anthropic" });
 
-void [chatTools, responsesTools, chatToolsByDefault, anthropicTools, aiTools, names, branch, stubText, description, wrong, onRedis, byteSlices];
+void [chatTools, responsesTools, chatToolsByDefault, anthropicTools, aiTools, names, branch, stubText, description, wrong, onRedis, byteSlices, writeFile, resolved];
 `;
 
 /** A throwaway project whose node_modules links the built package and the SDKs. */

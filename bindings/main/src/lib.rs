@@ -14,6 +14,8 @@ use tool_stub::{
 };
 use wasm_bindgen::prelude::*;
 
+mod refs;
+
 type BindingResult<T> = Result<T, JsValue>;
 
 /// The core's error as a thrown JavaScript `Error` with a `code`.

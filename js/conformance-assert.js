@@ -1,0 +1,48 @@
+// The conformance suite's tiny assert (part of `tool-stub/testing`): it works in any runtime, with
+// no test framework. Browser-safe: no Node imports.
+
+export function show(v) {
+  if (typeof v === "string" && v.length > 80)
+    return `<string of length ${v.length}: ${JSON.stringify(v.slice(0, 40))}…>`;
+  const s = JSON.stringify(v);
+  return s !== undefined && s.length > 200 ? `${s.slice(0, 200)}…` : String(s);
+}
+
+export const assert = {
+  ok(cond, msg = "expected truthy") {
+    if (!cond) throw new Error(msg);
+  },
+  equal(actual, expected, msg = "") {
+    if (!Object.is(actual, expected))
+      throw new Error(`${msg ? `${msg}: ` : ""}expected ${show(expected)}, got ${show(actual)}`);
+  },
+  // Structural equality for plain data (arrays, objects, strings, numbers).
+  deepEqual(actual, expected, msg = "") {
+    const same = (a, b) => {
+      if (Object.is(a, b)) return true;
+      if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+      if (Array.isArray(a) !== Array.isArray(b)) return false;
+      const ka = Object.keys(a),
+        kb = Object.keys(b);
+      return ka.length === kb.length && ka.every((k) => same(a[k], b[k]));
+    };
+    if (!same(actual, expected))
+      throw new Error(`${msg ? `${msg}: ` : ""}expected ${show(expected)}, got ${show(actual)}`);
+  },
+  async rejectsWithCode(promiseOrFn, code, msg = "") {
+    let err;
+    try {
+      await (typeof promiseOrFn === "function" ? promiseOrFn() : promiseOrFn);
+    } catch (e) {
+      err = e;
+    }
+    const where = msg ? `${msg}: ` : "";
+    if (!err) throw new Error(`${where}expected rejection with ${code}, but it resolved`);
+    if (err.name !== "ToolStubError" || err.code !== code) {
+      throw new Error(
+        `${where}expected ToolStubError ${code}, got ${err.name} ${err.code ?? ""}: ${err.message}`,
+      );
+    }
+    return err;
+  },
+};

@@ -1,0 +1,83 @@
+// Refs as values: a tool call's arguments with each ref of a readable session replaced by the
+// stored content it names (whole, or the part its ref form asks for). The core decides which
+// strings and objects are refs, which session each one names (or refuses it), which spans of the
+// output each asks for and whether they fit the cap; this file walks the caller's arguments, has
+// the outputs loaded and cuts them.
+
+import {
+  callerJson,
+  checkKnownKeys,
+  invalid,
+  optionalInteger,
+  readingCaller,
+  requireOptions,
+  wellFormed,
+} from "./arguments.js";
+
+/**
+ * JSON text of a tool call's arguments for the core's planning. A lone surrogate is sent as U+FFFD
+ * (one UTF-16 unit either way, so no path moves): a string holding one is never a ref.
+ */
+function argumentsJson(args) {
+  return readingCaller("arguments", () => {
+    let json;
+    try {
+      json = JSON.stringify(args ?? null, (_key, value) =>
+        typeof value === "string" ? wellFormed(value) : value,
+      );
+    } catch (error) {
+      throw invalid(`the arguments cannot be sent as JSON: ${error.message}`, error);
+    }
+    return json;
+  });
+}
+
+/** `value` with the value at `path` replaced; the containers on the path are copied, not changed. */
+function replacedAt(value, path, replacement) {
+  if (path.length === 0) return replacement;
+  const [step, ...rest] = path;
+  const copy = Array.isArray(value) ? value.slice() : { ...value };
+  copy[step] = replacedAt(value[step], rest, replacement);
+  return copy;
+}
+
+/**
+ * The arguments of a tool call with their refs resolved (the same object when there is none), for
+ * `session` (session.js): refs of the sessions it may read, loaded where they are stored.
+ */
+export async function resolveRefs(session, args, options) {
+  const opts = requireOptions(options, "options");
+  checkKnownKeys(opts, ["maxResolvedChars"], "resolveRefs");
+  const { runtime } = session;
+  let left = optionalInteger(
+    opts.maxResolvedChars,
+    "maxResolvedChars",
+    JSON.parse(runtime.call("refArguments")).defaultMaxResolvedChars,
+  );
+  if (left < 0) throw invalid("maxResolvedChars must be >= 0");
+  const planned = JSON.parse(runtime.call("planRefs", argumentsJson(args), session.readableJson));
+  let resolved = args;
+  for (const ref of planned) {
+    const content = await session.reader(ref.session).loadOutput(ref.toolResultId);
+    const found = JSON.parse(runtime.call("resolveSpans", content, JSON.stringify(ref.form), left));
+    const pieces = [];
+    for (let i = 0; i < found.spans.length; i += 2)
+      pieces.push(content.slice(found.spans[i], found.spans[i + 1]));
+    left -= found.chars;
+    resolved = replacedAt(resolved, ref.path, pieces.join(found.separator));
+  }
+  return resolved;
+}
+
+/**
+ * What a tool that accepts refs tells the model: `{ note }`, and given its input's JSON Schema,
+ * `schema`, that schema taking the ref form beside each top-level property.
+ */
+export function refArguments(runtime, inputSchema) {
+  const { note } = JSON.parse(runtime.call("refArguments"));
+  if (inputSchema === undefined) return { note };
+  return {
+    note,
+    schema: JSON.parse(runtime.call("acceptRefsSchema", callerJson(inputSchema, "inputSchema"))),
+  };
+}
