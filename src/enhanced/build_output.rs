@@ -427,6 +427,11 @@ impl Scan {
             return;
         }
         self.non_blank += 1;
+        // A compiler's source excerpt (gcc/clang `  12 |   code`, `     |   ^~~`; jest's code
+        // frames `> 12 |`) is no summary, test or diagnostic: given up at its first bytes.
+        if is_source_excerpt(trimmed) {
+            return;
+        }
         // go build / go vet: `# example.com/pkg` above the package's errors.
         if let Some(package) = trimmed.strip_prefix("# ") {
             if !package.is_empty() && !package.contains(' ') {
@@ -707,6 +712,15 @@ impl Scan {
             self.failure_line(number, trimmed);
         }
     }
+}
+
+/// A line of a compiler's source excerpt: `|` first, or a line number then ` |`, after an
+/// optional `>` marker.
+fn is_source_excerpt(trimmed: &str) -> bool {
+    let text = trimmed.strip_prefix("> ").unwrap_or(trimmed);
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = text[digits..].trim_start_matches(' ');
+    rest.starts_with('|') && (digits > 0 || text.starts_with('|'))
 }
 
 /// maven's `/src/A.java:[12,5] msg`: the location `/src/A.java:12:5` and the message.
