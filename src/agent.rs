@@ -11,9 +11,6 @@ use crate::retrieval::{
 };
 use crate::stub::ToolNames;
 
-/// Default cap, in chars, on what one retrieval call returns to the model.
-pub const DEFAULT_MAX_RESULT_CHARS: i64 = 20_000;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tool {
     Read,

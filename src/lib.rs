@@ -20,6 +20,7 @@ mod context;
 mod enhanced;
 pub mod enhanced_source;
 mod error;
+mod fx_hasher;
 pub mod ids;
 mod js_constants;
 mod json_fields;
@@ -33,9 +34,13 @@ pub mod retrieval;
 mod stub;
 mod stub_options;
 mod synopsis;
+mod synopsis_mode;
 #[cfg(test)]
 mod test_support;
 pub mod turn;
+// The value tree the JSON and YAML parsers build for enhanced mode's analyses only.
+#[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
+mod value;
 
 /// The context governor's policy: which tool results of a conversation to clear, and into what.
 pub use context::{
@@ -57,8 +62,6 @@ pub mod enhanced_kinds {
         build_output, dep_tree, git_log, html, log, text_table, xml, yaml_sample,
     };
 }
-/// The enhanced synopsis mode (`config.synopsisMode: "enhanced"`).
-pub use enhanced::SynopsisMode;
 /// The enhanced synopsis given the reference's (what the enhanced wasm module, bindings/enhanced,
 /// answers).
 #[cfg(feature = "enhanced")]
@@ -79,6 +82,8 @@ pub use stub::{
 };
 pub use stub_options::StubOptions;
 pub use synopsis::{generate, MAX_YAML_BYTES};
+/// The enhanced synopsis mode (`config.synopsisMode: "enhanced"`).
+pub use synopsis_mode::SynopsisMode;
 pub use turn::{
     finish_turn, plan_turn, FailureMode, ToolPart, TurnConfig, TurnInput, TurnPlan, WriteOutcome,
     DEFAULT_MAX_OUTPUT_BYTES, REASON_BUDGET, REASON_CONTEXT, REASON_SINGLE, REASON_SOURCE_READ,

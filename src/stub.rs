@@ -2,11 +2,11 @@
 
 use serde::Serialize;
 
-use crate::enhanced::SynopsisMode;
 use crate::enhanced_source;
 use crate::json_fields;
 use crate::python::{char_len, take_chars};
 use crate::synopsis::{self, Synopsis};
+use crate::synopsis_mode::SynopsisMode;
 
 /// The most chars a stub made from an output holds (`maxStubChars`): its synopsis's lists and
 /// long names are clipped, with explicit markers, to fit. Ten times the longest stub of the

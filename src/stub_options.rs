@@ -1,9 +1,9 @@
 //! The options of one stub or preview, as the main module's `renderStub` and `makePreviewJson`
 //! take them (camelCase JSON): one type for both, read with the core's one JSON reader.
 
-use crate::enhanced::SynopsisMode;
 use crate::json_fields;
 use crate::stub::ToolNames;
+use crate::synopsis_mode::SynopsisMode;
 
 /// Every field is optional in the JSON; absent ones keep their defaults.
 #[derive(Debug, Default)]

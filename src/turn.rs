@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::enhanced::SynopsisMode;
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
 use crate::json_fields::{self, required, take};
@@ -21,6 +20,7 @@ use crate::stub::{
     DEFAULT_MAX_STUB_CHARS,
 };
 use crate::synopsis::Synopsis;
+use crate::synopsis_mode::SynopsisMode;
 
 pub const REASON_SINGLE: &str = "single_threshold";
 pub const REASON_BUDGET: &str = "turn_budget";
@@ -134,7 +134,7 @@ impl Default for TurnConfig {
             max_results: None,
             max_bytes: None,
             max_age_ms: None,
-            max_result_chars: crate::agent::DEFAULT_MAX_RESULT_CHARS,
+            max_result_chars: crate::retrieval::DEFAULT_MAX_RESULT_CHARS,
             store_timeout_ms: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             max_stub_chars: DEFAULT_MAX_STUB_CHARS,

@@ -11,9 +11,10 @@ use crate::kinds::Synopsis;
 
 use crate::python::py_words;
 
-use super::log::{
-    after_last, brief, contains_str, find_byte, find_str, lines, probes, split_str,
-    strip_timestamp, trim_set, PROBE_BYTES,
+use super::log::strip_timestamp;
+use super::text_helpers::{
+    after_last, bounded_one_line, contains_str, find_byte, find_str, lines, probes, split_str,
+    trim_set, PROBE_BYTES,
 };
 
 const MAX_FAILING_TESTS: usize = 10;
@@ -83,7 +84,7 @@ impl Scan {
     fn summary(&mut self, tool: &'static str, text: &str) {
         self.tool(tool);
         self.score += 2;
-        let text = brief(text, TEXT_CHARS);
+        let text = bounded_one_line(text, TEXT_CHARS);
         if !self.summaries.contains(&text) {
             self.summaries.push(text);
         }
@@ -98,7 +99,7 @@ impl Scan {
         while let Some((_, after)) = split_str(short, "::") {
             short = after;
         }
-        let name = brief(if short.is_empty() { name } else { short }, NAME_CHARS);
+        let name = bounded_one_line(if short.is_empty() { name } else { short }, NAME_CHARS);
         if !name.is_empty() && !self.failing_tests.contains(&name) {
             self.failing_tests.push(name);
         }
@@ -106,8 +107,8 @@ impl Scan {
 
     fn diagnostic(&mut self, error: bool, location: &str, message: &str, line: usize) {
         let diagnostic = || Diagnostic {
-            location: brief(location, NAME_CHARS),
-            message: brief(message, TEXT_CHARS),
+            location: bounded_one_line(location, NAME_CHARS),
+            message: bounded_one_line(message, TEXT_CHARS),
             line,
         };
         if error {
@@ -130,17 +131,18 @@ impl Scan {
         self.score += 2;
         self.failure_count += 1;
         if self.failures.len() < MAX_FAILURE_LINES {
-            self.failures.push((number, brief(text, TEXT_CHARS)));
+            self.failures
+                .push((number, bounded_one_line(text, TEXT_CHARS)));
         } else if let Some(last) = self.failures.last_mut() {
             // Keep the first ones and the very last (make's final `*** ... Error 2`).
-            *last = (number, brief(text, TEXT_CHARS));
+            *last = (number, bounded_one_line(text, TEXT_CHARS));
         }
     }
 
     #[inline(never)]
     fn assertion(&mut self, number: usize, text: &str) {
         if self.first_assertion.is_none() {
-            self.first_assertion = Some((number, brief(text, TEXT_CHARS)));
+            self.first_assertion = Some((number, bounded_one_line(text, TEXT_CHARS)));
         }
     }
 }

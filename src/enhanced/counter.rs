@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::log::brief;
+use super::text_helpers::bounded_one_line;
 
 #[derive(Default)]
 pub struct Counter {
@@ -36,7 +36,7 @@ impl Counter {
         let parts = ranked
             .iter()
             .take(shown)
-            .map(|(value, count)| format!("{} {count}", brief(value, width)))
+            .map(|(value, count)| format!("{} {count}", bounded_one_line(value, width)))
             .collect();
         let rest = ranked
             .iter()

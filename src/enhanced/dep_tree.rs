@@ -9,7 +9,7 @@
 
 use crate::kinds::Synopsis;
 
-use super::log::brief;
+use super::text_helpers::bounded_one_line;
 
 /// Of the first non-blank lines, how many are looked at to reject a non-tree quickly.
 const PROBE_LINES: usize = 20;
@@ -146,7 +146,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
                 plain += 1;
                 if let Some(previous) = pending_plain.take() {
                     if other_lines.len() < SHOWN_OTHER_LINES {
-                        other_lines.push(brief(previous, LINE_CHARS));
+                        other_lines.push(bounded_one_line(previous, LINE_CHARS));
                     }
                 }
                 pending_plain = Some(text);
@@ -157,7 +157,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
                     root_count += 1;
                     plain -= 1;
                     if roots.len() < SHOWN_DIRECT {
-                        roots.push(brief(root.trim(), ENTRY_CHARS));
+                        roots.push(bounded_one_line(root.trim(), ENTRY_CHARS));
                     }
                 }
                 entries += 1;
@@ -170,7 +170,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
                     direct_names.clear();
                 }
                 if column == min_column && direct_names.len() < SHOWN_DIRECT {
-                    direct_names.push((column, brief(entry_name(text), ENTRY_CHARS)));
+                    direct_names.push((column, bounded_one_line(entry_name(text), ENTRY_CHARS)));
                 }
                 if let Some(at) = columns.iter().position(|(c, _)| *c == column) {
                     columns[at].1 += 1;
@@ -190,7 +190,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
                     };
                     flagged[at].1 += 1;
                     if flagged[at].2.len() < SHOWN_FLAGGED {
-                        flagged[at].2.push(brief(name, ENTRY_CHARS));
+                        flagged[at].2.push(bounded_one_line(name, ENTRY_CHARS));
                     }
                 }
             }
@@ -198,7 +198,7 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
     }
     if let Some(last) = pending_plain {
         if other_lines.len() < SHOWN_OTHER_LINES {
-            other_lines.push(brief(last, LINE_CHARS));
+            other_lines.push(bounded_one_line(last, LINE_CHARS));
         }
     }
     if entries < MIN_ENTRIES || entries * 100 < (entries + plain) * TREE_PERCENT {

@@ -6,7 +6,7 @@
 
 use super::analyzer::{Analyzer, Claim, Confidence, Family};
 use super::document::joined_within;
-use super::log::{lines, PROBE_BYTES};
+use super::text_helpers::{floor_char_boundary, lines, PROBE_BYTES};
 use super::Input;
 use crate::kinds::Synopsis;
 
@@ -34,7 +34,7 @@ fn has_file_header(head: &str) -> bool {
 
 /// The first `PROBE_BYTES` of `output`, cut at a char boundary.
 fn head(output: &str) -> &str {
-    &output[..super::log::floor_char_boundary(output, PROBE_BYTES)]
+    &output[..floor_char_boundary(output, PROBE_BYTES)]
 }
 
 pub struct Diff;

@@ -8,9 +8,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::table::is_number_or_date;
-use super::value::Value;
 use crate::kinds::Synopsis;
 use crate::python::{char_len, clip, one_line, stable_sort_by};
+use crate::value::Value;
 
 /// Top-level entries described one per line; the rest are named on one line.
 const LISTED_ENTRIES: usize = 14;
@@ -41,9 +41,7 @@ const SHORT_VALUE: usize = 40;
 const SHOWN_FIELDS: usize = 6;
 /// Fields nested deeper than this inside a record are not analysed.
 const MAX_FIELD_DEPTH: usize = 6;
-/// Records whose fields and values are read (the first ones); counts and the last record's
-/// identity cover them all.
-pub const SAMPLED_RECORDS: usize = 2_000;
+pub(crate) use crate::value::SAMPLED_RECORDS;
 /// Chars of the line of record names.
 const NAMES_WIDTH: usize = 600;
 /// Width of one value in a stub line.
@@ -152,7 +150,7 @@ fn item_types(items: &[Value<'_>]) -> &'static str {
 
 /// One value in brief: a scalar as it is, a list by length (and its scalars when short), a map
 /// by its number of keys and the first of them.
-pub fn brief(value: &Value<'_>) -> String {
+pub fn value_summary(value: &Value<'_>) -> String {
     match value {
         Value::List(items, len) => {
             let mut text = format!("array of {len} {}", item_types(items));
@@ -239,7 +237,9 @@ pub fn describe(root: &Value<'_>, label: &str, kind: &str, title: &str) -> Synop
                 .filter(|(key, value)| !value.is_scalar() && !covered(key, value))
                 .take(LISTED_ENTRIES);
             for (key, value) in containers {
-                synopsis.structure.push(format!("{key}: {}", brief(value)));
+                synopsis
+                    .structure
+                    .push(format!("{key}: {}", value_summary(value)));
             }
         }
         Value::List(items, len) => {
@@ -259,11 +259,11 @@ pub fn describe(root: &Value<'_>, label: &str, kind: &str, title: &str) -> Synop
                 describe_scalars(items, root.sampled(), &mut synopsis);
             }
         }
-        scalar => {
-            synopsis
-                .summary
-                .push(format!("{label} {}: {}", scalar.type_name(), brief(scalar)))
-        }
+        scalar => synopsis.summary.push(format!(
+            "{label} {}: {}",
+            scalar.type_name(),
+            value_summary(scalar)
+        )),
     }
     synopsis
 }
@@ -1072,7 +1072,7 @@ fn describe_scalars(items: &[Value<'_>], sampled: bool, synopsis: &mut Synopsis)
             .structure
             .push(format!("values{sample}: {}", shown_values.join(", ")));
     } else {
-        let first: Vec<String> = items.iter().take(10).map(brief).collect();
+        let first: Vec<String> = items.iter().take(10).map(value_summary).collect();
         synopsis
             .structure
             .push(format!("first items: {}", joined_names(&first)));

@@ -8,7 +8,7 @@
 use crate::kinds::Synopsis;
 
 use super::counter::Counter;
-use super::log::brief;
+use super::text_helpers::bounded_one_line;
 
 const MIN_HASH: usize = 7;
 const MAX_HASH: usize = 40;
@@ -55,7 +55,7 @@ impl Commit {
         let mut text = format!(
             "{} {}",
             short(&self.hash),
-            brief(&self.subject, SUBJECT_CHARS)
+            bounded_one_line(&self.subject, SUBJECT_CHARS)
         );
         match (self.author.is_empty(), self.date.is_empty()) {
             (false, false) => text.push_str(&format!(" ({}, {})", self.author, self.date)),
@@ -119,7 +119,7 @@ fn scan_blocks(output: &str) -> Scan {
         let body = strip_graph(line);
         if let Some(value) = body.strip_prefix("Author:") {
             let name = author_name(value);
-            current.author = brief(name, NAME_CHARS);
+            current.author = bounded_one_line(name, NAME_CHARS);
             scan.authors.add(name, MAX_AUTHORS);
         } else if body.starts_with("Merge:") {
             scan.merges += 1;
@@ -127,13 +127,13 @@ fn scan_blocks(output: &str) -> Scan {
             .strip_prefix("Date:")
             .or_else(|| body.strip_prefix("AuthorDate:"))
         {
-            current.date = brief(value.trim(), NAME_CHARS);
+            current.date = bounded_one_line(value.trim(), NAME_CHARS);
             want_subject = true;
         } else if want_subject {
             // The message's first non-blank line is its subject.
             let subject = body.trim();
             if !subject.is_empty() {
-                current.subject = brief(subject, SUBJECT_CHARS);
+                current.subject = bounded_one_line(subject, SUBJECT_CHARS);
                 want_subject = false;
             }
         }
@@ -165,7 +165,7 @@ fn scan_oneline(output: &str) -> Scan {
         let subject = body[hash.len()..].trim();
         let commit = Commit {
             hash: hash.to_string(),
-            subject: brief(subject, SUBJECT_CHARS),
+            subject: bounded_one_line(subject, SUBJECT_CHARS),
             ..Commit::default()
         };
         if subject.starts_with("Merge ") {

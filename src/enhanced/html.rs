@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use crate::kinds::Synopsis;
 use crate::python::{is_py_space, one_line, py_words, take_chars};
 
-use super::log::{find_str, trim_set};
+use super::text_helpers::{find_str, trim_set};
 
 /// Bytes at the start of an output the HTML sniffing reads.
 const SNIFF_BYTES: usize = 4096;

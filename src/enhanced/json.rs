@@ -3,11 +3,11 @@
 //! length): record fields, value counts and identities (`document.rs`).
 
 use super::document::{describe, SAMPLED_RECORDS};
-use super::value::Value;
 use super::Input;
 use crate::kinds::json::{holds_one_value, load_value, type_bit};
 use crate::kinds::Synopsis;
 use crate::python::{char_len, py_splitlines, py_strip};
+use crate::value::Value;
 
 /// The enhanced synopsis of what the reference reads as JSON.
 pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {

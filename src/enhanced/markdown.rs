@@ -188,9 +188,11 @@ impl Analyzer for Markdown {
             // Code is Markdown only with fenced blocks (a script's `#` comments are no headings):
             // one look for a fence at a line start in the head, before any line is read.
             "code" => {
-                let head = &input.output
-                    [..super::log::floor_char_boundary(input.output, super::log::PROBE_BYTES)];
-                super::log::find_str(head, "\n```")?;
+                let head = &input.output[..super::text_helpers::floor_char_boundary(
+                    input.output,
+                    super::text_helpers::PROBE_BYTES,
+                )];
+                super::text_helpers::find_str(head, "\n```")?;
             }
             _ => return None,
         }

@@ -128,7 +128,7 @@ impl Analyzer for Metrics {
         }
         let mut typed = false;
         let mut samples = 0;
-        for line in super::log::lines(input.output)
+        for line in super::text_helpers::lines(input.output)
             .filter(|line| !line.trim().is_empty())
             .take(CLAIM_LINES)
         {
@@ -159,7 +159,7 @@ fn describe(output: &str) -> Option<Synopsis> {
     let mut samples = 0usize;
     let mut other_lines = 0usize;
     let mut nan = 0usize;
-    for line in super::log::lines(output) {
+    for line in super::text_helpers::lines(output) {
         let line = line.trim_end_matches('\r');
         if line.trim().is_empty() {
             continue;

@@ -20,8 +20,6 @@ pub mod log;
 pub mod text_table;
 pub mod xml;
 
-use serde::{Deserialize, Deserializer, Serialize};
-
 use crate::kinds::Synopsis;
 
 mod code;
@@ -31,36 +29,13 @@ mod json;
 mod markdown;
 pub mod metrics;
 mod pipe_table;
+mod records;
 pub mod registry;
 pub mod search_hits;
 mod table;
-pub mod value;
+mod text_helpers;
 mod yaml;
 pub mod yaml_sample;
-
-/// Which synopsis rules make a stub (`config.synopsisMode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum SynopsisMode {
-    /// The reference's rules, byte for byte (the default).
-    #[default]
-    Reference,
-    /// The rules of this module; stubs stay within `ENHANCED_STUB_RATIO` of the reference's.
-    Enhanced,
-}
-
-impl SynopsisMode {
-    /// The mode named `name` (`"reference"` or `"enhanced"`), `""` being the default.
-    pub fn parse(name: &str) -> crate::error::Result<Self> {
-        match name {
-            "" | "reference" => Ok(SynopsisMode::Reference),
-            "enhanced" => Ok(SynopsisMode::Enhanced),
-            other => Err(crate::error::Error::invalid(format!(
-                "synopsisMode must be \"reference\" or \"enhanced\", got {other:?}"
-            ))),
-        }
-    }
-}
 
 /// What a detector looks at: the output, its MIME type (lower-cased) and the kind the reference
 /// detects for it.
@@ -70,14 +45,6 @@ pub struct Input<'a> {
     pub reference_kind: &'a str,
     /// The reference's synopsis of the output.
     pub reference: &'a Synopsis,
-}
-
-/// Read through `parse`, so a bad value's message names the option wherever it was given.
-impl<'de> Deserialize<'de> for SynopsisMode {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        SynopsisMode::parse(&name).map_err(|error| serde::de::Error::custom(error.message))
-    }
 }
 
 /// The line a stub's synopsis ends with when no analyzer proved a kind: the rest is the
@@ -129,17 +96,6 @@ mod tests {
 
     use crate::synopsis;
     use crate::test_support::synopsis_text as text;
-
-    #[test]
-    fn mode_names_parse_and_bad_ones_are_refused() {
-        assert_eq!(SynopsisMode::parse("").ok(), Some(SynopsisMode::Reference));
-        assert_eq!(
-            SynopsisMode::parse("enhanced").ok(),
-            Some(SynopsisMode::Enhanced)
-        );
-        let refused = SynopsisMode::parse("Enhanced").expect_err("case matters");
-        assert!(refused.message.contains("synopsisMode"));
-    }
 
     #[test]
     fn unknown_outputs_keep_the_reference_synopsis() {

@@ -5,7 +5,7 @@
 //! count. Claimed when a border or rule line and `|` lines are among the first lines.
 
 use super::analyzer::{Analyzer, Claim, Family};
-use super::log::lines;
+use super::text_helpers::lines;
 use super::text_table::{Layout, Table};
 use super::Input;
 use crate::kinds::Synopsis;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::analyzer::{Analyzer, Claim, Family};
 use super::document::joined_within;
-use super::log::lines;
+use super::text_helpers::lines;
 use super::Input;
 use crate::kinds::Synopsis;
 use crate::python::one_line;

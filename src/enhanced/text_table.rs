@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use crate::kinds::Synopsis;
 
 use super::counter::Counter;
-use super::log::brief;
+use super::text_helpers::bounded_one_line;
 
 /// The header may follow fewer non-blank preamble lines than this (`netstat`'s "Active Internet
 /// ...", `top`'s summary block).
@@ -892,7 +892,7 @@ pub(crate) fn describe(table: Table<'_>) -> Option<Synopsis> {
     for row in &table.rows {
         cut(row, &table.layout, &mut tokens, &mut fields);
         row_reasons.clear();
-        let name = || brief(fields[ident], NAME_CHARS);
+        let name = || bounded_one_line(fields[ident], NAME_CHARS);
         // Rows with the same numbers are one thing seen many times (a disk's overlay mounts).
         let signature = (numeric_columns.len() >= 2).then(|| {
             numeric_columns
@@ -930,7 +930,7 @@ pub(crate) fn describe(table: Table<'_>) -> Option<Synopsis> {
                 if let Some(why) = trouble(field, kind) {
                     // `Exited (137) 2 hours ago` shows as `Exited (137)`: the state, not its age.
                     let state = field.find(')').map_or(field, |close| &field[..=close]);
-                    reason = Some((why, brief(state, VALUE_CHARS), 0.0));
+                    reason = Some((why, bounded_one_line(state, VALUE_CHARS), 0.0));
                 }
             }
             if let Some((label, value, rank)) = reason {

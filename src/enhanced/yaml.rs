@@ -4,12 +4,12 @@
 //! manifests are listed by kind and name.
 
 use super::document::{describe, describe_records};
-use super::value::Value;
 use super::yaml_sample::{load_sampled, Sampled};
 use super::Input;
 use crate::kinds::{yaml::load_documents, Synopsis};
 use crate::python::{py_lstrip, py_splitlines, py_strip};
 use crate::synopsis::MAX_YAML_BYTES;
+use crate::value::Value;
 
 /// Whether a text output is worth loading as YAML: a stream that starts with `---`, or one whose
 /// first bare `key:` line is followed by a block sequence at column 0 (`kubectl -o yaml` lists).

@@ -20,9 +20,9 @@
 //! the port refuse the joined text: given up too.
 
 use super::document::SAMPLED_RECORDS;
-use super::value::Value;
 use crate::kinds::yaml::load_documents_cut_from;
 use crate::python::swar::{bytes_below, bytes_equal, LOW_BITS, WORD_BYTES};
+use crate::value::Value;
 
 /// Flow collections nested deeper than this on one line are given up.
 const MAX_FLOW_DEPTH: usize = 64;

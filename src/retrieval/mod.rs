@@ -22,6 +22,8 @@ pub const DEFAULT_READ_LIMIT: i64 = 20_000;
 pub const DEFAULT_SEARCH_LIMIT: i64 = 20;
 pub const DEFAULT_CONTEXT_CHARS: i64 = 300;
 pub const DEFAULT_LIST_LIMIT: i64 = 50;
+/// Default cap, in chars, on what one retrieval call returns to the model (`maxResultChars`).
+pub const DEFAULT_MAX_RESULT_CHARS: i64 = 20_000;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReadWindow {

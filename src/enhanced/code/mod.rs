@@ -12,7 +12,7 @@ use crate::python::{char_len, is_py_word, py_splitlines};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::kinds::json::FxHasher;
+use crate::fx_hasher::FxHasher;
 
 mod imports;
 mod std_names;

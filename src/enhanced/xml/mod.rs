@@ -18,11 +18,11 @@ use std::fmt::Write;
 use super::document::{
     joined_within, record_identity, shown, untyped_record_lines, SAMPLED_RECORDS,
 };
-use super::value::Value;
 use super::Input;
 use crate::kinds::Synopsis;
 use crate::python::swar::{self, bytes_equal, WORD_BYTES};
 use crate::python::{clip, stable_sort_by};
+use crate::value::Value;
 
 mod render;
 mod survey;

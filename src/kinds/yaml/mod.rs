@@ -29,8 +29,8 @@ use resolver::*;
 use scanner::*;
 
 use super::Synopsis;
-use crate::enhanced::value::Value;
 use crate::python::{py_bytes_repr, py_repr_float, py_strip, utf8_len, INT_MAX_STR_DIGITS};
+use crate::value::Value;
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 
