@@ -84,6 +84,19 @@ count_tsc() {
   if [ "$errors" -ne 0 ]; then echo "0 $errors 0"; else echo "${checked:-0} 0 0"; fi
 }
 
+# A gate (a formatter or linter over the whole workspace) is one check: passed when it exits 0.
+count_gate() {
+  if grep -aq '^GATE-PASSED$' "$1"; then echo "1 0 0"; else echo "0 1 0"; fi
+}
+
+# gate COMMAND...: runs COMMAND and says whether it passed (what count_gate reads).
+gate() {
+  local status=0
+  "$@" || status=$?
+  if [ "$status" -eq 0 ]; then echo GATE-PASSED; else echo GATE-FAILED; fi
+  return "$status"
+}
+
 # run_suite SUITE COUNTER COMMAND...: runs a suite into its log and records what COUNTER reads.
 run_suite() {
   local suite=$1 counter=$2
@@ -101,6 +114,11 @@ run_suite() {
   record "$suite" "$passed" "$failed" "$skipped" "$status"
 }
 
+# The Rust gates: every crate of the workspace formatted by rustfmt, and no clippy warning in any
+# target (a lint is allowed only where the code says why, with `reason = "..."`).
+run_suite rustfmt count_gate gate cargo fmt --all --check
+run_suite clippy count_gate gate cargo clippy --workspace --all-targets -- -D warnings
+# (The JavaScript gates, lint/format and the type check, run beside the JS suites below.)
 run_suite cargo count_libtest cargo test --no-fail-fast -- --show-output
 # The grep and enhanced modules' crates (bindings/), workspace members that `cargo test` at the
 # root (the core) does not run.

@@ -538,7 +538,8 @@ mod tests {
     fn enhanced_stubs_stay_within_the_ratio_of_the_reference() {
         let outputs = [
             (
-                "[{\"id\": 1, \"state\": \"open\"}, {\"id\": 2, \"state\": \"closed\"}]".repeat(1),
+                "[{\"id\": 1, \"state\": \"open\"}, {\"id\": 2, \"state\": \"closed\"}]"
+                    .to_string(),
                 "application/json",
             ),
             ("a,b\n1,2\n3,4\n".to_string(), "text/csv"),

@@ -774,8 +774,8 @@ fn scan_lines(output: &str) -> Scan<'_> {
 /// `code count, ...` of the most frequent status codes, most frequent first (ties: lower code).
 fn status_counts(statuses: &[usize]) -> String {
     let mut codes = Vec::new();
-    for code in 100..statuses.len() {
-        if statuses[code] > 0 {
+    for (code, &count) in statuses.iter().enumerate().skip(100) {
+        if count > 0 {
             codes.push(code);
         }
     }
@@ -854,9 +854,9 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
         summary.push("Levels: none named on the lines.".to_string());
     } else {
         let mut line = "Levels:".to_string();
-        for level in 0..LEVELS.len() {
-            if scan.level_counts[level] > 0 {
-                line.push_str(&format!(" {} {},", labels[level], scan.level_counts[level]));
+        for (level, &count) in scan.level_counts.iter().enumerate().take(LEVELS.len()) {
+            if count > 0 {
+                line.push_str(&format!(" {} {},", labels[level], count));
             }
         }
         line.pop();

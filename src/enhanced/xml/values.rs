@@ -296,6 +296,10 @@ pub(super) fn clipped(text: Cow<'_, str>) -> Cow<'_, str> {
 /// Adds a piece of an element's text, up to `MAX_TEXT` bytes (whitespace-only pieces between
 /// children become one space). A first piece is kept as it is (borrowed from the output when it
 /// is), later ones are copied after it.
+#[allow(
+    clippy::ptr_arg,
+    reason = "a first piece borrowed from the output stays borrowed: `prefix` keeps the Cow"
+)]
 pub(super) fn append_text<'a>(text: &mut Cow<'a, str>, piece: &Cow<'a, str>) {
     if piece.trim().is_empty() {
         if !text.is_empty() && !text.ends_with(' ') && text.len() < MAX_TEXT {
