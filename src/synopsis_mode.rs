@@ -16,6 +16,9 @@ pub enum SynopsisMode {
 }
 
 impl SynopsisMode {
+    /// Every mode (the generated TypeScript contract lists their names).
+    pub const ALL: [SynopsisMode; 2] = [SynopsisMode::Reference, SynopsisMode::Enhanced];
+
     /// The mode named `name` (`"reference"` or `"enhanced"`), `""` being the default.
     pub fn parse(name: &str) -> crate::error::Result<Self> {
         match name {

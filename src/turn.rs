@@ -47,6 +47,15 @@ pub enum FailureMode {
     PreviewOnly,
 }
 
+impl FailureMode {
+    /// Every mode (the generated TypeScript contract lists their names).
+    pub const ALL: [FailureMode; 3] = [
+        FailureMode::PreserveRaw,
+        FailureMode::Reject,
+        FailureMode::PreviewOnly,
+    ];
+}
+
 /// How the turn budget picks outputs to send out: the reference has one strategy (the largest
 /// remaining output that lowers the turn's size first); its config names it, so it is accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
