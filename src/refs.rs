@@ -184,7 +184,7 @@ fn path_text(path: &[PathStep]) -> String {
         match step {
             PathStep::Key(key) => {
                 text.push('.');
-                text.push_str(&take_chars(key, 80));
+                text.push_str(take_chars(key, 80));
             }
             PathStep::Index(index) => text.push_str(&format!("[{index}]")),
         }
@@ -382,6 +382,10 @@ fn past_the_end(what: &str, asked: i64, last: usize) -> Error {
 }
 
 /// The byte ranges of the part `selector` asks for, and their separator.
+#[allow(
+    clippy::single_range_in_vec_init,
+    reason = "a list of byte ranges that may hold one range, not the range's items"
+)]
 fn byte_ranges(text: &str, selector: &Selector) -> Result<(Vec<Range<usize>>, &'static str)> {
     let to_usize = |value: i64| usize::try_from(value).unwrap_or(usize::MAX);
     Ok(match selector {
