@@ -221,9 +221,10 @@ fn error_codes_javascript() -> String {
 }
 
 fn error_codes_typescript() -> String {
-    let mut text = error_codes_header() + "export type ToolStubErrorCode =\n";
+    let mut text = error_codes_header() + "export type ToolStubErrorCode =";
     for code in ErrorCode::ALL {
-        text += &format!("  /** {} */\n  | \"{}\"\n", code.meaning(), code.as_str());
+        text += &format!("\n  /** {} */\n  | \"{}\"", code.meaning(), code.as_str());
     }
-    text + "  ;\n\nexport declare const ERROR_CODES: readonly ToolStubErrorCode[];\n"
+    // The `;` right after the last member, where the formatter (biome.json) puts it.
+    text + ";\n\nexport declare const ERROR_CODES: readonly ToolStubErrorCode[];\n"
 }

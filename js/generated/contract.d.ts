@@ -27,6 +27,7 @@ export type ErrorCode =
   | "STORE_FAILED"
   | "CORRUPT"
   | "TOO_LARGE"
+  | "FORBIDDEN"
   | "NOT_READY"
   | "INTERNAL";
 export declare const ERROR_CODES: readonly ErrorCode[];

@@ -33,6 +33,7 @@ export const ERROR_CODES = Object.freeze([
   "STORE_FAILED",
   "CORRUPT",
   "TOO_LARGE",
+  "FORBIDDEN",
   "NOT_READY",
   "INTERNAL",
 ]);
