@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Crash, fault and concurrency soak of the built package on NodeFsStore (issue 14), outside the
+# Crash, fault and concurrency soak of the built package on NodeFsStore, outside the
 # test command (tests/js/soak.test.js runs a short version of the first two):
 #   1. tests/soak/crash.mjs: SIGKILL trials at random points of externalize/delete/prune;
 #   2. tests/soak/faults.mjs: saves that throw, hang (storeTimeoutMs) or answer junk, loads that

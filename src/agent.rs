@@ -876,7 +876,7 @@ mod tests {
                 max_chars: 500
             })
         );
-        // Issue 16: a search hit's `line` and `column`, and a cut line's continue hint
+        // A search hit's `line` and `column`, and a cut line's continue hint
         // ("continue with line=1 column=19841"), are arguments the read tool takes.
         let at_column = validate_call(
             &names,

@@ -426,7 +426,7 @@ mod tests {
         )
     }
 
-    /// The outputs of issue 14 whose stubs were several times their size.
+    /// Outputs whose stubs were once several times their size.
     fn amplifying_outputs() -> Vec<(&'static str, String)> {
         let long_key = "k".repeat(1_000_000);
         let namespace = format!("urn:{}", "n".repeat(1_000_000));

@@ -1,4 +1,4 @@
-//! Limits and hostile inputs (issues #3 and #9): big outputs of every kind, deep nesting, expansion
+//! Limits and hostile inputs: big outputs of every kind, deep nesting, expansion
 //! bombs, external entities, false length claims, the `max_output_bytes` limit, and the fuzz
 //! findings as regression tests. Each must end in a synopsis or a clean fallback, never a panic,
 //! a stack overflow, unbounded memory, or any file or network access.

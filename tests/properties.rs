@@ -1,4 +1,4 @@
-//! Property tests (issue #9): what planning, storing and reading back promise for any input.
+//! Property tests: what planning, storing and reading back promise for any input.
 //! The "host" here is a map from store key to text, doing what the JS layer does with a plan.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -1,4 +1,4 @@
-//! The "enhanced" synopsis mode (issue 21): beyond the reference, what a model needs from a stub
+//! The "enhanced" synopsis mode: beyond the reference, what a model needs from a stub
 //! to choose its next call (record fields and value counts, column types, YAML documents, the
 //! language of code, a markdown outline, and the kinds the reference calls `text`). Deterministic
 //! and decided here, like the reference; the reference mode (`synopsis::generate`) is untouched.

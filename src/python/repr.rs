@@ -1,6 +1,6 @@
 //! Python's `repr()` of the values a synopsis prints: `str` (with lone surrogates), `float`,
 //! `bytes`. One implementation for every kind: a second copy of the float rule once lost Python's
-//! tie-breaking (issue 17).
+//! tie-breaking.
 
 use super::printable::is_printable_non_ascii;
 

@@ -455,7 +455,7 @@ mod tests {
         assert_eq!(first.matches[0].snippet, text);
     }
 
-    /// Issue 14: `limit: 10000, contextChars: 100000` over 1 MB built every snippet (~2 GB) and
+    /// `limit: 10000, contextChars: 100000` over 1 MB built every snippet (~2 GB) and
     /// ran the wasm core out of memory. Failed before the snippet budget.
     #[test]
     fn snippets_share_a_budget_and_the_rest_is_counted() {

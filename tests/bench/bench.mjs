@@ -134,7 +134,7 @@ for (const size of runs("1") ? [1 * MB, 10 * MB] : []) {
 if (target1 && runs("1"))
   verdict("1", true, "every kind at 10 MB: synopsis <= 2x and externalize <= 3x JSON.parse");
 
-// ---- target yaml: YAML as real manifests write it (issue 17) ---------------------------------------
+// ---- target yaml: YAML as real manifests write it ---------------------------------------
 // Flow sequences, quoted strings, anchors and block scalars take the full PyYAML port, not the
 // plain-block fast path the `yaml` rows above measure. Target: at least half as fast as JSON.parse
 // of the same data.
@@ -162,7 +162,7 @@ if (runs("yaml")) {
   }
 }
 
-// ---- target enhanced: synopsisMode "enhanced" beside the reference's (issue 21) ---------------------
+// ---- target enhanced: synopsisMode "enhanced" beside the reference's ---------------------
 // The enhanced synopsis of a 10 MB output of each kind, timed beside the reference mode's of the same
 // output. Target: within 2x. The analyzers are a module of their own (loaded on the first
 // enhanced synopsis): its size and load time are rows too, beside the main module's (row 2).
@@ -599,7 +599,7 @@ if (runs("7")) {
   );
 }
 
-// ---- browser-search: the page's main thread during a 100 MB search (issue 16) -------------------
+// ---- browser-search: the page's main thread during a 100 MB search -------------------
 // tests/browser/grep.html in headless Chromium: a wholeWord search of a 100 MB log (its one match on
 // the last line), the text sent to the grep module anew each time, under a long-task observer; in
 // the search worker, and on the main thread (the fallback: the worker's script blocked) in the same
@@ -687,7 +687,7 @@ async function browserSearchTimes(runs) {
   });
 }
 
-// ---- redis: RedisStore beside MemoryStore (issue 20) ---------------------------------------------
+// ---- redis: RedisStore beside MemoryStore ---------------------------------------------
 // A redis-server started here (tests/js/redis-servers.js: 127.0.0.1, a free port, no persistence),
 // emptied between timed calls; ioredis from the dev dependencies. Rows: the 1,000-part turn into
 // each store (RedisStore: one MULTI/EXEC per result, 16 results in flight); a read at the end of

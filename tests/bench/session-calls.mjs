@@ -1,4 +1,4 @@
-// The session-scale benchmark's calls (issue 15), shared by Node (tests/bench/session.mjs:
+// The session-scale benchmark's calls, shared by Node (tests/bench/session.mjs:
 // NodeFsStore, IndexedDbStore on fake-indexeddb) and headless Chromium
 // (tests/bench/browser-session.html: IndexedDbStore on the browser's IndexedDB). No Node imports.
 //

@@ -1,4 +1,4 @@
-// Session-scale rows (issue 15): list(limit 50), list(toolName), usage, prune, externalize of a
+// Session-scale rows: list(limit 50), list(toolName), usage, prune, externalize of a
 // 100 KB output with retention on, and searchAll with a toolName filter, in a session of N results
 // beside the same call in a session of 20 (tests/bench/session-calls.mjs), in NodeFsStore,
 // IndexedDbStore on fake-indexeddb and, when Chromium is there, IndexedDbStore in headless

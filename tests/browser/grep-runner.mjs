@@ -2,7 +2,7 @@
 // in a search worker (js/search-worker.js), which loads the grep module on the first such search,
 // with Unicode semantics. A search over a 100 MB output (in MemoryStore, and in IndexedDbStore,
 // whose pieces go to the worker unjoined) must never hold the main thread for more
-// than 100 ms at a stretch (issue 16: a long-task observer watches it) and find the match a test
+// than 100 ms at a stretch (a long-task observer watches it) and find the match a test
 // computes from the text. A second page, whose worker script the runner blocks, searches on the
 // main thread (the fallback): its answers to many searches must equal the worker's, and its
 // longest task is reported for comparison. Prints one line per check and `N passed, N failed`.

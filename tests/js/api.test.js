@@ -372,7 +372,7 @@ describe("failure modes with a store that fails", () => {
   });
 });
 
-describe("bounded stubs (issue 14)", () => {
+describe("bounded stubs", () => {
   it("a CSV with many columns gets a stub within maxStubChars, with markers", async () => {
     const header = Array.from({ length: 100_000 }, (_, i) => `c${i}`).join(",");
     const csv = `${header}\n${header}\n`;
@@ -391,7 +391,7 @@ describe("bounded stubs (issue 14)", () => {
   });
 });
 
-describe("reference edges (issue 17)", () => {
+describe("reference edges", () => {
   it("records carry peerId, and a part's own messageId names its record's message", async () => {
     const store = new MemoryStore();
     const ts = new ToolStub({ store, sessionId: "edges" });

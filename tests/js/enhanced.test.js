@@ -1,4 +1,4 @@
-// synopsisMode "enhanced" (issue 21) through every entry point: synopsis(), makePreview(), the
+// synopsisMode "enhanced" through every entry point: synopsis(), makePreview(), the
 // ToolStub config, the CLI (--enhanced) and the MCP commands' config; "reference" stays the default.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";

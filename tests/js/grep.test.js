@@ -1,4 +1,4 @@
-// The grep module (issue 16) and bounded searches (issue 14) through the public API: Unicode
+// The grep module and bounded searches through the public API: Unicode
 // semantics, bad and costly patterns, snippet budgets, the lazily loaded second module.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
@@ -121,7 +121,7 @@ describe("grep module: bad and costly patterns", () => {
   });
 });
 
-describe("bounded snippets (issue 14)", () => {
+describe("bounded snippets", () => {
   // limit 10,000 x contextChars 100,000 over 1 MB built ~2 GB of snippets and trapped the core.
   for (const [name, options] of [
     ["literal (JS fast path)", { query: "x" }],

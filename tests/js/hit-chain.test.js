@@ -1,4 +1,4 @@
-// Issue 16: hits that chain. Every hit of every search mode on every result kind, fed back as it
+// Hits that chain. Every hit of every search mode on every result kind, fed back as it
 // is into the read it names (offset, line + column, CSV/TSV row, JSON pointer), through the API
 // and through the model's tools, gives a window that holds the match.
 import { describe, it } from "node:test";

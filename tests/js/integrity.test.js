@@ -1,4 +1,4 @@
-// Per-result data integrity (issue 14): identity is the exact stored text, reads check what they
+// Per-result data integrity: identity is the exact stored text, reads check what they
 // trust, dedup checks what it reuses, deletes never leave a record without its output, session ids
 // stay inside the store's layout, temp leftovers are reclaimed, and no message carries a path.
 import { describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Session-level calls cost what they change, not what the session holds (issue 15): a loaded
+// Session-level calls cost what they change, not what the session holds: a loaded
 // catalog is kept and found current with two small reads (its head record and the absence of the
 // next log record), never a listing; retention plans over an order the core keeps; and yet every
 // change another ToolStub or process makes is seen: a new log record, a folded log (a snapshot),

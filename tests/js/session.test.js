@@ -1,4 +1,4 @@
-// Session-level calls at scale (issue 15) and their reliability (issue 14): the catalog answers
+// Session-level calls at scale and their reliability: the catalog answers
 // list, usage, retention and searchAll's candidates without loading outputs; it is found wrong
 // and repaired; unreadable results are skipped and reported; retention never loses a turn;
 // deleteSession removes only what the package wrote; processes share a session through its lock.

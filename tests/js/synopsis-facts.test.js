@@ -1,4 +1,4 @@
-// The fact-coverage benchmark of issue 21 (../shared/synopsis-facts, read from there: never copied
+// The fact-coverage benchmark (../shared/synopsis-facts, read from there: never copied
 // into the repo). Runs its check.mjs on the built package in both modes and asserts the enhanced
 // mode's targets: every stub at most 1.2x the reference mode's stub of the same output, a median
 // stub at most 1.2x, and at least 90% of the facts covered. Skipped (never passed) without the data.
@@ -31,7 +31,7 @@ function run(mode, fixtures) {
   return JSON.parse(out);
 }
 
-describe("synopsis-facts benchmark (issue 21)", { skip: SKIP }, () => {
+describe("synopsis-facts benchmark", { skip: SKIP }, () => {
   // One fixture folder for both runs (generated once, deterministic).
   const fixtures = SKIP ? "" : path.join(tempDir("tool-stub-facts-"), "fixtures");
   const reference = SKIP ? null : run("reference", fixtures);
@@ -61,7 +61,7 @@ describe("synopsis-facts benchmark (issue 21)", { skip: SKIP }, () => {
     );
   });
 
-  // Issue 21's target: a failure, not a todo, now that enhanced mode meets it.
+  // The target: a failure, not a todo, now that enhanced mode meets it.
   it(`enhanced mode covers at least ${COVERAGE_TARGET}% of the facts`, () => {
     assert.ok(
       enhanced.coverage.percent >= COVERAGE_TARGET,

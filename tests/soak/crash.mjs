@@ -1,4 +1,4 @@
-// SIGKILL trials on NodeFsStore (issue 14): a worker (crash-worker.mjs) externalizes, deletes and
+// SIGKILL trials on NodeFsStore: a worker (crash-worker.mjs) externalizes, deletes and
 // prunes at random and is killed at a random moment; then, in this process, every ref it got back
 // must read back exactly (or, for one being deleted or pruned when it died, exactly or NOT_FOUND),
 // everything listed must be readable and verify, temp files of the dead worker must be reclaimed

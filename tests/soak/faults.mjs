@@ -1,4 +1,4 @@
-// Store faults (issue 14): saves that throw (before or after writing), hang (storeTimeoutMs ends
+// Store faults: saves that throw (before or after writing), hang (storeTimeoutMs ends
 // them), or answer junk, and loads that answer junk, on a NodeFsStore; folders turning read-only
 // in the middle of a turn, as a non-root user (runuser); ENOSPC on a small tmpfs (mount, as root).
 // After every turn: each part has a ref that reads back exactly or kept its raw output, with an

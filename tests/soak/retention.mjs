@@ -1,4 +1,4 @@
-// Concurrency with retention (issue 14): 4 processes x 200 externalizes, each with a retention
+// Concurrency with retention: 4 processes x 200 externalizes, each with a retention
 // policy (maxResults: 10), into one session of one NodeFsStore. Each ref an externalize returns
 // must read back at once (retention must not delete a result of a call in flight), no externalize
 // may throw or lose its output, and afterwards everything listed must be readable.

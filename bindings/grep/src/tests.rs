@@ -62,7 +62,7 @@ fn regex_ignore_case_and_whole_word() {
     assert_eq!(count("see -code here", whole_word(request("-code"))), 1);
 }
 
-/// Issue 16: `ignoreCase` is Unicode simple case folding (was ASCII-only).
+/// `ignoreCase` is Unicode simple case folding (was ASCII-only).
 #[test]
 fn ignore_case_folds_unicode() {
     assert_eq!(
@@ -78,7 +78,7 @@ fn ignore_case_folds_unicode() {
     assert_eq!(count("\u{212A}elvin kelvin", ignore_case("kelvin")), 2);
 }
 
-/// Issue 16: `\w`, `\d`, `\s`, `\b` and `\p{..}` are Unicode's (were ASCII-only / refused).
+/// `\w`, `\d`, `\s`, `\b` and `\p{..}` are Unicode's (were ASCII-only / refused).
 #[test]
 fn classes_are_unicode() {
     assert_eq!(found("café cafe", regex(r"caf\w")), ["café", "cafe"]);
@@ -95,7 +95,7 @@ fn classes_are_unicode() {
     assert!(grep("x", &regex(r"\p{NoSuchClass}")).is_err());
 }
 
-/// Issue 16: an ideograph is a word char, so `wholeWord: "本"` does not match inside `日本語`.
+/// An ideograph is a word char, so `wholeWord: "本"` does not match inside `日本語`.
 #[test]
 fn whole_word_uses_the_unicode_word_class() {
     assert_eq!(count("日本語", whole_word(request("本"))), 0);
@@ -134,7 +134,7 @@ fn literal_queries_are_escaped() {
     assert_eq!(count("(x) x", ignore_case("(x)")), 1);
 }
 
-/// Issue 16: an invalid regex is INVALID_ARGUMENT with the parser's message.
+/// An invalid regex is INVALID_ARGUMENT with the parser's message.
 #[test]
 fn invalid_regex_carries_the_parser_message() {
     let bad = grep("x", &regex("(a")).expect_err("bad regex");
@@ -148,7 +148,7 @@ fn invalid_regex_carries_the_parser_message() {
     assert!(bad.message.contains("repetition"), "{}", bad.message);
 }
 
-/// Issue 14/16: counted repetitions are capped (a{10000} blocked the event loop for seconds).
+/// Counted repetitions are capped (a{10000} blocked the event loop for seconds).
 #[test]
 fn counted_repetitions_are_capped() {
     for pattern in [
@@ -179,7 +179,7 @@ fn compiled_size_is_capped() {
     );
 }
 
-/// Issue 14: patterns that scan far ahead (quadratic listing) stop at the time budget with what
+/// Patterns that scan far ahead (quadratic listing) stop at the time budget with what
 /// they found and a note; counted repetitions under the cap stay fast over 10 MB.
 #[test]
 fn pathological_patterns_over_10_mb_are_bounded() {

@@ -428,7 +428,7 @@ mod tests {
     #[test]
     fn float_keys_print_with_pythons_repr() {
         // An exact tie between two shortest digit strings: Python keeps the even one (a copy
-        // of the float repr without that rule gave `934877530335423.3`, issue 17).
+        // of the float repr without that rule gave `934877530335423.3`).
         assert_eq!(
             keys("934877530335423.25: c\n934877530335423.75: d\n1.2345e-5: e\n100.0: f\n"),
             Some(vec![
