@@ -4,7 +4,7 @@
 
 use super::document::{shown, state_rank};
 use super::Input;
-use crate::kinds::table::{stated_data_rows, visit_rows};
+use crate::kinds::table::{stated_columns, stated_data_rows, visit_rows, MAX_LISTED_COLUMNS};
 use crate::kinds::Synopsis;
 use crate::python::{py_strip, stable_sort_by};
 use std::collections::HashMap;
@@ -16,6 +16,9 @@ const TRACKED: usize = 1_000;
 /// Column statistics read this many data rows at most: a 10 MB table costs little more than the
 /// reference's own pass, which counts every row.
 const SAMPLED_ROWS: usize = 5_000;
+/// Cells the column statistics read at most (the sampled rows of the listed columns): a wide
+/// table reads fewer rows, so its cost stays near the reference's single pass.
+const SAMPLED_CELLS: usize = SAMPLED_ROWS * MAX_LISTED_COLUMNS;
 /// Columns whose name ranks below this (`state_rank`) come first, in that order.
 const STATE_RANKED: usize = 32;
 /// Values listed per low-cardinality column.
@@ -239,10 +242,15 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     let mut rows = 0usize;
     // Every row was counted by the reference's synopsis: only the sampled ones are read here.
     let data_rows = stated_data_rows(input.reference)?;
-    visit_rows(input.output, delimiter, SAMPLED_ROWS + 1, |cells| {
+    let width = stated_columns(input.reference)?;
+    // Only the listed columns get statistics; rows are sampled by cells (every cell of a row is
+    // read), so a wide table reads fewer of them.
+    let sampled_rows = (SAMPLED_CELLS / width.max(1)).clamp(1, SAMPLED_ROWS);
+    visit_rows(input.output, delimiter, sampled_rows + 1, |cells| {
         if names.is_empty() && rows == 0 && columns.is_empty() {
             names = cells
                 .iter()
+                .take(MAX_LISTED_COLUMNS)
                 .enumerate()
                 .map(|(i, name)| match py_strip(name) {
                     "" => format!("column_{}", i + 1),
@@ -260,15 +268,16 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     .ok()?;
     let mut synopsis = Synopsis::new(input.reference_kind, &format!("{label} table output"));
     synopsis.summary.push(format!(
-        "{label} table with rows: {} and columns: {}.",
-        data_rows,
-        names.len()
+        "{label} table with rows: {data_rows} and columns: {width}."
     ));
-    let types: Vec<String> = names
+    let mut types: Vec<String> = names
         .iter()
         .zip(&columns)
         .map(|(name, column)| format!("{name} {}", column.type_name()))
         .collect();
+    if width > names.len() {
+        types.push(format!("... {} more columns", width - names.len()));
+    }
     let sampled = if rows < data_rows {
         format!(" (from the first {rows} rows)")
     } else {
@@ -314,5 +323,30 @@ mod tests {
             "{shown}"
         );
         assert!(!shown.contains("refunded"), "{shown}");
+    }
+
+    #[test]
+    fn a_wide_table_gets_statistics_for_its_listed_columns_only() {
+        use crate::kinds::table::MAX_LISTED_COLUMNS;
+        let width = 20_000;
+        let header: Vec<String> = (0..width).map(|i| format!("c{i}")).collect();
+        let mut csv = header.join(",") + "\n";
+        for r in 0..20 {
+            let row: Vec<String> = (0..width).map(|i| (i * r).to_string()).collect();
+            csv.push_str(&(row.join(",") + "\n"));
+        }
+        let synopsis = crate::enhanced::generate(&csv, "text/csv", 2_000);
+        let shown = crate::test_support::synopsis_text(&synopsis);
+        assert!(
+            shown.contains(&format!("CSV table with rows: 20 and columns: {width}.")),
+            "{shown:.300}"
+        );
+        assert!(
+            shown.contains(&format!("... {} more columns", width - MAX_LISTED_COLUMNS)),
+            "{shown:.300}"
+        );
+        // Statistics lines for listed columns only, and the synopsis stays small.
+        assert!(!shown.contains(&format!("c{MAX_LISTED_COLUMNS}: ")), "{shown:.300}");
+        assert!(shown.len() < 20_000, "{} chars", shown.len());
     }
 }

@@ -43,6 +43,13 @@ fn is_utf8_continuation(byte: u8) -> bool {
 
 /// `csv.reader` over `io.StringIO(output)` with `delimiter`, reduced to the table synopsis.
 /// Only `,` (kind `csv`) and tab (kind `tsv`) are table delimiters; any other gives `None`.
+/// Columns the `columns:` line names; the rest are counted (`, ... N more columns`), the way long
+/// JSON lists are sampled. Past the widest table of the parity corpus (24 columns), so the
+/// reference's stubs are unchanged wherever the corpus shows them; a table 200,000 columns wide
+/// no longer makes a stub (and a synopsis) of every name. The enhanced column statistics read no
+/// more columns than this either.
+pub const MAX_LISTED_COLUMNS: usize = 64;
+
 pub fn synopsis(output: &str, delimiter: char) -> Option<Synopsis> {
     let (kind, title, label) = match delimiter {
         ',' => ("csv", "CSV table output", "CSV"),
@@ -72,9 +79,15 @@ pub fn synopsis(output: &str, delimiter: char) -> Option<Synopsis> {
         "{label} table with rows: {data_rows} and columns: {}.",
         columns.count
     ));
+    let unlisted = columns.count.saturating_sub(MAX_LISTED_COLUMNS);
+    let more = if unlisted > 0 {
+        format!(", ... {unlisted} more columns")
+    } else {
+        String::new()
+    };
     synopsis
         .structure
-        .push(format!("columns: {}", columns.names));
+        .push(format!("columns: {}{more}", columns.names));
     synopsis.structure.push(format!("rows: {data_rows}"));
     synopsis.structure.push(format!(
         "first row sample: {}",
@@ -136,6 +149,9 @@ impl CellSink for ColumnNames {
     const NEEDS_TEXT: bool = true;
     fn cell(&mut self, text: &str) {
         self.count += 1;
+        if self.count > MAX_LISTED_COLUMNS {
+            return;
+        }
         if self.count > 1 {
             self.names.push_str(", ");
         }
@@ -679,6 +695,13 @@ pub(crate) fn stated_data_rows(synopsis: &Synopsis) -> Option<usize> {
         .find_map(|line| line.strip_prefix("rows: ")?.parse().ok())
 }
 
+/// The column count the table synopsis states (its summary's `columns: N.`).
+pub(crate) fn stated_columns(synopsis: &Synopsis) -> Option<usize> {
+    let summary = synopsis.summary.first()?;
+    let at = summary.rfind("columns: ")? + "columns: ".len();
+    summary.get(at..)?.strip_suffix('.')?.parse().ok()
+}
+
 /// Calls `on_row` with the cells of the first `max_rows` non-blank records of `output` (the
 /// synopsis's reading rules), for the enhanced synopses' column statistics, and reads no further;
 /// returns how many it read.
@@ -1034,6 +1057,35 @@ mod tests {
         let sample = syn.structure[2].trim_start_matches("first row sample: ");
         assert_eq!(sample.chars().count(), 180);
         assert!(sample.ends_with("..."));
+    }
+
+    #[test]
+    fn a_wide_table_names_its_first_columns_and_counts_the_rest() {
+        let width = MAX_LISTED_COLUMNS + 1_000;
+        let header: Vec<String> = (0..width).map(|i| format!("c{i}")).collect();
+        let row: Vec<String> = (0..width).map(|i| i.to_string()).collect();
+        let csv = format!("{}\n{}\n", header.join(","), row.join(","));
+        let syn = synopsis(&csv, ',').expect("a table");
+        assert_eq!(
+            syn.summary[0],
+            format!("CSV table with rows: 1 and columns: {width}.")
+        );
+        let listed = &syn.structure[0];
+        assert!(
+            listed.ends_with(&format!(
+                ", c{}, ... 1000 more columns",
+                MAX_LISTED_COLUMNS - 1
+            )),
+            "{}",
+            &listed[listed.len() - 80..]
+        );
+        assert!(!listed.contains(&format!("c{MAX_LISTED_COLUMNS},")));
+        assert_eq!(stated_columns(&syn), Some(width));
+        // At the cap, every column is named as the reference names it.
+        let header: Vec<String> = (0..MAX_LISTED_COLUMNS).map(|i| format!("c{i}")).collect();
+        let csv = format!("{}\n{}\n", header.join(","), header.join(","));
+        let syn = synopsis(&csv, ',').expect("a table");
+        assert_eq!(syn.structure[0], format!("columns: {}", header.join(", ")));
     }
 
     #[test]
