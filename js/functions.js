@@ -8,6 +8,7 @@ import {
   optionalInteger,
   requireOptions,
   checkKnownKeys,
+  invalid,
 } from "./arguments.js";
 
 /** Core (snake_case, as stored) synopsis → API (camelCase). */
@@ -104,11 +105,21 @@ export function statelessCalls(runtime) {
   function makePreview(output, options) {
     requireString(output, "output");
     const given = requireOptions(options, "options");
-    const opts = stubOptionsToCore(given, [...STUB_OPTIONS, "maxStubChars", "synopsisMode"]);
+    const opts = stubOptionsToCore(given, [
+      ...STUB_OPTIONS,
+      "maxStubChars",
+      "synopsisMode",
+      "redactSecrets",
+    ]);
     if (given.maxStubChars !== undefined)
       opts.maxStubChars = requireInteger(given.maxStubChars, "maxStubChars");
     if (given.synopsisMode !== undefined)
       opts.synopsisMode = requireString(given.synopsisMode, "synopsisMode");
+    if (given.redactSecrets !== undefined) {
+      if (typeof given.redactSecrets !== "boolean")
+        throw invalid("options.redactSecrets must be a boolean");
+      opts.redactSecrets = given.redactSecrets;
+    }
     const result = JSON.parse(
       runtime.call("makePreviewJson", output, callerJson(opts, "options"), runtime.enhanced.host),
     );

@@ -76,7 +76,13 @@ export declare function renderStub(synopsis: Synopsis, options?: StubOptions): s
  * with "... N more" markers (and a stub is never longer than an output over 4000 chars). */
 export declare function makePreview(
   output: string,
-  options?: StubOptions & { maxStubChars?: number; synopsisMode?: SynopsisMode },
+  options?: StubOptions & {
+    maxStubChars?: number;
+    synopsisMode?: SynopsisMode;
+    /** Mask credential-looking values in the synopsis and stub (see config.redactSecrets);
+     * default on in enhanced mode, off in reference mode. */
+    redactSecrets?: boolean;
+  },
 ): { synopsis: Synopsis; stub: string };
 /** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` when toolId is empty. */
 export declare function toolResultId(toolId: string, sha256: string): string;
@@ -186,6 +192,11 @@ export interface ToolStubConfig {
   stubHeader?: string;
   /** "reference" (default, byte-identical to the reference) or "enhanced" (see SynopsisMode). */
   synopsisMode?: SynopsisMode;
+  /** Mask credential-looking values (cloud and provider API keys, tokens, JWTs, private keys,
+   * passwords in URLs, values of keys named like password/secret/token) in stubs, list
+   * summaries and enhanced excerpts, keeping a short prefix. The stored output is never altered.
+   * Default (null/undefined): on in enhanced mode, off in reference mode (parity). See docs/secrets.md. */
+  redactSecrets?: boolean | null;
   /** A store call that takes longer fails (as STORE_FAILED, cause TimeoutError). */
   storeTimeoutMs?: number | null;
 }

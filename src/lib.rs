@@ -28,6 +28,7 @@ mod json_fields;
 mod kinds;
 mod python;
 pub mod record;
+mod redact;
 pub mod refs;
 pub mod retention;
 pub mod retrieval;
@@ -70,6 +71,8 @@ pub use enhanced_source::analyzers_synopsis as enhanced_synopsis;
 pub use kinds::{code, json, table, text, xml, yaml, Synopsis};
 pub use python::{char_len, is_py_space, py_lstrip, py_strip, py_word_count, py_words};
 pub use record::{stored_matches, ToolResultRecord};
+/// Credential-looking values masked in stubs (`config.redactSecrets`).
+pub use redact::{redact_synopsis, redact_text, MASK as REDACTION_MASK};
 pub use retention::RetentionPolicy;
 /// The search the grep module (bindings/grep) drives with its own matcher.
 pub use retrieval::grep;

@@ -343,6 +343,8 @@ pub struct PreviewRequest<'a> {
     pub max_stub_chars: Option<usize>,
     /// The synopsis rules (`config.synopsisMode`).
     pub mode: SynopsisMode,
+    /// Whether credential-looking values are masked (`config.redactSecrets`, see `redact`).
+    pub redact_secrets: bool,
 }
 
 /// The synopsis of `output` and its rendered stub.
@@ -365,6 +367,9 @@ pub fn make_preview(output: &str, request: &PreviewRequest<'_>) -> (Synopsis, St
         tools: request.tools,
     };
     let mut synopsis = synopsis_in_mode(output, mime_type, preview_chars, request.mode, &header);
+    if request.redact_secrets {
+        crate::redact::redact_synopsis(&mut synopsis);
+    }
     let stub = render_bounded_stub(
         &mut synopsis,
         &header,

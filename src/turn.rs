@@ -103,6 +103,10 @@ pub struct TurnConfig {
     pub stub_header: String,
     /// The synopsis rules: the reference's (default) or the enhanced ones.
     pub synopsis_mode: SynopsisMode,
+    /// Whether credential-looking values are masked in stubs and their records' synopses (see
+    /// `redact`); unset, on in enhanced mode and off in reference mode (whose stubs stay the
+    /// reference's). The stored output is never altered.
+    pub redact_secrets: Option<bool>,
 }
 
 json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
@@ -125,6 +129,7 @@ json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
     max_stub_chars: "maxStubChars" | "max_stub_chars",
     stub_header: "stubHeader" | "stub_header",
     synopsis_mode: "synopsisMode" | "synopsis_mode",
+    redact_secrets: "redactSecrets" | "redact_secrets",
 });
 
 impl Default for TurnConfig {
@@ -149,6 +154,7 @@ impl Default for TurnConfig {
             max_stub_chars: DEFAULT_MAX_STUB_CHARS,
             stub_header: crate::stub::REFERENCE_STUB_HEADER.to_string(),
             synopsis_mode: SynopsisMode::Reference,
+            redact_secrets: None,
         }
     }
 }
@@ -163,6 +169,11 @@ impl TurnConfig {
             )));
         }
         Ok(())
+    }
+
+    /// Whether stubs mask secrets: as set, else in enhanced mode only.
+    pub fn redacts(&self) -> bool {
+        crate::redact::redacts(self.redact_secrets, self.synopsis_mode)
     }
 
     pub fn retention(&self) -> crate::retention::RetentionPolicy {
@@ -358,6 +369,8 @@ pub struct TurnPlan {
     pub max_stub_chars: usize,
     pub stub_header: String,
     pub synopsis_mode: SynopsisMode,
+    /// Whether stubs mask secrets (`TurnConfig::redacts`).
+    pub redact_secrets: bool,
 }
 
 /// An array of parts, each read by `ToolPart::from_json`.
@@ -467,6 +480,7 @@ fn rewrite_source_read(part: &mut ToolPart, reference: &str, config: &TurnConfig
             tools: Some(&config.tool_names),
             max_stub_chars: Some(config.max_stub_chars),
             mode: config.synopsis_mode,
+            redact_secrets: config.redacts(),
             ..Default::default()
         },
     );
@@ -518,6 +532,9 @@ fn handle_oversized(part: &mut ToolPart, error: Error, config: &TurnConfig) -> R
                 config.max_output_bytes
             ));
             synopsis.sample = crate::python::head_tail(&part.output, sample_chars);
+            if config.redacts() {
+                crate::redact::redact_synopsis(&mut synopsis);
+            }
             let original_chars = char_len(&part.output);
             let stub = render_stub(
                 &synopsis,
@@ -625,6 +642,10 @@ fn candidate(
         config.synopsis_mode,
         &bare_header,
     );
+    // Masked before anything is measured: the stub's length arithmetic is the masked synopsis's.
+    if config.redacts() {
+        crate::redact::redact_synopsis(&mut synopsis);
+    }
     let head_tail_sample = synopsis.kind == "unknown" && !synopsis.sample.is_empty();
     let bare = Synopsis {
         sample: String::new(),
@@ -731,6 +752,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
         max_stub_chars: config.max_stub_chars,
         stub_header: config.stub_header.clone(),
         synopsis_mode: config.synopsis_mode,
+        redact_secrets: config.redacts(),
     };
     if !config.enabled || parts.iter().all(|part| part.output.is_empty()) {
         return Ok(unchanged(parts));
@@ -814,6 +836,9 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
                 &part.output,
                 effective_preview_chars(candidate.chars, preview),
             );
+            if config.redacts() {
+                synopsis.sample = crate::redact::redact_text(&synopsis.sample).into_owned();
+            }
         }
         let record = ToolResultRecord {
             tool_result_id: candidate.tool_result_id.clone(),
@@ -908,10 +933,9 @@ fn stub_of_stored_record(
     metadata_json: &str,
     write: &PlannedWrite,
     tool_name: &str,
-    tools: &ToolNames,
-    title: &str,
-    max_stub_chars: usize,
+    plan: &TurnPlan,
 ) -> Result<String> {
+    let (tools, title, max_stub_chars) = (&plan.tool_names, &plan.stub_header, plan.max_stub_chars);
     let stored = record::parse_stored(metadata_json).ok_or_else(|| {
         Error::new(
             ErrorCode::Corrupt,
@@ -928,6 +952,10 @@ fn stub_of_stored_record(
                 ),
             )
         })?;
+    // A record stored without masking (before the option, or by another writer) is masked now.
+    if plan.redact_secrets {
+        crate::redact::redact_synopsis(&mut synopsis);
+    }
     let header = StubHeader {
         title,
         ..stub_header(
@@ -946,7 +974,7 @@ fn stub_of_stored_record(
 }
 
 /// Applies the store outcomes, one per planned write, in order.
-pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<ToolPart>> {
+pub fn finish_turn(mut plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<ToolPart>> {
     if outcomes.len() != plan.writes.len() {
         return Err(Error::invalid(format!(
             "expected {} write outcomes, got {}",
@@ -954,7 +982,7 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
             outcomes.len()
         )));
     }
-    let mut parts = plan.parts;
+    let mut parts = std::mem::take(&mut plan.parts);
     for (write, outcome) in plan.writes.iter().zip(outcomes) {
         let Some(part) = parts.get_mut(write.part_index) else {
             return Err(Error::new(
@@ -972,9 +1000,7 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                         &metadata_json,
                         write,
                         &part.tool_name,
-                        &plan.tool_names,
-                        &plan.stub_header,
-                        plan.max_stub_chars,
+                        &plan,
                     )?
                 };
                 part.output_ref = write.reference.clone();
@@ -1011,6 +1037,7 @@ pub fn finish_turn(plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Vec<To
                                 tools: Some(&plan.tool_names),
                                 max_stub_chars: Some(plan.max_stub_chars),
                                 mode: plan.synopsis_mode,
+                                redact_secrets: plan.redact_secrets,
                                 ..Default::default()
                             },
                         );

@@ -68,6 +68,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
             max_stub_chars: None,
             title: "",
             mode,
+            redact_secrets: u.arbitrary()?,
         },
     );
     let shown = preview_chars.clamp(0, output.chars().count() as i64);
