@@ -231,6 +231,7 @@ export class SessionCatalog {
       (toolName === undefined ? sorted() : ofTool(toolName)).map((id) => entries.get(id));
     return {
       has: (id) => entries.has(id),
+      entry: (id) => entries.get(id),
       ids: () => sorted(),
       usage: () => ({ results: entries.size, chars: this.#chars, bytes: this.#bytes }),
       /** The entries `searchAll` greps: `toolName` applied before any output is loaded. */
@@ -783,13 +784,17 @@ async function loadAll(store, keys) {
 
 /** What retention knows of an entry (src/retention.rs StoredResult). */
 function retained(entry) {
-  const at = entry.createdAtMs;
   const bytes = entry.storedBytes;
   return {
     toolResultId: entry.toolResultId,
-    createdAtMs: typeof at === "number" && Number.isFinite(at) ? at : null,
+    createdAtMs: finiteOrNull(entry.createdAtMs),
+    lastUsedAtMs: finiteOrNull(entry.lastUsedAtMs),
     bytes: Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : 0,
   };
+}
+
+function finiteOrNull(value) {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
 /** The reference's list order: ids compared by UTF-16 code units. */

@@ -103,9 +103,7 @@ async function indexedWindow(session, id, offset, limit) {
   const total = unit === "utf8" ? index.bytes : index.utf16;
   const asked = span.end >= total ? span.end + 1 : span.end;
   const slice = await session.store.loadSlice(session.key(id, OUTPUT_FILE), span.start, asked);
-  if (slice === undefined) {
-    throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
-  }
+  if (slice === undefined) throw session.missingOutput(id, "has a record but no stored output");
   const inUtf16 = spanOf(index, offset, to, "utf16");
   if (slice.length !== inUtf16.end - inUtf16.start) {
     throw changedOutput(
@@ -260,28 +258,24 @@ export async function searchAll(session, options) {
     if (stopAfter !== undefined && hits.length >= stopAfter) break;
     searched++;
     const id = candidate.toolResultId;
-    let content;
+    // Every step of one result (its output, the search, its record for hit coordinates) may
+    // fail on that result alone: it is skipped and reported, the others are still searched.
+    let found;
+    let matches;
     try {
-      content = await session.store.load(session.key(id, OUTPUT_FILE));
+      let content = await session.store.load(session.key(id, OUTPUT_FILE));
+      if (content === undefined) throw session.missingOutput(id, "has no stored output");
+      found = JSON.parse(
+        engine
+          ? await engine.search(content, grep)
+          : await session.runtime.grep.coreOnText("grepContent", content, grep),
+      );
+      matches = await withHitCoordinates(session, id, content, found.matches);
+      content = undefined;
     } catch (error) {
       skipped.push(skipReport(id, error));
       continue;
     }
-    if (content === undefined) {
-      skipped.push({
-        toolResultId: id,
-        code: "CORRUPT",
-        message: `tool result ${id} has no stored output`,
-      });
-      continue;
-    }
-    const found = JSON.parse(
-      engine
-        ? await engine.search(content, grep)
-        : await session.runtime.grep.coreOnText("grepContent", content, grep),
-    );
-    const matches = await withHitCoordinates(session, id, content, found.matches);
-    content = undefined;
     if (found.totalMatches > 0) {
       const { ref, toolName, createdAt } = candidate;
       hits.push({

@@ -86,6 +86,22 @@ export class Session {
   }
 
   /**
+   * The error of a result whose record was found and whose output was not. On a store whose values
+   * expire (`ttlSeconds`), the output (written first) expires first: the result is gone, not
+   * damaged, so NOT_FOUND; elsewhere a record without its output is CORRUPT.
+   * @param {string} id
+   * @param {string} what
+   */
+  missingOutput(id, what) {
+    if (this.store.expires === true)
+      return new ToolStubError(
+        "NOT_FOUND",
+        `no tool result ${id} in session ${this.sessionId} (it expired: the store's values have a TTL)`,
+      );
+    return new ToolStubError("CORRUPT", `tool result ${id} ${what}`);
+  }
+
+  /**
    * A stored output, whole. A result exists once its record is written: the output is always
    * written first. Its length is checked against its index (or, for a result stored without one,
    * its record): an output cut short or grown behind the store's back is CORRUPT, never read as
@@ -97,9 +113,7 @@ export class Session {
       throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${this.sessionId}`);
     }
     const content = await this.#loadOutputText(id, pieces);
-    if (content === undefined) {
-      throw new ToolStubError("CORRUPT", `tool result ${id} has a record but no stored output`);
-    }
+    if (content === undefined) throw this.missingOutput(id, "has a record but no stored output");
     const index = parseOutputIndex(await this.store.load(this.key(id, INDEX_FILE)));
     if (index !== undefined) {
       if (content.length !== index.utf16)

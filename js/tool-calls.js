@@ -63,11 +63,29 @@ export async function handleToolCall(stub, sessionWhenReady, name, args) {
         session.config.maxResultChars,
       ),
     );
-    if (checked.error) return { error: checked.error };
+    if (checked.error) return { error: boundedError(session, checked.error) };
     return await runToolCall(stub, session, checked.call);
   } catch (error) {
     const known = session ? session.runtime.toToolStubError(error) : asToolStubError(error);
-    return { error: { code: known.code, message: known.message } };
+    return { error: boundedError(session, { code: known.code, message: known.message }) };
+  }
+}
+
+/**
+ * An error for the model held to `maxResultChars` like every other result (the core cuts the
+ * message): an error that quotes a huge argument must not flood the model's context. Without a
+ * session (the wasm never loaded) the error stays as it is.
+ * @param {any} session
+ * @param {{ code: string, message: string }} error
+ */
+function boundedError(session, error) {
+  if (!session) return error;
+  try {
+    return JSON.parse(
+      session.runtime.call("boundToolError", JSON.stringify(error), session.config.maxResultChars),
+    );
+  } catch {
+    return error;
   }
 }
 

@@ -88,7 +88,7 @@ function readTurn(session, parts, options) {
     createdAt,
     userId: session.userId,
   };
-  return { inputJson: callerJson(input, ""), outputs, coreParts };
+  return { inputJson: callerJson(input, ""), outputs, coreParts, createdAt };
 }
 
 /**
@@ -164,6 +164,7 @@ async function storeWrites(session, turn, { writes, files }) {
       files[2 * i],
       files[2 * i + 1],
       turn.outputs[write.partIndex],
+      turn.createdAt,
     );
     if (entry) entries.push(entry);
   }
@@ -205,13 +206,28 @@ function turnResult({ outputs, coreParts }, finished, retention) {
 }
 
 /** The catalog entry of a stored write: from the files written, or the record it reused. */
-async function entryOfStoredWrite(session, write, outcome, indexJson, metadataJson, output) {
+async function entryOfStoredWrite(
+  session,
+  write,
+  outcome,
+  indexJson,
+  metadataJson,
+  output,
+  turnCreatedAt,
+) {
   const id = write.metadataKey[2];
   try {
     if (outcome.metadataJson === "")
       return session.catalog.entryOfWritten(id, metadataJson, indexJson, output);
-    const known = await session.catalog.use((catalog) => catalog.has(id), { underLock: true });
-    return known ? undefined : await session.catalog.entryOfStored(id);
+    const known = await session.catalog.use((catalog) => catalog.entry(id), { underLock: true });
+    // A reused result's ref is handed out again by this turn: its entry notes when
+    // (`lastUsedAtMs`), and the core's retention keeps it as fresh as this turn. Without a
+    // retention policy nothing reads the note: the catalog is not written again.
+    if (known !== undefined && !session.hasRetention()) return undefined;
+    const entry = known ?? (await session.catalog.entryOfStored(id));
+    if (entry === undefined) return undefined;
+    const usedAt = Date.parse(turnCreatedAt);
+    return Number.isNaN(usedAt) ? entry : { ...entry, lastUsedAtMs: usedAt };
   } catch {
     return undefined;
   }

@@ -588,9 +588,72 @@ pub fn bound_items(items: Vec<Value>, max_chars: i64) -> (Vec<Value>, usize) {
     (kept, left_out)
 }
 
+/// A tool call's error for the model (`{code, message, allowed?}`), held to `max_chars` as the
+/// JSON of `{"error": ...}`, the way every other result is: a message that quotes a huge argument
+/// is cut, with a note of how much was left out. The code and any `allowed` list stay whole.
+pub fn bound_error(mut error: Map<String, Value>, max_chars: i64) -> Map<String, Value> {
+    let budget = usize::try_from(max_chars.max(0)).unwrap_or(usize::MAX);
+    let Some(Value::String(message)) = error.get("message").cloned() else {
+        return error;
+    };
+    let chars_of = |error: &Map<String, Value>| {
+        // `{"error":` and `}` around the object.
+        serde_json::to_string(error)
+            .unwrap_or_default()
+            .chars()
+            .count()
+            + 10
+    };
+    if chars_of(&error) <= budget {
+        return error;
+    }
+    let total = message.chars().count();
+    let with_kept = |error: &mut Map<String, Value>, keep: usize| {
+        let cut: String = message.chars().take(keep).collect();
+        let text = format!("{cut}... ({} more chars not shown)", total - keep);
+        error.insert("message".into(), Value::String(text));
+        chars_of(error) <= budget
+    };
+    // The most chars of the message that fit (escapes make a char cost up to 6 in JSON).
+    let (mut fits, mut over) = (0, total);
+    while fits + 1 < over {
+        let mid = fits + (over - fits) / 2;
+        if with_kept(&mut error, mid) {
+            fits = mid;
+        } else {
+            over = mid;
+        }
+    }
+    with_kept(&mut error, fits);
+    error
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_quoting_a_huge_argument_is_held_to_the_result_cap() {
+        let long = "\"/".repeat(100_001);
+        let error = json!({"code": "INVALID_ARGUMENT", "message": format!("no value at {long}"), "allowed": ["a"]});
+        let Value::Object(error) = error else { unreachable!() };
+        for max in [20_000, 500, 120] {
+            let bounded = bound_error(error.clone(), max);
+            let chars = serde_json::to_string(&json!({ "error": bounded }))
+                .unwrap()
+                .chars()
+                .count();
+            assert!(chars <= max as usize, "{chars} chars over {max}");
+            assert_eq!(bounded["code"], "INVALID_ARGUMENT");
+            assert_eq!(bounded["allowed"], json!(["a"]));
+            let message = bounded["message"].as_str().unwrap();
+            assert!(message.starts_with("no value at \"/"), "{message:.40}");
+            assert!(message.ends_with("more chars not shown)"), "{message}");
+        }
+        let short = json!({"code": "NOT_FOUND", "message": "no such ref"});
+        let Value::Object(short) = short else { unreachable!() };
+        assert_eq!(bound_error(short.clone(), 20_000), short);
+    }
 
     #[test]
     fn a_huge_list_limit_is_cut_to_what_the_result_can_hold() {

@@ -28,7 +28,7 @@ mod json_fields;
 mod kinds;
 mod python;
 pub mod record;
-mod redact;
+pub mod redact;
 pub mod refs;
 pub mod retention;
 pub mod retrieval;

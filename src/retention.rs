@@ -33,14 +33,32 @@ pub struct StoredResult {
     pub tool_result_id: String,
     /// Milliseconds since the epoch; results without a readable date count as oldest.
     pub created_at_ms: Option<f64>,
+    /// When a later turn handed out this result's ref again (its output came back identical, so
+    /// the stored result was reused): the result is as fresh as that turn, or the ref the model
+    /// just got would be the first one retention deletes.
+    pub last_used_at_ms: Option<f64>,
     pub bytes: u64,
 }
 
 json_fields::required_struct!(StoredResult, {
     tool_result_id: "toolResultId",
     created_at_ms: "createdAtMs",
+    last_used_at_ms: "lastUsedAtMs",
     bytes: "bytes",
 });
+
+impl StoredResult {
+    /// When the result was last handed out: the later of its creation and its last reuse. A date
+    /// that is NaN (from outside JSON) counts as none.
+    fn freshness_ms(&self) -> Option<f64> {
+        let created = self.created_at_ms.filter(|at| !at.is_nan());
+        let used = self.last_used_at_ms.filter(|at| !at.is_nan());
+        match (created, used) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
 
 /// A result's place in the order: `created_at_ms` (none counts as oldest) as `f64::total_cmp`
 /// orders it, then its id.
@@ -90,8 +108,7 @@ impl RetentionOrder {
     /// Adds a result, or replaces the one of the same id.
     pub fn add(&mut self, result: StoredResult) {
         self.remove(&result.tool_result_id);
-        // JSON holds no NaN; one from elsewhere counts as no date.
-        let age = age_of(result.created_at_ms.filter(|at| !at.is_nan()));
+        let age = age_of(result.freshness_ms());
         // Results mostly arrive newest: at the end, where nothing moves.
         let at = match self.order.last() {
             Some((a, i, _))
@@ -171,8 +188,48 @@ mod tests {
         StoredResult {
             tool_result_id: id.into(),
             created_at_ms: Some(at),
+            last_used_at_ms: None,
             bytes,
         }
+    }
+
+    /// A result stored at `at` and handed out again (reused) at `used`.
+    fn reused(id: &str, at: f64, used: f64, bytes: u64) -> StoredResult {
+        StoredResult {
+            last_used_at_ms: Some(used),
+            ..result(id, at, bytes)
+        }
+    }
+
+    #[test]
+    fn a_reused_result_is_as_fresh_as_the_turn_that_handed_it_out_again() {
+        // Turns A, B, C, then A again (reused at 4), then D: with room for three, B goes, not A.
+        let results = vec![
+            reused("a", 1.0, 4.0, 10),
+            result("b", 2.0, 10),
+            result("c", 3.0, 10),
+            result("d", 5.0, 10),
+        ];
+        let policy = RetentionPolicy {
+            max_results: Some(3),
+            ..Default::default()
+        };
+        assert_eq!(plan_prune(results.clone(), &policy, 10.0, &[]), ["b"]);
+        // An age limit counts from the last use too.
+        let policy = RetentionPolicy {
+            max_age_ms: Some(7),
+            ..Default::default()
+        };
+        assert_eq!(plan_prune(results, &policy, 11.0, &[]), ["b", "c"]);
+        // A use older than the creation (a clock set back) does not make a result older.
+        let mut order = RetentionOrder::new();
+        order.add(reused("x", 5.0, 1.0, 1));
+        order.add(result("y", 3.0, 1));
+        let one = RetentionPolicy {
+            max_results: Some(1),
+            ..Default::default()
+        };
+        assert_eq!(order.plan(&one, 10.0, &[]), ["y"]);
     }
 
     #[test]
@@ -226,8 +283,8 @@ mod tests {
     ) -> Vec<String> {
         results.sort_by(|a, b| {
             by_age(
-                (age_of(a.created_at_ms), &a.tool_result_id),
-                (age_of(b.created_at_ms), &b.tool_result_id),
+                (age_of(a.freshness_ms()), &a.tool_result_id),
+                (age_of(b.freshness_ms()), &b.tool_result_id),
             )
         });
         let mut count = results.len() as u64;
@@ -239,7 +296,7 @@ mod tests {
             }
             let too_old = policy.max_age_ms.is_some_and(|max| {
                 result
-                    .created_at_ms
+                    .freshness_ms()
                     .is_none_or(|at| now_ms - at > max as f64)
             });
             let too_many = policy.max_results.is_some_and(|max| count > max);
@@ -262,6 +319,7 @@ mod tests {
         order.add(StoredResult {
             tool_result_id: "undated".into(),
             created_at_ms: None,
+            last_used_at_ms: None,
             bytes: 1,
         });
         // Replacing an id moves it and counts its new bytes once.
@@ -283,14 +341,19 @@ mod tests {
 
         #[derive(Debug, Clone)]
         enum Change {
-            Add(u8, Option<i8>, u8),
+            Add(u8, Option<i8>, Option<i8>, u8),
             Remove(u8),
         }
 
         fn change() -> impl Strategy<Value = Change> {
             prop_oneof![
-                3 => (0u8..24, proptest::option::weighted(0.9, any::<i8>()), any::<u8>())
-                    .prop_map(|(id, at, bytes)| Change::Add(id, at, bytes)),
+                3 => (
+                    0u8..24,
+                    proptest::option::weighted(0.9, any::<i8>()),
+                    proptest::option::weighted(0.3, any::<i8>()),
+                    any::<u8>(),
+                )
+                    .prop_map(|(id, at, used, bytes)| Change::Add(id, at, used, bytes)),
                 1 => (0u8..24).prop_map(Change::Remove),
             ]
         }
@@ -310,10 +373,11 @@ mod tests {
                 let mut truth: Vec<StoredResult> = Vec::new();
                 for change in changes {
                     match change {
-                        Change::Add(id, at, bytes) => {
+                        Change::Add(id, at, used, bytes) => {
                             let added = StoredResult {
                                 tool_result_id: format!("tr_{id}"),
                                 created_at_ms: at.map(f64::from),
+                                last_used_at_ms: used.map(f64::from),
                                 bytes: u64::from(bytes),
                             };
                             truth.retain(|r| r.tool_result_id != added.tool_result_id);

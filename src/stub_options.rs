@@ -19,6 +19,8 @@ pub struct StubOptions {
     pub max_stub_chars: Option<usize>,
     pub stub_header: String,
     pub synopsis_mode: SynopsisMode,
+    /// Whether secrets are masked (`redactSecrets`); unset follows the mode (see `redact::redacts`).
+    pub redact_secrets: Option<bool>,
 }
 
 json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
@@ -33,4 +35,5 @@ json_fields::defaulted_struct!(StubOptions, deny_unknown_fields, {
     max_stub_chars: "maxStubChars",
     stub_header: "stubHeader",
     synopsis_mode: "synopsisMode",
+    redact_secrets: "redactSecrets",
 });

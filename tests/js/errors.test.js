@@ -524,3 +524,25 @@ describe("errors from the wasm core", () => {
     });
   });
 });
+
+describe("tool call errors for the model", () => {
+  it("are held to maxResultChars however long the argument they quote", async () => {
+    const ts = new ToolStub({ sessionId: "bounded", config: { maxResultChars: 2_000 } });
+    const long = `{"a": [${"1,".repeat(20_000)}1]}`;
+    const [part] = await ts.externalize([{ toolId: "j", toolName: "t", output: long }], {
+      messageId: "m",
+    });
+    const pointer = `/${"a".repeat(200_001)}`;
+    for (const args of [
+      { ref: part.outputRef, json_pointer: pointer },
+      { ref: `${part.outputRef}${"x".repeat(200_000)}` },
+      { ref: part.outputRef, [`k${"y".repeat(200_000)}`]: 1 },
+    ]) {
+      const result = await ts.handleToolCall("openviking_tool_result_read", args);
+      assert.equal(typeof result.error?.code, "string", JSON.stringify(result).slice(0, 200));
+      const chars = JSON.stringify(result).length;
+      assert.ok(chars <= 2_000, `${chars} chars`);
+      assert.match(result.error.message, /more chars not shown\)$/);
+    }
+  });
+});

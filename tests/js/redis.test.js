@@ -244,6 +244,42 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     await new RedisStore({ client, keyPrefix }).save(["ttl", "keep"], "v");
     assert.equal(await client.pttl(`{${keyPrefix}:ttl}#keys`), -1);
   });
+  it("ttlSeconds: an output that expired before its record is NOT_FOUND, never CORRUPT", async () => {
+    // Output, index and record get the same TTL and the output is written first, so a read that
+    // finds the record can find the output gone: expiry hit between the two loads. That moment is
+    // made here by removing the output (what its expiry does), then every kind of read is asked.
+    const keyPrefix = prefix();
+    const store = new RedisStore({ client, keyPrefix, ttlSeconds: 60 });
+    const ts = new ToolStub({ store, sessionId: "race" });
+    const output = Array.from({ length: 600 }, (_, i) => `line ${i} of a long log`).join("\n");
+    const stored = [];
+    for (const toolId of ["gone", "kept"]) {
+      const [part] = await ts.externalize([{ toolId, toolName: "t", output: `${toolId}\n${output}` }], {
+        messageId: toolId,
+      });
+      stored.push(part);
+    }
+    const [gone, kept] = stored;
+    const id = gone.outputRef.split("/").at(-1);
+    await store.remove(["race", "tool-results", id, "output.txt"]);
+    await store.remove(["race", "tool-results", id, "index.json"]);
+    const notFound = (err) => err.code === "NOT_FOUND" && /expired/.test(err.message);
+    await assert.rejects(ts.read(gone.outputRef), notFound, "read");
+    await assert.rejects(ts.read(gone.outputRef, { offset: 10, limit: 5 }), notFound, "window");
+    await assert.rejects(ts.read(gone.outputRef, { line: 3, lines: 2 }), notFound, "line read");
+    await assert.rejects(ts.search(gone.outputRef, { query: "line 5" }), notFound, "search");
+    const all = await ts.searchAll({ query: "line 5" });
+    assert.deepEqual(
+      all.results.map((r) => r.ref),
+      [kept.outputRef],
+    );
+    assert.deepEqual(
+      all.skipped.map((s) => [s.toolResultId, s.code]),
+      [[id, "NOT_FOUND"]],
+    );
+    const viaModel = await ts.handleToolCall("openviking_tool_result_read", { ref: gone.outputRef });
+    assert.equal(viaModel.error.code, "NOT_FOUND");
+  });
 });
 
 describe("RedisStore on a Redis Cluster (3 masters)", { skip: SKIP_REDIS }, () => {

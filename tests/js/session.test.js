@@ -193,6 +193,37 @@ describe("session-level calls and unreadable results", () => {
     assert.deepEqual(more.retention, { deleted: [], skipped: [] });
   });
 
+  it("searchAll skips a result whose record has a null synopsis and searches the rest", async () => {
+    // A result in the reference layout (output and record, no index) whose record says
+    // "synopsis": null: list and usage show it; searching must not fail for the whole session.
+    const dir = freshDir("null-synopsis");
+    try {
+      const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "n" });
+      const stored = await fill(ts, 3, () => "t");
+      const badId = stored[1].outputRef.split("/").pop();
+      const resultDir = path.join(dir, "n", "tool-results", badId);
+      const record = JSON.parse(readFileSync(path.join(resultDir, "metadata.json"), "utf8"));
+      record.synopsis = null;
+      writeFileSync(path.join(resultDir, "metadata.json"), JSON.stringify(record, null, 2));
+      rmSync(path.join(resultDir, "index.json"), { force: true });
+      const fresh = new ToolStub({ store: new NodeFsStore(dir), sessionId: "n" });
+      assert.equal((await fresh.list()).toolResults.length, 3);
+      const found = await fresh.searchAll({ query: "out" });
+      assert.equal(found.totalResults, 2);
+      assert.deepEqual(
+        found.skipped.map((s) => [s.toolResultId, s.code]),
+        [[badId, "CORRUPT"]],
+      );
+      const viaModel = await fresh.handleToolCall("openviking_tool_result_search_all", {
+        query: "out",
+      });
+      assert.equal(viaModel.error, undefined);
+      assert.equal(viaModel.total_results ?? viaModel.totalResults, 2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a part carrying another session's ref does not make externalize with retention throw", async () => {
     const ts = new ToolStub({ sessionId: "mine", config: { maxResults: 1 } });
     const foreign = {
@@ -219,6 +250,40 @@ describe("session-level calls and unreadable results", () => {
     assert.equal((await ts.read(out[0].outputRef, { limit: 1 })).content, "b");
     assert.equal(out.retention.skipped.length, 1);
     assert.match(out.retention.skipped[0].message, /disk says no/);
+  });
+
+  it("a result reused by a later turn is as fresh as that turn for retention", async () => {
+    // Turns A, B, C, then A again (identical output: its ref is reused and handed out), then D.
+    // With room for three, B goes: the ref the model got in turn 4 must still read after turn 5.
+    const dir = freshDir("reuse");
+    try {
+      let clock = Date.parse("2030-01-01T00:00:00Z");
+      const now = () => new Date((clock += 1000)).toISOString();
+      const config = { maxResults: 3 };
+      const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "r", config, now });
+      const turn = async (tag) =>
+        (await ts.externalize([part(tag, big(`out ${tag}`))], { messageId: `m-${tag}` }))[0];
+      const a = await turn("A");
+      const b = await turn("B");
+      const c = await turn("C");
+      const again = await turn("A");
+      assert.equal(again.outputRef, a.outputRef, "an identical output reuses its result");
+      const d = await turn("D");
+      const idOf = (stub) => stub.outputRef.split("/").pop();
+      const kept = (await ts.list()).toolResults.map((r) => r.tool_result_id).sort();
+      assert.deepEqual(kept, [idOf(a), idOf(c), idOf(d)].sort());
+      assert.equal((await ts.read(again.outputRef, { limit: 5 })).content, "out A");
+      await assert.rejects(ts.read(b.outputRef, { limit: 5 }), { code: "NOT_FOUND" });
+      // The reuse is remembered by the stored catalog: a new ToolStub on the session plans alike.
+      const later = new ToolStub({ store: new NodeFsStore(dir), sessionId: "r", config, now });
+      await later.externalize([part("E", big("out E"))], { messageId: "m-E" });
+      assert.equal((await later.read(again.outputRef, { limit: 5 })).content, "out A");
+      await assert.rejects(later.read(c.outputRef, { limit: 5 }), { code: "NOT_FOUND" });
+      await later.externalize([part("F", big("out F"))], { messageId: "m-F" });
+      await assert.rejects(later.read(again.outputRef, { limit: 5 }), { code: "NOT_FOUND" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("concurrent externalize calls with retention on a slow store keep every returned ref", async () => {

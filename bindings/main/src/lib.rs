@@ -130,13 +130,11 @@ pub fn synopsis_json(
         ..StubHeader::default()
     };
     with_enhanced(enhanced, || {
-        emit(&synopsis_in_mode(
-            output,
-            mime_type,
-            preview_chars,
-            mode,
-            &header,
-        ))
+        let mut synopsis = synopsis_in_mode(output, mime_type, preview_chars, mode, &header);
+        if tool_stub::redact::redacts(None, mode) {
+            tool_stub::redact::redact_synopsis(&mut synopsis);
+        }
+        emit(&synopsis)
     })
 }
 
@@ -191,6 +189,10 @@ pub fn make_preview_json(
                 max_stub_chars: options.max_stub_chars,
                 title: &options.stub_header,
                 mode: options.synopsis_mode,
+                redact_secrets: tool_stub::redact::redacts(
+                    options.redact_secrets,
+                    options.synopsis_mode,
+                ),
             },
         ))
     })?;
@@ -575,6 +577,17 @@ pub fn bound_items(items_json: &str, max_chars: f64) -> BindingResult<String> {
     let items: Vec<serde_json::Value> = parse("items", items_json)?;
     let (items, left_out) = agent::bound_items(items, int("maxChars", max_chars)?);
     emit(&BoundItems { items, left_out })
+}
+
+/// A tool call's error (`{code, message, allowed?}`) held to `maxResultChars` (see
+/// `agent::bound_error`).
+#[wasm_bindgen(js_name = boundToolError)]
+pub fn bound_tool_error(error_json: &str, max_result_chars: f64) -> BindingResult<String> {
+    let error: serde_json::Map<String, serde_json::Value> = parse("error", error_json)?;
+    emit(&agent::bound_error(
+        error,
+        int("maxResultChars", max_result_chars)?,
+    ))
 }
 
 /// A new, empty retention order for a session's catalog (see `RETENTION_ORDERS`); its number.
