@@ -127,6 +127,12 @@ pub(super) fn type_name(tag: Tag) -> &'static str {
 
 pub(super) struct Constructor<'a> {
     pub(super) nodes: Vec<Node<'a>>,
+    /// The merged pairs of each sequence merged with `<<` (by its node id), de-duplicated, once
+    /// built: a list of N aliased sources merged into M mappings (`<<: *list`) costs N once and
+    /// its distinct keys per mapping, not N per mapping.
+    pub(super) merged_lists: HashMap<usize, Vec<(usize, usize)>>,
+    /// Pairs de-duplicated so far: the merge work, which the tests hold to the input's size.
+    pub(super) merged_pairs: std::cell::Cell<usize>,
 }
 
 impl<'a> Constructor<'a> {
@@ -246,6 +252,10 @@ impl<'a> Constructor<'a> {
                             merge.extend(self.pairs(value)?.iter().copied());
                         }
                         Body::Sequence(items) => {
+                            if let Some(merged) = self.merged_lists.get(&value) {
+                                merge.extend(merged.iter().copied());
+                                continue;
+                            }
                             let mut sources = Vec::with_capacity(items.len());
                             for source in items.clone() {
                                 if !matches!(self.node(source)?.body, Body::Mapping(_)) {
@@ -254,9 +264,17 @@ impl<'a> Constructor<'a> {
                                 self.flatten_mapping(source, depth + 1, pending)?;
                                 sources.push(self.pairs(source)?.clone());
                             }
+                            let mut list = Vec::new();
                             for source_pairs in sources.into_iter().rev() {
-                                merge.extend(source_pairs);
+                                list.extend(source_pairs);
                             }
+                            // Every pair's value is constructed (as PyYAML constructs them all),
+                            // then the list keeps one pair per key, as the merging mapping does:
+                            // de-duplicating twice keeps the same first keys and last values.
+                            pending.extend(list.iter().map(|&(_, value)| value));
+                            let list = self.deduplicated(list)?;
+                            merge.extend(list.iter().copied());
+                            self.merged_lists.insert(value, list);
                         }
                         Body::Scalar(_) => return Err(Rejected),
                     }
@@ -278,6 +296,14 @@ impl<'a> Constructor<'a> {
         // Every value of the combined list gets constructed in PyYAML, including the ones a
         // later duplicate key overrides (and those are about to be dropped here).
         pending.extend(merge.iter().map(|&(_, value)| value));
+        *self.pairs_mut(id)? = self.deduplicated(merge)?;
+        Ok(())
+    }
+
+    /// One pair per distinct key (Python key equality): the first key, in its place, with the
+    /// last value, as a dict built from the pairs keeps them.
+    fn deduplicated(&self, merge: Vec<(usize, usize)>) -> Res<Vec<(usize, usize)>> {
+        self.merged_pairs.set(self.merged_pairs.get() + merge.len());
         let mut position_by_key: HashMap<KeyIdentity, usize> = HashMap::new();
         let mut deduplicated: Vec<(usize, usize)> = Vec::new();
         for (key, value) in merge {
@@ -294,8 +320,7 @@ impl<'a> Constructor<'a> {
                 }
             }
         }
-        *self.pairs_mut(id)? = deduplicated;
-        Ok(())
+        Ok(deduplicated)
     }
 
     /// SafeConstructor's `construct_scalar`: a scalar's text, or (a quirk) the value of the first

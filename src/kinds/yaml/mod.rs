@@ -107,9 +107,29 @@ fn load_with_port(text: &str) -> Res<TopLevel> {
     };
     let mut constructor = Constructor {
         nodes: composer.nodes,
+        merged_lists: HashMap::new(),
+        merged_pairs: std::cell::Cell::new(0),
     };
     constructor.construct_document(root)?;
     constructor.top_level(root)
+}
+
+/// The pairs merge flattening de-duplicated while loading `text` with the port (the merge work).
+#[cfg(test)]
+fn merge_work(text: &str) -> usize {
+    let mut composer = Composer::new(text);
+    let root = composer
+        .compose_single_document()
+        .ok()
+        .flatten()
+        .expect("a document");
+    let mut constructor = Constructor {
+        nodes: composer.nodes,
+        merged_lists: HashMap::new(),
+        merged_pairs: std::cell::Cell::new(0),
+    };
+    constructor.construct_document(root).expect("loads");
+    constructor.merged_pairs.get()
 }
 
 /// Containers nested deeper than this are not kept by `load_documents` (nor followed through
@@ -365,6 +385,34 @@ mod tests {
         assert_eq!(synopsis("<<: 1\n"), None);
         assert_eq!(synopsis("a: =\n"), None);
         assert_eq!(keys("=: 1\n").unwrap(), vec!["=: number"]);
+    }
+
+    #[test]
+    fn merging_a_list_of_aliases_into_many_mappings_costs_what_the_data_costs() {
+        // `<<: *list` in every item, the list holding N aliases of one mapping: the list is merged
+        // once (N sources), then each item merges its distinct keys, not N sources again.
+        let (aliases, items) = (2_000, 3_000);
+        let mut text = String::from("base: &b {x: 1, y: 2}\nlist: &l [");
+        text.push_str(&vec!["*b"; aliases].join(", "));
+        text.push_str("]\nitems:\n");
+        for i in 0..items {
+            text.push_str(&format!("- <<: *l\n  id: {i}\n"));
+        }
+        let work = merge_work(&text);
+        assert!(work <= 2 * aliases + 4 * items, "{work} pairs merged for {} bytes", text.len());
+        assert_eq!(
+            keys(&text),
+            Some(vec![
+                "base: object".to_string(),
+                "list: array".to_string(),
+                "items: array".to_string()
+            ])
+        );
+        // The merged items are what PyYAML makes: x and y from the list, their own id.
+        let small = "b: &b {x: 1, y: 2}\nc: &c {x: 3, z: 4}\nl: &l [*b, *c]\nitems:\n- <<: *l\n  id: 1\n- <<: *l\n  y: 9\n";
+        assert!(keys(small).is_some());
+        // The list once (4 pairs), then each item: the list's 3 distinct keys and its own one.
+        assert_eq!(merge_work(small), 4 + 4 + 4);
     }
 
     #[test]
