@@ -636,7 +636,9 @@ mod tests {
     fn an_error_quoting_a_huge_argument_is_held_to_the_result_cap() {
         let long = "\"/".repeat(100_001);
         let error = json!({"code": "INVALID_ARGUMENT", "message": format!("no value at {long}"), "allowed": ["a"]});
-        let Value::Object(error) = error else { unreachable!() };
+        let Value::Object(error) = error else {
+            unreachable!()
+        };
         for max in [20_000, 500, 120] {
             let bounded = bound_error(error.clone(), max);
             let chars = serde_json::to_string(&json!({ "error": bounded }))
@@ -651,7 +653,9 @@ mod tests {
             assert!(message.ends_with("more chars not shown)"), "{message}");
         }
         let short = json!({"code": "NOT_FOUND", "message": "no such ref"});
-        let Value::Object(short) = short else { unreachable!() };
+        let Value::Object(short) = short else {
+            unreachable!()
+        };
         assert_eq!(bound_error(short.clone(), 20_000), short);
     }
 

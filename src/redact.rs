@@ -155,7 +155,11 @@ const SECRET_KEY_ENDINGS: &[&str] = &[
 
 /// The bytes that end an unquoted value.
 fn ends_value(b: u8) -> bool {
-    b.is_ascii_whitespace() || matches!(b, b',' | b';' | b'&' | b'}' | b']' | b')' | b'"' | b'\'' | b'<')
+    b.is_ascii_whitespace()
+        || matches!(
+            b,
+            b',' | b';' | b'&' | b'}' | b']' | b')' | b'"' | b'\'' | b'<'
+        )
 }
 
 /// A span of `text` to mask: `[start, end)`, of which the first `keep` bytes stay.
@@ -204,7 +208,9 @@ fn token_rule(text: &str, start: usize, end: usize) -> Option<Span> {
     if token.len() >= 34
         && token[3].is_ascii_digit()
         && &token[4..6] == b"Q~"
-        && token[..3].iter().all(|&b| alnum(b) || matches!(b, b'_' | b'~' | b'.'))
+        && token[..3]
+            .iter()
+            .all(|&b| alnum(b) || matches!(b, b'_' | b'~' | b'.'))
     {
         return Some(Span {
             start,
@@ -223,7 +229,10 @@ fn pem_spans(text: &str, spans: &mut Vec<Span>) {
         let at = from + found;
         let line_end = text[at..].find('\n').map_or(text.len(), |n| at + n);
         let header = &text[at..line_end];
-        let Some(marker_end) = header[BEGIN.len()..].find("-----").map(|n| at + BEGIN.len() + n + 5) else {
+        let Some(marker_end) = header[BEGIN.len()..]
+            .find("-----")
+            .map(|n| at + BEGIN.len() + n + 5)
+        else {
             from = at + BEGIN.len();
             continue;
         };
@@ -238,7 +247,8 @@ fn pem_spans(text: &str, spans: &mut Vec<Span>) {
                 text[marker_end..]
                     .bytes()
                     .position(|b| {
-                        !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'\\' | b'\n' | b'\r'))
+                        !(b.is_ascii_alphanumeric()
+                            || matches!(b, b'+' | b'/' | b'=' | b'\\' | b'\n' | b'\r'))
                     })
                     .map_or(text.len(), |n| marker_end + n)
             },
@@ -315,7 +325,8 @@ fn is_secret_key(name: &str) -> bool {
 fn is_plain_value(value: &str) -> bool {
     let v = value.trim();
     v.len() < 3
-        || v.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'-')
+        || v.bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-')
         || matches!(
             v.to_ascii_lowercase().as_str(),
             "true" | "false" | "null" | "none" | "nil" | "undefined" | "***" | "redacted"

@@ -996,12 +996,7 @@ pub fn finish_turn(mut plan: TurnPlan, outcomes: Vec<WriteOutcome>) -> Result<Ve
                 let stub = if metadata_json.is_empty() || metadata_json == write.metadata_json {
                     write.stub.clone()
                 } else {
-                    stub_of_stored_record(
-                        &metadata_json,
-                        write,
-                        &part.tool_name,
-                        &plan,
-                    )?
+                    stub_of_stored_record(&metadata_json, write, &part.tool_name, &plan)?
                 };
                 part.output_ref = write.reference.clone();
                 part.storage_uri = write.reference.clone();

@@ -11,7 +11,9 @@ use tool_stub::{
 /// A made-up value of `len` chars from `charset`, different for each `seed`.
 fn fake(seed: u64, len: usize, charset: &str) -> String {
     let chars: Vec<char> = charset.chars().collect();
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..len)
         .map(|_| {
             state = state
@@ -35,7 +37,11 @@ fn secrets() -> Vec<(&'static str, String, String)> {
         corpus.push((name, line, secret));
     };
     let s = fake(1, 16, UPPER);
-    add("aws access key id", format!("aws_access_key_id = AKIA{s}"), s);
+    add(
+        "aws access key id",
+        format!("aws_access_key_id = AKIA{s}"),
+        s,
+    );
     let s = fake(2, 16, UPPER);
     add("aws temporary key id", format!("key: ASIA{s}"), s);
     let s = fake(3, 40, B64);
@@ -89,11 +95,19 @@ fn secrets() -> Vec<(&'static str, String, String)> {
     let s = fake(13, 120, WORD);
     add("openai project key", format!("using sk-proj-{s} now"), s);
     let s = fake(14, 93, WORD);
-    add("anthropic api key", format!("x-api-key: sk-ant-api03-{s}"), s);
+    add(
+        "anthropic api key",
+        format!("x-api-key: sk-ant-api03-{s}"),
+        s,
+    );
     let s = fake(15, 93, WORD);
     add("anthropic admin key", format!("sk-ant-admin01-{s}"), s);
     let s = fake(16, 36, ALNUM);
-    add("github personal access token", format!("GITHUB_TOKEN ghp_{s}"), s);
+    add(
+        "github personal access token",
+        format!("GITHUB_TOKEN ghp_{s}"),
+        s,
+    );
     let s = fake(17, 36, ALNUM);
     add("github oauth token", format!("gho_{s}"), s);
     let s = fake(18, 36, ALNUM);
@@ -106,14 +120,33 @@ fn secrets() -> Vec<(&'static str, String, String)> {
     add("gitlab deploy token", format!("gldt-{s}"), s);
     let s = fake(22, 20, WORD);
     add("gitlab runner token", format!("glrt-{s}"), s);
-    let s = format!("{}-{}-{}", fake(23, 12, "0123456789"), fake(24, 13, "0123456789"), fake(25, 24, ALNUM));
+    let s = format!(
+        "{}-{}-{}",
+        fake(23, 12, "0123456789"),
+        fake(24, 13, "0123456789"),
+        fake(25, 24, ALNUM)
+    );
     add("slack bot token", format!("xoxb-{s}"), s);
-    let s = format!("{}-{}-{}", fake(26, 12, "0123456789"), fake(27, 12, "0123456789"), fake(28, 32, HEX));
+    let s = format!(
+        "{}-{}-{}",
+        fake(26, 12, "0123456789"),
+        fake(27, 12, "0123456789"),
+        fake(28, 32, HEX)
+    );
     add("slack user token", format!("xoxp-{s}"), s);
-    let s = format!("1-{}-{}-{}", fake(29, 11, UPPER), fake(30, 13, "0123456789"), fake(31, 64, HEX));
+    let s = format!(
+        "1-{}-{}-{}",
+        fake(29, 11, UPPER),
+        fake(30, 13, "0123456789"),
+        fake(31, 64, HEX)
+    );
     add("slack app token", format!("xapp-{s}"), s);
     let s = fake(32, 99, ALNUM);
-    add("stripe live secret key", format!("Stripe.api_key = 'sk_live_{s}'"), s);
+    add(
+        "stripe live secret key",
+        format!("Stripe.api_key = 'sk_live_{s}'"),
+        s,
+    );
     let s = fake(33, 24, ALNUM);
     add("stripe restricted key", format!("rk_live_{s}"), s);
     let s = fake(34, 24, ALNUM);
@@ -137,9 +170,17 @@ fn secrets() -> Vec<(&'static str, String, String)> {
         s,
     );
     let s = fake(39, 10, ALNUM);
-    add("password in a redis url", format!("redis://:{s}@cache:6379/0"), s);
+    add(
+        "password in a redis url",
+        format!("redis://:{s}@cache:6379/0"),
+        s,
+    );
     let s = fake(40, 12, ALNUM);
-    add("json password", format!("{{\"user\": \"bob\", \"password\": \"{s}\"}}"), s);
+    add(
+        "json password",
+        format!("{{\"user\": \"bob\", \"password\": \"{s}\"}}"),
+        s,
+    );
     let s = fake(41, 12, ALNUM);
     add("yaml password", format!("  db_password: {s}"), s);
     let s = fake(42, 24, ALNUM);
@@ -151,7 +192,11 @@ fn secrets() -> Vec<(&'static str, String, String)> {
     let s = fake(45, 32, ALNUM);
     add("auth token header", format!("X-Auth-Token: {s}"), s);
     let s = fake(46, 36, ALNUM);
-    add("npm token", format!("//registry.npmjs.org/:_authToken=npm_{s}"), s);
+    add(
+        "npm token",
+        format!("//registry.npmjs.org/:_authToken=npm_{s}"),
+        s,
+    );
     let s = fake(47, 60, WORD);
     add("pypi token", format!("pypi-AgEIcHlwaS5vcmc{s}"), s);
     let s = fake(48, 34, ALNUM);
@@ -246,7 +291,12 @@ fn every_secret_format_of_the_corpus_is_masked() {
         }
     }
     assert!(corpus.len() >= 55, "{} formats", corpus.len());
-    assert!(misses.is_empty(), "{} misses:\n{}", misses.len(), misses.join("\n"));
+    assert!(
+        misses.is_empty(),
+        "{} misses:\n{}",
+        misses.len(),
+        misses.join("\n")
+    );
 }
 
 #[test]
@@ -266,7 +316,10 @@ fn a_mask_keeps_a_short_prefix_that_tells_keys_apart() {
     let a = format!("ghp_{}", fake(200, 36, ALNUM));
     let b = format!("ghp_{}", fake(201, 36, ALNUM));
     let (ma, mb) = (redact_text(&a), redact_text(&b));
-    assert!(ma.starts_with("ghp_") && ma.ends_with(REDACTION_MASK), "{ma}");
+    assert!(
+        ma.starts_with("ghp_") && ma.ends_with(REDACTION_MASK),
+        "{ma}"
+    );
     assert_ne!(ma, mb, "two keys stay apart");
     assert!(ma.len() <= "ghp_".len() + 4 + REDACTION_MASK.len());
     let password = redact_text("password: hunter2!");
@@ -321,7 +374,11 @@ fn stub_of(output: &str, config: serde_json::Value) -> (String, String) {
 /// A JSON output holding an API key, a JWT and a GitHub token among ordinary records.
 fn leaky_json() -> (String, Vec<String>) {
     let key = format!("sk-{}", fake(300, 48, ALNUM));
-    let jwt = format!("eyJhbGciOiJIUzI1NiJ9.eyJ{}.{}", fake(301, 40, WORD), fake(302, 43, WORD));
+    let jwt = format!(
+        "eyJhbGciOiJIUzI1NiJ9.eyJ{}.{}",
+        fake(301, 40, WORD),
+        fake(302, 43, WORD)
+    );
     let gh = format!("ghp_{}", fake(303, 36, ALNUM));
     let records: Vec<serde_json::Value> = (0..1_000)
         .map(|i| serde_json::json!({"id": i, "name": format!("item {i}"), "status": "ok"}))
@@ -345,7 +402,10 @@ fn stubs_mask_secrets_in_enhanced_mode_by_default_and_in_reference_mode_on_reque
     let (output, secrets) = leaky_json();
     let leaks = |text: &str| secrets.iter().filter(|s| text.contains(s.as_str())).count();
     let (reference, record) = stub_of(&output, serde_json::json!({}));
-    assert!(leaks(&reference) > 0, "the reference's stub shows them: parity holds");
+    assert!(
+        leaks(&reference) > 0,
+        "the reference's stub shows them: parity holds"
+    );
     assert!(leaks(&record) > 0);
     for config in [
         serde_json::json!({"synopsisMode": "enhanced"}),
@@ -354,7 +414,11 @@ fn stubs_mask_secrets_in_enhanced_mode_by_default_and_in_reference_mode_on_reque
     ] {
         let (stub, record) = stub_of(&output, config.clone());
         assert_eq!(leaks(&stub), 0, "{config}: {stub}");
-        assert_eq!(leaks(&record), 0, "{config}: the record's synopsis (list summaries)");
+        assert_eq!(
+            leaks(&record),
+            0,
+            "{config}: the record's synopsis (list summaries)"
+        );
         assert!(stub.contains(REDACTION_MASK), "{config}");
     }
     let (off, _) = stub_of(

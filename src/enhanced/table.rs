@@ -346,7 +346,10 @@ mod tests {
             "{shown:.300}"
         );
         // Statistics lines for listed columns only, and the synopsis stays small.
-        assert!(!shown.contains(&format!("c{MAX_LISTED_COLUMNS}: ")), "{shown:.300}");
+        assert!(
+            !shown.contains(&format!("c{MAX_LISTED_COLUMNS}: ")),
+            "{shown:.300}"
+        );
         assert!(shown.len() < 20_000, "{} chars", shown.len());
     }
 }

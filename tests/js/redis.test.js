@@ -254,9 +254,12 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     const output = Array.from({ length: 600 }, (_, i) => `line ${i} of a long log`).join("\n");
     const stored = [];
     for (const toolId of ["gone", "kept"]) {
-      const [part] = await ts.externalize([{ toolId, toolName: "t", output: `${toolId}\n${output}` }], {
-        messageId: toolId,
-      });
+      const [part] = await ts.externalize(
+        [{ toolId, toolName: "t", output: `${toolId}\n${output}` }],
+        {
+          messageId: toolId,
+        },
+      );
       stored.push(part);
     }
     const [gone, kept] = stored;
@@ -277,7 +280,9 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
       all.skipped.map((s) => [s.toolResultId, s.code]),
       [[id, "NOT_FOUND"]],
     );
-    const viaModel = await ts.handleToolCall("openviking_tool_result_read", { ref: gone.outputRef });
+    const viaModel = await ts.handleToolCall("openviking_tool_result_read", {
+      ref: gone.outputRef,
+    });
     assert.equal(viaModel.error.code, "NOT_FOUND");
   });
 });

@@ -258,7 +258,10 @@ describe("session-level calls and unreadable results", () => {
     const dir = freshDir("reuse");
     try {
       let clock = Date.parse("2030-01-01T00:00:00Z");
-      const now = () => new Date((clock += 1000)).toISOString();
+      const now = () => {
+        clock += 1000;
+        return new Date(clock).toISOString();
+      };
       const config = { maxResults: 3 };
       const ts = new ToolStub({ store: new NodeFsStore(dir), sessionId: "r", config, now });
       const turn = async (tag) =>

@@ -399,7 +399,11 @@ mod tests {
             text.push_str(&format!("- <<: *l\n  id: {i}\n"));
         }
         let work = merge_work(&text);
-        assert!(work <= 2 * aliases + 4 * items, "{work} pairs merged for {} bytes", text.len());
+        assert!(
+            work <= 2 * aliases + 4 * items,
+            "{work} pairs merged for {} bytes",
+            text.len()
+        );
         assert_eq!(
             keys(&text),
             Some(vec![
