@@ -533,16 +533,16 @@ describe("tool call errors for the model", () => {
       messageId: "m",
     });
     const pointer = `/${"a".repeat(200_001)}`;
-    for (const args of [
-      { ref: part.outputRef, json_pointer: pointer },
-      { ref: `${part.outputRef}${"x".repeat(200_000)}` },
-      { ref: part.outputRef, [`k${"y".repeat(200_000)}`]: 1 },
+    for (const [args, quotesIt] of [
+      [{ ref: part.outputRef, json_pointer: pointer }, true],
+      [{ ref: part.outputRef, [`k${"y".repeat(200_000)}`]: 1 }, true],
+      [{ ref: `${part.outputRef}${"x".repeat(200_000)}` }, false],
     ]) {
       const result = await ts.handleToolCall("openviking_tool_result_read", args);
       assert.equal(typeof result.error?.code, "string", JSON.stringify(result).slice(0, 200));
       const chars = JSON.stringify(result).length;
       assert.ok(chars <= 2_000, `${chars} chars`);
-      assert.match(result.error.message, /more chars not shown\)$/);
+      if (quotesIt) assert.match(result.error.message, /more chars not shown\)$/);
     }
   });
 });

@@ -251,7 +251,7 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     const keyPrefix = prefix();
     const store = new RedisStore({ client, keyPrefix, ttlSeconds: 60 });
     const ts = new ToolStub({ store, sessionId: "race" });
-    const output = Array.from({ length: 600 }, (_, i) => `line ${i} of a long log`).join("\n");
+    const output = Array.from({ length: 2_000 }, (_, i) => `line ${i} of a long log`).join("\n");
     const stored = [];
     for (const toolId of ["gone", "kept"]) {
       const [part] = await ts.externalize(
