@@ -18,7 +18,7 @@
 
 use std::borrow::Cow;
 
-use crate::enhanced::SynopsisMode;
+use crate::synopsis_mode::SynopsisMode;
 use crate::kinds::Synopsis;
 
 /// Whether stubs mask secrets, given the `redactSecrets` setting and the synopsis mode: as set,
