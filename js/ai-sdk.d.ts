@@ -28,7 +28,7 @@ export declare function externalizingTool<T extends { execute?: (...args: never[
      * Needs `jsonSchema` from "ai".
      */
     acceptsRefs?: boolean;
-    jsonSchema?: (schema: any) => unknown;
+    jsonSchema?: (schema: JsonSchemaToolDefinition["parameters"]) => unknown;
     /** What one call's resolved refs may add up to (default 1,000,000 chars). */
     maxResolvedChars?: number;
   },
