@@ -10,6 +10,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::counter::Counter;
+use super::log_grammar::{self, Grammar, GRAMMARS};
 use super::text_helpers::{
     after_last, bounded_one_line, find_byte, floor_char_boundary, lines, probes, trim_set,
     PROBE_BYTES,
@@ -75,6 +77,10 @@ const MAX_ERROR_GROUPS: usize = 4;
 const MAX_REPEATED: usize = 3;
 const MAX_EXCEPTIONS: usize = 6;
 const MAX_STATUS_CODES: usize = 10;
+/// Distinct hosts and sources (programs, tags, files) counted; further ones count as others.
+const MAX_SOURCES_KEPT: usize = 256;
+/// Hosts and sources named in the synopsis.
+const MAX_SOURCES_SHOWN: usize = 6;
 /// Distinct messages remembered for grouping: beyond it, new messages are only counted (a log of
 /// unique lines must not hold a copy of itself).
 const MAX_GROUPS: usize = 20_000;
@@ -281,6 +287,11 @@ pub(crate) fn strip_timestamp(line: &str) -> &str {
 }
 
 // ---- levels -------------------------------------------------------------------------------
+
+/// The level `word` names (`error`, `WARN`, `crit`, ...), as an index into `LEVELS`.
+pub(crate) fn level_index(word: &str) -> Option<usize> {
+    level_word(word)
+}
 
 #[inline(never)]
 fn level_word(word: &str) -> Option<usize> {
@@ -628,6 +639,16 @@ struct Scan<'a> {
     trace_last: Option<(usize, &'a str)>,
     /// Requests per status code (100-599).
     statuses: Vec<usize>,
+    /// Lines per format grammar (`log_grammar`), and the hosts and sources those lines name.
+    grammars: [usize; GRAMMARS],
+    hosts: Counter,
+    sources: Counter,
+    /// Entries without a level whose message holds a failure word, by source and opening words.
+    failures: Groups,
+    failure_lines: usize,
+    first_failure: Option<(usize, String)>,
+    /// journald's `-- Boot <id> --` / `-- Reboot --` lines: their line numbers.
+    boots: Vec<usize>,
 }
 
 impl<'a> Scan<'a> {
@@ -658,6 +679,34 @@ impl<'a> Scan<'a> {
             self.last[level] = Some((number, message.clone()));
         }
         self.groups.add(level, &message, number);
+    }
+
+    /// An entry read by a format's grammar: its level is the grammar's, else the one among the
+    /// first words (`fallback_level`).
+    fn grammar_entry(
+        &mut self,
+        number: usize,
+        entry: log_grammar::Entry<'a>,
+        fallback_level: impl FnOnce() -> Option<usize>,
+    ) {
+        self.grammars[entry.grammar as usize] += 1;
+        if let Some(host) = entry.host {
+            self.hosts.add(host, MAX_SOURCES_KEPT);
+        }
+        if let Some(source) = entry.source {
+            self.sources.add(source, MAX_SOURCES_KEPT);
+        }
+        let level = entry.level.or_else(fallback_level);
+        let message = trim_set(entry.message, b" \t", true, true);
+        if level.is_none() && log_grammar::failure_word(message) {
+            self.failure_lines += 1;
+            let key = log_grammar::failure_key(entry.source, message);
+            if self.first_failure.is_none() {
+                self.first_failure = Some((number, bounded_one_line(&key.1, LINE_CHARS)));
+            }
+            self.failures.add_name(&key.0, number);
+        }
+        self.entry(number, level, message);
     }
 
     fn line(&mut self, number: usize, line: &'a str) {
@@ -691,19 +740,44 @@ impl<'a> Scan<'a> {
                 }
                 None => rest,
             };
+            // RFC 5424 follows its `<PRI>` with a version, `1`.
+            let rfc5424 =
+                rest.len() + 2 < line.len() && line[..line.len() - rest.len()].ends_with(">1 ");
+            let parsed = if rfc5424 {
+                log_grammar::rfc5424(after)
+            } else {
+                log_grammar::rfc3164(after)
+            };
+            if let Some(entry) = parsed {
+                return self.grammar_entry(number, entry, || Some(level));
+            }
             return self.entry(number, Some(level), message_text(after.trim_start()));
         }
         if let Some((level, end)) = klog_level(line.as_bytes()) {
             self.timestamped += 1;
             self.see_time(&line[1..end]);
+            if let Some(entry) = log_grammar::klog(&line[end..]) {
+                return self.grammar_entry(number, entry, || Some(level));
+            }
             let message = message_text(line[end..].trim_start());
             return self.entry(number, Some(level), message);
         }
         if let Some((time, rest)) = leading_timestamp(line) {
             self.timestamped += 1;
             self.see_time(time);
+            if let Some(entry) = log_grammar::after_timestamp(rest) {
+                return self.grammar_entry(number, entry, || level_and_message(rest, true).0);
+            }
             let (level, after) = level_and_message(rest, true);
             return self.entry(number, level, message_text(after));
+        }
+        if let Some(entry) = log_grammar::logcat_brief(line) {
+            return self.grammar_entry(number, entry, || None);
+        }
+        if log_grammar::boot_marker(line) {
+            self.boots.push(number);
+            self.continuation += 1;
+            return;
         }
         if !line.starts_with([' ', '\t']) {
             if let (Some(level), after) = level_and_message(line, false) {
@@ -788,6 +862,73 @@ fn status_counts(statuses: &[usize]) -> String {
     line
 }
 
+/// The format whose grammar most entries follow (when most do), and the hosts and sources its
+/// lines name: `Format: syslog (RFC 3164) / journald short, 480 of 500 entries.`,
+/// `Programs: sshd 40, cron 12, others 3.`
+fn grammar_lines(scan: &Scan<'_>, summary: &mut Vec<String>) {
+    let Some(grammar) = Grammar::ALL
+        .into_iter()
+        .max_by_key(|&grammar| scan.grammars[grammar as usize])
+    else {
+        return;
+    };
+    let lines = scan.grammars[grammar as usize];
+    if lines == 0 || lines * 2 < scan.entries {
+        return;
+    }
+    summary.push(format!(
+        "Format: {}, {lines} of {} entries.",
+        grammar.name(),
+        scan.entries
+    ));
+    if !scan.boots.is_empty() {
+        let shown: Vec<String> = scan.boots.iter().take(5).map(usize::to_string).collect();
+        summary.push(format!(
+            "Boots: {} journal boot markers (-- Boot ... --), at line {}.",
+            scan.boots.len(),
+            shown.join(", ")
+        ));
+    }
+    if let Some(first) = &scan.first_failure {
+        summary.push(format!(
+            "Lines without a level naming a failure (fail, error, denied, ...): {}; first: {}",
+            scan.failure_lines,
+            quoted_line(first)
+        ));
+        let groups = scan.failures.ranked(|_| true);
+        let shown: Vec<String> = groups
+            .iter()
+            .take(MAX_ERROR_GROUPS)
+            .map(|g| format!("{}x {} (first line {})", g.count, g.text, g.first_line))
+            .collect();
+        summary.push(format!(
+            "By source and opening words: {}.",
+            shown.join("; ")
+        ));
+    }
+    for (label, counter) in [
+        ("Hosts", &scan.hosts),
+        (grammar.source_label(), &scan.sources),
+    ] {
+        if counter.values.is_empty() {
+            continue;
+        }
+        let (mut parts, rest) = counter.top(MAX_SOURCES_SHOWN, 40);
+        if rest > 0 {
+            parts.push(format!("others {rest}"));
+        }
+        let distinct = if counter.other > 0 {
+            format!("over {MAX_SOURCES_KEPT}")
+        } else {
+            counter.values.len().to_string()
+        };
+        summary.push(format!(
+            "{label} ({distinct} distinct): {}.",
+            parts.join(", ")
+        ));
+    }
+}
+
 #[inline(never)]
 fn quoted_line((number, text): &(usize, String)) -> String {
     format!("line {number}: {text}")
@@ -837,6 +978,9 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
             bounded_one_line(first, 40),
             bounded_one_line(last, 40)
         ));
+    }
+    if format == Format::Text {
+        grammar_lines(&scan, summary);
     }
     // An access log's levels are status classes.
     let labels = if format == Format::Access {

@@ -17,6 +17,7 @@ pub mod diff;
 pub mod git_log;
 pub mod html;
 pub mod log;
+mod log_grammar;
 pub mod text_table;
 pub mod xml;
 

@@ -131,6 +131,29 @@ fn column_name(word: &str) -> bool {
 /// The header's names with their columns, or `None` when `line` does not read as a header: 2 to
 /// `MAX_COLUMNS` names, the first and at least half of them capitalised (or `%...`).
 fn header_tokens(line: &str) -> Option<Vec<(Token, &str)>> {
+    header_names(line, false)
+}
+
+/// Whether `rule` is a rule of dash runs with a run starting under each of `header`'s names
+/// (`sqlite3 -column`, `mysql -t`'s plain cousin): the names may then be lower-case.
+fn dash_rule_under(header: &str, rule: &str) -> bool {
+    let trimmed = rule.trim_end();
+    if trimmed.is_empty() || !trimmed.bytes().all(|b| b == b'-' || b == b' ') {
+        return false;
+    }
+    let (mut names, mut runs) = (Vec::new(), Vec::new());
+    tokenize(header, MAX_COLUMNS + 1, &mut names);
+    tokenize(trimmed, MAX_COLUMNS + 1, &mut runs);
+    runs.len() >= 2
+        && runs.len() == names.len()
+        && names
+            .iter()
+            .zip(&runs)
+            .all(|(name, run)| name.start == run.start && name.end <= run.end)
+}
+
+/// The header's names, `ruled` when a dash rule under them proves the line a header.
+fn header_names(line: &str, ruled: bool) -> Option<Vec<(Token, &str)>> {
     if line.len() > MAX_HEADER_BYTES || line.contains('\t') {
         return None;
     }
@@ -141,9 +164,9 @@ fn header_tokens(line: &str) -> Option<Vec<(Token, &str)>> {
     }
     let named: Vec<(Token, &str)> = tokens.iter().map(|t| (*t, t.text(line))).collect();
     let capitalised = |name: &str| name.starts_with(|c: char| c.is_ascii_uppercase() || c == '%');
-    let ok = named.iter().all(|(_, name)| column_name(name))
-        && capitalised(named[0].1)
-        && named.iter().filter(|(_, name)| capitalised(name)).count() * 2 >= named.len();
+    let ok = named.iter().all(|(_, name)| ruled || column_name(name))
+        && (ruled || capitalised(named[0].1))
+        && (ruled || named.iter().filter(|(_, name)| capitalised(name)).count() * 2 >= named.len());
     ok.then_some(named)
 }
 
@@ -608,12 +631,16 @@ const LISTING_COLUMNS: [&str; 9] = [
 const ISO_LISTING_COLUMNS: [&str; 8] = [
     "Mode", "Links", "Owner", "Group", "Size", "Date", "Time", "Name",
 ];
+/// GNU `tar -tv`'s columns: `-rw-r--r-- user/group 1234 2024-01-02 03:04 path` (no link count,
+/// owner and group joined by a `/`).
+const TAR_COLUMNS: [&str; 6] = ["Mode", "Owner/Group", "Size", "Date", "Time", "Name"];
 
 /// A file mode as `ls -l` prints it: `drwxr-xr-x`, `-rw-r--r--.`, `lrwxrwxrwx@`.
 fn file_mode(word: &str) -> bool {
     let bytes = word.as_bytes();
     (10..=11).contains(&bytes.len())
-        && b"-dlcbps".contains(&bytes[0])
+        // `h`: a hard link in `tar -tv`.
+        && b"-dlcbpsh".contains(&bytes[0])
         && bytes[1..10].iter().all(|b| b"rwxsStTl-".contains(b))
         && bytes.get(10).is_none_or(|b| b".+@".contains(b))
 }
@@ -656,7 +683,13 @@ fn find_listing(output: &str) -> Option<Table<'_>> {
     let iso = tokens
         .get(5)
         .is_some_and(|token| token.text(sample[0]).as_bytes().get(4) == Some(&b'-'));
-    let names: Vec<String> = if iso {
+    // tar's second word is `owner/group` (a link count in `ls -l`).
+    let tar = tokens
+        .get(1)
+        .is_some_and(|token| token.text(sample[0]).contains('/'));
+    let names: Vec<String> = if tar {
+        TAR_COLUMNS.to_vec()
+    } else if iso {
         ISO_LISTING_COLUMNS.to_vec()
     } else {
         LISTING_COLUMNS.to_vec()
@@ -683,7 +716,8 @@ fn find_listing(output: &str) -> Option<Table<'_>> {
 fn find_table(output: &str) -> Option<Table<'_>> {
     let mut lines = output
         .split('\n')
-        .map(|line| line.strip_suffix('\r').unwrap_or(line));
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .peekable();
     let mut skipped = 0;
     let mut preamble = 0;
     let header = loop {
@@ -697,6 +731,11 @@ fn find_table(output: &str) -> Option<Table<'_>> {
         }
         if let Some(header) = header_tokens(line) {
             break header;
+        }
+        if lines.peek().is_some_and(|next| dash_rule_under(line, next)) {
+            if let Some(header) = header_names(line, true) {
+                break header;
+            }
         }
         preamble += 1;
         if preamble >= HEADER_CANDIDATES {
@@ -1320,6 +1359,28 @@ mod tests {
         );
         assert!(synopsis("total 0\n").is_none());
         assert!(synopsis("drwxr-xr-x is a mode\nand then prose\nand more prose\n").is_none());
+    }
+
+    #[test]
+    fn tar_listings_and_sqlite_columns() {
+        let tar = "drwxr-xr-x ann/staff         0 2024-05-01 12:00 app/\n-rw-r--r-- ann/staff      1234 2024-05-01 12:00 app/main.go\n-rw-r--r-- ann/staff    987654 2024-05-02 09:30 app/data.bin\nlrwxrwxrwx ann/staff         0 2024-05-02 09:31 app/latest -> data.bin\nhrw-r--r-- ann/staff         0 2024-05-02 09:31 app/copy link to app/main.go\n";
+        let all = shown(tar);
+        assert!(
+            all.contains("Table: 5 rows, 6 columns: Mode, Owner/Group, Size, Date, Time, Name."),
+            "{all}"
+        );
+        assert!(all.contains("Top Size: 987654 app/data.bin"), "{all}");
+        let sqlite = "id  sensor     reading  taken_at\n--  ---------  -------  -------------------\n1   boiler-1   71.5     2024-05-01 12:00:00\n2   boiler-2   68.25    2024-05-01 12:00:05\n3   chiller-1  7.0      2024-05-01 12:00:09\n4   boiler-1   72.0     2024-05-01 12:01:00\n";
+        let all = shown(sqlite);
+        assert!(
+            all.contains("Table: 4 rows, 4 columns: id, sensor, reading, taken_at."),
+            "{all}"
+        );
+        // Without the rule, lower-case words are prose, not a header.
+        assert!(synopsis("id  sensor     reading\n1   boiler-1   71.5\n2   boiler-2   68.25\n3   chiller-1  7.0\n").is_none());
+        // A rule whose runs do not sit under the words proves nothing.
+        assert!(!dash_rule_under("the quick fox", "-----------"));
+        assert!(!dash_rule_under("the quick fox", "--- --- ---"));
     }
 
     #[test]
