@@ -18,8 +18,8 @@
 
 use std::borrow::Cow;
 
-use crate::synopsis_mode::SynopsisMode;
 use crate::kinds::Synopsis;
+use crate::synopsis_mode::SynopsisMode;
 
 /// Whether stubs mask secrets, given the `redactSecrets` setting and the synopsis mode: as set,
 /// else on in enhanced mode and off in reference mode (whose stubs stay the reference's).
