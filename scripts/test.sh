@@ -125,8 +125,15 @@ run_suite cargo count_libtest cargo test --no-fail-fast -- --show-output
 run_suite cargo-grep count_libtest cargo test --no-fail-fast -p tool-stub-grep
 run_suite cargo-enhanced count_libtest cargo test --no-fail-fast -p tool-stub-enhanced
 # The main module's binding (bindings/main), compiled to wasm and run in Node and in Chromium.
-run_suite wasm-node count_libtest wasm-pack test --node bindings/main -- --test wasm_node
-run_suite wasm-chromium count_libtest wasm-pack test --headless --chrome bindings/main -- --test wasm_browser
+# wasm-pack hands `-- ARGS` to cargo only when it runs in the crate's own folder (given a path,
+# it puts them after cargo's own `--`, where the test runner refuses them).
+in_folder() {
+  local folder=$1
+  shift
+  (cd "$folder" && "$@")
+}
+run_suite wasm-node count_libtest in_folder bindings/main wasm-pack test --node -- --test wasm_node
+run_suite wasm-chromium count_libtest in_folder bindings/main wasm-pack test --headless --chrome -- --test wasm_browser
 # The JS lint and format gate (biome.json): the source, tests, scripts and demo as committed.
 run_suite biome count_biome npx --no-install biome ci --colors=off --error-on-warnings
 # The JS source type-checked from its JSDoc (tsc --strict --checkJs, tests/types/tsconfig.json),
