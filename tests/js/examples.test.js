@@ -452,6 +452,15 @@ describe("the examples", () => {
     }
   });
 
+  it("redact-secrets.mjs: stubs mask the secrets in both modes, the stored output keeps them", async () => {
+    const out = await runExample(project, "redact-secrets.mjs");
+    const lines = out.trim().split("\n");
+    assert.equal(lines.length, 2, out);
+    for (const line of lines) {
+      assert.equal(line, "stub masks the secrets: true; stored output intact: true");
+    }
+  });
+
   it("mcp-retrieval-server.mjs serves the retrieval tools to an MCP client", async () => {
     const out = await runExample(project, "mcp-retrieval-server.mjs");
     assert.match(out, /^tools: openviking_tool_result_read, /);
