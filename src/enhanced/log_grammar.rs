@@ -427,13 +427,28 @@ const FAILURE_WORDS: [&[u8]; 10] = [
 /// Bytes of a message looked at for a failure word.
 const FAILURE_BYTES: usize = 200;
 
-/// Whether a message (of a line without a level) names a failure.
+/// Whether a message (of a line without a level) names a failure: a failure word opening one
+/// of its words (`Failed`, `connection refused`, `authentication failure`). Only word starts are
+/// compared: a line costs a compare per word, not per byte.
 pub(crate) fn failure_word(message: &str) -> bool {
     let head = &message.as_bytes()[..message.len().min(FAILURE_BYTES)];
-    FAILURE_WORDS.iter().any(|word| {
-        head.windows(word.len())
-            .any(|window| window.eq_ignore_ascii_case(word))
-    })
+    let mut previous_letter = false;
+    for (at, &byte) in head.iter().enumerate() {
+        let letter = byte.is_ascii_alphabetic();
+        if letter && !previous_letter {
+            let rest = &head[at..];
+            let first = byte.to_ascii_lowercase();
+            if FAILURE_WORDS.iter().any(|word| {
+                word[0] == first
+                    && rest.len() >= word.len()
+                    && rest[..word.len()].eq_ignore_ascii_case(word)
+            }) {
+                return true;
+            }
+        }
+        previous_letter = letter;
+    }
+    false
 }
 
 /// A failure's group: its source and its first three words, words with digits as `#`
@@ -555,6 +570,11 @@ mod tests {
         ));
         assert!(failure_word("connection REFUSED by peer"));
         assert!(!failure_word("Accepted publickey for deploy"));
+        assert!(failure_word(
+            "pam_unix(sshd:auth): authentication failure; logname="
+        ));
+        // Inside a word is no failure word (`prefail`, `terror`).
+        assert!(!failure_word("SMART prefail attribute ok, terror movie"));
         let (key, quoted) = failure_key(Some("sshd"), "Failed password for invalid user admin");
         assert_eq!(key, "sshd: Failed password for");
         assert_eq!(quoted, "sshd: Failed password for invalid user admin");
