@@ -187,7 +187,78 @@ const ENHANCED_GENERATORS = {
         (i) => `- id: ${i}\n  name: ${words(next, 2)}\n  state: ${next() % 5 ? "ok" : "failed"}\n`,
       ),
   ],
+  "log with levels": ["text/plain", (bytes, next) => makeLog(bytes, { seed: next() })],
+  "syslog without levels": [
+    "text/plain",
+    (bytes, next) =>
+      fill(bytes, (i) => {
+        const second = String(i % 60).padStart(2, "0");
+        const minute = String(Math.floor(i / 60) % 60).padStart(2, "0");
+        const stamp = `Dec  ${1 + (Math.floor(i / 3600) % 9)} 12:${minute}:${second}`;
+        const host = `web-${next() % 4}`;
+        const pid = 1000 + (next() % 9000);
+        const ip = `10.0.${next() % 256}.${next() % 256}`;
+        switch (next() % 8) {
+          case 0:
+            return `${stamp} ${host} sshd[${pid}]: Failed password for invalid user ${WORDS[next() % 20]} from ${ip} port ${next() % 65536} ssh2\n`;
+          case 1:
+            return `${stamp} ${host} CRON[${pid}]: (root) CMD (/usr/local/bin/backup --${WORDS[next() % 20]})\n`;
+          case 2:
+            return `${stamp} ${host} kernel: [${next() % 100000}.${next() % 1000000}] eth0: link up, 1000Mbps, full-duplex\n`;
+          case 3:
+            return `${stamp} ${host} systemd[1]: Started Session ${next() % 9999} of user ${WORDS[next() % 20]}.\n`;
+          default:
+            return `${stamp} ${host} sshd[${pid}]: Accepted publickey for deploy from ${ip} port ${next() % 65536} ssh2: RSA SHA256:${words(next, 1)}\n`;
+        }
+      }),
+  ],
+  "json array of log records": [
+    "application/json",
+    (bytes, next) =>
+      fill(
+        bytes,
+        (i) =>
+          (i ? ",\n" : "") +
+          JSON.stringify({
+            ts: `2024-05-01T12:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}Z`,
+            level: ["info", "info", "info", "warn", "error", "debug"][next() % 6],
+            service: `svc-${next() % 12}`,
+            msg: words(next, 5),
+            status: [200, 200, 201, 404, 500][next() % 5],
+            latency_ms: next() % 2000,
+          }),
+        "[\n",
+        "\n]\n",
+      ),
+  ],
+  // Merges and aliases as configuration files repeat them: every item merges an anchored base
+  // (`<<: *base`), and anchors a list of aliases (`&refs_N`) that the next item reuses.
+  "yaml merges and aliases": [
+    "application/yaml",
+    (bytes, next) =>
+      fill(
+        bytes,
+        (i) =>
+          `  - <<: *base\n    name: ${words(next, 1)}-${i}\n    port: ${next() % 65536}\n` +
+          `    peers: &refs_${i}\n      - *base\n      - *base\n` +
+          (i ? `    previous: *refs_${i - 1}\n` : ""),
+        "base: &base\n  timeout: 30\n  retries: 3\n  region: eu-west-1\nservices:\n",
+      ),
+  ],
+  // Wide tables (the column cap): 20 rows of 200,000 columns, and 2,000 rows of 2,000.
+  "csv 20 x 200,000 columns": ["text/csv", (bytes, next) => wideCsv(bytes, 200_000, next)],
+  "csv 2,000 x 2,000": ["text/csv", (bytes, next) => wideCsv(bytes, 2_000, next)],
 };
+
+/** A CSV of `columns` columns (a header of `c1..cN`, short numeric cells) of about `bytes`. */
+function wideCsv(bytes, columns, next) {
+  const header = Array.from({ length: columns }, (_, i) => `c${i + 1}`).join(",");
+  return fill(
+    bytes,
+    () => `${Array.from({ length: columns }, () => next() % 100).join(",")}\n`,
+    `${header}\n`,
+  );
+}
 
 export const ENHANCED_KINDS = Object.keys(ENHANCED_GENERATORS);
 
