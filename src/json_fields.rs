@@ -100,6 +100,42 @@ macro_rules! required_struct {
 }
 pub(crate) use required_struct;
 
+/// `from_json` and `Deserialize` for a struct that refuses unknown keys and mixes fields that
+/// must be present with fields that have a default (`= expression`), as serde's derive with
+/// `deny_unknown_fields` and `#[serde(default = ...)]` reads it: keys in the order given, the
+/// first bad value or unknown key refused, then the first absent required field in declaration
+/// order.
+macro_rules! strict_struct {
+    ($type:ident, { $($field:ident: $key:literal $(= $default:expr)?),* $(,)? }) => {
+        impl $type {
+            pub fn from_json(value: serde_json::Value) -> std::result::Result<Self, serde_json::Error> {
+                const KEYS: &[&str] = &[$($key),*];
+                $(let mut $field = None;)*
+                for (key, value) in $crate::json_fields::object(value, concat!("struct ", stringify!($type)))? {
+                    match key.as_str() {
+                        $($key => $field = Some($crate::json_fields::take(value)?),)*
+                        _ => $crate::json_fields::unknown_key(&key, KEYS, true)?,
+                    }
+                }
+                Ok($type {
+                    $($field: match $field {
+                        Some(read) => read,
+                        None => $crate::json_fields::strict_struct!(@absent $key $(, $default)?),
+                    },)*
+                })
+            }
+        }
+        $crate::json_fields::deserialize_from_json!($type);
+    };
+    (@absent $key:literal) => {
+        return Err(<serde_json::Error as serde::de::Error>::missing_field($key))
+    };
+    (@absent $key:literal, $default:expr) => {
+        $default
+    };
+}
+pub(crate) use strict_struct;
+
 /// A field without a default: its value read as serde reads it when present; when absent, `None`
 /// for an `Option` (what reading `null` gives) and serde's "missing field" error for the rest.
 pub fn field<T: DeserializeOwned>(value: Option<Value>, name: &'static str) -> Result<T, Error> {
@@ -174,6 +210,136 @@ mod tests {
         assert_eq!(
             error::<StoredResult>(json!({"toolResultId": "tr_1", "bytes": -1})),
             "invalid value: integer `-1`, expected u64"
+        );
+    }
+
+    /// A struct read by `strict_struct!` and its twin read by serde's derive.
+    mod strict {
+        use serde::Deserialize;
+
+        #[derive(Debug, PartialEq)]
+        pub struct Inner {
+            pub count: u64,
+            pub label: String,
+        }
+        crate::json_fields::strict_struct!(Inner, { count: "count", label: "label" = "none".into() });
+
+        #[derive(Debug, PartialEq)]
+        pub struct Outer {
+            pub inner: Inner,
+            pub items: Vec<Inner>,
+            pub flag: bool,
+            pub names: Vec<String>,
+        }
+        crate::json_fields::strict_struct!(Outer, {
+            inner: "inner",
+            items: "items",
+            flag: "flag" = false,
+            names: "names" = Vec::new(),
+        });
+
+        fn none() -> String {
+            "none".into()
+        }
+
+        #[derive(Debug, PartialEq, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct DerivedInner {
+            pub count: u64,
+            #[serde(default = "none")]
+            pub label: String,
+        }
+
+        #[derive(Debug, PartialEq, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct DerivedOuter {
+            pub inner: DerivedInner,
+            pub items: Vec<DerivedInner>,
+            #[serde(default)]
+            pub flag: bool,
+            #[serde(default)]
+            pub names: Vec<String>,
+        }
+    }
+
+    #[test]
+    fn strict_structs_read_like_serde_derive() {
+        use strict::{DerivedOuter, Outer};
+        let inputs = [
+            json!({"inner": {"count": 1}, "items": []}),
+            json!({"inner": {"count": 1, "label": "a"}, "items": [{"count": 2}], "flag": true, "names": ["x"]}),
+            json!({"items": [], "inner": {"count": 1}}),
+            json!({"inner": {"count": 1}}),
+            json!({"items": []}),
+            json!({}),
+            json!({"inner": {"count": -1}, "items": []}),
+            json!({"inner": {"count": 1}, "items": [{"label": "b"}]}),
+            json!({"inner": {"count": 1}, "items": [], "extra": 1}),
+            json!({"extra": 1, "inner": "not an object"}),
+            json!({"inner": {"count": 1, "lable": "typo"}, "items": []}),
+            json!({"inner": {"count": 1}, "items": {}, "flag": "yes"}),
+            json!({"inner": {"count": 1}, "items": [], "flag": null}),
+            json!("text"),
+            json!(null),
+        ];
+        for input in inputs {
+            let strict = serde_json::from_value::<Outer>(input.clone())
+                .map(|read| {
+                    format!("{read:?}")
+                        .replace("Outer", "")
+                        .replace("Inner", "")
+                })
+                .map_err(|e| {
+                    e.to_string()
+                        .replace("struct Outer", "struct DerivedOuter")
+                        .replace("struct Inner", "struct DerivedInner")
+                });
+            let derived = serde_json::from_value::<DerivedOuter>(input.clone())
+                .map(|read| {
+                    format!("{read:?}")
+                        .replace("DerivedOuter", "")
+                        .replace("DerivedInner", "")
+                })
+                .map_err(|e| e.to_string());
+            assert_eq!(strict, derived, "{input}");
+        }
+    }
+
+    #[test]
+    fn context_input_defaults() {
+        let input: crate::context::ContextInput = serde_json::from_value(json!({
+            "policy": {"trigger": 10, "target": 5},
+            "totalTokens": 12,
+            "results": [{"tokens": 3, "head": "h"}],
+            "stubHeader": "[s]",
+        }))
+        .expect("input");
+        let policy = &input.policy;
+        assert_eq!(
+            (
+                policy.keep_recent,
+                policy.clear_at_least,
+                policy.stub_tokens
+            ),
+            (3, 0, crate::context::DEFAULT_STUB_TOKENS)
+        );
+        assert_eq!(
+            policy.reference_tokens,
+            crate::context::DEFAULT_REFERENCE_TOKENS
+        );
+        assert!(policy.exclude_tools.is_empty() && !input.resume);
+        assert_eq!(
+            (input.results[0].tool_name.as_str(), input.results[0].pinned),
+            ("", false)
+        );
+        let refused = serde_json::from_value::<crate::context::ContextInput>(json!({
+            "policy": {"trigger": 10, "target": 5, "keep_recent": 1},
+        }))
+        .expect_err("snake case key refused")
+        .to_string();
+        assert!(
+            refused.starts_with("unknown field `keep_recent`, expected one of `trigger`"),
+            "{refused}"
         );
     }
 }

@@ -11,9 +11,10 @@
 
 pub mod forms;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::json_fields;
 use crate::stub::ToolNames;
 use forms::Form;
 
@@ -23,55 +24,50 @@ pub const DEFAULT_STUB_TOKENS: u64 = 1_200;
 /// A reference form's size in tokens (one line: ref, tool name, kind, sizes, tools).
 pub const DEFAULT_REFERENCE_TOKENS: u64 = 100;
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// Read from JSON by hand (`json_fields::strict_struct!`, below): a derived reader is ~5 KB of
+/// the main wasm module for each of the three input structs.
+#[derive(Debug, Clone)]
 pub struct ContextPolicy {
     /// Clearing starts when the conversation is over this many tokens.
     pub trigger: u64,
     /// And goes on until it is at or under this many (at most `trigger`).
     pub target: u64,
     /// The last this-many tool results are never cleared.
-    #[serde(default = "default_keep_recent")]
     pub keep_recent: usize,
     /// A clearing frees at least this many tokens when there is that much to clear: whole
     /// multiples of it, enough to get under the target.
-    #[serde(default)]
     pub clear_at_least: u64,
     /// Results of these tools are never cleared.
-    #[serde(default)]
     pub exclude_tools: Vec<String>,
-    #[serde(default = "default_stub_tokens")]
     pub stub_tokens: u64,
-    #[serde(default = "default_reference_tokens")]
     pub reference_tokens: u64,
 }
 
-fn default_keep_recent() -> usize {
-    3
-}
-fn default_stub_tokens() -> u64 {
-    DEFAULT_STUB_TOKENS
-}
-fn default_reference_tokens() -> u64 {
-    DEFAULT_REFERENCE_TOKENS
-}
+/// The last this-many tool results are never cleared unless the policy says otherwise.
+pub const DEFAULT_KEEP_RECENT: usize = 3;
+
+json_fields::strict_struct!(ContextPolicy, {
+    trigger: "trigger",
+    target: "target",
+    keep_recent: "keepRecent" = DEFAULT_KEEP_RECENT,
+    clear_at_least: "clearAtLeast" = 0,
+    exclude_tools: "excludeTools" = Vec::new(),
+    stub_tokens: "stubTokens" = DEFAULT_STUB_TOKENS,
+    reference_tokens: "referenceTokens" = DEFAULT_REFERENCE_TOKENS,
+});
 
 /// One tool result of the conversation, in conversation order.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct ContextResult {
     /// Its size as the conversation counts it.
     pub tokens: u64,
-    #[serde(default)]
     pub tool_name: String,
-    #[serde(default)]
     pub pinned: bool,
     /// The first chars of its text (`forms::HEAD_CHARS` are enough to tell its form).
     pub head: String,
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct ContextInput {
     pub policy: ContextPolicy,
     /// The whole conversation's size in tokens (messages, calls and results).
@@ -81,9 +77,23 @@ pub struct ContextInput {
     pub stub_header: String,
     /// A clearing of this run is under way (the conversation passed the trigger): plan down to
     /// the target whatever the trigger, with what the last round left.
-    #[serde(default)]
     pub resume: bool,
 }
+
+json_fields::strict_struct!(ContextResult, {
+    tokens: "tokens",
+    tool_name: "toolName" = String::new(),
+    pinned: "pinned" = false,
+    head: "head",
+});
+
+json_fields::strict_struct!(ContextInput, {
+    policy: "policy",
+    total_tokens: "totalTokens",
+    results: "results",
+    stub_header: "stubHeader",
+    resume: "resume" = false,
+});
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
