@@ -214,6 +214,9 @@ impl Analyzer for Markdown {
 }
 
 fn describe(input: &Input<'_>, found: &Survey) -> Synopsis {
+    if input.reference_kind != "text" {
+        return compact(input, found);
+    }
     // The reference's text synopsis, computed already when the reference saw text.
     let mut synopsis = if input.reference_kind == "text" {
         input.reference.clone()
@@ -304,3 +307,75 @@ fn describe(input: &Input<'_>, found: &Survey) -> Synopsis {
     }
     synopsis
 }
+
+/// The synopsis of a document the reference read as code: its stub, and so the enhanced one's
+/// bound, is a few lines, so each line says the most it can (what a model picks sections by).
+fn compact(input: &Input<'_>, found: &Survey) -> Synopsis {
+    let mut synopsis = Synopsis::new("markdown", "Markdown output");
+    let title = found
+        .front_title
+        .clone()
+        .or_else(|| {
+            found
+                .headings
+                .iter()
+                .find(|(level, _)| *level == 1)
+                .map(|(_, text)| text.clone())
+        })
+        .map_or(String::new(), |title| format!(": {title};"));
+    let lines = py_splitlines(input.output).count();
+    synopsis
+        .summary
+        .push(format!("Markdown document{title} {lines} lines."));
+    let sections: Vec<&String> = found
+        .headings
+        .iter()
+        .filter(|(level, _)| *level == 2)
+        .map(|(_, text)| text)
+        .collect();
+    let shown: Vec<&String> = if sections.len() >= MIN_HEADINGS {
+        sections
+    } else {
+        found.headings.iter().map(|(_, text)| text).collect()
+    };
+    let counted = if shown.len() == found.headings.len() {
+        "headings"
+    } else {
+        "sections"
+    };
+    if !shown.is_empty() {
+        synopsis.summary.push(format!(
+            "{} {counted}: {}.",
+            shown.len(),
+            super::markup::first_and_last(&shown, COMPACT_OUTLINE_WIDTH)
+        ));
+    }
+    if found.fenced_blocks > 0 {
+        let mut blocks: Vec<&(String, usize)> = found.blocks.iter().collect();
+        blocks.sort_by_key(|block| std::cmp::Reverse(block.1));
+        let named: Vec<String> = blocks
+            .iter()
+            .take(SHOWN_LANGUAGES)
+            .map(|(language, count)| {
+                let language = if language.is_empty() {
+                    "plain"
+                } else {
+                    language
+                };
+                format!("{language} {count}")
+            })
+            .collect();
+        synopsis.summary.push(format!(
+            "Code blocks: {} ({}); links: {}.",
+            found.fenced_blocks,
+            named.join(", "),
+            found.links
+        ));
+    } else if found.links > 0 {
+        synopsis.summary.push(format!("Links: {}.", found.links));
+    }
+    synopsis
+}
+
+/// Chars of the compact outline's names.
+const COMPACT_OUTLINE_WIDTH: usize = 72;

@@ -28,6 +28,7 @@ mod counter;
 mod document;
 mod json;
 mod markdown;
+mod markup;
 pub mod metrics;
 mod pipe_table;
 mod records;

@@ -32,7 +32,7 @@ fn a_markdown_guide_quoting_go_diagnostics_is_markdown_not_build_output() {
         assert!(shown.contains("Mistake 16"), "{mime}: {shown}");
     }
     let shown = text(&enhanced(&go_guide(), "text/markdown"));
-    assert!(shown.contains("Title: Writing Go"), "{shown}");
+    assert!(shown.contains("Writing Go"), "the title: {shown}");
     assert!(shown.contains("go 17"), "code block languages: {shown}");
 }
 

@@ -5,8 +5,8 @@
 
 use super::analyzer::{Analyzer, Claim, Confidence, Family};
 use super::{
-    build_output, code, dep_tree, diff, git_log, html, json, log, markdown, metrics, pipe_table,
-    search_hits, table, text_table, xml, yaml, Input,
+    build_output, code, dep_tree, diff, git_log, html, json, log, markdown, markup, metrics,
+    pipe_table, search_hits, table, text_table, xml, yaml, Input,
 };
 use crate::kinds::Synopsis;
 
@@ -16,7 +16,8 @@ use crate::kinds::Synopsis;
 /// before Markdown (`# HELP` is no heading); search hits before build output (`file:line:`
 /// hits are not diagnostics); build output before logs (a CI log with timestamps is a build's
 /// output); column-aligned command output only where the reference saw plain text; the
-/// structured kinds; Markdown (a guide with code samples is no source file); code.
+/// structured kinds; reStructuredText and AsciiDoc, then Markdown (a guide with code samples is
+/// no source file); code.
 pub const ANALYZERS: &[&dyn Analyzer] = &[
     &Html,
     &Xml,
@@ -32,6 +33,7 @@ pub const ANALYZERS: &[&dyn Analyzer] = &[
     &Json,
     &Yaml,
     &Table,
+    &markup::ProseMarkup,
     &markdown::Markdown,
     &Code,
 ];

@@ -1171,5 +1171,80 @@ export function nearMisses() {
     );
   }
 
+  // 37: a Python module whose docstring is written in reStructuredText (numpydoc sections
+  // underlined with `-`): source code, not a reStructuredText document.
+  {
+    const r = rng(seedOf("settlement.py"));
+    const lines = [
+      '"""',
+      "Settlement",
+      "==========",
+      "",
+      "Nightly settlement of card payments.",
+      "",
+      "Parameters",
+      "----------",
+      "batch_size : int",
+      "    Payments read per query.",
+      "",
+      "Notes",
+      "-----",
+      "Runs once per night; see :ref:`settlement-runbook`.",
+      '"""',
+      "",
+      "import logging",
+      "from decimal import Decimal",
+      "",
+    ];
+    for (let i = 0; i < 40; i++)
+      lines.push(
+        `def settle_${r.word(6)}_${i}(amounts: list[Decimal]) -> Decimal:`,
+        `    """Settles the ${r.word(5)} batch.`,
+        "",
+        "    Returns",
+        "    -------",
+        "    Decimal",
+        "        The settled total.",
+        '    """',
+        "    return sum(amounts, Decimal(0))",
+        "",
+      );
+    const F = factsFor("settlement.py");
+    F.has("import", "imports decimal", ["decimal"], "^from decimal import Decimal$");
+    add(
+      "settlement.py",
+      "python-with-rst-docstrings",
+      "read_file",
+      "text/x-python",
+      "code",
+      join(lines),
+      ["reStructuredText", "\\d+ sections:"],
+      F.list,
+    );
+  }
+
+  // 38: a CI log whose steps print `==== name ====` banners: a log, not an AsciiDoc outline.
+  {
+    const r = rng(seedOf("ci-banners.log"));
+    const lines = [];
+    for (let i = 0; i < 40; i++) {
+      lines.push("", `== Step ${i + 1}: ${r.pick(["lint", "build", "test", "package"])} ==`);
+      for (let k = 0; k < 3; k++)
+        lines.push(
+          `2026-11-28T10:${pad2(i)}:${pad2(k * 7)}Z INFO runner: ${r.pick(["fetched cache", "ran step", "uploaded artifact"])} ${r.word(6)}`,
+        );
+    }
+    add(
+      "ci-banners.log",
+      "log-with-asciidoc-like-banners",
+      "bash",
+      undefined,
+      "log",
+      join(lines),
+      ["AsciiDoc", "\\d+ sections:"],
+      [],
+    );
+  }
+
   return out;
 }
