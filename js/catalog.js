@@ -11,18 +11,20 @@
 import { acquireLocal, lockName } from "./stores/lock.js";
 import { parseOutputIndex } from "./output-index.js";
 import {
+  CATALOG_DIR,
+  CATALOG_FORMAT,
+  CATALOG_VERSION,
+  HEAD_FILE,
+  HEAD_FORMAT,
   INDEX_FILE,
+  LOCK_FILE,
+  LOG_DIR,
   METADATA_FILE as RECORD_FILE,
   OUTPUT_FILE,
   RESULTS_DIR,
+  SNAPSHOT_FILE,
 } from "./core-constants.js";
 
-// Mirrors src/catalog.rs and src/record.rs.
-const CATALOG_DIR = "tool-stub";
-const SNAPSHOT_FILE = "catalog.json";
-const LOG_DIR = "catalog-log";
-const LOCK_FILE = "lock";
-const HEAD_FILE = "catalog-head";
 const COMPACT_AFTER = 64;
 // A session of many results folds its log less often: a snapshot costs what the session holds,
 // so one every entries/COMPACT_SHARE records costs each change about the same at any size.
@@ -31,9 +33,6 @@ const COMPACT_SHARE = 64;
 // change of the catalog, also results folded into a snapshot that outlives them: the catalog is
 // checked against the records again when its last check is this old.
 const EXPIRING_RECHECK_MS = 1_000;
-const CATALOG_FORMAT = "tool-stub-catalog";
-const CATALOG_VERSION = 1;
-const HEAD_FORMAT = "tool-stub-catalog-head";
 
 // Locks of stores without a lock() of their own: one table per store object.
 const FALLBACK_LOCKS = new WeakMap();
@@ -73,9 +72,14 @@ export function utf8Length(text) {
   return bytes;
 }
 
-/** An entry as the core made it, with `createdAtMs` read as retention always read dates. */
+/**
+ * An entry as the core made it, with `createdAtMs` read as retention always read dates.
+ * @param {string | undefined} entryJson
+ * @returns {import("./generated/contract.js").CatalogEntry | undefined}
+ */
 function timed(entryJson) {
   if (entryJson === undefined) return undefined;
+  /** @type {import("./generated/contract.js").CatalogEntry} */
   const entry = JSON.parse(entryJson);
   const at = Date.parse(entry.createdAt);
   entry.createdAtMs = Number.isNaN(at) ? null : at;

@@ -13,6 +13,27 @@ export const METADATA_FILE = "metadata.json";
 /** A result's position index (see output-index.js). */
 export const INDEX_FILE = "index.json";
 
+/** The folder of a session's catalog: `<session>/tool-stub/` (see src/catalog.rs). */
+export const CATALOG_DIR = "tool-stub";
+
+/** The catalog's snapshot. */
+export const SNAPSHOT_FILE = "catalog.json";
+
+/** The folder of the catalog's log records after the snapshot. */
+export const LOG_DIR = "catalog-log";
+
+/** The catalog's generation. */
+export const HEAD_FILE = "catalog-head";
+
+/** The session's lock. */
+export const LOCK_FILE = "lock";
+
+/** A catalog snapshot's `format`. */
+export const CATALOG_FORMAT = "tool-stub-catalog";
+
+/** The catalog head's `format`. */
+export const HEAD_FORMAT = "tool-stub-catalog-head";
+
 /** `read`'s default limit, in code points. */
 export const DEFAULT_READ_LIMIT = 20000;
 
@@ -21,3 +42,6 @@ export const DEFAULT_LIST_LIMIT = 50;
 
 /** How many chars of a tool result the context governor's plan reads to tell its form. */
 export const CONTEXT_HEAD_CHARS = 4096;
+
+/** A catalog snapshot's `version`. */
+export const CATALOG_VERSION = 1;

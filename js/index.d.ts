@@ -9,23 +9,42 @@ export {
   StoreEntry,
 } from "./stores/store.js";
 import type { Store, ToolStubErrorCode } from "./stores/store.js";
+// What crosses the wasm boundary is generated from the core (js/generated/contract.d.ts): the
+// kinds, modes, reasons, formats and error codes below are the core's own lists, so a change
+// there fails the type check of everything that uses them (tests/types/contract-drift.ts).
+import type {
+  GrepResult,
+  LineWindow,
+  PointerRead,
+  RowsRead,
+  ToolResultRecord,
+  ExternalizedReason,
+  FailureMode,
+  OFFSET_UNIT,
+  SearchOrder,
+  SynopsisKind,
+  SynopsisMode,
+  ToolDefinitionFormat,
+} from "./generated/contract.js";
 
-/** The reference's kinds; enhanced mode (`synopsisMode: "enhanced"`) adds kinds of its own. */
-export type SynopsisKind =
-  | "json"
-  | "csv"
-  | "tsv"
-  | "yaml"
-  | "xml"
-  | "code"
-  | "text"
-  | "unknown"
-  | (string & {});
+// SynopsisKind: the reference's kinds (`ReferenceKind`) and the ones enhanced mode adds
+// (`EnhancedKind`). SynopsisMode: "reference" (default) synopses are the reference's, byte for
+// byte; "enhanced" ones go beyond it (record fields and value counts, column types, YAML
+// documents, logs, HTML, test and compiler output), in stubs at most 20% longer.
+export type {
+  EnhancedKind,
+  ExternalizedReason,
+  FailureMode,
+  ReferenceKind,
+  SearchOrder,
+  SynopsisKind,
+  SynopsisMode,
+  ToolDefinitionFormat,
+} from "./generated/contract.js";
 
-/** "reference" (default): the reference's synopses, byte for byte. "enhanced": synopses beyond
- * the reference (record fields and value counts, column types, YAML documents, logs, HTML, test
- * and compiler output), in stubs at most 20% longer than the reference's. */
-export type SynopsisMode = "reference" | "enhanced";
+/** The unit of every offset and limit: a Unicode code point. */
+export type OffsetUnit = typeof OFFSET_UNIT;
+type GrepMatch = GrepResult["matches"][number];
 
 /** What the stub says about an output. */
 export interface Synopsis {
@@ -150,8 +169,6 @@ export declare function init(source?: WasmSource): Promise<void>;
 
 export declare const DEFAULT_SESSION_URI_PATTERN: "viking://user/default/sessions/{sessionId}";
 
-export type FailureMode = "preserve_raw" | "reject" | "preview_only";
-
 /** The reference config, camelCase; every field optional (defaults shown). */
 export interface ToolStubConfig {
   /** true */
@@ -251,10 +268,9 @@ export interface ToolPart {
   sha256?: string;
   storageUri?: string;
   groupId?: string;
-  /** "single_threshold", "turn_budget", "source_read", "too_large", or "" (inline). A `preview_only`
-   * stub of a failed store keeps the reason it was selected for (its text says
-   * `reason: …:externalization_failed`). */
-  externalizedReason?: string;
+  /** An `ExternalizedReason`, or "" (inline). A `preview_only` stub of a failed store keeps the
+   * reason it was selected for (its text says `reason: …:externalization_failed`). */
+  externalizedReason?: ExternalizedReason | "";
   groupOriginalChars?: number | null;
   groupBudgetChars?: number | null;
   externalizationError?: string;
@@ -272,33 +288,8 @@ export interface ToolPart {
   [extra: string]: unknown;
 }
 
-/** The stored metadata record, exactly as written (snake_case, as on disk). */
-export interface ToolResultRecord {
-  tool_result_id: string;
-  session_id: string;
-  message_id: string;
-  tool_id: string;
-  tool_name: string;
-  user_id: string | null;
-  peer_id: string | null;
-  created_at: string;
-  original_chars: number;
-  preview_chars: number;
-  sha256: string;
-  mime_type: string;
-  synopsis_kind: SynopsisKind;
-  synopsis: {
-    kind: SynopsisKind;
-    title: string;
-    summary: string[];
-    structure: string[];
-    notable_items: string[];
-    sample: string;
-  };
-  storage_uri: string;
-  output_uri: string;
-  offset_unit: "unicode_code_point";
-}
+/** The stored metadata record, exactly as written (snake_case, as on disk): the core's type. */
+export type { ToolResultRecord } from "./generated/contract.js";
 
 export interface ReadOptions {
   /** Code points; default 0. */
@@ -314,7 +305,7 @@ export interface ReadResult {
   content: string;
   offset: number;
   limit: number;
-  offsetUnit: "unicode_code_point";
+  offsetUnit: OffsetUnit;
   totalChars: number;
   hasMore: boolean;
   metadata?: ToolResultRecord | null;
@@ -335,21 +326,11 @@ export interface LineReadOptions {
   includeMetadata?: boolean;
 }
 
-export interface LineReadResult {
+/** The core's line window (`LineWindow`): `cut` says the last line shown was cut to fit
+ * maxChars (the content ends with a marker); `next` is where to go on reading. */
+export interface LineReadResult extends LineWindow {
   toolResultId: string;
   mode: "lines";
-  content: string;
-  startLine: number;
-  endLine: number;
-  totalLines: number;
-  startOffset: number;
-  endOffset: number;
-  offsetUnit: "unicode_code_point";
-  totalChars: number;
-  hasMore: boolean;
-  /** The last line shown was cut to fit maxChars (the content ends with a marker). */
-  cut: boolean;
-  next: { line: number; column: number; offset: number } | null;
   metadata?: ToolResultRecord | null;
 }
 
@@ -360,26 +341,14 @@ export interface JsonPointerReadOptions {
   includeMetadata?: boolean;
 }
 
-export interface JsonCut {
-  pointer: string;
-  type: "object" | "array" | "string" | "number" | "boolean" | "null";
-  size: number;
-  shown: number;
-}
+/** A value printed in part: its pointer, type, size (keys, items or chars) and what was shown. */
+export type JsonCut = PointerRead["cuts"][number];
 
-export interface JsonPointerReadResult {
+/** The core's pointer read (`PointerRead`): `size` counts keys, items or chars; `content` is
+ * pretty-printed (2-space indent), scalars as written; `cuts` lists the first 20 cut values. */
+export interface JsonPointerReadResult extends PointerRead {
   toolResultId: string;
   mode: "jsonPointer";
-  pointer: string;
-  type: JsonCut["type"];
-  /** Keys, items, or chars. */
-  size: number;
-  /** Pretty-printed (2-space indent), scalars as written. */
-  content: string;
-  truncated: boolean;
-  /** The first 20 cut values. */
-  cuts: JsonCut[];
-  totalCuts: number;
   metadata?: ToolResultRecord | null;
 }
 
@@ -390,17 +359,11 @@ export interface RowsReadOptions {
   includeMetadata?: boolean;
 }
 
-export interface RowsReadResult {
+/** The core's rows read (`RowsRead`): `content` is the header and the rows, each exactly as
+ * written. */
+export interface RowsReadResult extends RowsRead {
   toolResultId: string;
   mode: "rows";
-  /** The header and the rows, each exactly as written. */
-  content: string;
-  delimiter: "," | "\t";
-  startRow: number;
-  endRow: number;
-  totalRows: number;
-  hasMore: boolean;
-  cut: boolean;
   metadata?: ToolResultRecord | null;
 }
 
@@ -418,16 +381,9 @@ export interface SearchOptions {
   wholeWord?: boolean;
 }
 
-export interface SearchMatch {
-  offset: number;
-  offsetUnit: "unicode_code_point";
-  snippet: string;
-  /** 1-based. */
-  line: number;
-  /** 1-based, in code points. */
-  column: number;
-  /** Code points. */
-  length: number;
+/** A match as the core found it: `line` and `column` 1-based, `column` and `length` in code
+ * points. */
+export interface SearchMatch extends GrepMatch {
   /** CSV/TSV results: the data row holding the match, as `rows.start` takes it (absent in the header). */
   row?: number;
   /** JSON results: the pointer of the innermost value holding the match, as `jsonPointer` takes it. */
@@ -464,7 +420,7 @@ export interface SearchAllOptions {
    * "relevance" (default): most matches first, then newest; every candidate is searched.
    * "newest": newest first; the search stops once `limit` results matched (see `unsearched`).
    */
-  order?: "relevance" | "newest";
+  order?: SearchOrder;
 }
 
 export interface SearchAllResult {
@@ -618,8 +574,6 @@ export interface RetentionReport {
   error?: { code: string; message: string };
 }
 
-export type ToolDefinitionFormat = "openai" | "openai-responses" | "anthropic" | "json-schema";
-
 /** A retrieval tool's arguments as JSON Schema: always an object schema. */
 /** A JSON Schema type name, as the tool schemas use them. */
 export type ToolSchemaType =
@@ -699,7 +653,7 @@ export interface ToolCallError {
 /** A search match as a tool call returns it (snake_case). */
 export interface ToolCallMatch {
   offset: number;
-  offset_unit: "unicode_code_point";
+  offset_unit: OffsetUnit;
   snippet: string;
   line: number;
   column: number;
@@ -713,7 +667,7 @@ export interface ReadToolCallResult {
   mode?: "lines" | "jsonPointer" | "rows";
   offset?: number;
   limit?: number;
-  offset_unit?: "unicode_code_point";
+  offset_unit?: OffsetUnit;
   total_chars?: number;
   has_more?: boolean;
   start_line?: number;

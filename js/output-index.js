@@ -7,9 +7,14 @@
 
 export { INDEX_FILE } from "./core-constants.js";
 const INDEX_VERSION = 1;
-/** The index in `json` if it is one this version can use, else undefined (then: the slow way). */
+/**
+ * The index in `json` if it is one this version can use, else undefined (then: the slow way).
+ * @param {unknown} json
+ * @returns {import("./generated/contract.js").OutputIndex | undefined}
+ */
 export function parseOutputIndex(json) {
   if (typeof json !== "string") return undefined;
+  /** @type {import("./generated/contract.js").OutputIndex} */
   let index;
   try {
     index = JSON.parse(json);

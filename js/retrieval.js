@@ -15,6 +15,7 @@ import {
 } from "./arguments.js";
 import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { DEFAULT_READ_LIMIT, INDEX_FILE, METADATA_FILE, OUTPUT_FILE } from "./core-constants.js";
+import { KINDS_WITH_HIT_COORDINATES } from "./generated/contract.js";
 import { literalSearch } from "./literal-search.js";
 import { needsGrepModule } from "./grep-module.js";
 import { changedOutput, skipReport } from "./session.js";
@@ -41,8 +42,6 @@ const SEARCH_ALL_OPTIONS = [
   "contextLines",
   "order",
 ];
-/** Result kinds whose search hits carry more than offset/line/column (src/retrieval/hit_coordinates.rs). */
-const KINDS_WITH_HIT_COORDINATES = ["csv", "tsv", "json"];
 
 /**
  * A window of a stored output: by code-point offset and limit (`-1`: to the end; the
@@ -74,9 +73,17 @@ export async function read(session, refOrId, options) {
   return result;
 }
 
-/** The core's read window of `content`, cut exactly when it holds lone surrogates. */
+/** @typedef {import("./generated/contract.js").ReadWindow} ReadWindow */
+/** @typedef {import("./generated/contract.js").GrepResult} GrepResult */
+
+/**
+ * The core's read window of `content`, cut exactly when it holds lone surrogates.
+ * @returns {ReadWindow}
+ */
 function coreWindow(session, content, offset, limit) {
-  const window = JSON.parse(session.runtime.call("readWindow", content, offset, limit));
+  const window = /** @type {ReadWindow} */ (
+    JSON.parse(session.runtime.call("readWindow", content, offset, limit))
+  );
   if (!isWellFormed(content)) window.content = exactWindow(content, offset, limit);
   return window;
 }
@@ -181,6 +188,7 @@ export async function search(session, refOrId, options) {
   // A search in the worker takes the output as the store keeps it (its pieces, sent one by one),
   // so a large output is never joined on the page's main thread.
   const content = await session.loadOutput(id, { pieces: engine?.thread === "worker" });
+  /** @type {GrepResult} */
   const found = engine
     ? JSON.parse(await engine.search(content, request))
     : ((await jsLiteralSearch(session, id, content, opts)) ??

@@ -139,7 +139,10 @@ export class Session {
     return stored.length === 1 ? stored[0] : new TextPieces(stored);
   }
 
-  /** A result's record, parsed; null when it has none, CORRUPT when it does not read. */
+  /**
+   * A result's record, parsed; null when it has none, CORRUPT when it does not read.
+   * @returns {Promise<import("./generated/contract.js").ToolResultRecord | null>}
+   */
   async loadMetadata(id) {
     const text = await this.store.load(this.key(id, METADATA_FILE));
     if (text === undefined) return null;

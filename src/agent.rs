@@ -115,6 +115,9 @@ pub enum DefinitionFormat {
 }
 
 impl DefinitionFormat {
+    /// The formats' names, as `parse` takes them.
+    pub const NAMES: [&'static str; 4] = ["openai", "openai-responses", "anthropic", "json-schema"];
+
     pub fn parse(format: &str) -> Result<Self> {
         match format {
             "openai" => Ok(DefinitionFormat::OpenAi),
@@ -631,6 +634,22 @@ pub fn bound_error(mut error: Map<String, Value>, max_chars: i64) -> Map<String,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_format_name_parses_to_its_own_format() {
+        let formats: Vec<_> = DefinitionFormat::NAMES
+            .iter()
+            .map(|name| DefinitionFormat::parse(name).expect("a listed name parses"))
+            .collect();
+        for (i, format) in formats.iter().enumerate() {
+            assert!(
+                !formats[..i].contains(format),
+                "{:?} is listed twice",
+                format
+            );
+        }
+        assert!(DefinitionFormat::parse("openai-chat").is_err());
+    }
 
     #[test]
     fn an_error_quoting_a_huge_argument_is_held_to_the_result_cap() {

@@ -41,6 +41,23 @@ use serde_json::Value;
 
 use crate::python::one_line;
 
+/// The folder of a session's catalog, beside its results folder.
+pub const CATALOG_DIR: &str = "tool-stub";
+/// The catalog's snapshot, in `CATALOG_DIR`.
+pub const SNAPSHOT_FILE: &str = "catalog.json";
+/// The folder of the log records after the snapshot, in `CATALOG_DIR`.
+pub const LOG_DIR: &str = "catalog-log";
+/// The catalog's generation, in `CATALOG_DIR`.
+pub const HEAD_FILE: &str = "catalog-head";
+/// The session's lock, in `CATALOG_DIR`.
+pub const LOCK_FILE: &str = "lock";
+/// A snapshot's `format`.
+pub const CATALOG_FORMAT: &str = "tool-stub-catalog";
+/// A snapshot's `version`.
+pub const CATALOG_VERSION: i64 = 1;
+/// The head's `format`.
+pub const HEAD_FORMAT: &str = "tool-stub-catalog-head";
+
 /// Chars of the one-line summary a lean list entry carries.
 const SUMMARY_CHARS: i64 = 160;
 

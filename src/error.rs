@@ -4,8 +4,8 @@
 use std::fmt;
 
 /// The codes of every error the package throws: the one list of them. The JavaScript list and the
-/// TypeScript type are generated from it (js/stores/error-codes.js and .d.ts; a test below fails
-/// when they are stale and says how to write them again).
+/// TypeScript type are generated from it (`ERROR_CODES` and `ErrorCode` in js/generated/contract.js
+/// and .d.ts; tests/generated_js.rs fails when they are stale and says how to write them again).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     InvalidArgument,

@@ -23,6 +23,7 @@ mod error;
 mod fx_hasher;
 pub mod ids;
 mod js_constants;
+mod js_shapes;
 mod json_fields;
 #[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
 mod kinds;
@@ -51,8 +52,11 @@ pub use context::{
 };
 pub use error::{Error, ErrorCode, Result};
 pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
-/// The JavaScript files generated from the core's constants (checked by tests/generated_js.rs).
-pub use js_constants::generated_js_files;
+/// The JavaScript files generated from the core's constants (checked by tests/generated_js.rs),
+/// with the kinds of the enhanced layer, which the crate root (a seam between the layers) passes.
+pub fn generated_js_files() -> [(&'static str, String); 3] {
+    js_constants::generated_js_files(&enhanced::ENHANCED_KINDS)
+}
 /// The enhanced mode's analyzers of outputs the reference calls `text`, each
 /// `synopsis(output) -> Option<Synopsis>` (the fuzz targets drive them).
 #[cfg(feature = "enhanced")]

@@ -12,11 +12,41 @@ export const LAYOUT_NAMES = Object.freeze([
   "index.json",
 ]);
 
+/** The kinds the reference's detection names (a synopsis's `kind`, a record's `synopsis_kind`). */
+export const REFERENCE_KINDS = Object.freeze([
+  "json",
+  "csv",
+  "tsv",
+  "yaml",
+  "xml",
+  "code",
+  "text",
+  "unknown",
+]);
+
+/** The kinds enhanced mode (`synopsisMode: "enhanced"`) names beyond the reference's. */
+export const ENHANCED_KINDS = Object.freeze([
+  "html",
+  "git_log",
+  "tree",
+  "diff",
+  "metrics",
+  "search_hits",
+  "build_output",
+  "log",
+  "text_table",
+  "markdown",
+]);
+
+/** The kinds whose search hits carry a `row` (CSV/TSV) or a `jsonPointer` (JSON). */
+export const KINDS_WITH_HIT_COORDINATES = Object.freeze(["csv", "tsv", "json"]);
+
 /** Why a part was externalized (`externalizedReason`, a record's `reason`). */
 export const EXTERNALIZED_REASONS = Object.freeze([
   "single_threshold",
   "turn_budget",
   "source_read",
+  "context_budget",
   "too_large",
 ]);
 
@@ -25,6 +55,17 @@ export const SYNOPSIS_MODES = Object.freeze(["reference", "enhanced"]);
 
 /** What a failed store write does to a turn (`config.failureMode`). */
 export const FAILURE_MODES = Object.freeze(["preserve_raw", "reject", "preview_only"]);
+
+/** The shapes `toolDefinitions` gives the retrieval tools in (`format`). */
+export const TOOL_DEFINITION_FORMATS = Object.freeze([
+  "openai",
+  "openai-responses",
+  "anthropic",
+  "json-schema",
+]);
+
+/** How `searchAll` ranks its results (`order`; the first is the default). */
+export const SEARCH_ORDERS = Object.freeze(["relevance", "newest"]);
 
 /** The stable codes of ToolStubError: callers branch on these, never on messages. */
 export const ERROR_CODES = Object.freeze([

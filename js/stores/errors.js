@@ -1,9 +1,9 @@
 // Error type shared by the whole package. Callers branch on `code`, never on
 // the message text, so the codes are part of the public API.
 
-// The codes are generated from src/error.rs, their one list (see error-codes.js).
-import { ERROR_CODES } from "./error-codes.js";
-/** @typedef {import("./error-codes.js").ToolStubErrorCode} ToolStubErrorCode */
+// The codes are generated from src/error.rs, their one list (see ../generated/contract.js).
+import { ERROR_CODES } from "../generated/contract.js";
+/** @typedef {import("../generated/contract.js").ErrorCode} ToolStubErrorCode */
 
 export { ERROR_CODES };
 

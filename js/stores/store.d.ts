@@ -1,8 +1,10 @@
 // Type declarations for the tool-stub store layer.
 
-import type { ToolStubErrorCode } from "./error-codes.js";
+import type { ErrorCode } from "../generated/contract.js";
 // Generated from src/error.rs, the one list of error codes.
-export { ToolStubErrorCode, ERROR_CODES } from "./error-codes.js";
+export { ERROR_CODES } from "../generated/contract.js";
+/** The stable codes of ToolStubError: callers branch on these, never on messages. */
+export type ToolStubErrorCode = ErrorCode;
 
 export declare class ToolStubError extends Error {
   constructor(code: ToolStubErrorCode, message: string, options?: { cause?: unknown });

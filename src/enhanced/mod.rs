@@ -10,6 +10,21 @@
 //! MIME type names but that fails to parse, keep the reference's `unknown` synopsis (with its
 //! head/tail sample, the only sample a stub has in either mode).
 
+/// The kinds enhanced mode names beyond the reference's (`kinds::REFERENCE_KINDS`, which its
+/// analyzers of JSON, YAML, tables, XML and code keep).
+pub const ENHANCED_KINDS: [&str; 10] = [
+    "html",
+    "git_log",
+    "tree",
+    "diff",
+    "metrics",
+    "search_hits",
+    "build_output",
+    "log",
+    "text_table",
+    "markdown",
+];
+
 pub mod analyzer;
 pub mod build_output;
 pub mod dep_tree;

@@ -12,6 +12,12 @@ use serde::Serialize;
 
 use crate::json_fields;
 
+/// Every kind the reference's detection names (a stub's `kind:` line, a record's `synopsis_kind`):
+/// the modules above, and `unknown` for what none of them recognised.
+pub const REFERENCE_KINDS: [&str; 8] = [
+    "json", "csv", "tsv", "yaml", "xml", "code", "text", "unknown",
+];
+
 /// What the stub says about an output: `{kind, title, summary[], structure[], notable_items[], sample}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct Synopsis {

@@ -6,6 +6,11 @@
 use super::json_pointer::hit_pointers;
 use super::table_rows::hit_rows;
 
+/// The kinds whose hits get a data row (`row`).
+pub const ROW_KINDS: [&str; 2] = ["csv", "tsv"];
+/// The kinds whose hits get the pointer of the value holding them (`jsonPointer`).
+pub const POINTER_KINDS: [&str; 1] = ["json"];
+
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct HitCoordinates {
     pub row: Option<usize>,
@@ -38,13 +43,13 @@ fn byte_ranges(text: &str, hits: &[(usize, usize)]) -> Vec<(usize, usize)> {
 pub fn hit_coordinates(text: &str, kind: &str, hits: &[(usize, usize)]) -> Vec<HitCoordinates> {
     let mut coordinates = vec![HitCoordinates::default(); hits.len()];
     match kind {
-        "csv" | "tsv" => {
+        kind if ROW_KINDS.contains(&kind) => {
             let starts: Vec<usize> = byte_ranges(text, hits).iter().map(|r| r.0).collect();
             for (entry, row) in coordinates.iter_mut().zip(hit_rows(text, &starts)) {
                 entry.row = row;
             }
         }
-        "json" => {
+        kind if POINTER_KINDS.contains(&kind) => {
             let ranges = byte_ranges(text, hits);
             for (entry, pointer) in coordinates.iter_mut().zip(hit_pointers(text, &ranges)) {
                 entry.json_pointer = pointer;

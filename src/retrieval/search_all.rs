@@ -49,6 +49,9 @@ pub enum SearchOrder {
 }
 
 impl SearchOrder {
+    /// The orders' names, as `parse` takes them (the first is the default).
+    pub const NAMES: [&'static str; 2] = ["relevance", "newest"];
+
     pub fn parse(order: Option<&str>) -> Result<Self> {
         match order {
             None | Some("relevance") => Ok(SearchOrder::Relevance),
@@ -208,6 +211,16 @@ pub fn rank(hits: Vec<Hit>, limit: i64, order: SearchOrder, unsearched: usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_order_name_parses_and_the_first_is_the_default() {
+        let orders: Vec<_> = SearchOrder::NAMES
+            .iter()
+            .map(|name| SearchOrder::parse(Some(name)).expect("a listed name parses"))
+            .collect();
+        assert_eq!(orders, [SearchOrder::Relevance, SearchOrder::Newest]);
+        assert_eq!(SearchOrder::parse(None).ok(), Some(orders[0]));
+    }
 
     fn hit(id: &str, created_at: &str, total_matches: usize) -> Hit {
         Hit {
