@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { makePreview, ToolStub, ToolStubError, NodeFsStore } from "./node.js";
 import { runtime } from "./node-runtime.js";
+import { caught } from "./stores/errors.js";
 
 const USAGE = `Usage: tool-stub <command> [options]
 
@@ -132,7 +133,7 @@ async function readInput(file, maxBytes) {
     if (error instanceof ToolStubError) throw error;
     throw new ToolStubError(
       "INVALID_ARGUMENT",
-      `cannot read ${fromStdin ? "stdin" : "the input file"}: ${error?.code ?? error?.message ?? error}`,
+      `cannot read ${fromStdin ? "stdin" : "the input file"}: ${caught(error)?.code ?? caught(error)?.message ?? error}`,
     );
   } finally {
     stream.destroy();
@@ -178,7 +179,7 @@ function checkStoreDir(storeDir) {
   try {
     stat = statSync(storeDir);
   } catch (error) {
-    if (error?.code === "ENOENT") {
+    if (caught(error)?.code === "ENOENT") {
       // A symlink to nothing cannot be made into a folder either.
       if (lstatSync(storeDir, { throwIfNoEntry: false })?.isSymbolicLink())
         throw notAStore(storeDir, "a symbolic link to nothing");
@@ -189,8 +190,11 @@ function checkStoreDir(storeDir) {
       ENOTDIR: "a path through a file",
       EACCES: "not accessible (permission denied)",
       ENAMETOOLONG: "a name too long",
-    }[error?.code];
-    throw notAStore(storeDir, why ?? `not readable (${error?.code ?? error?.message})`);
+    }[caught(error)?.code];
+    throw notAStore(
+      storeDir,
+      why ?? `not readable (${caught(error)?.code ?? caught(error)?.message})`,
+    );
   }
   if (!stat.isDirectory()) throw notAStore(storeDir, "a file, not a folder");
 }
@@ -520,9 +524,11 @@ async function main(argv) {
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
-  const code = error instanceof ToolStubError ? error.code : (error?.code ?? "ERROR");
+  const code = error instanceof ToolStubError ? error.code : (caught(error)?.code ?? "ERROR");
   if (process.argv.includes("--json"))
-    console.error(JSON.stringify({ error: { code, message: String(error?.message ?? error) } }));
-  else console.error(`tool-stub: ${code}: ${error?.message ?? error}`);
+    console.error(
+      JSON.stringify({ error: { code, message: String(caught(error)?.message ?? error) } }),
+    );
+  else console.error(`tool-stub: ${code}: ${caught(error)?.message ?? error}`);
   process.exitCode = error instanceof ToolStubError && error.code === "NOT_FOUND" ? 3 : 2;
 }

@@ -1,3 +1,4 @@
+import { caught } from "./stores/errors.js";
 // The conformance suite's tiny assert (part of `tool-stub/testing`): it works in any runtime, with
 // no test framework. Browser-safe: no Node imports.
 
@@ -38,9 +39,9 @@ export const assert = {
     }
     const where = msg ? `${msg}: ` : "";
     if (!err) throw new Error(`${where}expected rejection with ${code}, but it resolved`);
-    if (err.name !== "ToolStubError" || err.code !== code) {
+    if (caught(err)?.name !== "ToolStubError" || caught(err)?.code !== code) {
       throw new Error(
-        `${where}expected ToolStubError ${code}, got ${err.name} ${err.code ?? ""}: ${err.message}`,
+        `${where}expected ToolStubError ${code}, got ${caught(err)?.name} ${caught(err)?.code ?? ""}: ${caught(err)?.message}`,
       );
     }
     return err;

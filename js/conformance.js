@@ -10,6 +10,7 @@
 
 import { assert, show } from "./conformance-assert.js";
 import { sessionCases } from "./conformance-sessions.js";
+import { caught } from "./stores/errors.js";
 
 export { assert, sessionCases };
 
@@ -359,7 +360,10 @@ export const cases = [
         () => s.save(["fine", "a/b"], "x"),
         "INVALID_ARGUMENT",
       );
-      assert.ok(err.message.includes('"a/b"'), `message names the bad segment: ${err.message}`);
+      assert.ok(
+        String(caught(err)?.message).includes('"a/b"'),
+        `message names the bad segment: ${caught(err)?.message}`,
+      );
       await assert.rejectsWithCode(() => s.save(["k"], 42), "INVALID_ARGUMENT", "non-string value");
       await assert.rejectsWithCode(
         () => s.save(["k"], undefined),
@@ -634,7 +638,7 @@ export async function runStoreConformance(setup, { onResult, ToolStub } = {}) {
       await c.run(setup, ToolStub);
     } catch (error) {
       result.ok = false;
-      result.error = `${error?.name ?? "Error"}: ${error?.message ?? String(error)}`;
+      result.error = `${caught(error)?.name ?? "Error"}: ${caught(error)?.message ?? String(error)}`;
     }
     result.ms = Date.now() - started;
     results.push(result);

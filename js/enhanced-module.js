@@ -10,7 +10,7 @@
 // (before that they throw NOT_READY saying so). A module that fails to load fails the call that
 // needed it, never falls back to reference synopses.
 
-import { ToolStubError, asToolStubError, isWasmTrap } from "./stores/errors.js";
+import { ToolStubError, asToolStubError, isWasmTrap, caught } from "./stores/errors.js";
 
 const WASM_FILE = "wasm/tool_stub_enhanced_bg.wasm";
 
@@ -58,7 +58,7 @@ export class EnhancedModule {
           module.__wbg_reset_state?.();
           throw new ToolStubError(
             "INTERNAL",
-            `internal error in enhanced mode's module (module reset): ${error.message}`,
+            `internal error in enhanced mode's module (module reset): ${caught(error)?.message}`,
             { cause: error },
           );
         }

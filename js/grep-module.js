@@ -9,7 +9,7 @@
 // Worker, a bundle whose worker URL does not resolve), it runs on the main thread as in Node.
 // Either way the same wasm decides the answer.
 
-import { ToolStubError, asToolStubError, isWasmTrap } from "./stores/errors.js";
+import { ToolStubError, asToolStubError, isWasmTrap, caught } from "./stores/errors.js";
 import { CoreUnavailable } from "./search-worker-client.js";
 import { CHUNK_UNITS, chunkRanges, wholeText, yieldToEventLoop } from "./text-chunks.js";
 
@@ -125,7 +125,7 @@ export class GrepModule {
       try {
         return await this.#workerStarter(onStopped);
       } catch (error) {
-        this.#workerUnavailable = String(error?.message ?? error);
+        this.#workerUnavailable = String(caught(error)?.message ?? error);
       }
     }
     return this.#thisThreadEngine(await this.#loadOnThisThread());
@@ -206,7 +206,7 @@ export class GrepModule {
         module.__wbg_reset_state?.();
         throw new ToolStubError(
           "INTERNAL",
-          `internal error in the grep module (module reset): ${error.message}`,
+          `internal error in the grep module (module reset): ${caught(error)?.message}`,
           { cause: error },
         );
       }

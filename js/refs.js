@@ -13,6 +13,7 @@ import {
   requireOptions,
   wellFormed,
 } from "./arguments.js";
+import { caught } from "./stores/errors.js";
 
 /**
  * JSON text of a tool call's arguments for the core's planning. A lone surrogate is sent as U+FFFD
@@ -26,7 +27,7 @@ function argumentsJson(args) {
         typeof value === "string" ? wellFormed(value) : value,
       );
     } catch (error) {
-      throw invalid(`the arguments cannot be sent as JSON: ${error.message}`, error);
+      throw invalid(`the arguments cannot be sent as JSON: ${caught(error)?.message}`, error);
     }
     return json;
   });

@@ -13,6 +13,7 @@
 
 import initGrep, * as grep from "../wasm/tool_stub_grep.js";
 import initCore, * as core from "../wasm/tool_stub.js";
+import { caught } from "./stores/errors.js";
 
 let sources = {};
 let grepReady;
@@ -134,10 +135,10 @@ self.onmessage = ({ data }) => {
       self.postMessage({
         id: data.id,
         error: {
-          code: error?.code,
-          message: String(error?.message ?? error),
-          name: error?.name,
-          coreUnavailable: error?.coreUnavailable,
+          code: caught(error)?.code,
+          message: String(caught(error)?.message ?? error),
+          name: caught(error)?.name,
+          coreUnavailable: caught(error)?.coreUnavailable,
         },
       });
     }

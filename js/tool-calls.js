@@ -9,7 +9,7 @@ import {
   callerJson,
   invalid,
 } from "./arguments.js";
-import { asToolStubError } from "./stores/errors.js";
+import { asToolStubError, caught } from "./stores/errors.js";
 import { listRecords } from "./session-results.js";
 
 /**
@@ -43,7 +43,7 @@ export async function handleToolCall(stub, sessionWhenReady, name, args) {
       return {
         error: {
           code: "INVALID_ARGUMENT",
-          message: `arguments are not valid JSON: ${error.message}`,
+          message: `arguments are not valid JSON: ${caught(error)?.message}`,
         },
       };
     }

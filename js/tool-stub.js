@@ -30,6 +30,7 @@ import {
 import { handleToolCall, toolDefinitions } from "./tool-calls.js";
 import { ContextGovernor } from "./context/fit-context.js";
 import { refArguments, resolveRefs } from "./refs.js";
+import { caught } from "./stores/errors.js";
 
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
 export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
@@ -150,7 +151,7 @@ export class ToolStubOnRuntime {
       this.#configure = undefined;
     } catch (error) {
       // Not ready yet: a later call tries again (after the host's init). A bad config stays bad.
-      if (error?.code !== "NOT_READY")
+      if (caught(error)?.code !== "NOT_READY")
         this.#configure = () => {
           throw error;
         };

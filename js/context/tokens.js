@@ -2,7 +2,7 @@
 // loaded on first use) or the caller's own `countTokens(text)`, behind a per-instance cache so a
 // conversation's older messages are counted once, not at every step.
 
-import { ToolStubError } from "../stores/errors.js";
+import { ToolStubError, caught } from "../stores/errors.js";
 import { invalid } from "../arguments.js";
 
 /**
@@ -37,7 +37,7 @@ async function namedCounter(name) {
   } catch (error) {
     throw new ToolStubError(
       "NOT_READY",
-      `the ${name} tokenizer needs the optional peer dependency gpt-tokenizer (npm install gpt-tokenizer), or pass countTokens(text): ${error?.message ?? error}`,
+      `the ${name} tokenizer needs the optional peer dependency gpt-tokenizer (npm install gpt-tokenizer), or pass countTokens(text): ${caught(error)?.message ?? error}`,
     );
   }
   return (text) => encoding.countTokens(text);

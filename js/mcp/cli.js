@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { ToolStub, NodeFsStore, ToolStubError } from "../node.js";
+import { caught } from "../stores/errors.js";
 
 export const MCP_USAGE = `  mcp [--store DIR] [--session S] [--config FILE] [--tool-prefix P]
                                 an MCP server (stdio) with the retrieval tools over the store
@@ -57,7 +58,7 @@ function configOf(values) {
     try {
       config = JSON.parse(readFileSync(values.config, "utf8"));
     } catch (error) {
-      throw invalid(`--config ${values.config}: ${error.message}`);
+      throw invalid(`--config ${values.config}: ${caught(error)?.message}`);
     }
     if (config === null || typeof config !== "object" || Array.isArray(config))
       throw invalid(`--config ${values.config} must hold a JSON object`);

@@ -26,6 +26,7 @@ import {
 import { retrievalTools, callRetrievalTool } from "./retrieval.js";
 import { externalizeToolResult, rewriteToolList } from "./rewrite.js";
 import { resolvedToolCall, withRefArguments } from "./refs.js";
+import { caught } from "../stores/errors.js";
 
 /** JSON-RPC error codes: the standard ones and the MCP SDK's own. */
 export const ErrorCode = {
@@ -361,8 +362,12 @@ export class McpProxy {
         }),
       );
     } catch (error) {
-      log(error.message);
-      this.#fail(message.id, ErrorCode.InternalError, `tool-stub mcp-proxy: ${error.message}`);
+      log(caught(error)?.message);
+      this.#fail(
+        message.id,
+        ErrorCode.InternalError,
+        `tool-stub mcp-proxy: ${caught(error)?.message}`,
+      );
     }
   }
 
@@ -382,17 +387,17 @@ export class McpProxy {
       rewritten = result;
     } catch (error) {
       // Thrown only under failureMode "reject" (or by a bug): the host gets an error, not the raw result.
-      if (error?.code === "STORE_FAILED" || error?.code === "TOO_LARGE") {
-        log(`could not store a result of ${entry.toolName}: ${error.message}`);
+      if (caught(error)?.code === "STORE_FAILED" || caught(error)?.code === "TOO_LARGE") {
+        log(`could not store a result of ${entry.toolName}: ${caught(error)?.message}`);
         this.#fail(
           message.id,
           ErrorCode.InternalError,
-          `tool-stub could not store the result of ${entry.toolName}: ${error.message}`,
+          `tool-stub could not store the result of ${entry.toolName}: ${caught(error)?.message}`,
         );
         return;
       }
       log(
-        `could not externalize a result of ${entry.toolName}, passed on raw: ${error?.stack ?? error}`,
+        `could not externalize a result of ${entry.toolName}, passed on raw: ${caught(error)?.stack ?? error}`,
       );
     }
     this.#writeHost(

@@ -1,3 +1,4 @@
+import { caught } from "../stores/errors.js";
 // Refs as arguments of the wrapped server's tools that the user marked (`mcp-proxy
 // --accepts-refs NAME,...`): tools/list tells the model it may pass refs (a sentence in each
 // marked tool's description, its input schema taking the ref form), and a call of a marked tool
@@ -33,13 +34,13 @@ export async function resolvedToolCall(message, toolStub, maxResolvedChars) {
     if (resolved === args) return { message };
     return { message: { ...message, params: { ...message.params, arguments: resolved } } };
   } catch (error) {
-    const code = error?.code ?? "INTERNAL";
+    const code = caught(error)?.code ?? "INTERNAL";
     return {
       error: {
         content: [
           {
             type: "text",
-            text: `tool-stub could not resolve a ref argument (${code}): ${error?.message ?? error}`,
+            text: `tool-stub could not resolve a ref argument (${code}): ${caught(error)?.message ?? error}`,
           },
         ],
         isError: true,

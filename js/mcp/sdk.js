@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
+import { caught } from "../stores/errors.js";
 
 const SDK = "@modelcontextprotocol/sdk";
 
@@ -54,8 +55,11 @@ export async function importSdk(...subpaths) {
   try {
     return await Promise.all(subpaths.map((p) => import(`${SDK}/${p}`)));
   } catch (error) {
-    if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes(SDK))
-      throw new Error(`the MCP SDK (${SDK}) did not load: ${error?.message ?? error}`);
+    if (
+      caught(error)?.code !== "ERR_MODULE_NOT_FOUND" ||
+      !String(caught(error)?.message).includes(SDK)
+    )
+      throw new Error(`the MCP SDK (${SDK}) did not load: ${caught(error)?.message ?? error}`);
   }
   const roots = searchRoots();
   for (const root of roots) {
@@ -71,7 +75,7 @@ export async function importSdk(...subpaths) {
       );
     } catch (error) {
       throw new Error(
-        `the MCP SDK found at ${folder} did not load (${error?.message ?? error}); tool-stub needs ${SDK} 1.x`,
+        `the MCP SDK found at ${folder} did not load (${caught(error)?.message ?? error}); tool-stub needs ${SDK} 1.x`,
       );
     }
   }

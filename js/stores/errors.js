@@ -25,6 +25,18 @@ export class ToolStubError extends Error {
 }
 
 /**
+ * What a catch clause caught, read as an error: anything can be thrown, so its properties
+ * (`code`, `message`, `name`, `stack`, ...) are read where it is an object, unknown otherwise.
+ * @param {unknown} thrown
+ * @returns {{ [property: string]: unknown } | undefined}
+ */
+export function caught(thrown) {
+  return typeof thrown === "object" && thrown !== null
+    ? /** @type {{ [property: string]: unknown }} */ (thrown)
+    : undefined;
+}
+
+/**
  * What a call threw, as a ToolStubError: the core throws an `Error` with a `code` (its binding's
  * error conversion), kept with its stack, which goes through the core's frames to the caller's;
  * anything else is INTERNAL. (A wasm trap also resets its module: see runtime.js.)

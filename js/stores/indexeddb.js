@@ -12,7 +12,7 @@
 // [CHUNKS, ...key, i]. CHUNKS is an array, so those keys sort after every real key and lie in no
 // loadRange/removeRange range of real keys; the methods below handle them beside their value.
 
-import { ToolStubError } from "./errors.js";
+import { ToolStubError, caught } from "./errors.js";
 import { validateKey, validatePrefix, validateSliceBounds, validateValue } from "./keys.js";
 import { acquireLocal, lockName } from "./lock.js";
 
@@ -154,7 +154,7 @@ export class IndexedDbStore {
     try {
       return db.transaction(this.storeName, mode);
     } catch (err) {
-      if (err?.name !== "InvalidStateError") throw failed(what, err);
+      if (caught(err)?.name !== "InvalidStateError") throw failed(what, err);
     }
     // The connection was closed under us (versionchange): reopen once.
     this.#forget(db);

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { getSystemErrorMap } from "node:util";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { ToolStubError } from "./errors.js";
+import { ToolStubError, caught } from "./errors.js";
 import {
   compareKeys,
   validateKey,
@@ -44,6 +44,7 @@ const writing = new Set();
 // Errors meaning "there is no value at this path": missing, a parent is a file, the path is a
 // directory (only longer keys live under it), or a segment is longer than the file system's
 // names can be (no value can exist there).
+/** @type {Set<unknown>} */
 const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
 
 /**
@@ -72,15 +73,15 @@ async function makeDir(dir) {
     await fs.mkdir(dir);
     return true;
   } catch (err) {
-    if (err?.code === "EEXIST") return false;
+    if (caught(err)?.code === "EEXIST") return false;
     const parent = path.dirname(dir);
-    if (err?.code !== "ENOENT" || parent === dir) throw err;
+    if (caught(err)?.code !== "ENOENT" || parent === dir) throw err;
     await makeDir(parent);
     try {
       await fs.mkdir(dir);
       return true;
     } catch (again) {
-      if (again?.code === "EEXIST") return false;
+      if (caught(again)?.code === "EEXIST") return false;
       throw again;
     }
   }
@@ -92,7 +93,7 @@ function processGone(pid) {
     process.kill(pid, 0);
     return false;
   } catch (err) {
-    return err?.code === "ESRCH";
+    return caught(err)?.code === "ESRCH";
   }
 }
 
@@ -144,7 +145,7 @@ export class NodeFsStore {
     try {
       bytes = await fs.readFile(file);
     } catch (err) {
-      if (ABSENT.has(err?.code)) return undefined;
+      if (ABSENT.has(caught(err)?.code)) return undefined;
       throw failed("cannot read", key, err);
     }
     return decode(bytes);
@@ -201,7 +202,7 @@ export class NodeFsStore {
       return await fs.open(tmp, "wx");
     } catch (err) {
       // Removed behind the store's back since it was swept: make it again, once.
-      if (err?.code !== "ENOENT") throw err;
+      if (caught(err)?.code !== "ENOENT") throw err;
       await makeDir(dir);
       return fs.open(tmp, "wx");
     }
@@ -214,7 +215,8 @@ export class NodeFsStore {
       await fs.unlink(file);
     } catch (err) {
       // EPERM is what some platforms report for unlink() on a directory.
-      if (ABSENT.has(err?.code) || (err?.code === "EPERM" && (await isDir(file)))) return;
+      if (ABSENT.has(caught(err)?.code) || (caught(err)?.code === "EPERM" && (await isDir(file))))
+        return;
       throw failed("cannot remove", key, err);
     }
   }
@@ -234,7 +236,7 @@ export class NodeFsStore {
     try {
       stat = await fs.lstat(p);
     } catch (err) {
-      if (ABSENT.has(err?.code)) return;
+      if (ABSENT.has(caught(err)?.code)) return;
       throw failed("cannot stat", key, err);
     }
     if (stat.isFile()) {
@@ -247,7 +249,7 @@ export class NodeFsStore {
       try {
         names = await fs.readdir(p);
       } catch (err) {
-        if (ABSENT.has(err?.code)) return;
+        if (ABSENT.has(caught(err)?.code)) return;
         throw failed("cannot list", key, err);
       }
       for (const name of names) {
@@ -272,7 +274,7 @@ export class NodeFsStore {
     try {
       stat = await fs.lstat(p);
     } catch (err) {
-      if (ABSENT.has(err?.code)) return out;
+      if (ABSENT.has(caught(err)?.code)) return out;
       throw failed("cannot stat", prefix, err);
     }
     if (stat.isFile()) {
@@ -289,7 +291,7 @@ export class NodeFsStore {
     try {
       entries = await fs.readdir(p, { withFileTypes: true });
     } catch (err) {
-      if (ABSENT.has(err?.code)) return;
+      if (ABSENT.has(caught(err)?.code)) return;
       throw failed("cannot list", prefix, err);
     }
     const dirs = [];
@@ -341,7 +343,7 @@ export class NodeFsStore {
           // Only our own lock: one judged stale and taken over is the taker's now.
           if ((await fs.readFile(file, "utf8").catch(() => "")) === content) await fs.unlink(file);
         } catch (err) {
-          if (!ABSENT.has(err?.code)) throw failed("cannot release the lock", key, err);
+          if (!ABSENT.has(caught(err)?.code)) throw failed("cannot release the lock", key, err);
         } finally {
           releaseLocal();
         }
@@ -367,7 +369,7 @@ export class NodeFsStore {
         }
         return false;
       } catch (err) {
-        if (err?.code === "ENOENT" && !madeDir) {
+        if (caught(err)?.code === "ENOENT" && !madeDir) {
           // Once: a folder that cannot be made fails below with the OS error.
           madeDir = true;
           await makeDir(path.dirname(file)).catch((mkdirError) => {
@@ -375,7 +377,7 @@ export class NodeFsStore {
           });
           continue;
         }
-        if (err?.code !== "EEXIST") throw failed("cannot create the lock", key, err);
+        if (caught(err)?.code !== "EEXIST") throw failed("cannot create the lock", key, err);
       }
       const seen = await lockState(file);
       if (
@@ -406,7 +408,7 @@ export class NodeFsStore {
     try {
       await (await fs.open(guard, "wx")).close();
     } catch (err) {
-      if (err?.code !== "EEXIST") return false;
+      if (caught(err)?.code !== "EEXIST") return false;
       // A taker that died holding the guard leaves it behind: clear it for the next round.
       const age = await fs.stat(guard).then(
         (st) => Date.now() - st.mtimeMs,
@@ -446,7 +448,7 @@ export class NodeFsStore {
         );
       }
     } catch (err) {
-      if (ABSENT.has(err?.code)) return;
+      if (ABSENT.has(caught(err)?.code)) return;
       throw failed("cannot remove", prefix, err);
     }
   }
@@ -499,13 +501,13 @@ export class NodeFsStore {
     try {
       fh = await fs.open(file, "r");
     } catch (err) {
-      if (ABSENT.has(err?.code)) return undefined;
+      if (ABSENT.has(caught(err)?.code)) return undefined;
       throw failed("cannot open", key, err);
     }
     try {
       return await read(fh);
     } catch (err) {
-      if (ABSENT.has(err?.code)) return undefined; // EISDIR: a directory holds no value
+      if (ABSENT.has(caught(err)?.code)) return undefined; // EISDIR: a directory holds no value
       if (err instanceof ToolStubError) throw err;
       throw failed("cannot read", key, err);
     } finally {
@@ -539,7 +541,7 @@ function isStale({ holder, ageMs }, leaseMs) {
     process.kill(holder.pid, 0);
     return false;
   } catch (err) {
-    return err?.code === "ESRCH";
+    return caught(err)?.code === "ESRCH";
   }
 }
 

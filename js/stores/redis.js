@@ -18,7 +18,7 @@
 // segment holds and which sorts below every byte: byte order of members is the contract's
 // segment-wise key order, and a prefix's keys are one lexicographic range.
 
-import { ToolStubError } from "./errors.js";
+import { ToolStubError, caught } from "./errors.js";
 import { validateKey, validatePrefix, validateSliceBounds, validateValue } from "./keys.js";
 import { decode, encode, isWellFormed } from "./wtf8.js";
 import { acquireLocal } from "./lock.js";
@@ -354,7 +354,7 @@ export class RedisStore {
     try {
       return await this.#client.callBuffer("EVALSHA", SHAS[name], keys.length, ...keys, ...args);
     } catch (err) {
-      if (!String(err?.message).startsWith("NOSCRIPT")) throw err;
+      if (!String(caught(err)?.message).startsWith("NOSCRIPT")) throw err;
       return this.#client.callBuffer("EVAL", SCRIPTS[name], keys.length, ...keys, ...args);
     }
   }
