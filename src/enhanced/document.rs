@@ -7,9 +7,10 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::field_values::{shown, state_rank, STATE_FIELDS};
 use super::table::is_number_or_date;
 use crate::kinds::Synopsis;
-use crate::python::{char_len, clip, one_line, stable_sort_by};
+use crate::python::{char_len, clip, stable_sort_by};
 use crate::value::Value;
 
 /// Top-level entries described one per line; the rest are named on one line.
@@ -61,40 +62,6 @@ const LABEL_FIELDS: [&str; 9] = [
     "email",
     "path",
 ];
-/// Last segments of field names whose values are states or categories: shown first.
-const STATE_FIELDS: [&str; 16] = [
-    "state",
-    "status",
-    "phase",
-    "level",
-    "severity",
-    "kind",
-    "type",
-    "reason",
-    "event",
-    "result",
-    "outcome",
-    "conclusion",
-    "method",
-    "code",
-    "category",
-    "currency",
-];
-
-/// A scalar for a stub line: one line, clipped.
-pub fn shown(text: &str, width: i64) -> String {
-    // Most values are already one line of single-spaced printable ASCII words: clipped as they
-    // are, without splitting and joining them again (what `one_line` would give them).
-    let bytes = text.as_bytes();
-    let single_spaced = bytes.first() != Some(&b' ')
-        && bytes.last() != Some(&b' ')
-        && bytes.iter().all(|b| (b' '..=b'~').contains(b))
-        && !text.contains("  ");
-    if single_spaced {
-        return clip(text, width);
-    }
-    one_line(text, width)
-}
 
 /// Joins `items` with ", " up to about `LINE_WIDTH` chars, then says how many were left out.
 pub fn joined_names<S: AsRef<str>>(items: &[S]) -> String {
@@ -616,25 +583,6 @@ fn short_type(type_name: &str) -> &str {
     }
 }
 
-fn last_segment(path: &str) -> &str {
-    let tail = path.rsplit('.').next().unwrap_or(path);
-    tail.trim_end_matches("[]")
-}
-
-/// How telling a field's values are: its name's place in `STATE_FIELDS` (a `_suffix` match
-/// after every exact one), or after all of them.
-pub fn state_rank(path: &str) -> usize {
-    let tail = last_segment(path).to_ascii_lowercase();
-    let exact = STATE_FIELDS.iter().position(|name| tail == *name);
-    let suffix = || {
-        STATE_FIELDS
-            .iter()
-            .position(|name| tail.ends_with(&format!("_{name}")))
-            .map(|at| STATE_FIELDS.len() + at)
-    };
-    exact.or_else(suffix).unwrap_or(2 * STATE_FIELDS.len())
-}
-
 fn is_label_field(key: &str) -> bool {
     LABEL_FIELDS.contains(&key)
 }
@@ -1083,6 +1031,7 @@ fn describe_scalars(items: &[Value<'_>], sampled: bool, synopsis: &mut Synopsis)
 mod tests {
     use super::*;
     use crate::kinds::{json::load_value, yaml::load_documents};
+    use crate::python::one_line;
     use crate::test_support::synopsis_text;
 
     fn yaml(text: &str) -> Synopsis {

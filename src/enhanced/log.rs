@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use super::counter::Counter;
 use super::log_grammar::{self, Grammar, GRAMMARS};
+use super::log_levels::{level_word, CRITICAL, ERROR, FATAL, INFO, LEVELS, WARN};
 use super::text_helpers::{
     after_last, bounded_one_line, find_byte, floor_char_boundary, lines, probes, trim_set,
     PROBE_BYTES,
@@ -19,38 +20,8 @@ use super::text_helpers::{
 use crate::kinds::Synopsis;
 use crate::python::stable_sort_by;
 
-/// Levels, most severe first; a line's level is one of these canonical names.
-const LEVELS: [&str; 8] = [
-    "FATAL", "CRITICAL", "ERROR", "WARN", "NOTICE", "INFO", "DEBUG", "TRACE",
-];
 /// The level names of an access log's lines: status classes.
 const ACCESS_LABELS: [&str; 8] = ["", "", "5xx", "4xx", "", "2xx/3xx", "", ""];
-const FATAL: usize = 0;
-const CRITICAL: usize = 1;
-const ERROR: usize = 2;
-const WARN: usize = 3;
-const INFO: usize = 5;
-
-/// Level words as written in logs (lowercased) and their index in `LEVELS`.
-const LEVEL_WORDS: [(&str, usize); 17] = [
-    ("fatal", FATAL),
-    ("panic", FATAL),
-    ("emerg", FATAL),
-    ("alert", FATAL),
-    ("critical", CRITICAL),
-    ("crit", CRITICAL),
-    ("error", ERROR),
-    ("err", ERROR),
-    ("severe", ERROR),
-    ("warn", WARN),
-    ("warning", WARN),
-    ("notice", 4),
-    ("info", 5),
-    ("information", 5),
-    ("debug", 6),
-    ("trace", 7),
-    ("verbose", 7),
-];
 
 /// One-letter levels (`[E]`, klog's `E1201`, logcat's ` E `), only where the form is unambiguous.
 fn letter_level(letter: u8) -> Option<usize> {
@@ -287,22 +258,6 @@ pub(crate) fn strip_timestamp(line: &str) -> &str {
 }
 
 // ---- levels -------------------------------------------------------------------------------
-
-/// The level `word` names (`error`, `WARN`, `crit`, ...), as an index into `LEVELS`.
-pub(crate) fn level_index(word: &str) -> Option<usize> {
-    level_word(word)
-}
-
-#[inline(never)]
-fn level_word(word: &str) -> Option<usize> {
-    if word.len() > 11 {
-        return None;
-    }
-    LEVEL_WORDS
-        .iter()
-        .find(|(name, _)| word.eq_ignore_ascii_case(name))
-        .map(|&(_, level)| level)
-}
 
 /// The level a token names: `ERROR`, `[error]`, `<warn>`, `ERROR:root:...`, `level=error`,
 /// `"level":"error"`-less logfmt, `[E]`. `letters` allows a bare one-letter level.

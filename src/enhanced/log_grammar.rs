@@ -145,7 +145,7 @@ fn syslog_tag(s: &str) -> Option<(&str, &str)> {
 /// `host tag[pid]: msg` after a syslog or journald timestamp.
 fn syslog_line(rest: &str) -> Option<Entry<'_>> {
     let (host, after_host) = split_word(skip_spaces(rest));
-    if !host_name(host) || super::log::level_index(host).is_some() {
+    if !host_name(host) || super::log_levels::level_index(host).is_some() {
         return None;
     }
     let (tag, message) = syslog_tag(after_host)?;
@@ -342,7 +342,7 @@ fn apache_error(rest: &str) -> Option<Entry<'_>> {
         Some((module, level)) => (Some(module), level),
         None => (None, &inner[..close]),
     };
-    let level = super::log::level_index(level)?;
+    let level = super::log_levels::level_index(level)?;
     if module.is_some_and(|m| !tag_name(m)) {
         return None;
     }

@@ -33,6 +33,7 @@ pub mod git_log;
 pub mod html;
 pub mod log;
 mod log_grammar;
+mod log_levels;
 pub mod text_table;
 pub mod xml;
 
@@ -41,6 +42,7 @@ use crate::kinds::Synopsis;
 mod code;
 mod counter;
 mod document;
+mod field_values;
 mod json;
 mod markdown;
 mod markup;

@@ -2,7 +2,7 @@
 //! column's type (integer, float, date, datetime, bool, text), empty cells, numeric min/max, and
 //! the values of low-cardinality columns with their counts.
 
-use super::document::{shown, state_rank};
+use super::field_values::{shown, state_rank};
 use super::Input;
 use crate::kinds::table::{stated_columns, stated_data_rows, visit_rows, MAX_LISTED_COLUMNS};
 use crate::kinds::Synopsis;

@@ -15,9 +15,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::document::{
-    joined_within, record_identity, shown, untyped_record_lines, SAMPLED_RECORDS,
-};
+use super::document::{joined_within, record_identity, untyped_record_lines, SAMPLED_RECORDS};
+use super::field_values::shown;
 use super::Input;
 use crate::kinds::Synopsis;
 use crate::python::swar::{self, bytes_equal, WORD_BYTES};
