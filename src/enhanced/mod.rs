@@ -95,11 +95,35 @@ pub fn generate_from(output: &str, mime_type: &str, reference: Synopsis) -> Syno
     };
     if let Some(mut found) = analyzer::analyze(registry::ANALYZERS, &input) {
         found.sample = String::new();
+        keep_reference_excerpts(&mut found, input.reference);
         return found;
     }
     let mut fallback = input.reference.clone();
     fallback.summary.push(NOT_PROVEN.to_string());
     fallback
+}
+
+/// Whether a synopsis item is one of the reference text synopsis's verbatim excerpts.
+fn is_excerpt(item: &str) -> bool {
+    item.starts_with("Opening excerpt:") || item.starts_with("Closing excerpt:")
+}
+
+/// An analysis of what the reference read as text keeps the reference's excerpts after
+/// everything it adds, so the enhanced stub says no less than the reference's: the stub's length
+/// bound clips them first, as the last items. (Excerpts of markup or a parsed document would be
+/// its syntax: an HTML page's synopsis has its main text instead, YAML's its records.)
+fn keep_reference_excerpts(found: &mut Synopsis, reference: &Synopsis) {
+    if reference.kind != "text" || matches!(found.kind.as_str(), "html" | "xml" | "yaml" | "json") {
+        return;
+    }
+    let has_excerpts = [&found.summary, &found.structure, &found.notable_items]
+        .iter()
+        .any(|items| items.iter().any(|item| is_excerpt(item)));
+    if has_excerpts {
+        return;
+    }
+    let excerpts = reference.summary.iter().filter(|item| is_excerpt(item));
+    found.notable_items.extend(excerpts.cloned());
 }
 
 #[cfg(test)]
@@ -108,6 +132,16 @@ mod near_miss_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_oriented_kinds_keep_the_reference_excerpts_last() {
+        let log = "2024-01-01T00:00:00Z ERROR boom\n2024-01-01T00:00:01Z INFO ok\n".repeat(50);
+        let synopsis = enhanced(&log, "text/plain");
+        assert_eq!(synopsis.kind, "log");
+        let last = synopsis.notable_items.last().expect("notable items");
+        assert!(last.starts_with("Closing excerpt: "), "{last}");
+        assert!(last.contains("INFO ok"), "{last}");
+    }
 
     fn enhanced(output: &str, mime_type: &str) -> Synopsis {
         generate(output, mime_type, 2_000)
