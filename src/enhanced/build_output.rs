@@ -376,6 +376,22 @@ fn summary_line(line: &str) -> Option<(&'static str, &str)> {
             return Some(("mocha", line));
         }
     }
+    // tsc's `Found 12 errors in 4 files.`, mypy's `Found 12 errors in 4 files (checked 30
+    // source files)` and `Success: no issues found in 30 source files`.
+    if let Some(rest) = line.strip_prefix("Found ") {
+        let count = first_word(rest);
+        let after = rest.strip_prefix(count).unwrap_or("");
+        if !count.is_empty()
+            && count.bytes().all(|b| b.is_ascii_digit())
+            && (after.starts_with(" error") || after.starts_with(" warning"))
+            && has(" in ")
+        {
+            return Some((if has("source file") { "mypy" } else { "tsc" }, line));
+        }
+    }
+    if line.starts_with("Success: no issues found in ") {
+        return Some(("mypy", line));
+    }
     if let Some(rest) = line
         .strip_prefix("FAIL\t")
         .or_else(|| line.strip_prefix("ok  \t"))
@@ -1070,6 +1086,24 @@ mod tests {
             let output = format!("error: failed\n{line}\n{line}\nerror: build failed\n");
             let _ = synopsis(&output);
         }
+    }
+
+    #[test]
+    fn type_checkers_summary_lines() {
+        let tsc = "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\n\nFound 1 error in src/a.ts:3\n";
+        assert!(
+            all(tsc).contains("Found 1 error in src/a.ts:3"),
+            "{}",
+            all(tsc)
+        );
+        let mypy = "app/a.py:3: error: Incompatible types  [assignment]\nFound 1 error in 1 file (checked 4 source files)\n";
+        assert!(
+            all(mypy).contains("mypy): Found 1 error in 1 file (checked 4 source files)"),
+            "{}",
+            all(mypy)
+        );
+        // Other tools' `Found` lines are no summary of a build.
+        assert_eq!(summary_line("Found 3 vulnerabilities in 2 packages"), None);
     }
 
     #[test]
