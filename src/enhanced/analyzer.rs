@@ -108,7 +108,7 @@ pub fn declared_family(mime: &str) -> Option<Family> {
 /// `text/x-python`, `text/x-go`, `text/javascript`, `application/typescript`, ...: a language
 /// named by its media type.
 fn is_code_subtype(top: &str, sub: &str) -> bool {
-    const LANGUAGES: [&str; 24] = [
+    const LANGUAGES: [&str; 26] = [
         "python",
         "go",
         "golang",
@@ -133,6 +133,8 @@ fn is_code_subtype(top: &str, sub: &str) -> bool {
         "jsx",
         "tsx",
         "script.python",
+        "cpp",
+        "httpd-php",
     ];
     let language = sub.strip_prefix("x-").unwrap_or(sub);
     matches!(top, "text" | "application") && LANGUAGES.contains(&language)

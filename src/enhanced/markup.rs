@@ -324,11 +324,16 @@ fn describe(found: &Outline) -> Synopsis {
 /// The names within `width` chars, the last one kept when the list is cut: an outline's end
 /// says where the document goes.
 pub(crate) fn first_and_last<S: AsRef<str>>(items: &[S], width: usize) -> String {
+    first_and_last_of(items, items.len(), width)
+}
+
+/// `first_and_last` of the first names of a list of `total` and its last (the last of `items`).
+pub(crate) fn first_and_last_of<S: AsRef<str>>(items: &[S], total: usize, width: usize) -> String {
     let Some((last, rest)) = items.split_last() else {
         return String::new();
     };
     let all = joined_within(items, width);
-    if !all.contains(", ... ") {
+    if total == items.len() && !all.contains(", ... ") {
         return all;
     }
     let last = last.as_ref();
@@ -346,7 +351,10 @@ pub(crate) fn first_and_last<S: AsRef<str>>(items: &[S], width: usize) -> String
         head.push_str(item);
         kept += 1;
     }
-    format!("{head}, ... {} more, {last}", rest.len() - kept)
+    if kept == 0 {
+        return format!("... {} more, {last}", total - 1);
+    }
+    format!("{head}, ... {} more, {last}", total - 1 - kept)
 }
 
 /// The analyzer of reStructuredText and AsciiDoc documents.

@@ -253,7 +253,10 @@ impl Analyzer for Code {
         Family::Code
     }
     fn claim(&self, input: &Input<'_>) -> Option<Claim> {
-        (input.reference_kind == "code").then_some(())?;
+        // A language's own MIME type proves code the reference read as text (C, C#, shell).
+        let declared = super::analyzer::declared_family(input.mime) == Some(Family::Code);
+        (input.reference_kind == "code" || (declared && input.reference_kind == "text"))
+            .then_some(())?;
         Some(declared_or(input, Family::Code, "code lines"))
     }
     fn synopsis(&self, input: &Input<'_>, _: &Claim) -> Option<Synopsis> {
