@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use super::counter::Counter;
 use super::log_grammar::{self, Grammar, GRAMMARS};
@@ -17,6 +18,7 @@ use super::text_helpers::{
     after_last, bounded_one_line, find_byte, floor_char_boundary, lines, probes, trim_set,
     PROBE_BYTES,
 };
+use crate::fx_hasher::FxHasher;
 use crate::kinds::Synopsis;
 use crate::python::stable_sort_by;
 
@@ -55,6 +57,9 @@ const MAX_SOURCES_SHOWN: usize = 6;
 /// Distinct messages remembered for grouping: beyond it, new messages are only counted (a log of
 /// unique lines must not hold a copy of itself).
 const MAX_GROUPS: usize = 20_000;
+/// Entries whose messages are all grouped (for the most repeated messages); past them only
+/// error entries are (`Scan::entry`).
+const GROUPED_ENTRIES: usize = 20_000;
 /// Bytes of a message that its grouping key reads.
 const KEY_BYTES: usize = 160;
 
@@ -484,6 +489,8 @@ fn group_key(message: &str, key: &mut Vec<u8>) {
 
 struct Group {
     count: usize,
+    /// Of `count`, the entries among the log's first `GROUPED_ENTRIES`.
+    sampled: usize,
     first_line: usize,
     level: Option<usize>,
     text: String,
@@ -491,20 +498,22 @@ struct Group {
 
 #[derive(Default)]
 struct Groups {
-    // Keyed by `String` with `usize` values, the map type the XML kind already has in the wasm.
-    by_key: HashMap<String, usize>,
+    // Every entry's key is looked up: FxHash, not SipHash (the map type the code analyzer has).
+    by_key: HashMap<String, usize, BuildHasherDefault<FxHasher>>,
     groups: Vec<Group>,
     /// The key being built, reused from line to line.
     key: Vec<u8>,
 }
 
 impl Groups {
-    fn add(&mut self, level: Option<usize>, message: &str, line: usize) {
+    /// Counts an entry's message; `sampled` when the entry is among the first
+    /// `GROUPED_ENTRIES`.
+    fn add(&mut self, level: Option<usize>, message: &str, line: usize, sampled: bool) {
         group_key(message, &mut self.key);
         if let Some(level) = level {
             self.key.extend_from_slice(LEVELS[level].as_bytes());
         }
-        self.add_key(level, message, line);
+        self.add_key(level, message, line, sampled);
     }
 
     /// Counts a name as it is (an exception class: no numbers to fold).
@@ -512,18 +521,21 @@ impl Groups {
         self.key.clear();
         self.key
             .extend_from_slice(&name.as_bytes()[..floor_char_boundary(name, KEY_BYTES)]);
-        self.add_key(None, name, line);
+        self.add_key(None, name, line, true);
     }
 
-    fn add_key(&mut self, level: Option<usize>, message: &str, line: usize) {
+    fn add_key(&mut self, level: Option<usize>, message: &str, line: usize, sampled: bool) {
         // Words break only at ASCII bytes, so the key is whole chars.
         let key = std::str::from_utf8(&self.key).unwrap_or("");
         if let Some(&index) = self.by_key.get(key) {
-            self.groups[index].count += 1;
+            let group = &mut self.groups[index];
+            group.count += 1;
+            group.sampled += usize::from(sampled);
         } else if self.groups.len() < MAX_GROUPS {
             self.by_key.insert(key.to_string(), self.groups.len());
             self.groups.push(Group {
                 count: 1,
+                sampled: usize::from(sampled),
                 first_line: line,
                 level,
                 text: bounded_one_line(message, GROUP_CHARS),
@@ -533,13 +545,18 @@ impl Groups {
 
     /// The groups that pass `keep`, most frequent first (ties: first seen first).
     fn ranked(&self, keep: fn(&Group) -> bool) -> Vec<&Group> {
+        self.ranked_by(keep, |group| group.count)
+    }
+
+    /// The groups that pass `keep`, highest `count` first (ties: first seen first).
+    fn ranked_by(&self, keep: fn(&Group) -> bool, count: fn(&Group) -> usize) -> Vec<&Group> {
         let mut ranked = Vec::new();
         for group in &self.groups {
             if keep(group) {
                 ranked.push(group);
             }
         }
-        stable_sort_by(&mut ranked, |a, b| b.count.cmp(&a.count));
+        stable_sort_by(&mut ranked, |a, b| count(b).cmp(&count(a)));
         ranked
     }
 
@@ -633,7 +650,13 @@ impl<'a> Scan<'a> {
             // Quoted later (only the last one is): kept borrowed when the line holds it.
             self.last[level] = Some((number, message.clone()));
         }
-        self.groups.add(level, &message, number);
+        // Messages are grouped on every error entry (the error groups are exact) and on the
+        // first `GROUPED_ENTRIES` of the others (the most repeated messages are counted there):
+        // grouping is most of a line's cost, and a long log repeats its messages early.
+        let sampled = self.entries <= GROUPED_ENTRIES;
+        if sampled || level.is_some_and(|level| level <= ERROR) {
+            self.groups.add(level, &message, number, sampled);
+        }
     }
 
     /// An entry read by a format's grammar: its level is the grammar's, else the one among the
@@ -1001,17 +1024,19 @@ pub fn synopsis(output: &str) -> Option<Synopsis> {
             scan.exceptions.counts(MAX_EXCEPTIONS)
         ));
     }
-    let repeated = scan.groups.ranked(|g| g.count > 1);
+    let repeated = scan.groups.ranked_by(|g| g.sampled > 1, |g| g.sampled);
     if !repeated.is_empty() {
-        synopsis
-            .notable_items
-            .push("Most repeated messages (numbers and ids vary):".to_string());
+        synopsis.notable_items.push(if scan.entries > GROUPED_ENTRIES {
+            format!("Most repeated messages in the first {GROUPED_ENTRIES} entries (numbers and ids vary):")
+        } else {
+            "Most repeated messages (numbers and ids vary):".to_string()
+        });
         for g in repeated.iter().take(MAX_REPEATED) {
             let level = g.level.map_or("", |level| labels[level]);
             let space = if level.is_empty() { "" } else { " " };
             synopsis
                 .notable_items
-                .push(format!("{}x {level}{space}{}", g.count, g.text));
+                .push(format!("{}x {level}{space}{}", g.sampled, g.text));
         }
     }
     Some(synopsis)
@@ -1240,6 +1265,37 @@ mod tests {
             "{all}"
         );
         assert!(all.contains("Log: 29 lines, 24 entries"), "{all}");
+    }
+
+    #[test]
+    fn past_the_grouped_entries_only_errors_are_grouped_and_the_repeats_say_so() {
+        let mut log = String::new();
+        for i in 0..30_000 {
+            let time = format!("2024-05-01T12:{:02}:{:02}Z", (i / 60) % 60, i % 60);
+            if i % 2_000 == 999 {
+                log.push_str(&format!("{time} ERROR db timeout after {i} ms\n"));
+            } else if i % 2_000 == 1_999 {
+                log.push_str(&format!("{time} ERROR queue full, {i} jobs dropped\n"));
+            } else if i < 10_000 {
+                log.push_str(&format!("{time} INFO request {i} served\n"));
+            } else {
+                log.push_str(&format!("{time} INFO cache refreshed for {i}\n"));
+            }
+        }
+        let all = text(&synopsis(&log).unwrap());
+        // Every error is grouped, past the sample too; the repeats are counted in the sample.
+        assert!(
+            all.contains("15x, first line 1000: db timeout")
+                && all.contains("15x, first line 2000: queue full"),
+            "{all}"
+        );
+        assert!(
+            all.contains("Most repeated messages in the first 20000 entries"),
+            "{all}"
+        );
+        assert!(all.contains("9990x INFO cache refreshed"), "{all}");
+        assert!(all.contains("9990x INFO request 0 served"), "{all}");
+        assert!(all.contains("Levels: ERROR 30, INFO 29970."), "{all}");
     }
 
     #[test]

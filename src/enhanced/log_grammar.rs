@@ -435,7 +435,8 @@ pub(crate) fn failure_word(message: &str) -> bool {
     let mut previous_letter = false;
     for (at, &byte) in head.iter().enumerate() {
         let letter = byte.is_ascii_alphabetic();
-        if letter && !previous_letter {
+        // Most words open with a letter no failure word opens with: one table lookup.
+        if letter && !previous_letter && FAILURE_FIRST_LETTERS[usize::from(byte | 0x20)] {
             let rest = &head[at..];
             let first = byte.to_ascii_lowercase();
             if FAILURE_WORDS.iter().any(|word| {
@@ -450,6 +451,17 @@ pub(crate) fn failure_word(message: &str) -> bool {
     }
     false
 }
+
+/// The (lowercase) letters failure words open with.
+const FAILURE_FIRST_LETTERS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < FAILURE_WORDS.len() {
+        table[FAILURE_WORDS[i][0] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// A failure's group: its source and its first three words, words with digits as `#`
 /// (`sshd: Failed password for`), and the line as quoted (`sshd: Failed password for x ...`).
