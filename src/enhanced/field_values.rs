@@ -49,10 +49,15 @@ fn last_segment(path: &str) -> &str {
 pub(super) fn state_rank(path: &str) -> usize {
     let tail = last_segment(path).to_ascii_lowercase();
     let exact = STATE_FIELDS.iter().position(|name| tail == *name);
+    // `_name` at the end, compared in place (this runs per field of every sampled record).
     let suffix = || {
         STATE_FIELDS
             .iter()
-            .position(|name| tail.ends_with(&format!("_{name}")))
+            .position(|name| {
+                tail.len() > name.len()
+                    && tail.ends_with(name)
+                    && tail.as_bytes()[tail.len() - name.len() - 1] == b'_'
+            })
             .map(|at| STATE_FIELDS.len() + at)
     };
     exact.or_else(suffix).unwrap_or(2 * STATE_FIELDS.len())

@@ -4,7 +4,7 @@
 
 use super::document::{describe, SAMPLED_RECORDS};
 use super::Input;
-use crate::kinds::json::{holds_one_value, load_value, type_bit};
+use crate::kinds::json::{load_value, spans_one_value, type_bit};
 use crate::kinds::Synopsis;
 use crate::python::{char_len, py_splitlines, py_strip};
 use crate::value::Value;
@@ -19,7 +19,13 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
         return Some(describe(&value, "JSON", "json", "JSON output"));
     }
     if let Some(lines) = json_lines(input.output, SAMPLED_RECORDS) {
-        return Some(describe(&lines, "JSON Lines:", "json", "JSON Lines output"));
+        let mut synopsis = describe(&lines, "JSON Lines:", "json", "JSON Lines output");
+        if lines.sampled() {
+            synopsis.summary.push(format!(
+                "Lines past the first {SAMPLED_RECORDS} checked for one value each, not parsed."
+            ));
+        }
+        return Some(synopsis);
     }
     let mut synopsis = describe(&value, "JSON", "json", "JSON output");
     synopsis.notable_items.push(format!(
@@ -30,8 +36,10 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
 }
 
 /// The values of a JSON Lines output (every non-blank line one whole JSON value, at least two)
-/// as a list: past the first `sample` lines, each is only validated, and the last decoded, so
-/// the list is a sample when its lines are all of one type (as `load_value` samples).
+/// as a list: past the first `sample` lines, each is only checked to span one value by its shape
+/// (`spans_one_value`: decoding them all cost several times the reference's read of the first),
+/// and the last decoded, so the list is a sample when its lines are all of one type (as
+/// `load_value` samples). Lines of several types are all decoded.
 #[inline(never)]
 fn json_lines(output: &str, sample: usize) -> Option<Value<'_>> {
     let lines = || {
@@ -47,7 +55,7 @@ fn json_lines(output: &str, sample: usize) -> Option<Value<'_>> {
         types |= line.bytes().next().map_or(0, type_bit);
         if count < sample {
             values.push(line_value(line, sample)?);
-        } else if holds_one_value(line) {
+        } else if spans_one_value(line) {
             last = Some(line);
         } else {
             return None;
@@ -121,8 +129,13 @@ mod tests {
             let array = format!("[{}]", records.join(",\n"));
             let lines = records.join("\n");
             for (output, is_lines) in [(&array, false), (&lines, true)] {
-                let sampled = enhanced(output).expect("JSON");
+                let mut sampled = enhanced(output).expect("JSON");
                 let expected = whole(output, is_lines);
+                // Past a sample, JSON Lines say their lines were checked, not parsed.
+                if is_lines && count > SAMPLED_RECORDS + 1 {
+                    let note = sampled.summary.pop().expect("the note");
+                    assert!(note.starts_with("Lines past the first 2000"), "{note}");
+                }
                 assert_eq!(
                     (&sampled.summary, &sampled.structure),
                     (&expected.summary, &expected.structure),
@@ -150,8 +163,16 @@ mod tests {
         let lines = records.join("\n");
         let value = json_lines(&lines, SAMPLED_RECORDS).expect("JSON Lines");
         assert!(value.sampled() && matches!(&value, Value::List(_, 2_500)));
-        // A bad line past the sample: not JSON Lines (the reference read the first line only).
+        let shown = synopsis_text(&enhanced(&lines).expect("JSON"));
+        assert!(
+            shown.contains("Lines past the first 2000 checked for one value each, not parsed."),
+            "{shown}"
+        );
+        // A line past the sample that is no one value: not JSON Lines (the reference read the
+        // first line only). One bad inside a balanced value passes: it is not parsed.
         records[2_300] = r#"{"id": tru}"#.to_string();
+        assert!(json_lines(&records.join("\n"), SAMPLED_RECORDS).is_some());
+        records[2_300] = r#"{"id": 1, "note": "cut"#.to_string();
         let bad = records.join("\n");
         assert!(json_lines(&bad, SAMPLED_RECORDS).is_none());
         let shown = synopsis_text(&enhanced(&bad).expect("JSON"));

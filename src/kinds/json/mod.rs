@@ -50,7 +50,7 @@ use scan::*;
 use text::*;
 use tree::*;
 
-pub(crate) use decoder::{holds_one_value, load_value, type_bit};
+pub(crate) use decoder::{load_value, spans_one_value, type_bit};
 pub use sample_check::sampled_load_agrees;
 pub(crate) use scan::{hex4, number_end, plain_run_end, string_end, NumberError, StringError};
 
