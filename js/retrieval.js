@@ -75,6 +75,7 @@ export async function read(session, refOrId, options) {
 
 /** @typedef {import("./generated/contract.js").ReadWindow} ReadWindow */
 /** @typedef {import("./generated/contract.js").GrepResult} GrepResult */
+/** @typedef {import("./generated/contract.js").RankedSearch} RankedSearch */
 
 /**
  * The core's read window of `content`, cut exactly when it holds lone surrogates.
@@ -296,6 +297,7 @@ export async function searchAll(session, options) {
       });
     }
   }
+  /** @type {RankedSearch & { skipped?: import("./index.js").SkippedResult[] }} */
   const ranked = JSON.parse(
     session.runtime.call(
       "rankSearchAll",

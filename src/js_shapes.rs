@@ -10,8 +10,10 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::catalog::CatalogEntry;
+use crate::context::{plan as context_plan, ContextInput, Replacement};
 use crate::kinds::Synopsis;
 use crate::record::{ToolResultRecord, OFFSET_UNIT};
+use crate::retrieval::search_all::{self, Hit, SearchOrder};
 use crate::retrieval::{grep, json_pointer, lines, output_index, table_rows};
 
 /// One generated interface: its name, what it is, and the core's answers it is read from.
@@ -21,7 +23,7 @@ pub struct Shape {
     samples: Vec<Value>,
     /// TypeScript types that say more than the JSON shows (a field's literal values, a named
     /// type), by field name.
-    named: &'static [(&'static str, &'static str)],
+    named: Vec<(&'static str, String)>,
     /// Optional fields no small sample shows, with their types.
     unseen: &'static [(&'static str, &'static str)],
 }
@@ -80,6 +82,41 @@ fn sample_record() -> ToolResultRecord {
     }
 }
 
+/// The TypeScript union of the values' JSON strings (an enum's variants as the core writes them).
+fn union(values: &[impl Serialize]) -> String {
+    values
+        .iter()
+        .map(|variant| value(variant).to_string())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// `rankSearchAll`'s answers for two hits of the sample's matches: cut to one (with the count of
+/// unsearched candidates) and not cut.
+fn ranked_samples(text: &str) -> Vec<Value> {
+    let Some(found) = request::<grep::GrepRequest>(json!({ "query": "o" }))
+        .and_then(|request| grep::grep(text, &request).ok())
+    else {
+        return Vec::new();
+    };
+    let hit = |id: &str| Hit {
+        tool_result_id: id.into(),
+        reference: format!("viking://user/default/sessions/s/tool-results/{id}"),
+        tool_name: "shell".into(),
+        created_at: "2026-01-01T00:00:00Z".into(),
+        total_matches: found.total_matches,
+        matches: found.matches.iter().map(value).collect(),
+    };
+    [(1, 1), (10, 0)]
+        .iter()
+        .filter_map(|&(limit, unsearched)| {
+            let hits = vec![hit("tr_a"), hit("tr_b")];
+            search_all::rank(hits, limit, SearchOrder::Relevance, unsearched).ok()
+        })
+        .map(value)
+        .collect()
+}
+
 /// The shapes, in the order they are written.
 pub fn shapes() -> Vec<Shape> {
     let lines_text = "one\ntwo\nthree\n";
@@ -98,7 +135,7 @@ pub fn shapes() -> Vec<Shape> {
                 })
                 .map(value)
                 .collect(),
-            named: &[],
+            named: Vec::new(),
             unseen: &[],
         },
         Shape {
@@ -111,7 +148,7 @@ pub fn shapes() -> Vec<Shape> {
                     json!({ "line": 1, "lines": 10 }),
                 ],
             ),
-            named: &[],
+            named: Vec::new(),
             unseen: &[],
         },
         Shape {
@@ -125,10 +162,7 @@ pub fn shapes() -> Vec<Shape> {
                     json!({ "jsonPointer": "/name" }),
                 ],
             ),
-            named: &[(
-                "type",
-                "\"object\" | \"array\" | \"string\" | \"number\" | \"boolean\" | \"null\"",
-            )],
+            named: vec![("type", union(&json_pointer::type_names()))],
             unseen: &[],
         },
         Shape {
@@ -138,7 +172,7 @@ pub fn shapes() -> Vec<Shape> {
                 |r| table_rows::read_rows(table, r),
                 &[json!({ "rows": { "start": 1, "count": 1 } })],
             ),
-            named: &[("delimiter", "\",\" | \"\\t\"")],
+            named: vec![("delimiter", "\",\" | \"\\t\"".to_string())],
             unseen: &[],
         },
         Shape {
@@ -148,17 +182,46 @@ pub fn shapes() -> Vec<Shape> {
                 |r| grep::grep(lines_text, r),
                 &[json!({ "query": "o" }), json!({ "query": "absent" })],
             ),
-            named: &[],
+            named: Vec::new(),
             // Set only when the listed matches stop early (the snippets' budget, the grep
             // module's work budget).
             unseen: &[("note", "string")],
+        },
+        Shape {
+            name: "RankedSearch",
+            meaning: "`rankSearchAll`: the results of a search over the session, ranked and cut.",
+            samples: ranked_samples(lines_text),
+            named: Vec::new(),
+            unseen: &[],
+        },
+        Shape {
+            name: "ContextPlan",
+            meaning: "`contextPlan`: which tool results to clear, oldest first, and into what.",
+            samples: [4_000, 100]
+                .iter()
+                .filter_map(|&tokens| {
+                    request::<ContextInput>(json!({
+                        "policy": { "trigger": 1000, "target": 500, "keepRecent": 0 },
+                        "totalTokens": tokens + 100,
+                        "results": [{ "tokens": tokens, "toolName": "t", "head": "output" }],
+                        "stubHeader": "[tool result]",
+                    }))
+                })
+                .filter_map(|input| context_plan(&input).ok())
+                .map(value)
+                .collect(),
+            named: vec![("to", union(&[Replacement::Stub, Replacement::Reference]))],
+            unseen: &[],
         },
         Shape {
             name: "ToolResultRecord",
             meaning:
                 "A result's record (metadata.json, `parseStoredRecord`), snake_case as stored.",
             samples: vec![value(&record)],
-            named: &[("user_id", "string | null"), ("peer_id", "string | null")],
+            named: vec![
+                ("user_id", "string | null".to_string()),
+                ("peer_id", "string | null".to_string()),
+            ],
             unseen: &[],
         },
         Shape {
@@ -168,21 +231,24 @@ pub fn shapes() -> Vec<Shape> {
                 .map(value)
                 .into_iter()
                 .collect(),
-            named: &[("createdAtMs", "number | null")],
+            named: vec![("createdAtMs", "number | null".to_string())],
             unseen: &[],
         },
         Shape {
             name: "OutputIndex",
             meaning: "`outputIndex`: a stored output's position index (index.json).",
             samples: vec![value(output_index::output_index(lines_text, true))],
-            named: &[("checkpoints", "[number, number, number, number][]")],
+            named: vec![(
+                "checkpoints",
+                "[number, number, number, number][]".to_string(),
+            )],
             unseen: &[],
         },
     ]
 }
 
 /// The TypeScript type of the JSON values a field took in the samples.
-fn type_of(values: &[&Value], named: &[(&str, &str)]) -> String {
+fn type_of(values: &[&Value], named: &[(&str, String)]) -> String {
     let mut types: Vec<String> = Vec::new();
     let items: Vec<&Value> = values
         .iter()
@@ -211,7 +277,7 @@ fn type_of(values: &[&Value], named: &[(&str, &str)]) -> String {
 }
 
 /// An object type's members (`name: type;`, `name?: type;` where a sample lacks it).
-fn members(samples: &[&Value], named: &[(&str, &str)]) -> Vec<String> {
+fn members(samples: &[&Value], named: &[(&str, String)]) -> Vec<String> {
     let objects: Vec<&Map<String, Value>> = samples.iter().filter_map(|v| v.as_object()).collect();
     let mut fields: Vec<&String> = Vec::new();
     for object in &objects {
@@ -231,8 +297,9 @@ fn members(samples: &[&Value], named: &[(&str, &str)]) -> Vec<String> {
         };
         let known = named
             .iter()
-            .chain(NAMED_FIELDS)
-            .find(|(named, _)| named == field)
+            .map(|(name, ts)| (*name, ts.as_str()))
+            .chain(NAMED_FIELDS.iter().copied())
+            .find(|(name, _)| name == field)
             .map(|(_, ts)| ts.to_string());
         let field_type = known.unwrap_or_else(|| type_of(&values, named));
         members.push(format!("{field}{optional}: {field_type};"));
@@ -245,7 +312,7 @@ pub fn typescript() -> String {
     let mut text = String::new();
     for shape in shapes() {
         let samples: Vec<&Value> = shape.samples.iter().collect();
-        let mut members = members(&samples, shape.named);
+        let mut members = members(&samples, &shape.named);
         members.extend(
             shape
                 .unseen

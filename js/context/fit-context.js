@@ -137,6 +137,7 @@ export class ContextGovernor {
         })),
       );
       const input = { policy, totalTokens: total, results, stubHeader, resume: round > 0 };
+      /** @type {import("../generated/contract.js").ContextPlan} */
       const plan = JSON.parse(this.#runtime.call("contextPlan", JSON.stringify(input)));
       const texts = new Map();
       for (const { index, to } of plan.clear) {

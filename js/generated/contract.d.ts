@@ -142,6 +142,20 @@ export interface GrepResult {
   note?: string;
 }
 
+/** `rankSearchAll`: the results of a search over the session, ranked and cut. */
+export interface RankedSearch {
+  results: { toolResultId: string; ref: string; toolName: string; createdAt: string; totalMatches: number; matches: { offset: number; offsetUnit: typeof OFFSET_UNIT; snippet: string; line: number; column: number; length: number; }[]; }[];
+  totalResults: number;
+  totalMatches: number;
+  unsearched?: number;
+}
+
+/** `contextPlan`: which tool results to clear, oldest first, and into what. */
+export interface ContextPlan {
+  clear: { index: number; to: "stub" | "reference"; }[];
+  expectedTokens: number;
+}
+
 /** A result's record (metadata.json, `parseStoredRecord`), snake_case as stored. */
 export interface ToolResultRecord {
   tool_result_id: string;

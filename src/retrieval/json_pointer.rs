@@ -63,6 +63,11 @@ struct Scanner<'a> {
     bytes: &'a [u8],
 }
 
+/// Every `type` a read or a cut names, from the first byte of a value of each type.
+pub fn type_names() -> [&'static str; 6] {
+    [b'{', b'[', b'"', b'0', b't', b'n'].map(type_name_of)
+}
+
 fn type_name_of(first: u8) -> &'static str {
     match first {
         b'{' => "object",

@@ -51,6 +51,14 @@ export type Shapes = [
   // A hit's `row` / `jsonPointer` are the hit coordinates the core adds for some kinds.
   Expect<Same<Omit<Index.SearchMatch, "row" | "jsonPointer">, Contract.GrepResult["matches"][number]>>,
   Expect<Same<Omit<Index.SearchResult, "toolResultId" | "matches">, Omit<Contract.GrepResult, "matches">>>,
+  Expect<Same<Omit<Index.SearchAllResult, "results" | "skipped">, Omit<Contract.RankedSearch, "results">>>,
+  Expect<
+    Same<
+      Omit<Index.SearchAllResult["results"][number], "matches">,
+      Omit<Contract.RankedSearch["results"][number], "matches">
+    >
+  >,
+  Expect<Same<Contract.RankedSearch["results"][number]["matches"][number], Contract.GrepResult["matches"][number]>>,
   // The tool calls' snake_case answers are the same values.
   Expect<Same<Index.ToolCallMatch, { [K in keyof Contract.GrepResult["matches"][number] as SnakeOf<K & string>]: Contract.GrepResult["matches"][number][K] }>>,
 ];
