@@ -139,6 +139,8 @@ run_suite biome count_biome npx --no-install biome ci --colors=off --error-on-wa
 # The JS source type-checked from its JSDoc (tsc --strict --checkJs, tests/types/tsconfig.json),
 # and the public .d.ts checked against it (tests/types/contract.ts); reads pkg/wasm's glue types.
 run_suite typecheck count_tsc npx --no-install tsc -p tests/types/tsconfig.json --listFiles
+# The modules typed without implicit `any` so far, checked with noImplicitAny on.
+run_suite typecheck-no-implicit-any count_tsc npx --no-install tsc -p tests/types/tsconfig.no-implicit-any.json --listFiles
 run_suite js count_node_test node --test --test-reporter=tap tests/js/
 for runner in tests/browser/*-runner.mjs; do
   run_suite "browser-$(basename "$runner" -runner.mjs)" count_plain node "$runner"

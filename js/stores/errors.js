@@ -40,10 +40,12 @@ export function caught(thrown) {
  * What a call threw, as a ToolStubError: the core throws an `Error` with a `code` (its binding's
  * error conversion), kept with its stack, which goes through the core's frames to the caller's;
  * anything else is INTERNAL. (A wasm trap also resets its module: see runtime.js.)
+ * @param {unknown} error
+ * @returns {ToolStubError}
  */
 export function asToolStubError(error) {
   if (error instanceof ToolStubError) return error;
-  const code = /** @type {{ code?: unknown }} */ (error)?.code;
+  const code = caught(error)?.code;
   if (error instanceof Error && ERROR_CODES.some((known) => known === code)) {
     const converted = new ToolStubError(/** @type {ToolStubErrorCode} */ (code), error.message);
     const head = `Error: ${error.message}`;
@@ -52,10 +54,13 @@ export function asToolStubError(error) {
     }
     return converted;
   }
-  return new ToolStubError("INTERNAL", String(error?.message ?? error), { cause: error });
+  return new ToolStubError("INTERNAL", String(caught(error)?.message ?? error), { cause: error });
 }
 
-/** Whether `error` is a wasm trap (the module that trapped must start afresh). */
+/**
+ * Whether `error` is a wasm trap (the module that trapped must start afresh).
+ * @param {unknown} error
+ */
 export function isWasmTrap(error) {
   return typeof WebAssembly !== "undefined" && error instanceof WebAssembly.RuntimeError;
 }

@@ -8,10 +8,16 @@
 import { ToolStubError } from "./errors.js";
 import { isWellFormed } from "./wtf8.js";
 
+/** @param {unknown} seg */
 function describe(seg) {
   return typeof seg === "string" ? JSON.stringify(seg) : `${typeof seg} ${String(seg)}`;
 }
 
+/**
+ * @param {unknown} seg
+ * @param {number} index
+ * @param {string} why
+ */
 function badSegment(seg, index, why) {
   return new ToolStubError(
     "INVALID_ARGUMENT",
@@ -19,7 +25,12 @@ function badSegment(seg, index, why) {
   );
 }
 
-/** Throws ToolStubError("INVALID_ARGUMENT") unless `seg` is a usable segment. */
+/**
+ * Throws ToolStubError("INVALID_ARGUMENT") unless `seg` is a usable segment.
+ * @param {unknown} seg
+ * @param {number} [index]
+ * @returns {asserts seg is string}
+ */
 export function validateSegment(seg, index = 0) {
   if (typeof seg !== "string") throw badSegment(seg, index, "must be a string");
   if (seg === "") throw badSegment(seg, index, "must not be empty");
@@ -30,7 +41,10 @@ export function validateSegment(seg, index = 0) {
   if (!isWellFormed(seg)) throw badSegment(seg, index, "must not contain lone surrogates");
 }
 
-/** A full key: a non-empty array of valid segments. */
+/**
+ * A full key: a non-empty array of valid segments.
+ * @param {unknown} key
+ */
 export function validateKey(key) {
   if (!Array.isArray(key)) {
     throw new ToolStubError(
@@ -42,7 +56,10 @@ export function validateKey(key) {
   key.forEach(validateSegment);
 }
 
-/** A prefix for range operations: like a key, but may be empty (= everything). */
+/**
+ * A prefix for range operations: like a key, but may be empty (= everything).
+ * @param {unknown} prefix
+ */
 export function validatePrefix(prefix) {
   if (!Array.isArray(prefix)) {
     throw new ToolStubError(
@@ -53,13 +70,18 @@ export function validatePrefix(prefix) {
   prefix.forEach(validateSegment);
 }
 
+/** @param {unknown} value */
 export function validateValue(value) {
   if (typeof value !== "string") {
     throw new ToolStubError("INVALID_ARGUMENT", `value must be a string, got ${typeof value}`);
   }
 }
 
-/** Segment-wise comparison in UTF-16 code unit order (what `<` on strings does). */
+/**
+ * Segment-wise comparison in UTF-16 code unit order (what `<` on strings does).
+ * @param {readonly string[]} a
+ * @param {readonly string[]} b
+ */
 export function compareKeys(a, b) {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
@@ -68,13 +90,21 @@ export function compareKeys(a, b) {
   return a.length - b.length;
 }
 
+/**
+ * @param {readonly string[]} key
+ * @param {readonly string[]} prefix
+ */
 export function hasPrefix(key, prefix) {
   if (key.length < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
   return true;
 }
 
-/** Bounds of a loadSlice: safe integers with 0 <= start <= end. */
+/**
+ * Bounds of a loadSlice: safe integers with 0 <= start <= end.
+ * @param {number} start
+ * @param {number} end
+ */
 export function validateSliceBounds(start, end) {
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
     throw new ToolStubError(

@@ -5,12 +5,16 @@
 /**
  * Waits for the lock `name` in `table` (a Map the caller owns: one per store, or one per
  * database) and answers its release function, which may be called more than once.
+ * @param {Map<string, Promise<unknown>>} table
+ * @param {string} name
+ * @returns {Promise<() => void>}
  */
 export async function acquireLocal(table, name) {
   const previous = table.get(name) ?? Promise.resolve();
-  let open;
+  /** @type {() => void} */
+  let open = () => {};
   const held = new Promise((resolve) => {
-    open = resolve;
+    open = () => resolve(undefined);
   });
   const tail = previous.then(() => held);
   table.set(name, tail);
@@ -24,7 +28,10 @@ export async function acquireLocal(table, name) {
   };
 }
 
-/** The name of a key's lock within one store. */
+/**
+ * The name of a key's lock within one store.
+ * @param {readonly string[]} key
+ */
 export function lockName(key) {
   return key.join("\0");
 }

@@ -20,10 +20,20 @@ const TIMED_METHODS = [
   "loadPieces",
 ];
 
+/**
+ * @template {object} S
+ * @param {S} store
+ * @param {number} ms
+ * @returns {S}
+ */
 export function withStoreTimeout(store, ms) {
   const timed =
-    (name) =>
-    (method, ...args) => {
+    (/** @type {string} */ name) =>
+    (
+      /** @type {(...args: unknown[]) => Promise<unknown>} */ method,
+      /** @type {unknown[]} */ ...args
+    ) => {
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
       let timer;
       const deadline = new Promise((_, reject) => {
         timer = setTimeout(() => {

@@ -14,15 +14,24 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** String.prototype's ES2024 methods, where the runtime has them (Node 18 lacks them). */
+/** @typedef {{ isWellFormed?: () => boolean, toWellFormed?: () => string }} Es2024String */
+
+/** @param {string} str */
 export function isWellFormed(str) {
-  if (typeof str.isWellFormed === "function") return str.isWellFormed();
+  const native = /** @type {Es2024String} */ (/** @type {unknown} */ (str));
+  if (typeof native.isWellFormed === "function") return native.isWellFormed();
   LONE_SURROGATE.lastIndex = 0;
   return !LONE_SURROGATE.test(str);
 }
 
-/** `str` with each lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, which Node 18 lacks). */
+/**
+ * `str` with each lone surrogate replaced by U+FFFD (String.prototype.toWellFormed, which Node 18 lacks).
+ * @param {string} str
+ */
 export function toWellFormed(str) {
-  if (typeof str.toWellFormed === "function") return str.toWellFormed();
+  const native = /** @type {Es2024String} */ (/** @type {unknown} */ (str));
+  if (typeof native.toWellFormed === "function") return native.toWellFormed();
   return str.replace(LONE_SURROGATE, "\uFFFD");
 }
 
@@ -30,10 +39,11 @@ export function toWellFormed(str) {
 export function encode(str) {
   if (isWellFormed(str)) return encoder.encode(str);
   // Encode the well-formed runs natively, splice in 3 bytes per lone surrogate.
+  /** @type {Uint8Array[]} */
   const parts = [];
   let total = 0;
   let last = 0;
-  const push = (bytes) => {
+  const push = (/** @type {Uint8Array} */ bytes) => {
     parts.push(bytes);
     total += bytes.length;
   };
@@ -53,10 +63,12 @@ export function encode(str) {
   return out;
 }
 
+/** @param {unknown} [cause] */
 function corrupt(cause) {
   return new ToolStubError("CORRUPT", "stored bytes are not valid UTF-8/WTF-8", { cause });
 }
 
+/** @param {Uint8Array} bytes */
 function decodeUtf8(bytes) {
   try {
     return decoder.decode(bytes);
@@ -67,6 +79,10 @@ function decodeUtf8(bytes) {
 
 // Index of the next encoded surrogate (ED followed by A0..BF) at or after `from`, or -1.
 // 0xED is always a lead byte in UTF-8, so any occurrence starts a sequence.
+/**
+ * @param {Uint8Array} bytes
+ * @param {number} from
+ */
 function nextSurrogate(bytes, from) {
   for (let i = bytes.indexOf(0xed, from); i !== -1; i = bytes.indexOf(0xed, i + 1)) {
     if (i + 1 < bytes.length && bytes[i + 1] >= 0xa0) return i;
@@ -80,6 +96,7 @@ export function decode(bytes) {
   if (i === -1) return decodeUtf8(bytes); // fast path: plain UTF-8
   // Slow path: decode the runs between encoded surrogates natively (fatal
   // decoding still validates them) and splice the surrogates in.
+  /** @type {string[]} */
   const parts = [];
   let last = 0;
   while (i !== -1) {
@@ -102,6 +119,7 @@ export function decode(bytes) {
  * decoding: every non-continuation byte starts one code point, and 4-byte
  * sequences (lead F0..F7) need a surrogate pair.
  * Counts can be accumulated over chunks of a stream.
+ * @param {Uint8Array} bytes
  */
 export function utf16Length(bytes) {
   let n = 0;
