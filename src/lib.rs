@@ -13,19 +13,22 @@
 pub mod agent;
 pub mod catalog;
 mod context;
-// Without the `enhanced` feature (the main wasm module) the analyzers of `enhanced`, and the
-// readers of whole values in `kinds` that only they use (JSON and YAML value trees, table rows),
-// have no caller: the linker leaves them out (see `enhanced_source`).
-#[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
+// Enhanced mode's analyzers, and what only they use (the value tree below, the readers of whole
+// values and table rows in `kinds`, each marked `cfg(feature = "enhanced")`), are compiled with
+// the `enhanced` feature only: the main wasm module is built without it (see `enhanced_source`).
+#[cfg(feature = "enhanced")]
 mod enhanced;
 pub mod enhanced_source;
 mod error;
 mod fx_hasher;
 pub mod ids;
+// The generated JavaScript files (and the shapes they declare) list the enhanced layer's kinds
+// too: written from a build with the analyzers (tests/generated_js.rs).
+#[cfg(feature = "enhanced")]
 mod js_constants;
+#[cfg(feature = "enhanced")]
 mod js_shapes;
 mod json_fields;
-#[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
 mod kinds;
 mod python;
 pub mod record;
@@ -41,7 +44,7 @@ mod synopsis_mode;
 mod test_support;
 pub mod turn;
 // The value tree the JSON and YAML parsers build for enhanced mode's analyses only.
-#[cfg_attr(not(feature = "enhanced"), allow(dead_code))]
+#[cfg(feature = "enhanced")]
 mod value;
 
 /// The context governor's policy: which tool results of a conversation to clear, and into what.
@@ -54,6 +57,7 @@ pub use error::{Error, ErrorCode, Result};
 pub use ids::{safe_id, sha256_hex, tool_result_id, validate_id};
 /// The JavaScript files generated from the core's constants (checked by tests/generated_js.rs),
 /// with the kinds of the enhanced layer, which the crate root (a seam between the layers) passes.
+#[cfg(feature = "enhanced")]
 pub fn generated_js_files() -> [(&'static str, String); 3] {
     js_constants::generated_js_files(&enhanced::ENHANCED_KINDS)
 }

@@ -14,6 +14,7 @@ pub fn joined_pieces(pieces: &[&str]) -> Vec<String> {
 }
 
 /// A synopsis's lines (summary, structure, notable items) as one text, for `contains` checks.
+#[cfg(feature = "enhanced")]
 pub fn synopsis_text(synopsis: &crate::kinds::Synopsis) -> String {
     synopsis.lines().cloned().collect::<Vec<_>>().join("\n")
 }

@@ -1,6 +1,8 @@
 //! The JavaScript files generated from the core (src/js_constants.rs) must match it: a stale file
 //! fails here and the message says how to write it again. File access lives here, not in the core
-//! (tests/limits.rs checks that src/ touches no files).
+//! (tests/limits.rs checks that src/ touches no files). The files list the enhanced layer's kinds
+//! too: they are generated with the `enhanced` feature (a default one).
+#![cfg(feature = "enhanced")]
 
 use std::path::Path;
 

@@ -688,6 +688,7 @@ fn visit_first_rows(
 
 /// The data-row count the table synopsis states (its `rows: N` line), read back from a
 /// synopsis this module made: the enhanced synopsis reuses it rather than count every row again.
+#[cfg(feature = "enhanced")]
 pub(crate) fn stated_data_rows(synopsis: &Synopsis) -> Option<usize> {
     synopsis
         .structure
@@ -696,6 +697,7 @@ pub(crate) fn stated_data_rows(synopsis: &Synopsis) -> Option<usize> {
 }
 
 /// The column count the table synopsis states (its summary's `columns: N.`).
+#[cfg(any(test, feature = "enhanced"))]
 pub(crate) fn stated_columns(synopsis: &Synopsis) -> Option<usize> {
     let summary = synopsis.summary.first()?;
     let at = summary.rfind("columns: ")? + "columns: ".len();
@@ -705,6 +707,7 @@ pub(crate) fn stated_columns(synopsis: &Synopsis) -> Option<usize> {
 /// Calls `on_row` with the cells of the first `max_rows` non-blank records of `output` (the
 /// synopsis's reading rules), for the enhanced synopses' column statistics, and reads no further;
 /// returns how many it read.
+#[cfg(feature = "enhanced")]
 pub(crate) fn visit_rows(
     output: &str,
     delimiter: char,

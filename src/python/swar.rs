@@ -53,6 +53,7 @@ pub fn vector_at(bytes: &[u8], at: usize) -> Option<core::arch::wasm32::v128> {
 /// Where the first `byte` at or after `from` is: 16 bytes a step with wasm SIMD where the module
 /// is built with it, then eight a step with words.
 #[inline(always)]
+#[cfg(any(test, feature = "enhanced"))]
 pub fn find_byte(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
     let mut at = from;
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

@@ -37,6 +37,7 @@ pub(super) const FULL_KEEP_DEPTH: usize = 5;
 /// it. `None` where `synopsis` says it is not JSON. For the enhanced synopses, which call it on
 /// outputs the reference decoded (`synopsis`): past the kept items it steps over the text
 /// without validating it again.
+#[cfg(feature = "enhanced")]
 pub(crate) fn load_value(output: &str, sample: usize) -> Option<(Value<'_>, &str)> {
     let text = py_strip(output);
     let sampled = Decoder::new(text, Mode::Sampled).with_sample(sample).run();
@@ -55,6 +56,7 @@ pub(crate) fn load_value(output: &str, sample: usize) -> Option<(Value<'_>, &str
 /// container to its closing bracket, a scalar to its delimiter (`skip_value`, unvalidated, no
 /// allocation), with nothing after it. What it lets through that Python would reject is inside
 /// one balanced value (`{"id": tru}`): the JSON Lines check of the lines past a sample.
+#[cfg(feature = "enhanced")]
 pub(crate) fn spans_one_value(line: &str) -> bool {
     let text = py_strip(line);
     skip_value(text.as_bytes(), 0) == Some(text.len())
@@ -170,6 +172,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// `Mode::Sampled` with samples of `sample` items (at least 1).
+    #[cfg(feature = "enhanced")]
     pub(super) fn with_sample(mut self, sample: usize) -> Self {
         // (Called only where `SAMPLING` holds.)
         self.sample = sample.max(1);

@@ -37,6 +37,7 @@
 //! check of a sampled load).
 
 mod decoder;
+#[cfg(feature = "enhanced")]
 mod sample_check;
 mod scan;
 mod text;
@@ -50,7 +51,9 @@ use scan::*;
 use text::*;
 use tree::*;
 
+#[cfg(feature = "enhanced")]
 pub(crate) use decoder::{load_value, spans_one_value, type_bit};
+#[cfg(feature = "enhanced")]
 pub use sample_check::sampled_load_agrees;
 pub(crate) use scan::{hex4, number_end, plain_run_end, string_end, NumberError, StringError};
 
@@ -64,6 +67,7 @@ use crate::python::{
     char_len, clip, py_repr_float, py_strip, repr_code_points, swar, INT_MAX_STR_DIGITS,
     JSON_MAX_NESTING as MAX_NESTING,
 };
+#[cfg(feature = "enhanced")]
 use crate::value::Value;
 
 /// Key lists (top-level keys, child keys, shapes) show at most this many keys.

@@ -304,6 +304,7 @@ fn random_document(seed: &mut u64, depth: usize) -> String {
     }
 }
 
+#[cfg(feature = "enhanced")]
 #[test]
 fn a_sampled_load_holds_the_first_items_and_the_last_of_the_whole() {
     let mut seed = 11u64;
@@ -368,6 +369,7 @@ fn stepping_over_a_value_ends_where_decoding_it_does() {
     }
 }
 
+#[cfg(feature = "enhanced")]
 #[test]
 fn a_sample_counts_distinct_keys_and_keeps_the_last_value_of_each() {
     // Python: {"a": 9, "b": 2, "c": 6, "d": 5}: `a` keeps its place with its last
@@ -444,6 +446,7 @@ fn a_sample_counts_distinct_keys_and_keeps_the_last_value_of_each() {
     }
 }
 
+#[cfg(feature = "enhanced")]
 #[test]
 fn a_sample_needs_items_of_one_type_and_keeps_depth_limits() {
     // An item past the sample unlike the sampled ones: the list is held whole.

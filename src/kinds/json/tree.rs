@@ -79,6 +79,7 @@ pub(super) struct Tree<'a> {
 impl<'a> Tree<'a> {
     /// The tree as a `Value`, built from the leaves up (nodes are numbered in document order,
     /// children after their parent), so no recursion follows the input's nesting.
+    #[cfg(feature = "enhanced")]
     pub(super) fn into_value(self) -> Value<'a> {
         let mut built: Vec<Option<Value<'a>>> = Vec::with_capacity(self.nodes.len());
         built.resize_with(self.nodes.len(), || None);

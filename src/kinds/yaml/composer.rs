@@ -98,6 +98,7 @@ impl<'a> Composer<'a> {
 
     /// PyYAML's `compose_all`: the root of every document in the stream (anchors are per
     /// document).
+    #[cfg(feature = "enhanced")]
     pub(super) fn compose_all_documents(&mut self) -> Res<Vec<usize>> {
         if self.parser.next_event()? != Event::StreamStart {
             return Err(Rejected);

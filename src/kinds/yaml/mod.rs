@@ -30,6 +30,7 @@ use scanner::*;
 
 use super::Synopsis;
 use crate::python::{py_bytes_repr, py_repr_float, py_strip, utf8_len, INT_MAX_STR_DIGITS};
+#[cfg(feature = "enhanced")]
 use crate::value::Value;
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
@@ -134,12 +135,14 @@ fn merge_work(text: &str) -> usize {
 
 /// Containers nested deeper than this are not kept by `load_documents` (nor followed through
 /// aliases, so an alias cycle ends there).
+#[cfg(feature = "enhanced")]
 const VALUE_DEPTH: usize = 8;
 
 /// Every document of `text` (PyYAML's `compose_all` with the safe resolvers) as values, for the
 /// enhanced synopses: scalars typed by their resolved tag, mapping keys as written (merge keys
 /// and complex keys left out), containers below `VALUE_DEPTH` without their items. `None` when
 /// PyYAML would fail to compose the stream.
+#[cfg(feature = "enhanced")]
 pub(crate) fn load_documents(text: &str) -> Option<Vec<Value<'_>>> {
     load_documents_cut_from(text, text.len()).map(|(documents, _)| documents)
 }
@@ -148,6 +151,7 @@ pub(crate) fn load_documents(text: &str) -> Option<Vec<Value<'_>>> {
 /// documents in part): the value budget is the one the whole document's nodes would give,
 /// estimated from the nodes composed here per byte, so aliases expand as far as they would in it.
 /// Also whether the budget ran out (some containers were left without their items).
+#[cfg(feature = "enhanced")]
 pub(crate) fn load_documents_cut_from(
     text: &str,
     whole_bytes: usize,
@@ -171,6 +175,7 @@ pub(crate) fn load_documents_cut_from(
     Some((documents, budget == 0))
 }
 
+#[cfg(feature = "enhanced")]
 fn node_value<'a>(
     nodes: &[composer::Node<'a>],
     id: usize,
