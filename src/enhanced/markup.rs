@@ -328,7 +328,7 @@ pub(crate) fn first_and_last<S: AsRef<str>>(items: &[S], width: usize) -> String
 }
 
 /// `first_and_last` of the first names of a list of `total` and its last (the last of `items`).
-pub(crate) fn first_and_last_of<S: AsRef<str>>(items: &[S], total: usize, width: usize) -> String {
+fn first_and_last_of<S: AsRef<str>>(items: &[S], total: usize, width: usize) -> String {
     let Some((last, rest)) = items.split_last() else {
         return String::new();
     };

@@ -1085,7 +1085,7 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     if language != guess {
         found = scan(input.output, language, true);
     }
-    let mut synopsis = synopsis_of(found, language, defines_width(input.reference));
+    let mut synopsis = synopsis_of(found, language);
     if let (Some((name, None)), None) = (declared, language) {
         if let Some(first) = synopsis.summary.first_mut() {
             if let Some(rest) = first.strip_prefix("Code source") {
@@ -1127,7 +1127,7 @@ fn declared_language(mime: &str) -> Option<(&'static str, Option<usize>)> {
 }
 
 /// The synopsis of what `scan` found, `language` being what it read for.
-fn synopsis_of(found: Scan<'_>, language: Option<usize>, width: usize) -> Synopsis {
+fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
     let Scan {
         lines,
         imports,
@@ -1188,27 +1188,22 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>, width: usize) -> Synops
     let mut names: Vec<String> = Vec::new();
     let mut chars = 0;
     for definition in &defines {
-        if chars > width {
+        if chars > DEFINES_WIDTH {
             break;
         }
         let shown = definition.shown(&groups);
         chars += char_len(&shown) + 2;
         names.push(shown);
     }
-    // A width below the widest means the stub's bound would clip the list from its end.
-    let bound_binds = width < DEFINES_WIDTH;
-    let imports = imports_line(&imports);
-    let width = width.saturating_sub(imports.as_ref().map_or(0, |line| char_len(line)));
-    synopsis.structure.extend(imports);
+    if let Some(line) = imports_line(&imports) {
+        synopsis.structure.push(line);
+    }
     if !names.is_empty() {
-        let listed = if bound_binds && (names.len() < defines.len() || chars > width) {
-            by_rank(&defines, &groups, width)
-        } else {
-            joined_of(&names, defines.len(), width)
-        };
-        synopsis
-            .structure
-            .push(format!("defines ({}): {listed}", defines.len()));
+        synopsis.structure.push(format!(
+            "defines ({}): {}",
+            defines.len(),
+            joined_of(&names, defines.len(), DEFINES_WIDTH)
+        ));
     }
     if !notes.is_empty() {
         synopsis.structure.push(format!(
@@ -1253,65 +1248,6 @@ fn imports_line(imports: &[(String, Origin)]) -> Option<String> {
         imports.len(),
         joined_within(&shown, LIST_WIDTH)
     ))
-}
-
-/// The definitions in `width` chars when they do not all fit: each rank (types with members,
-/// functions, other classes' methods, data types) gets its share, its first entries and its
-/// last (`FlushRate(), CancelRate(), ... 37 more, RenderSignature()`).
-fn by_rank(defines: &[Definition<'_>], groups: &[(&str, Methods<'_>)], width: usize) -> String {
-    let mut ranks: Vec<&[Definition<'_>]> = Vec::new();
-    let mut rest = defines;
-    while let Some(first) = rest.first() {
-        let end = rest
-            .iter()
-            .position(|d| d.rank != first.rank)
-            .unwrap_or(rest.len());
-        ranks.push(&rest[..end]);
-        rest = &rest[end..];
-    }
-    let share = (width / ranks.len().max(1)).max(24);
-    let lists: Vec<String> = ranks
-        .iter()
-        .map(|rank| {
-            // The first entries a share can hold, then the last.
-            let mut shown: Vec<String> = Vec::new();
-            let mut chars = 0;
-            for definition in rank.iter().take(rank.len() - 1) {
-                let name = definition.shown(groups);
-                if chars > share {
-                    break;
-                }
-                chars += char_len(&name) + 2;
-                shown.push(name);
-            }
-            if let Some(last) = rank.last() {
-                shown.push(last.shown(groups));
-            }
-            super::markup::first_and_last_of(&shown, rank.len(), share)
-        })
-        .collect();
-    lists.join("; ")
-}
-
-/// Chars the list of definitions may take so the stub stays within its bound: the stub may be
-/// 1.2 times the reference's (`stub::ENHANCED_STUB_RATIO`), whose synopsis of code is a few
-/// lines, so a long list would be clipped from its end, losing the last definitions and the data
-/// types. Estimated from the reference's items; at least 100 chars, at most `DEFINES_WIDTH`.
-fn defines_width(reference: &Synopsis) -> usize {
-    let items = [
-        &reference.summary,
-        &reference.structure,
-        &reference.notable_items,
-    ];
-    let reference_chars: usize = items
-        .iter()
-        .filter(|items| !items.is_empty())
-        .map(|items| 16 + items.iter().map(|item| char_len(item) + 3).sum::<usize>())
-        .sum();
-    // Room besides the summary line, the section titles and the list's own prefix.
-    (reference_chars * 6 / 5 + 40)
-        .saturating_sub(90)
-        .clamp(100, DEFINES_WIDTH)
 }
 
 /// Chars of the list of what the code defines (the stub's bound may clip it further).
@@ -1551,16 +1487,8 @@ mod tests {
         // the language of the whole file, for every language the pass may read for.
         for input in inputs() {
             for language in std::iter::once(None).chain((0..LANGUAGES).map(Some)) {
-                let skimmed = synopsis_text(&synopsis_of(
-                    scan(&input, language, true),
-                    language,
-                    DEFINES_WIDTH,
-                ));
-                let full = synopsis_text(&synopsis_of(
-                    scan(&input, language, false),
-                    language,
-                    DEFINES_WIDTH,
-                ));
+                let skimmed = synopsis_text(&synopsis_of(scan(&input, language, true), language));
+                let full = synopsis_text(&synopsis_of(scan(&input, language, false), language));
                 assert_eq!(skimmed, full, "{language:?} on {input:?}");
             }
             let reference = synopsis::generate(&input, "text/plain", 2_000);
@@ -1571,11 +1499,7 @@ mod tests {
                 reference: &reference,
             });
             let language = language_of(&input);
-            let two_passes = synopsis_of(
-                scan(&input, language, false),
-                language,
-                defines_width(&reference),
-            );
+            let two_passes = synopsis_of(scan(&input, language, false), language);
             assert_eq!(
                 one_pass.map(|s| synopsis_text(&s)),
                 Some(synopsis_text(&two_passes)),
@@ -1705,35 +1629,8 @@ mod tests {
                 .collect();
             let all: Vec<String> = (0..count).map(|i| format!("function_{i}()")).collect();
             let expected = format!("defines ({count}): {}", joined_within(&all, DEFINES_WIDTH));
-            let language = language_of(&python);
-            let shown = synopsis_text(&synopsis_of(
-                scan(&python, language, true),
-                language,
-                DEFINES_WIDTH,
-            ));
-            assert!(shown.contains(&expected), "{count}: {shown}");
+            assert!(of(&python).contains(&expected), "{count}: {}", of(&python));
         }
-    }
-
-    #[test]
-    fn a_list_the_bound_would_clip_keeps_each_kind_of_definition_and_its_last() {
-        let mut go = String::from("package store\n\n");
-        for i in 0..30 {
-            go.push_str(&format!("func Load{i}() {{\n}}\n\n"));
-        }
-        for i in 0..5 {
-            go.push_str(&format!("type Record{i} struct {{\n}}\n\n"));
-        }
-        let language = language_of(&go);
-        let shown = synopsis_text(&synopsis_of(scan(&go, language, true), language, 120));
-        assert!(
-            shown.contains("defines (35): Load0(), ") && shown.contains("more, Load29(); "),
-            "{shown}"
-        );
-        assert!(
-            shown.contains("struct Record0") && shown.ends_with("struct Record4"),
-            "{shown}"
-        );
     }
 
     #[test]
