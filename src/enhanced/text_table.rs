@@ -1037,9 +1037,11 @@ pub(crate) fn describe(table: Table<'_>) -> Option<Synopsis> {
         table.names.join(", ")
     ));
     if table.listing {
-        synopsis
-            .summary
-            .push(format!("Entries by type: {}.", entry_types(&table.rows)));
+        synopsis.summary.push(format!(
+            "{} entries by type: {}.",
+            table.rows.len(),
+            entry_types(&table.rows)
+        ));
     }
     // The rarest reasons first: what sets a few rows apart is the news.
     reasons.sort_by_key(|reason| reason.count);
@@ -1340,7 +1342,7 @@ mod tests {
         let all = shown(listing);
         assert!(all.contains("Table: 5 rows, 9 columns: Mode, Links, Owner, Group, Size, Month, Day, Time, Name."), "{all}");
         assert!(
-            all.contains("Entries by type: files 2, directories 2, links 1."),
+            all.contains("5 entries by type: files 2, directories 2, links 1."),
             "{all}"
         );
         assert!(
