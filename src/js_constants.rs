@@ -31,7 +31,7 @@ const REWRITE: &str =
 
 /// Each generated file: its path from the repository root, and its text. `enhanced_kinds` are the
 /// kinds enhanced mode adds (given by the crate root: this module is not of the enhanced layer).
-pub fn generated_js_files(enhanced_kinds: &[&str]) -> [(&'static str, String); 3] {
+pub(crate) fn generated_js_files(enhanced_kinds: &[&str]) -> [(&'static str, String); 3] {
     [
         ("js/core-constants.js", core_constants()),
         (

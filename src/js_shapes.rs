@@ -17,7 +17,7 @@ use crate::retrieval::search_all::{self, Hit, SearchOrder};
 use crate::retrieval::{grep, json_pointer, lines, output_index, table_rows};
 
 /// One generated interface: its name, what it is, and the core's answers it is read from.
-pub struct Shape {
+pub(crate) struct Shape {
     pub name: &'static str,
     pub meaning: &'static str,
     samples: Vec<Value>,
@@ -118,7 +118,7 @@ fn ranked_samples(text: &str) -> Vec<Value> {
 }
 
 /// The shapes, in the order they are written.
-pub fn shapes() -> Vec<Shape> {
+pub(crate) fn shapes() -> Vec<Shape> {
     let lines_text = "one\ntwo\nthree\n";
     let table = "id,city\n1,Lyon\n2,Nîmes\n3,Metz\n";
     let document = json!({ "items": (0..400).collect::<Vec<_>>(), "name": "x" }).to_string();
@@ -308,7 +308,7 @@ fn members(samples: &[&Value], named: &[(&str, String)]) -> Vec<String> {
 }
 
 /// The interfaces, as TypeScript declarations.
-pub fn typescript() -> String {
+pub(crate) fn typescript() -> String {
     let mut text = String::new();
     for shape in shapes() {
         let samples: Vec<&Value> = shape.samples.iter().collect();

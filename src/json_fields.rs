@@ -7,7 +7,7 @@ use serde::de::{DeserializeOwned, Error as _, Unexpected};
 use serde_json::{Error, Map, Value};
 
 /// The value as an object, or serde's "invalid type" error naming what was `expected`.
-pub fn object(value: Value, expected: &'static str) -> Result<Map<String, Value>, Error> {
+pub(crate) fn object(value: Value, expected: &'static str) -> Result<Map<String, Value>, Error> {
     match value {
         Value::Object(fields) => Ok(fields),
         other => Err(Error::invalid_type(unexpected(&other), &expected)),
@@ -30,12 +30,12 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
 }
 
 /// One field's value, read as serde reads it.
-pub fn take<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
+pub(crate) fn take<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
     T::deserialize(value)
 }
 
 /// A field without a default: serde's "missing field" error when it was absent.
-pub fn required<T>(field: Option<T>, name: &'static str) -> Result<T, Error> {
+pub(crate) fn required<T>(field: Option<T>, name: &'static str) -> Result<T, Error> {
     field.ok_or_else(|| Error::missing_field(name))
 }
 
@@ -138,7 +138,10 @@ pub(crate) use strict_struct;
 
 /// A field without a default: its value read as serde reads it when present; when absent, `None`
 /// for an `Option` (what reading `null` gives) and serde's "missing field" error for the rest.
-pub fn field<T: DeserializeOwned>(value: Option<Value>, name: &'static str) -> Result<T, Error> {
+pub(crate) fn field<T: DeserializeOwned>(
+    value: Option<Value>,
+    name: &'static str,
+) -> Result<T, Error> {
     match value {
         Some(value) => T::deserialize(value),
         None => T::deserialize(Value::Null).map_err(|_| Error::missing_field(name)),
@@ -146,7 +149,11 @@ pub fn field<T: DeserializeOwned>(value: Option<Value>, name: &'static str) -> R
 }
 
 /// An unknown key: serde's "unknown field" error when `deny`, else ignored.
-pub fn unknown_key(key: &str, allowed: &'static [&'static str], deny: bool) -> Result<(), Error> {
+pub(crate) fn unknown_key(
+    key: &str,
+    allowed: &'static [&'static str],
+    deny: bool,
+) -> Result<(), Error> {
     if deny {
         Err(Error::unknown_field(key, allowed))
     } else {

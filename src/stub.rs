@@ -17,11 +17,11 @@ pub const DEFAULT_MAX_STUB_CHARS: usize = 20_000;
 /// Below this many chars a stub may be longer than its output: the header and Explore lines
 /// alone take ~700 chars, and the reference's stubs of tiny outputs (its corpus has 21-char outputs
 /// with 850-char stubs) must stay as they are. Above every stub of the reference corpus.
-pub const STUB_FLOOR_CHARS: usize = 4_000;
+pub(crate) const STUB_FLOOR_CHARS: usize = 4_000;
 
 /// The most chars the stub of an output of `original_chars` may hold: `max_stub_chars`, and never
 /// more than the output itself once that is over `STUB_FLOOR_CHARS`.
-pub fn stub_limit(original_chars: usize, max_stub_chars: usize) -> usize {
+pub(crate) fn stub_limit(original_chars: usize, max_stub_chars: usize) -> usize {
     max_stub_chars.min(original_chars.max(STUB_FLOOR_CHARS))
 }
 
@@ -55,7 +55,7 @@ impl Default for ToolNames {
 }
 
 /// The first line of a stub unless `stubHeader` names another (the reference's own line).
-pub const REFERENCE_STUB_HEADER: &str = "[OpenViking tool result externalized]";
+pub(crate) const REFERENCE_STUB_HEADER: &str = "[OpenViking tool result externalized]";
 
 /// The header fields of a stub. Empty strings count as "not set".
 #[derive(Debug, Clone, Default)]
@@ -89,7 +89,7 @@ fn section_chars(title: &str, items: &[String]) -> usize {
 }
 
 /// Chars the sections of `synopsis` add to a rendered stub.
-pub fn sections_chars(synopsis: &Synopsis) -> usize {
+pub(crate) fn sections_chars(synopsis: &Synopsis) -> usize {
     sections(synopsis)
         .iter()
         .map(|(title, items)| section_chars(title, items))
@@ -156,7 +156,7 @@ fn decimal_digits(n: usize) -> usize {
 /// Clips the synopsis's lists so its sections add at most `room` chars to a stub (when `room`
 /// holds at least their markers). The room goes to the sections in order, each later non-empty
 /// section keeping enough for the marker that says what it held.
-pub fn bound_synopsis(synopsis: &mut Synopsis, room: usize) {
+pub(crate) fn bound_synopsis(synopsis: &mut Synopsis, room: usize) {
     if sections_chars(synopsis) <= room {
         return;
     }
@@ -253,7 +253,7 @@ pub fn render_stub(synopsis: &Synopsis, header: &StubHeader<'_>) -> String {
 /// `render_stub` held to `max_chars`: when the stub would be longer, the synopsis's lists are
 /// clipped (`bound_synopsis`) into the room the rest of the stub leaves. The synopsis is updated,
 /// so a record stores what the stub shows.
-pub fn render_bounded_stub(
+pub(crate) fn render_bounded_stub(
     synopsis: &mut Synopsis,
     header: &StubHeader<'_>,
     max_chars: usize,
@@ -319,7 +319,7 @@ fn hold_to_limit(synopsis: &mut Synopsis, header: &StubHeader<'_>, limit: usize)
 }
 
 /// `preview_chars = min(len(output), max(p, 0))`, the value a stub header and a record carry.
-pub fn effective_preview_chars(original_chars: usize, preview_chars: i64) -> i64 {
+pub(crate) fn effective_preview_chars(original_chars: usize, preview_chars: i64) -> i64 {
     preview_chars
         .max(0)
         .min(i64::try_from(original_chars).unwrap_or(i64::MAX))

@@ -1,7 +1,7 @@
 //! Kind detection (SPEC section 2): which kind's synopsis an output gets. The `Synopsis` type
 //! lives with the kinds (`kinds::Synopsis`), so the kinds never import from this dispatcher.
 
-pub use crate::kinds::Synopsis;
+pub(crate) use crate::kinds::Synopsis;
 use crate::kinds::{self, code::spaces};
 use crate::python::{char_len, head_tail, py_lstrip, py_splitlines, py_strip, take_chars};
 use std::cell::OnceCell;

@@ -6,7 +6,7 @@
 use crate::stub::ToolNames;
 
 /// Every reference form starts with this: how the governor knows a result it already shrank.
-pub const REFERENCE_FORM_PREFIX: &str = "[tool result cleared from context] ";
+pub(crate) const REFERENCE_FORM_PREFIX: &str = "[tool result cleared from context] ";
 
 /// The stub header keys a reference form carries over, in this order.
 const CARRIED_KEYS: [&str; 4] = ["tool_name", "kind", "original_chars", "original_tokens"];
@@ -57,7 +57,7 @@ pub fn classify(head: &str, stub_header: &str) -> Form {
 
 /// The one-line reference form of a stub: its ref, what it was, and the tools that get it back.
 /// `None` when `stub` is not a stub of this session's header with a ref.
-pub fn reference_form(stub: &str, stub_header: &str, tools: &ToolNames) -> Option<String> {
+pub(crate) fn reference_form(stub: &str, stub_header: &str, tools: &ToolNames) -> Option<String> {
     let fields = stub_header_lines(stub, stub_header)?;
     let reference = fields
         .iter()

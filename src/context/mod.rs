@@ -9,7 +9,7 @@
 //! enough to get under `target`), so the prompt prefix changes in rare, large batches rather than
 //! a little at every step.
 
-pub mod forms;
+pub(crate) mod forms;
 
 use serde::Serialize;
 
@@ -20,9 +20,9 @@ use forms::Form;
 
 /// A stub's size in tokens before it is made: what clearing an inline result is expected to
 /// leave. The host counts the real stub afterwards and plans again when it was larger.
-pub const DEFAULT_STUB_TOKENS: u64 = 1_200;
+pub(crate) const DEFAULT_STUB_TOKENS: u64 = 1_200;
 /// A reference form's size in tokens (one line: ref, tool name, kind, sizes, tools).
-pub const DEFAULT_REFERENCE_TOKENS: u64 = 100;
+pub(crate) const DEFAULT_REFERENCE_TOKENS: u64 = 100;
 
 /// Read from JSON by hand (`json_fields::strict_struct!`, below): a derived reader is ~5 KB of
 /// the main wasm module for each of the three input structs.
@@ -44,7 +44,7 @@ pub struct ContextPolicy {
 }
 
 /// The last this-many tool results are never cleared unless the policy says otherwise.
-pub const DEFAULT_KEEP_RECENT: usize = 3;
+pub(crate) const DEFAULT_KEEP_RECENT: usize = 3;
 
 json_fields::strict_struct!(ContextPolicy, {
     trigger: "trigger",

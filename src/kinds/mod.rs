@@ -15,7 +15,7 @@ use crate::json_fields;
 /// Every kind the reference's detection names (a stub's `kind:` line, a record's `synopsis_kind`):
 /// the modules above, and `unknown` for what none of them recognised.
 #[cfg(feature = "enhanced")]
-pub const REFERENCE_KINDS: [&str; 8] = [
+pub(crate) const REFERENCE_KINDS: [&str; 8] = [
     "json", "csv", "tsv", "yaml", "xml", "code", "text", "unknown",
 ];
 

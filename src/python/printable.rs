@@ -1,7 +1,7 @@
 //! Python's `str.isprintable()` outside ASCII: what `repr` keeps as is.
 
 /// Python's `str.isprintable()` for a code point >= 0x80.
-pub fn is_printable_non_ascii(code: u32) -> bool {
+pub(super) fn is_printable_non_ascii(code: u32) -> bool {
     let index = PRINTABLE_NON_ASCII.partition_point(|&(_, last)| last < code);
     PRINTABLE_NON_ASCII
         .get(index)

@@ -12,7 +12,7 @@ pub fn py_repr_str(s: &str) -> String {
 
 /// Python's `repr()` of a `float`: shortest round-trip digits, exponent form when the decimal
 /// exponent is below -4 or at least 16 (`1e-07`, `1e+16`), `.0` on integral values, `inf`, `nan`.
-pub fn py_repr_float(value: f64) -> String {
+pub(crate) fn py_repr_float(value: f64) -> String {
     if value.is_nan() {
         return "nan".to_string();
     }
@@ -140,7 +140,7 @@ fn round_ties_to_even(value: f64, digits: String, exponent: i64) -> (String, i64
 
 /// Python's `repr` of a str given as code points (lone surrogates allowed), stopping once more
 /// than `max_chars` chars are produced (enough for a later `clip`, without escaping megabytes).
-pub fn repr_code_points<I>(code_points: I, max_chars: usize) -> String
+pub(crate) fn repr_code_points<I>(code_points: I, max_chars: usize) -> String
 where
     I: Iterator<Item = u32> + Clone,
 {
@@ -188,7 +188,7 @@ fn push_repr_char(out: &mut String, code: u32, quote: char) {
 }
 
 /// Python's `repr(bytes)`.
-pub fn py_bytes_repr(bytes: &[u8]) -> String {
+pub(crate) fn py_bytes_repr(bytes: &[u8]) -> String {
     let quote = if bytes.contains(&b'\'') && !bytes.contains(&b'"') {
         '"'
     } else {

@@ -2,39 +2,39 @@
 //! each answers with the high bit of every byte that passes. The scanners of the kinds and of the
 //! output index share these instead of each keeping its own bit tricks.
 
-pub const LOW_BITS: u64 = 0x0101_0101_0101_0101;
-pub const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+pub(crate) const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+pub(crate) const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 /// Bytes per word.
-pub const WORD_BYTES: usize = 8;
+pub(crate) const WORD_BYTES: usize = 8;
 
 /// Bytes equal to `byte`, exactly (no carries between bytes).
-pub fn bytes_equal(word: u64, byte: u8) -> u64 {
+pub(crate) fn bytes_equal(word: u64, byte: u8) -> u64 {
     let x = word ^ (LOW_BITS * u64::from(byte));
     !(((x & !HIGH_BITS) + !HIGH_BITS) | x | !HIGH_BITS)
 }
 
 /// Bytes below `limit` (at most 0x80), exactly.
-pub fn bytes_below(word: u64, limit: u8) -> u64 {
+pub(crate) fn bytes_below(word: u64, limit: u8) -> u64 {
     !(((word & !HIGH_BITS) + LOW_BITS * u64::from(0x80 - limit)) | word) & HIGH_BITS
 }
 
 /// Zero bytes, exact up to the lowest one (a byte above it may be flagged too): cheaper than
 /// [`bytes_equal`] where only the first hit is used.
 #[inline(always)]
-pub fn zero_bytes_up_to_first(word: u64) -> u64 {
+pub(crate) fn zero_bytes_up_to_first(word: u64) -> u64 {
     word.wrapping_sub(LOW_BITS) & !word & HIGH_BITS
 }
 
 /// UTF-8 continuation bytes (`10xxxxxx`).
 #[inline(always)]
-pub fn continuation_bytes(word: u64) -> u64 {
+pub(crate) fn continuation_bytes(word: u64) -> u64 {
     word & !(word << 1) & HIGH_BITS
 }
 
 /// How many bytes of `bits` have their high bit set (and no other bit): their sum lands in the
 /// top byte of the product (a multiply is cheaper than a popcount where that is not native).
 #[inline(always)]
-pub fn count_flagged(bits: u64) -> usize {
+pub(crate) fn count_flagged(bits: u64) -> usize {
     ((bits >> 7).wrapping_mul(LOW_BITS) >> 56) as usize
 }
 
@@ -54,7 +54,7 @@ pub fn vector_at(bytes: &[u8], at: usize) -> Option<core::arch::wasm32::v128> {
 /// is built with it, then eight a step with words.
 #[inline(always)]
 #[cfg(any(test, feature = "enhanced"))]
-pub fn find_byte(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
+pub(crate) fn find_byte(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
     let mut at = from;
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {

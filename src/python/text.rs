@@ -59,11 +59,11 @@ const fn is_ascii_non_space(byte: u8) -> bool {
 }
 
 /// Python's `str.splitlines()` (without `keepends`): a final break does not start an empty line.
-pub fn py_splitlines(s: &str) -> PySplitLines<'_> {
+pub(crate) fn py_splitlines(s: &str) -> PySplitLines<'_> {
     PySplitLines { rest: s }
 }
 
-pub struct PySplitLines<'a> {
+pub(crate) struct PySplitLines<'a> {
     rest: &'a str,
 }
 
@@ -263,17 +263,17 @@ pub fn char_len(s: &str) -> usize {
 }
 
 /// Byte offset of char index `n` (or `s.len()` when `n` is past the end).
-pub fn byte_offset(s: &str, n: usize) -> usize {
+pub(crate) fn byte_offset(s: &str, n: usize) -> usize {
     s.char_indices().nth(n).map_or(s.len(), |(at, _)| at)
 }
 
 /// The first `n` chars of `s`.
-pub fn take_chars(s: &str, n: usize) -> &str {
+pub(crate) fn take_chars(s: &str, n: usize) -> &str {
     &s[..byte_offset(s, n)]
 }
 
 /// The last `n` chars of `s`.
-pub fn last_chars(s: &str, n: usize) -> &str {
+pub(crate) fn last_chars(s: &str, n: usize) -> &str {
     if n == 0 {
         return "";
     }
@@ -282,7 +282,7 @@ pub fn last_chars(s: &str, n: usize) -> &str {
 }
 
 /// `clip(s, n)`: "" for n <= 0, `s` when it fits, else the first n-3 chars and "...".
-pub fn clip(s: &str, n: i64) -> String {
+pub(crate) fn clip(s: &str, n: i64) -> String {
     if n <= 0 {
         return String::new();
     }
@@ -296,13 +296,13 @@ pub fn clip(s: &str, n: i64) -> String {
 }
 
 /// `one_line(s, n)`: every run of ws becomes one space, strip, then clip to n.
-pub fn one_line(s: &str, n: i64) -> String {
+pub(crate) fn one_line(s: &str, n: i64) -> String {
     let joined = py_words(s).collect::<Vec<_>>().join(" ");
     clip(&joined, n)
 }
 
 /// `head_tail(s, n)`: the fallback sample of the first and last n/2 chars.
-pub fn head_tail(s: &str, n: i64) -> String {
+pub(crate) fn head_tail(s: &str, n: i64) -> String {
     if n <= 0 {
         return String::new();
     }
@@ -322,7 +322,7 @@ pub fn head_tail(s: &str, n: i64) -> String {
 /// A stable sort, as Python's `sorted()` and `list.sort()` are. Every caller shares one
 /// instantiation of the standard sort (on indices): each `sort_by` of its own costs ~6 KB of the
 /// shipped wasm, and these sorts are cold (a few thousand items at most).
-pub fn stable_sort_by<T>(items: &mut Vec<T>, compare: impl Fn(&T, &T) -> Ordering) {
+pub(crate) fn stable_sort_by<T>(items: &mut Vec<T>, compare: impl Fn(&T, &T) -> Ordering) {
     let mut order: Vec<usize> = (0..items.len()).collect();
     sort_indices(&mut order, &|a, b| match (items.get(a), items.get(b)) {
         (Some(a), Some(b)) => compare(a, b),
@@ -470,7 +470,7 @@ mod tests {
 }
 
 /// Char length of `head_tail(s, n)` for an `s` of `total` chars, without building it.
-pub fn head_tail_len(total: usize, n: i64) -> usize {
+pub(crate) fn head_tail_len(total: usize, n: i64) -> usize {
     if n <= 0 {
         return 0;
     }

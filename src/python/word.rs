@@ -3,7 +3,7 @@
 //! the Unicode tables of a regex engine cost far more of the shipped wasm than these ~6 KB.
 
 /// Whether `c` is a word char in Python's `re` sense.
-pub fn is_py_word(c: char) -> bool {
+pub(crate) fn is_py_word(c: char) -> bool {
     if c.is_ascii() {
         return c == '_' || c.is_ascii_alphanumeric();
     }
