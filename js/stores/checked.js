@@ -5,6 +5,10 @@
 import { ToolStubError } from "./errors.js";
 import { wrapStore } from "./forward.js";
 
+/** A store method, bound to its store (see forward.js). */
+/** @typedef {(...args: unknown[]) => Promise<unknown>} Method */
+
+/** @param {unknown} value */
 function describe(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -12,10 +16,17 @@ function describe(value) {
   return `a ${typeof value}`;
 }
 
+/** @param {unknown} key */
 function keyText(key) {
   return Array.isArray(key) ? JSON.stringify(key.map(String).join("/").slice(0, 300)) : String(key);
 }
 
+/**
+ * @param {string} call
+ * @param {unknown} key
+ * @param {unknown} value
+ * @param {string} wanted
+ */
 function junk(call, key, value, wanted) {
   return new ToolStubError(
     "STORE_FAILED",
@@ -23,8 +34,13 @@ function junk(call, key, value, wanted) {
   );
 }
 
+/** @param {string} call */
 function stringOrUndefined(call) {
-  return async (method, key, ...rest) => {
+  return async (
+    /** @type {Method} */ method,
+    /** @type {unknown} */ key,
+    /** @type {unknown[]} */ ...rest
+  ) => {
     const value = await method(key, ...rest);
     if (value !== undefined && typeof value !== "string")
       throw junk(call, key, value, "a string or undefined");
@@ -32,10 +48,19 @@ function stringOrUndefined(call) {
   };
 }
 
+/**
+ * @template {object} S
+ * @param {S} store
+ * @returns {S}
+ */
 export function withCheckedAnswers(store) {
   return wrapStore(store, {
     load: stringOrUndefined("load"),
     loadSlice: stringOrUndefined("loadSlice"),
+    /**
+     * @param {Method} method
+     * @param {unknown} key
+     */
     async loadPieces(method, key) {
       const pieces = await method(key);
       if (
@@ -46,6 +71,10 @@ export function withCheckedAnswers(store) {
       }
       return pieces;
     },
+    /**
+     * @param {Method} method
+     * @param {unknown} prefix
+     */
     async loadRange(method, prefix) {
       const entries = await method(prefix);
       if (!Array.isArray(entries))
@@ -60,6 +89,10 @@ export function withCheckedAnswers(store) {
       }
       return entries;
     },
+    /**
+     * @param {Method} method
+     * @param {unknown} prefix
+     */
     async loadKeys(method, prefix) {
       const keys = await method(prefix);
       if (!Array.isArray(keys)) throw junk("loadKeys", prefix, keys, "an array of keys");
@@ -70,9 +103,16 @@ export function withCheckedAnswers(store) {
       }
       return keys;
     },
+    /**
+     * @param {Method} method
+     * @param {unknown} key
+     */
     async size(method, key) {
       const size = await method(key);
-      if (size !== undefined && !(Number.isSafeInteger(size) && size >= 0))
+      if (
+        size !== undefined &&
+        !(typeof size === "number" && Number.isSafeInteger(size) && size >= 0)
+      )
         throw junk("size", key, size, "a length or undefined");
       return size;
     },
