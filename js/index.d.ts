@@ -216,7 +216,22 @@ export interface ToolStubConfig {
   redactSecrets?: boolean | null;
   /** A store call that takes longer fails (as STORE_FAILED, cause TimeoutError). */
   storeTimeoutMs?: number | null;
+  /** "chars" (default, the reference's): `thresholdChars` and `assistantTurnInlineBudgetChars`
+   * decide. "tokens": `thresholdTokens` and `assistantTurnInlineBudgetTokens` do, each output
+   * counted with `tokenizer` (or the ToolStub's `countTokens`); stubs and list entries then
+   * report the outputs' tokens. See docs/context-governor.md. */
+  budgetUnit?: BudgetUnit;
+  /** 5000: in token mode, a single output of more tokens goes out. */
+  thresholdTokens?: number;
+  /** 25000: in token mode, a turn of more tokens sends its largest outputs out until it fits. */
+  assistantTurnInlineBudgetTokens?: number;
+  /** "o200k" (default) or "cl100k": token mode's tokenizer, from the optional peer dependency
+   * gpt-tokenizer (NOT_READY without it). */
+  tokenizer?: TokenizerName;
 }
+
+export type BudgetUnit = "chars" | "tokens";
+export type TokenizerName = "o200k" | "cl100k";
 
 export interface ToolStubOptions {
   /** Default: a new MemoryStore. */
@@ -235,6 +250,8 @@ export interface ToolStubOptions {
    * `readGrant()`. Refs of any other session are FORBIDDEN.
    */
   readableSessions?: Array<string | ReadGrant>;
+  /** Counts tokens for `config.budgetUnit: "tokens"` instead of `config.tokenizer`. */
+  countTokens?: (text: string) => number;
 }
 
 /** Read access to a session's results, made by its ToolStub's `readGrant()`. */
@@ -552,6 +569,12 @@ export declare class ToolStub {
    * Never mutates `messages`; deterministic and idempotent. See docs/context-governor.md.
    */
   fitContext<M>(messages: M[], options: FitContextOptions): Promise<FitContextResult<M>>;
+  /**
+   * The one-line reference form of one of this session's stubs (what `fitContext` shrinks a stub
+   * into): `[tool result cleared from context] ref: …`; undefined for text that is no stub of this
+   * session with a ref.
+   */
+  referenceForm(stub: string): string | undefined;
   /** Applies the retention policy; `protect` lists refs or ids that must survive. */
   prune(options?: {
     protect?: string[];

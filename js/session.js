@@ -4,6 +4,7 @@
 // retrieval.js (read, search, searchAll, verify), session-results.js (list, delete, prune, usage)
 // and tool-calls.js (a model's calls of the retrieval tools).
 
+import { TurnTokens } from "./turn-tokens.js";
 import { ToolStubError, asToolStubError } from "./stores/errors.js";
 import { callerJson, invalid, requireString } from "./arguments.js";
 import { SessionCatalog } from "./catalog.js";
@@ -22,8 +23,19 @@ export class Session {
    * @param {string} parts.userId
    * @param {() => string} parts.now
    * @param {unknown[]} [parts.grants] the sessions it may read too (ids or read grants)
+   * @param {(text: string) => number} [parts.countTokens] counts a turn's tokens in token mode
    */
-  constructor({ runtime, store, sessionId, sessionUri, config, userId, now, grants = [] }) {
+  constructor({
+    runtime,
+    store,
+    sessionId,
+    sessionUri,
+    config,
+    userId,
+    now,
+    grants = [],
+    countTokens,
+  }) {
     this.runtime = runtime;
     this.store = store;
     this.sessionId = sessionId;
@@ -32,6 +44,8 @@ export class Session {
     this.userId = userId;
     this.now = now;
     this.catalog = new SessionCatalog(runtime, store, sessionId);
+    /** Counts its turns' outputs in token mode (`budgetUnit: "tokens"`). */
+    this.turnTokens = new TurnTokens(countTokens);
     /** JSON of the sessions this one may read, its own first (the core's `readableSessions`). */
     this.readableJson = runtime.call(
       "readableSessions",

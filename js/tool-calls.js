@@ -172,6 +172,8 @@ async function runToolCall(stub, session, call) {
           tool_name: e.toolName,
           kind: e.kind,
           chars: e.originalChars,
+          // Token mode's results say their tokens too.
+          ...(e.originalTokens === undefined ? {} : { tokens: e.originalTokens }),
           created_at: e.createdAt,
           summary: e.summary,
         }));

@@ -81,13 +81,24 @@ export class ToolStubOnRuntime {
    * @param {Array<string | {sessionId: string, sessionUri?: string}>} [options.readableSessions]
    *   other sessions (ids, or grants from their ToolStub's `readGrant()`) whose results this one
    *   may read, search, restore and resolve (never change)
+   * @param {(text: string) => number} [options.countTokens] counts tokens for
+   *   `config.budgetUnit: "tokens"` (default: the config's `tokenizer`, from gpt-tokenizer)
    */
   constructor(runtime, options) {
     this.#runtime = runtime;
     const opts = requireOptions(options, "options");
     checkKnownKeys(
       opts,
-      ["store", "sessionId", "sessionUri", "config", "userId", "now", "readableSessions"],
+      [
+        "store",
+        "sessionId",
+        "sessionUri",
+        "config",
+        "userId",
+        "now",
+        "readableSessions",
+        "countTokens",
+      ],
       "ToolStub",
     );
     const sessionId = requireString(opts.sessionId, "sessionId");
@@ -111,6 +122,9 @@ export class ToolStubOnRuntime {
     if (opts.now !== undefined && typeof opts.now !== "function")
       throw invalid("now must be a function returning an ISO timestamp");
     const now = opts.now ?? (() => new Date().toISOString());
+    if (opts.countTokens !== undefined && typeof opts.countTokens !== "function")
+      throw invalid("countTokens must be a function (text) => number");
+    const countTokens = opts.countTokens;
     const grants = readingCaller("readableSessions", () => {
       if (opts.readableSessions === undefined) return [];
       if (!Array.isArray(opts.readableSessions))
@@ -135,6 +149,7 @@ export class ToolStubOnRuntime {
         userId,
         now,
         grants,
+        countTokens,
       });
     };
     // The browser entry loads the wasm in the background: a ToolStub made before it is ready
@@ -299,6 +314,26 @@ export class ToolStubOnRuntime {
   refArguments(inputSchema) {
     this.#configured();
     return refArguments(this.#runtime, inputSchema);
+  }
+
+  /**
+   * The one-line reference form of one of this session's stubs (what `fitContext` shrinks a stub
+   * into, made by the core): its ref, tool name, kind and sizes, and the tools that get it back.
+   * `undefined` when `stub` is no stub of this session with a ref.
+   */
+  referenceForm(stub) {
+    const session = /** @type {Session} */ (this.#configured());
+    const text = requireString(stub, "stub");
+    const replaced = this.#runtime.call(
+      "contextReplacement",
+      "reference",
+      text,
+      0,
+      0,
+      session.config.stubHeader,
+      JSON.stringify(session.config.toolNames),
+    );
+    return replaced === undefined ? undefined : JSON.parse(replaced).text;
   }
 
   // --- The session's results (session-results.js) ----------------------------------------

@@ -30,11 +30,21 @@ const WRITES_IN_FLIGHT = 16;
  */
 export async function externalize(session, parts, options) {
   const turn = readTurn(session, parts, options);
+  // Token mode: the counts the core's plan needs go in with the parts (turn-tokens.js); a count
+  // the caller's part holds is never taken for one.
+  const tokens = await session.turnTokens.count(session.config, turn.outputs, turn.coreParts);
+  const inputJson = callerJson(
+    {
+      ...turn.input,
+      parts: turn.coreParts.map((part, i) => ({ ...part, outputTokens: tokens[i] })),
+    },
+    "",
+  );
   // Enhanced synopses come from a module of their own, loaded on first use (enhanced-module.js).
   await session.runtime.enhanced.loadForMode(session.config.synopsisMode);
   // The plan stays in the core (see planned-turn.js); what comes out is what storing needs: each
   // write's keys, then its index and record files, two strings per write.
-  const plan = await planTurn(session.runtime, turn.inputJson, turn.outputs);
+  const plan = await planTurn(session.runtime, inputJson, turn.outputs);
   let stored;
   try {
     stored = await storeTurn(session, turn, plan);
@@ -46,7 +56,7 @@ export async function externalize(session, parts, options) {
 }
 
 /**
- * The caller's turn, read once and checked: `{ inputJson, outputs, coreParts }`. The outputs go
+ * The caller's turn, read once and checked: `{ input, outputs, coreParts }`. The outputs go
  * beside the turn's JSON, never through it (see planTurn in the main module's bindings). They go
  * as they are: crossing into wasm (TextEncoder) turns a lone surrogate into U+FFFD, so an output
  * holding one gets its digest from the host (planExactly in planned-turn.js); the store keeps it
@@ -88,7 +98,7 @@ function readTurn(session, parts, options) {
     createdAt,
     userId: session.userId,
   };
-  return { inputJson: callerJson(input, ""), outputs, coreParts, createdAt };
+  return { input, outputs, coreParts, createdAt };
 }
 
 /**

@@ -74,6 +74,9 @@ pub struct CatalogEntry {
     pub created_at_ms: Option<f64>,
     pub kind: String,
     pub original_chars: u64,
+    /// The output's tokens, when its turn counted in tokens (`list` reports them then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_tokens: Option<u64>,
     /// UTF-8 bytes of the output, its index and its record.
     pub stored_bytes: u64,
     pub sha256: String,
@@ -123,6 +126,7 @@ impl CatalogEntry {
             created_at,
             kind,
             original_chars: count(record, "original_chars"),
+            original_tokens: record.get("original_tokens").and_then(Value::as_u64),
             stored_bytes,
             sha256: text(record, "sha256"),
             reference: text(record, "storage_uri"),

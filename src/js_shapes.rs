@@ -71,6 +71,7 @@ fn sample_record() -> ToolResultRecord {
         peer_id: None,
         created_at: "2026-01-01T00:00:00Z".into(),
         original_chars: 5,
+        original_tokens: None,
         preview_chars: 5,
         sha256: "0".repeat(64),
         mime_type: "text/plain".into(),
@@ -124,6 +125,12 @@ pub(crate) fn shapes() -> Vec<Shape> {
     let document = json!({ "items": (0..400).collect::<Vec<_>>(), "name": "x" }).to_string();
     let record = sample_record();
     let record_text = serde_json::to_string(&record).unwrap_or_default();
+    // A record of a turn counted in tokens (`budgetUnit: "tokens"`) has their count too.
+    let counted = ToolResultRecord {
+        original_tokens: Some(2),
+        ..sample_record()
+    };
+    let counted_text = serde_json::to_string(&counted).unwrap_or_default();
     vec![
         Shape {
             name: "ReadWindow",
@@ -217,7 +224,7 @@ pub(crate) fn shapes() -> Vec<Shape> {
             name: "ToolResultRecord",
             meaning:
                 "A result's record (metadata.json, `parseStoredRecord`), snake_case as stored.",
-            samples: vec![value(&record)],
+            samples: vec![value(&record), value(&counted)],
             named: vec![
                 ("user_id", "string | null".to_string()),
                 ("peer_id", "string | null".to_string()),
@@ -227,9 +234,10 @@ pub(crate) fn shapes() -> Vec<Shape> {
         Shape {
             name: "CatalogEntry",
             meaning: "`catalogEntryOf`: one stored result as the session's catalog knows it.",
-            samples: CatalogEntry::from_record("tr_sample", &record_text, 42)
+            samples: [&record_text, &counted_text]
+                .iter()
+                .filter_map(|text| CatalogEntry::from_record("tr_sample", text, 42))
                 .map(value)
-                .into_iter()
                 .collect(),
             named: vec![("createdAtMs", "number | null".to_string())],
             unseen: &[],

@@ -11,6 +11,7 @@
 // private, so their internals can move without breaking a caller.
 
 pub mod agent;
+pub mod budget_unit;
 pub mod catalog;
 mod context;
 // Enhanced mode's analyzers, and what only they use (the value tree below, the readers of whole

@@ -67,6 +67,10 @@ pub struct ToolResultRecord {
     pub peer_id: Option<String>,
     pub created_at: String,
     pub original_chars: u64,
+    /// The output's tokens, when its turn counted in tokens (absent otherwise, as in the
+    /// reference's records).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_tokens: Option<u64>,
     pub preview_chars: i64,
     pub sha256: String,
     pub mime_type: String,
@@ -117,6 +121,7 @@ mod tests {
             peer_id: None,
             created_at: "now".into(),
             original_chars: 3,
+            original_tokens: None,
             preview_chars: 3,
             sha256: "ab".into(),
             mime_type: "text/plain".into(),

@@ -67,6 +67,8 @@ pub struct StubHeader<'a> {
     pub sha256: &'a str,
     pub reason: &'a str,
     pub original_chars: usize,
+    /// The output's tokens, when its turn counted in tokens (a line after `original_chars`).
+    pub original_tokens: Option<u64>,
     pub preview_chars: i64,
     pub tools: Option<&'a ToolNames>,
 }
@@ -206,8 +208,11 @@ pub fn render_stub(synopsis: &Synopsis, header: &StubHeader<'_>) -> String {
         format!("tool_name: {tool_name}"),
         format!("kind: {}", synopsis.kind),
         format!("original_chars: {}", header.original_chars),
-        format!("preview_chars: {}", header.preview_chars.max(0)),
     ];
+    if let Some(tokens) = header.original_tokens {
+        lines.push(format!("original_tokens: {tokens}"));
+    }
+    lines.push(format!("preview_chars: {}", header.preview_chars.max(0)));
     if !header.reference.is_empty() {
         lines.push(format!("ref: {}", header.reference));
     }
@@ -363,6 +368,7 @@ pub fn make_preview(output: &str, request: &PreviewRequest<'_>) -> (Synopsis, St
         sha256: request.sha256,
         reason: request.reason,
         original_chars: request.original_chars.unwrap_or(original_chars),
+        original_tokens: None,
         preview_chars,
         tools: request.tools,
     };

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::budget_unit::{output_size, BudgetUnit, Tokenizer};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
 use crate::json_fields::{self, required, take};
@@ -99,6 +100,14 @@ pub struct TurnConfig {
     /// The most chars of a stub: its synopsis's lists and long names are clipped to fit (see
     /// `stub::stub_limit`; a stub is also never longer than an output over 4,000 chars).
     pub max_stub_chars: usize,
+    /// What the threshold and the turn's inline budget count: chars (`thresholdChars`,
+    /// `assistantTurnInlineBudgetChars`) or tokens (`thresholdTokens`,
+    /// `assistantTurnInlineBudgetTokens`, each output counted by the host).
+    pub budget_unit: BudgetUnit,
+    pub threshold_tokens: i64,
+    pub assistant_turn_inline_budget_tokens: i64,
+    /// The tokenizer the host counts with in token mode, unless it has a counter of its own.
+    pub tokenizer: Tokenizer,
     /// The first line of every stub (default the reference's; one line, not empty).
     pub stub_header: String,
     /// The synopsis rules: the reference's (default) or the enhanced ones.
@@ -127,6 +136,10 @@ json_fields::defaulted_struct!(TurnConfig, deny_unknown_fields, {
     store_timeout_ms: "storeTimeoutMs" | "store_timeout_ms",
     max_output_bytes: "maxOutputBytes" | "max_output_bytes",
     max_stub_chars: "maxStubChars" | "max_stub_chars",
+    budget_unit: "budgetUnit" | "budget_unit",
+    threshold_tokens: "thresholdTokens" | "threshold_tokens",
+    assistant_turn_inline_budget_tokens: "assistantTurnInlineBudgetTokens" | "assistant_turn_inline_budget_tokens",
+    tokenizer: "tokenizer",
     stub_header: "stubHeader" | "stub_header",
     synopsis_mode: "synopsisMode" | "synopsis_mode",
     redact_secrets: "redactSecrets" | "redact_secrets",
@@ -152,6 +165,11 @@ impl Default for TurnConfig {
             store_timeout_ms: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             max_stub_chars: DEFAULT_MAX_STUB_CHARS,
+            budget_unit: BudgetUnit::Chars,
+            // The char defaults at ~4 chars a token.
+            threshold_tokens: 5_000,
+            assistant_turn_inline_budget_tokens: 25_000,
+            tokenizer: Tokenizer::O200k,
             stub_header: crate::stub::REFERENCE_STUB_HEADER.to_string(),
             synopsis_mode: SynopsisMode::Reference,
             redact_secrets: None,
@@ -169,6 +187,22 @@ impl TurnConfig {
             )));
         }
         Ok(())
+    }
+
+    /// A single output larger than this goes out, in the budget unit.
+    pub fn threshold(&self) -> i64 {
+        match self.budget_unit {
+            BudgetUnit::Chars => self.threshold_chars,
+            BudgetUnit::Tokens => self.threshold_tokens,
+        }
+    }
+
+    /// A turn larger than this sends outputs out until it fits, in the budget unit.
+    pub fn inline_budget(&self) -> i64 {
+        match self.budget_unit {
+            BudgetUnit::Chars => self.assistant_turn_inline_budget_chars,
+            BudgetUnit::Tokens => self.assistant_turn_inline_budget_tokens,
+        }
     }
 
     /// Whether stubs mask secrets: as set, else in enhanced mode only.
@@ -226,6 +260,10 @@ pub struct ToolPart {
     pub keep_inline: bool,
     /// The host asks for this output to go out whatever its size (`keepInline` wins).
     pub force_externalize: bool,
+    /// The output's tokens as the host counted them (token mode); absent where its size decides.
+    /// Read only: the caller counted them.
+    #[serde(skip_serializing)]
+    pub output_tokens: Option<u64>,
     /// The id of the message this part came from, when a turn's parts come from several: its
     /// record's `message_id` (the call's `messageId` otherwise). Read only: the caller has it.
     #[serde(skip_serializing)]
@@ -254,6 +292,7 @@ json_fields::defaulted_struct!(ToolPart, {
     source_limit: "sourceLimit",
     keep_inline: "keepInline",
     force_externalize: "forceExternalize",
+    output_tokens: "outputTokens",
     message_id: "messageId",
 });
 
@@ -353,6 +392,8 @@ pub struct PlannedWrite {
     pub stub: String,
     /// The output's length in code points, so finishing needs no second pass over it.
     pub original_chars: usize,
+    /// Its tokens, in token mode when the host counted them (the stub reports them).
+    pub original_tokens: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -559,6 +600,10 @@ fn handle_oversized(part: &mut ToolPart, error: Error, config: &TurnConfig) -> R
 struct Candidate {
     index: usize,
     chars: usize,
+    /// Its size in the budget unit (`budget_unit::output_size`).
+    size: usize,
+    /// Its tokens when counted in token mode, for the stub and record to report.
+    tokens: Option<u64>,
     sha256: String,
     tool_result_id: String,
     reference: String,
@@ -576,7 +621,7 @@ impl Candidate {
     fn reason(&self, config: &TurnConfig) -> &'static str {
         if self.forced {
             REASON_CONTEXT
-        } else if self.chars as i64 > config.threshold_chars {
+        } else if self.size as i64 > config.threshold() {
             REASON_SINGLE
         } else {
             REASON_BUDGET
@@ -601,11 +646,13 @@ impl Candidate {
     }
 }
 
-/// `chars` is the output's length in code points.
+/// `chars` is the output's length in code points, `size` in the budget unit.
+#[allow(clippy::too_many_arguments)]
 fn candidate(
     part: &ToolPart,
     index: usize,
     chars: usize,
+    size: usize,
     session_uri: &str,
     config: &TurnConfig,
     host_sha256: HostSha256<'_>,
@@ -616,9 +663,13 @@ fn candidate(
     };
     let tool_result_id = tool_result_id(&part.tool_id, &sha256);
     let reference = result_ref(session_uri, &tool_result_id);
+    let tokens = match config.budget_unit {
+        BudgetUnit::Tokens => part.output_tokens,
+        BudgetUnit::Chars => None,
+    };
     let reason = if part.force_externalize {
         REASON_CONTEXT
-    } else if chars as i64 > config.threshold_chars {
+    } else if size as i64 > config.threshold() {
         REASON_SINGLE
     } else {
         REASON_BUDGET
@@ -630,6 +681,7 @@ fn candidate(
         sha256: &sha256,
         reason,
         original_chars: chars,
+        original_tokens: tokens,
         preview_chars: 0,
         tools: Some(&config.tool_names),
     };
@@ -655,6 +707,8 @@ fn candidate(
     let mut candidate = Candidate {
         index,
         chars,
+        size,
+        tokens,
         sha256,
         tool_result_id,
         reference,
@@ -678,19 +732,21 @@ fn candidate(
     candidate
 }
 
-/// Greedy selection (SPEC 7.4-7.5). `inline_chars` is the turn's size with nothing selected.
+/// Greedy selection (SPEC 7.4-7.5). `inline_chars` is the turn's size with nothing selected, in
+/// the budget unit (so are the candidates' sizes; a stub counts as its chars, which for its text
+/// are at least its tokens but for a sample's non-ASCII text).
 fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) -> Vec<usize> {
-    let budget = config.assistant_turn_inline_budget_chars;
-    let goes_out =
-        |c: usize| candidates[c].forced || candidates[c].chars as i64 > config.threshold_chars;
+    let budget = config.inline_budget();
+    let threshold = config.threshold();
+    let goes_out = |c: usize| candidates[c].forced || candidates[c].size as i64 > threshold;
     let mut selected: Vec<usize> = (0..candidates.len()).filter(|&c| goes_out(c)).collect();
     let mut remaining: Vec<usize> = (0..candidates.len()).filter(|&c| !goes_out(c)).collect();
     stable_sort_by(&mut remaining, |&a, &b| {
-        candidates[b].chars.cmp(&candidates[a].chars)
+        candidates[b].size.cmp(&candidates[a].size)
     });
     // Size of the parts that stay inline, kept up to date as parts are selected.
     let mut inline_rest =
-        inline_chars - selected.iter().map(|&c| candidates[c].chars).sum::<usize>();
+        inline_chars - selected.iter().map(|&c| candidates[c].size).sum::<usize>();
     let stubs_of = |selected: &[usize], preview: i64| -> usize {
         selected
             .iter()
@@ -707,14 +763,14 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
         let preview = config.effective_preview(selected.len() + 1);
         let others = stubs_of(&selected, preview) + inline_rest;
         let lowers = |c: usize| {
-            ((others + candidates[c].stub_chars(preview)) as i64 - candidates[c].chars as i64)
+            ((others + candidates[c].stub_chars(preview)) as i64 - candidates[c].size as i64)
                 < current
         };
         let Some(position) = remaining.iter().position(|&c| lowers(c)) else {
             break;
         };
         let chosen = remaining.remove(position);
-        inline_rest -= candidates[chosen].chars;
+        inline_rest -= candidates[chosen].size;
         selected.push(chosen);
     }
     stable_sort_by(&mut selected, usize::cmp);
@@ -801,10 +857,17 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
             && !config.exempt_tool_names.contains(&part.tool_name)
         {
             let chars = output_chars.get(index).copied().unwrap_or_default();
+            let size = output_size(
+                config.budget_unit,
+                chars,
+                part.output.len(),
+                part.output_tokens,
+            );
             candidates.push(candidate(
                 part,
                 index,
                 chars,
+                size,
                 &session_uri,
                 &config,
                 host_sha256,
@@ -816,11 +879,22 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
         .zip(&output_chars)
         .enumerate()
         .map(|(index, (part, &chars))| {
-            // Planning rewrote these outputs (previews): their length is the new text's.
+            // Planning rewrote these outputs (previews): their size is the new text's, whose
+            // tokens nobody counted (its bytes bound them).
             if rewritten_parts.contains(&index) {
-                char_len(&part.output)
+                output_size(
+                    config.budget_unit,
+                    char_len(&part.output),
+                    part.output.len(),
+                    None,
+                )
             } else {
-                chars
+                output_size(
+                    config.budget_unit,
+                    chars,
+                    part.output.len(),
+                    part.output_tokens,
+                )
             }
         })
         .sum();
@@ -854,6 +928,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
             peer_id: input.peer_id.clone(),
             created_at: input.created_at.clone(),
             original_chars: candidate.chars as u64,
+            original_tokens: candidate.tokens,
             preview_chars: effective_preview_chars(candidate.chars, preview),
             sha256: candidate.sha256.clone(),
             mime_type: part.mime_or_default().to_string(),
@@ -884,13 +959,14 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
                         &part.tool_name,
                         &candidate.sha256,
                         candidate.reason(&config),
-                        candidate.chars,
+                        (candidate.chars, candidate.tokens),
                         preview,
                         &config.tool_names,
                     )
                 },
             ),
             original_chars: candidate.chars,
+            original_tokens: candidate.tokens,
         });
     }
     Ok(TurnPlan {
@@ -911,7 +987,7 @@ fn stub_header<'a>(
     tool_name: &'a str,
     sha256: &'a str,
     reason: &'a str,
-    original_chars: usize,
+    (original_chars, original_tokens): (usize, Option<u64>),
     preview_chars: i64,
     tools: &'a ToolNames,
 ) -> StubHeader<'a> {
@@ -922,6 +998,7 @@ fn stub_header<'a>(
         sha256,
         reason,
         original_chars,
+        original_tokens,
         preview_chars: effective_preview_chars(original_chars, preview_chars),
         tools: Some(tools),
     }
@@ -963,7 +1040,7 @@ fn stub_of_stored_record(
             tool_name,
             &write.sha256,
             &write.reason,
-            write.original_chars,
+            (write.original_chars, write.original_tokens),
             write.preview_chars,
             tools,
         )
@@ -1153,6 +1230,7 @@ mod tests {
             let c = candidate(
                 &p,
                 0,
+                char_len(&p.output),
                 char_len(&p.output),
                 "viking://s",
                 &config,
@@ -1456,7 +1534,7 @@ mod tests {
                 ..Default::default()
             };
             let p = part("a", output.clone());
-            let c = candidate(&p, 0, chars, "viking://s", &config, &|_, _| None);
+            let c = candidate(&p, 0, chars, chars, "viking://s", &config, &|_, _| None);
             for preview in [0, 7, 1_000, 2_000] {
                 let stub = render_stub(
                     &c.synopsis,
@@ -1465,7 +1543,7 @@ mod tests {
                         "t",
                         &c.sha256,
                         c.reason(&config),
-                        chars,
+                        (chars, None),
                         preview,
                         &config.tool_names,
                     ),

@@ -175,6 +175,7 @@ export interface ToolResultRecord {
   storage_uri: string;
   output_uri: string;
   offset_unit: typeof OFFSET_UNIT;
+  original_tokens?: number;
 }
 
 /** `catalogEntryOf`: one stored result as the session's catalog knows it. */
@@ -190,6 +191,7 @@ export interface CatalogEntry {
   sha256: string;
   ref: string;
   summary: string;
+  originalTokens?: number;
 }
 
 /** `outputIndex`: a stored output's position index (index.json). */

@@ -33,10 +33,12 @@ export declare function callRetrievalTool(
 /**
  * Externalizes the oversized text and structured content of one tool result (one turn). `result`
  * is undefined when nothing changed; `errors` are the store failures under failureMode preserve_raw.
+ * With `sentRefs` (the refs of the stubs sent so far), a stub already sent goes as its one-line
+ * reference form (`toolStub.referenceForm`), and each new stub's ref is added.
  */
 export declare function externalizeToolResult(
   toolStub: ToolStub,
-  call: { toolName: string; messageId: string; result: McpToolResult },
+  call: { toolName: string; messageId: string; result: McpToolResult; sentRefs?: Set<string> },
 ): Promise<{ result: McpToolResult | undefined; errors: Array<{ message: string; raw: boolean }> }>;
 /** A tools/list result with the retrieval tools added (first page) and output schemas dropped; throws on a name clash. */
 export declare function rewriteToolList(

@@ -71,6 +71,8 @@ export class McpProxy {
   /** The wrapped tools whose calls get their ref arguments resolved (see refs.js). */
   #refTools;
   #maxResolvedChars;
+  /** The refs of the stubs sent to the host so far: one sent again goes as its reference form. */
+  #sentRefs = new Set();
 
   /**
    * @param {object} options
@@ -378,6 +380,7 @@ export class McpProxy {
         toolName: String(entry.toolName),
         messageId: `mcp_${typeof entry.id === "string" ? entry.id : JSON.stringify(entry.id)}`,
         result: message.result,
+        sentRefs: this.#sentRefs,
       });
       for (const error of errors) {
         log(

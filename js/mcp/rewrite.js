@@ -26,6 +26,22 @@ function isJsonOf(text, serialized) {
 }
 
 /**
+ * A stubbed part whose ref this proxy already sent (an identical output of the same tool: the core
+ * gives it the same ref) as its one-line reference form: the host holds the whole stub already,
+ * and the proxy cannot edit the host's conversation, only avoid sending it again. `sentRefs`
+ * (the refs sent so far this session) gets the part's ref otherwise.
+ */
+function repeatedAsReference(toolStub, part, sentRefs) {
+  if (sentRefs === undefined || !part.truncated || !part.outputRef) return part;
+  if (!sentRefs.has(part.outputRef)) {
+    sentRefs.add(part.outputRef);
+    return part;
+  }
+  const line = toolStub.referenceForm(part.output);
+  return line === undefined ? part : { ...part, output: line };
+}
+
+/**
  * Externalizes the oversized parts of one tool result. All its text parts, and its structured
  * content (as pretty JSON) unless a text part already carries the same JSON, form one turn, so the
  * turn budget applies across them. Image, audio, resource and resource-link content is not touched;
@@ -34,9 +50,12 @@ function isJsonOf(text, serialized) {
  * Returns `{ result }` (undefined when nothing changed: the caller forwards the original message
  * byte for byte) and `errors`: the store failures, `{ message, raw }`, raw when the output stayed
  * as it was (failureMode preserve_raw) rather than becoming a stub without a ref (preview_only).
- * Throws what `externalize` throws (failureMode reject: STORE_FAILED).
+ * Throws what `externalize` throws (failureMode reject: STORE_FAILED). With `sentRefs` (a Set),
+ * a stub already sent goes back as its one-line reference form (see repeatedAsReference).
+ * @param {any} toolStub
+ * @param {{ toolName: string, messageId: string, result: any, sentRefs?: Set<string> }} call
  */
-export async function externalizeToolResult(toolStub, { toolName, messageId, result }) {
+export async function externalizeToolResult(toolStub, { toolName, messageId, result, ...options }) {
   if (result === null || typeof result !== "object" || Array.isArray(result))
     return { result: undefined, errors: [] };
   const indices = textParts(result);
@@ -62,7 +81,9 @@ export async function externalizeToolResult(toolStub, { toolName, messageId, res
     });
   }
   if (parts.length === 0) return { result: undefined, errors: [] };
-  const done = await toolStub.externalize(parts, { messageId });
+  const done = (await toolStub.externalize(parts, { messageId })).map((part) =>
+    repeatedAsReference(toolStub, part, options.sentRefs),
+  );
   const errors = done.flatMap((part, i) =>
     part.externalizationError
       ? [{ message: part.externalizationError, raw: part.output === parts[i].output }]

@@ -246,6 +246,14 @@ describe("the examples", () => {
     assert.match(out, /function function ToolStubContextGovernor/);
   });
 
+  it("token-budget.mjs stubs an output over the token threshold, under the char one", async () => {
+    const out = await runExample(project, "token-budget.mjs");
+    const [, chars, tokens] = /original_chars: (\d+)\noriginal_tokens: (\d+)/.exec(out) ?? [];
+    assert.ok(Number(chars) < 20_000 && Number(tokens) > 5_000, `${chars} chars, ${tokens} tokens`);
+    assert.match(out, /^true tool_name: fetch_logs/);
+    assert.match(out, new RegExp(`\\n${chars} ${tokens}\\n$`));
+  });
+
   it("node-quickstart.mjs stores a large output and reads it back", async () => {
     const out = await runExample(project, "node-quickstart.mjs");
     assert.match(out, /^\[OpenViking tool result externalized\]\ntool_name: http_get\nkind: json/);

@@ -376,6 +376,35 @@ describe("mcp-proxy options", () => {
     }
   });
 
+  it("answers a result identical to one already stubbed with its one-line reference form", async () => {
+    const { client } = await proxied();
+    const call = () =>
+      client.callTool({ name: "big_text", arguments: { chars: 30_000, seed: 61 } });
+    const first = (await call()).content[0].text;
+    const ref = refOf(first);
+    assert.ok(ref, "the first answer is the whole stub");
+    assert.match(first, /\nSynopsis:\n/);
+    const again = await call();
+    assert.equal(again.content.length, 1);
+    const line = again.content[0].text;
+    assert.equal(line.includes("\n"), false);
+    assert.ok(
+      line.startsWith(
+        `[tool result cleared from context] ref: ${ref}; tool_name: big_text; kind: text; original_chars: 30000.`,
+      ),
+      line,
+    );
+    assert.match(line, /openviking_tool_result_search or openviking_tool_result_read with ref=/);
+    assert.ok(line.length * 5 < first.length, `${line.length} chars against ${first.length}`);
+    // The ref still reads the whole output; a different output still gets its whole stub.
+    assert.equal(await readAll(client, ref), bigText(30_000, 61));
+    const other = (
+      await client.callTool({ name: "big_text", arguments: { chars: 30_000, seed: 62 } })
+    ).content[0].text;
+    assert.match(other, /^\[OpenViking tool result externalized\]\n/);
+    assert.notEqual(refOf(other), ref);
+  });
+
   it("gives a server without tools the retrieval tools (a tools capability added)", async () => {
     const [mine, theirs] = await Promise.all([
       proxied([], [...FIXTURE, "--no-tools"]),

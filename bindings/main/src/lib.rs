@@ -151,6 +151,7 @@ pub fn render_stub_json(synopsis_json: &str, options_json: &str) -> BindingResul
             sha256: &options.sha256,
             reason: &options.reason,
             original_chars: options.original_chars.unwrap_or(0),
+            original_tokens: None,
             preview_chars: options.preview_chars.unwrap_or(0),
             tools: options.tool_names.as_ref(),
         },

@@ -1,0 +1,181 @@
+// Turn budgets in tokens (config budgetUnit "tokens"): the token threshold and inline budget
+// decide instead of the char ones, counts are skipped only where an output's UTF-8 bytes already
+// decide, stubs and list entries report tokens, and bad options or a missing tokenizer fail typed.
+import { describe, it } from "node:test";
+import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { ToolStub, isCode, ROOT } from "./pkg.js";
+
+const { countTokens: o200k } = await import("gpt-tokenizer/encoding/o200k_base");
+
+const utf8 = (text) => Buffer.byteLength(text, "utf8");
+
+/** ~4,000 chars of CJK text: far under the 20,000-char threshold, thousands of tokens. */
+const cjk = "数据库连接超时，请稍后重试。用户订单已发货，物流单号待更新。".repeat(140);
+/** 30,000 chars of one short word: over the char threshold, ~6,000 tokens. */
+const words = "word ".repeat(6_000);
+
+function tokenStub(config, extra = {}) {
+  return new ToolStub({
+    sessionId: `tok-${Math.random().toString(36).slice(2)}`,
+    config: { budgetUnit: "tokens", ...config },
+    ...extra,
+  });
+}
+
+async function one(ts, output, part = {}) {
+  const [out] = await ts.externalize([{ toolId: "c1", toolName: "fetch", output, ...part }], {
+    messageId: "m1",
+  });
+  return out;
+}
+
+describe("budgetUnit: tokens", () => {
+  it("stubs an output over the token threshold that is under the char one", async () => {
+    const tokens = o200k(cjk);
+    assert.ok(cjk.length < 20_000 && tokens > 1_000, `${cjk.length} chars, ${tokens} tokens`);
+    const out = await one(tokenStub({ thresholdTokens: 1_000 }), cjk);
+    assert.equal(out.truncated, true);
+    assert.equal(out.externalizedReason, "single_threshold");
+    assert.match(out.output, new RegExp(`\\noriginal_tokens: ${tokens}\\n`));
+    // The same output in chars mode (the default) stays inline.
+    const chars = await one(new ToolStub({ sessionId: "chars" }), cjk);
+    assert.equal(chars.output, cjk);
+  });
+
+  it("keeps an output under the token threshold inline, though over the char one", async () => {
+    assert.ok(o200k(words) < 10_000);
+    const out = await one(tokenStub({ thresholdTokens: 10_000 }), words);
+    assert.equal(out.output, words);
+    assert.equal(out.truncated, false);
+    // In chars mode it goes out, and its stub says nothing of tokens (the reference's stub).
+    const chars = await one(new ToolStub({ sessionId: "chars2" }), words);
+    assert.equal(chars.truncated, true);
+    assert.doesNotMatch(chars.output, /original_tokens/);
+  });
+
+  it("sends a turn's largest outputs out when it passes the token budget", async () => {
+    const ts = tokenStub({ thresholdTokens: 10_000, assistantTurnInlineBudgetTokens: 9_000 });
+    const parts = ["a", "b"].map((id) => ({ toolId: id, toolName: "fetch", output: words }));
+    const out = await ts.externalize(parts, { messageId: "m" });
+    assert.deepEqual(
+      out.map((p) => p.externalizedReason),
+      ["turn_budget", ""],
+    );
+    assert.match(out[0].output, new RegExp(`\\noriginal_tokens: ${o200k(words)}\\n`));
+  });
+
+  it("lists stored results with their tokens", async () => {
+    const ts = tokenStub({ thresholdTokens: 1_000 });
+    const out = await one(ts, cjk);
+    const listed = await ts.handleToolCall("openviking_tool_result_list", {});
+    assert.equal(listed.tool_results.length, 1);
+    assert.equal(listed.tool_results[0].ref, out.outputRef);
+    assert.equal(listed.tool_results[0].tokens, o200k(cjk));
+    assert.equal(listed.tool_results[0].chars, [...cjk].length);
+    const [record] = (await ts.list()).toolResults;
+    assert.equal(record.original_tokens, o200k(cjk));
+    // Chars mode lists no tokens.
+    const plain = new ToolStub({ sessionId: "plain" });
+    await one(plain, words);
+    const entry = (await plain.handleToolCall("openviking_tool_result_list", {})).tool_results[0];
+    assert.equal("tokens" in entry, false);
+    assert.equal("original_tokens" in (await plain.list()).toolResults[0], false);
+  });
+
+  it("counts with the caller's countTokens, and only what its size does not decide", async () => {
+    const counted = [];
+    const countTokens = (text) => {
+      counted.push(text);
+      return text.length;
+    };
+    const ts = tokenStub(
+      { thresholdTokens: 3_000, assistantTurnInlineBudgetTokens: 1_000_000 },
+      { countTokens },
+    );
+    // 1,000 chars of 3 bytes: 3,000 bytes can hold no more than 3,000 tokens: not counted.
+    const small = "中".repeat(1_000);
+    assert.equal((await one(ts, small)).output, small);
+    assert.deepEqual(counted, []);
+    // One char more and its bytes could be over: counted (as 1,001: inline).
+    const more = "中".repeat(1_001);
+    assert.equal((await one(ts, more)).output, more);
+    assert.deepEqual(counted, [more]);
+    // The caller's count decides: 3,001 ASCII chars counted as 3,001 go out.
+    const ascii = "x".repeat(3_001);
+    const out = await one(ts, ascii);
+    assert.equal(out.truncated, true);
+    assert.match(out.output, /\noriginal_tokens: 3001\n/);
+  });
+
+  it("skips counting only where the byte bound holds (CJK, emoji, mixed)", async () => {
+    const samples = [
+      cjk,
+      "🙂👍🏽🚀 ".repeat(500),
+      "naïve café — 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ".repeat(300),
+      "\u{10FFFF}\u{E000}".repeat(400),
+      JSON.stringify({ 名前: "値", emoji: "🙂" }).repeat(200),
+    ];
+    for (const text of samples) {
+      // A BPE token covers at least one byte: tokens never pass the UTF-8 bytes...
+      assert.ok(o200k(text) <= utf8(text), `${o200k(text)} tokens > ${utf8(text)} bytes`);
+      // ...which are at most 3 a UTF-16 unit, the bound the counter checks first.
+      assert.ok(utf8(text) <= text.length * 3);
+      // An output whose bytes are the threshold is never over it: inline, uncounted.
+      let calls = 0;
+      const ts = tokenStub(
+        { thresholdTokens: utf8(text), assistantTurnInlineBudgetTokens: 10 ** 9 },
+        {
+          countTokens: (t) => {
+            calls += 1;
+            return o200k(t);
+          },
+        },
+      );
+      assert.equal((await one(ts, text)).output, text);
+      assert.equal(calls, 0);
+    }
+  });
+
+  it("refuses bad options with INVALID_ARGUMENT", () => {
+    const cases = [
+      [{ config: { budgetUnit: "words" } }, /budgetUnit|chars|tokens/],
+      [{ config: { budgetUnit: "tokens", tokenizer: "p50k" } }, /tokenizer|o200k/],
+      [{ config: { thresholdTokens: "many" } }, /expected i64/],
+      [{ countTokens: 42 }, /countTokens/],
+    ];
+    for (const [options, pattern] of cases) {
+      assert.throws(
+        () => new ToolStub({ sessionId: "bad", ...options }),
+        isCode("INVALID_ARGUMENT", pattern),
+      );
+    }
+  });
+
+  it("answers NOT_READY without gpt-tokenizer, and works once countTokens is given", () => {
+    // A child process in which gpt-tokenizer does not resolve (as in an app that did not install it).
+    const hook = `data:text/javascript,${encodeURIComponent(
+      `export async function resolve(s, c, next) { if (s.startsWith("gpt-tokenizer")) throw new Error("Cannot find package 'gpt-tokenizer'"); return next(s, c); }`,
+    )}`;
+    const register = `data:text/javascript,${encodeURIComponent(
+      `import { register } from "node:module"; register(${JSON.stringify(hook)});`,
+    )}`;
+    const script = `
+      import { ToolStub } from ${JSON.stringify(`${ROOT}/pkg/js/node.js`)};
+      const part = { toolId: "c", toolName: "fetch", output: "x".repeat(30000) };
+      const ts = new ToolStub({ sessionId: "n", config: { budgetUnit: "tokens" } });
+      let code = "none";
+      try { await ts.externalize([part], { messageId: "m" }); } catch (e) { code = e.code + ": " + e.message; }
+      const own = new ToolStub({ sessionId: "o", config: { budgetUnit: "tokens" }, countTokens: (t) => t.length });
+      const [out] = await own.externalize([part], { messageId: "m" });
+      console.log(JSON.stringify({ code, truncated: out.truncated }));`;
+    const stdout = execFileSync(
+      process.execPath,
+      ["--import", register, "--input-type=module", "-e", script],
+      { encoding: "utf8" },
+    );
+    const { code, truncated } = JSON.parse(stdout.trim().split("\n").pop());
+    assert.match(code, /^NOT_READY: .*gpt-tokenizer/);
+    assert.equal(truncated, true);
+  });
+});
