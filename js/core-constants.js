@@ -16,13 +16,19 @@ export const INDEX_FILE = "index.json";
 /** The folder of a session's catalog: `<session>/tool-stub/` (see src/catalog.rs). */
 export const CATALOG_DIR = "tool-stub";
 
-/** The catalog's snapshot. */
+/** The catalog's index: its totals and its pages' names, first ids and sums. */
+export const CATALOG_INDEX_FILE = "catalog-index";
+
+/** The folder of the catalog's pages (entries in id order, never rewritten in place). */
+export const CATALOG_PAGES_DIR = "catalog-pages";
+
+/** The catalog's snapshot in the layout before pages (read once, then written in pages). */
 export const SNAPSHOT_FILE = "catalog.json";
 
-/** The folder of the catalog's log records after the snapshot. */
+/** The folder of the log records after the snapshot, in the layout before pages. */
 export const LOG_DIR = "catalog-log";
 
-/** The catalog's generation. */
+/** The catalog's generation, in the layout before pages. */
 export const HEAD_FILE = "catalog-head";
 
 /** The session's lock. */

@@ -56,18 +56,34 @@ export class Runtime {
   #stagedHasher;
   /**
    * How many times the core was started afresh. Anything the core keeps between two calls (a
-   * planned turn, staged outputs, a retention order) belongs to the instance it was made in: a
+   * planned turn, staged outputs) belongs to the instance it was made in: a
    * holder compares this number with the one it saw then before it uses it (see planned-turn.js).
    */
   #instance = 0;
   /** Turns planned in the core and not yet finished or dropped (see planned-turn.js). */
   #holds = 0;
 
+  /**
+   * Locks of stores without a `lock()` of their own, within this realm: a table (lock name to
+   * its queue, stores/lock.js) per store object, shared by every ToolStub on that store.
+   */
+  #localLocks = new WeakMap();
+
   /** `core`: the main module's glue, instantiated by the entry module before `markReady()`. */
   constructor(core) {
     this.core = core;
     this.grep = new GrepModule(this);
     this.enhanced = new EnhancedModule(KEPT_MEMORY_BYTES);
+  }
+
+  /** The table of local locks of `store` (see #localLocks). */
+  localLocks(store) {
+    let table = this.#localLocks.get(store);
+    if (table === undefined) {
+      table = new Map();
+      this.#localLocks.set(store, table);
+    }
+    return table;
   }
 
   // --- Readiness (only the entry modules mark it) ---------------------------------------------
@@ -170,24 +186,6 @@ export class Runtime {
 
   #giveMemoryBack() {
     if (this.#holds === 0 && this.core.memoryBytes() > KEPT_MEMORY_BYTES) this.#restartCore();
-  }
-
-  /**
-   * Things the core keeps for an owner (`{ order, instance }`: a number and the instance it lives
-   * in), dropped with the core's export `drop` once the owner is collected, if that instance is
-   * still the current one.
-   */
-  #leftInCore =
-    typeof FinalizationRegistry === "function"
-      ? new FinalizationRegistry(({ held, drop }) => {
-          if (held.order !== undefined && held.instance === this.#instance)
-            this.core[drop](held.order);
-        })
-      : undefined;
-
-  /** Drops `held.order` (see #leftInCore) with the core's `drop` once `owner` is collected. */
-  dropWhenCollected(owner, held, drop) {
-    this.#leftInCore?.register(owner, { held, drop });
   }
 
   /** Turns what the core throws into a ToolStubError, starting the core afresh after a trap. */

@@ -43,7 +43,7 @@ export async function listRecords(session, select, limit) {
     let page;
     do {
       const want = Math.min(limit - records.length + skipped.length + gone.length, 1000);
-      page = catalog.select({ ...select, offset, limit: Math.max(want, 1) });
+      page = await catalog.select({ ...select, offset, limit: Math.max(want, 1) });
       // The page's records are read up to RECORDS_IN_FLIGHT at a time (a store over the network
       // answers them in one round trip), then taken in the page's order.
       const loaded = await loadEach(
@@ -77,7 +77,7 @@ export async function listRecords(session, select, limit) {
     } while (records.length < limit && page.hasMore);
     return page;
   });
-  session.catalog.dropInMemory(gone);
+  await session.catalog.dropGone(gone);
   return {
     records,
     skipped,

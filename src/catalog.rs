@@ -1,40 +1,22 @@
 //! The per-session catalog: what `list`, `usage`, retention and `searchAll` need to know of each
 //! stored result, so that none of them loads an output (or a record) it does not act on.
 //!
-//! Stored beside the results (the JS layer does the I/O, `js/catalog.js`):
-//! - `[session, "tool-stub", "catalog.json"]`: a snapshot,
-//!   `{"format": "tool-stub-catalog", "version": 1, "seq": N, "entries": [entry...]}`;
-//! - `[session, "tool-stub", "catalog-log", "<seq as 12 digits>"]`: one small record per change
-//!   after the snapshot, `{"seq", "add": [entry...], "remove": [id...], "totals"}`, or `{"seq",
-//!   "snapshot": true, "totals"}` (a new snapshot was written at that seq); `totals` is
-//!   `{"results", "chars", "bytes"}`, the catalog's after the record (absent in records written
-//!   before it existed), so a host that has not loaded the catalog answers `usage` from the last
-//!   record alone;
-//! - `[session, "tool-stub", "catalog-head"]`: the catalog's generation,
-//!   `{"format": "tool-stub-catalog-head", "generation": "<random hex>"}`, written anew with every
-//!   snapshot and when a catalog starts (a session removed and made again starts its seqs over);
-//! - `[session, "tool-stub", "lock"]`: the session's lock (the store's `lock`).
+//! Stored beside the results in pages (the layout, and which pages each call reads, in
+//! [`pages`]; the JS layer does the I/O, `js/catalog.js`). A session written before pages (a
+//! snapshot `catalog.json`, a log `catalog-log/<seq>`, a `catalog-head`; the names in [`pages`])
+//! is read as it is once and written in pages (`js/catalog-legacy.js`).
 //!
-//! Why a snapshot and a log: a change writes one small record (no record that every writer
-//! rewrites), and a reader knows its loaded catalog is current from two small reads, whatever the
-//! session holds: the head is the one it loaded under, and there is no record after its seq
-//! (every change writes the record after the latest; a snapshot, which removes records, writes a
-//! new head). Otherwise it lists the log and applies what is new. The log is folded into a new
-//! snapshot after 64 records, or entries/64 in a larger session (a snapshot costs what the
-//! session holds), so a cold load reads one snapshot and a bounded share of records. Every change is written under
-//! the session's lock, after the files it describes (the record stays the commit marker of a
-//! result), so log records never contend. The catalog is a cache of the records: it is checked
-//! against them (results with a record and no entry are added, entries without a record dropped)
-//! when it is missing or unreadable, the first time a `ToolStub` uses it, when a lock left by a
-//! process that died is taken over, on `verify` and on `rebuildCatalog()`.
+//! The catalog is a cache of the records: it is checked against them (results with a record and
+//! no entry are added, entries without a record dropped) when it is missing or unreadable, when a
+//! lock left by a process that died is taken over, on `verify` of a ref it lacks, on
+//! `rebuildCatalog()`, and in a store whose values expire. A catalog that reads is trusted
+//! otherwise, also by a new `ToolStub`, whose first call then costs what it reads.
 //!
 //! The core defines an entry ([`CatalogEntry::from_record`]), as it defines `index.json`, and
-//! plans retention over them (`retention::RetentionOrder`, kept in the core and changed with the
-//! catalog, so a prune sends nothing of the session across); the host keeps the loaded catalog
-//! (a map of entries) and reads and writes the snapshot and log texts (the JSON above). Keeping
-//! the catalog in the core as well cost ~2.7 KB of the shipped wasm gzipped, which the 250 KB
-//! budget does not have; the host's uses of it are the reference's list order (ids), a tool-name
-//! filter, paging and sums.
+//! decides the pages: a window of entries, a change split into pages, retention's plan over the
+//! oldest pages (`retention::RetentionOrder`). The host reads and writes the texts.
+
+pub mod pages;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -43,15 +25,15 @@ use crate::python::one_line;
 
 /// The folder of a session's catalog, beside its results folder.
 pub const CATALOG_DIR: &str = "tool-stub";
-/// The catalog's snapshot, in `CATALOG_DIR`.
+/// The layout before pages (read once, then written in pages): its snapshot, in `CATALOG_DIR`.
 pub const SNAPSHOT_FILE: &str = "catalog.json";
-/// The folder of the log records after the snapshot, in `CATALOG_DIR`.
+/// The layout before pages: the folder of the log records after the snapshot, in `CATALOG_DIR`.
 pub const LOG_DIR: &str = "catalog-log";
-/// The catalog's generation, in `CATALOG_DIR`.
+/// The layout before pages: the catalog's generation, in `CATALOG_DIR`.
 pub const HEAD_FILE: &str = "catalog-head";
 /// The session's lock, in `CATALOG_DIR`.
 pub const LOCK_FILE: &str = "lock";
-/// A snapshot's `format`.
+/// A snapshot's `format` (the layout before pages).
 pub const CATALOG_FORMAT: &str = "tool-stub-catalog";
 /// A snapshot's `version`.
 pub const CATALOG_VERSION: i64 = 1;

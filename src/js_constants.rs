@@ -6,6 +6,7 @@
 //! checks the files in the repository against it (the core itself touches no files).
 
 use crate::agent::DefinitionFormat;
+use crate::catalog::pages;
 use crate::catalog::{
     CATALOG_DIR, CATALOG_FORMAT, CATALOG_VERSION, HEAD_FILE, HEAD_FORMAT, LOCK_FILE, LOG_DIR,
     SNAPSHOT_FILE,
@@ -270,13 +271,31 @@ fn core_constants() -> String {
             CATALOG_DIR,
             "The folder of a session's catalog: `<session>/tool-stub/` (see src/catalog.rs).",
         ),
-        ("SNAPSHOT_FILE", SNAPSHOT_FILE, "The catalog's snapshot."),
+        (
+            "CATALOG_INDEX_FILE",
+            pages::INDEX_FILE,
+            "The catalog's index: its totals and its pages' names, first ids and sums.",
+        ),
+        (
+            "CATALOG_PAGES_DIR",
+            pages::PAGES_DIR,
+            "The folder of the catalog's pages (entries in id order, never rewritten in place).",
+        ),
+        (
+            "SNAPSHOT_FILE",
+            SNAPSHOT_FILE,
+            "The catalog's snapshot in the layout before pages (read once, then written in pages).",
+        ),
         (
             "LOG_DIR",
             LOG_DIR,
-            "The folder of the catalog's log records after the snapshot.",
+            "The folder of the log records after the snapshot, in the layout before pages.",
         ),
-        ("HEAD_FILE", HEAD_FILE, "The catalog's generation."),
+        (
+            "HEAD_FILE",
+            HEAD_FILE,
+            "The catalog's generation, in the layout before pages.",
+        ),
         ("LOCK_FILE", LOCK_FILE, "The session's lock."),
         (
             "CATALOG_FORMAT",

@@ -1,11 +1,11 @@
 //! Which stored results to delete so a session stays within its retention policy: oldest first,
 //! never a result the current turn refers to.
 //!
-//! [`RetentionOrder`] keeps a session's results oldest first with their count and bytes, changed
-//! entry by entry as the catalog changes (the host sends each change once), so a plan costs what
-//! it deletes, not what the session holds: it walks from the oldest and stops at the first result
-//! it keeps that the turn does not protect (every later one is younger, and the count and bytes
-//! are already within the policy).
+//! [`RetentionOrder`] keeps results oldest first with their count and bytes, so a plan costs
+//! what it deletes: it walks from the oldest and stops at the first result it keeps that the
+//! turn does not protect (every later one is younger, and the count and bytes are already within
+//! the policy). The catalog read in pages (`catalog::pages`) fills one with the oldest pages only,
+//! and [`RetentionOrder::plan_within`] says when the plan needs the next.
 
 use std::cmp::Ordering;
 
@@ -50,7 +50,7 @@ json_fields::required_struct!(StoredResult, {
 impl StoredResult {
     /// When the result was last handed out: the later of its creation and its last reuse. A date
     /// that is NaN (from outside JSON) counts as none.
-    fn freshness_ms(&self) -> Option<f64> {
+    pub fn freshness_ms(&self) -> Option<f64> {
         let created = self.created_at_ms.filter(|at| !at.is_nan());
         let used = self.last_used_at_ms.filter(|at| !at.is_nan());
         match (created, used) {
@@ -143,27 +143,52 @@ impl RetentionOrder {
 
     /// The ids to delete under `policy` at `now_ms`, oldest first, never one of `protected`.
     pub fn plan(&self, policy: &RetentionPolicy, now_ms: f64, protected: &[String]) -> Vec<String> {
-        let mut count = self.order.len() as u64;
-        let mut bytes = self.bytes;
+        let totals = (self.order.len() as u64, self.bytes);
+        self.plan_within(policy, now_ms, protected, totals, None).0
+    }
+
+    /// [`Self::plan`] over part of a session (a catalog read in pages): `totals` are the whole
+    /// session's (count, bytes), and `frontier` the age of the oldest result not held here.
+    /// Answers the ids and whether the plan needs the results past the frontier before it can
+    /// go on (then the ids are those it found so far).
+    pub fn plan_within(
+        &self,
+        policy: &RetentionPolicy,
+        now_ms: f64,
+        protected: &[String],
+        (mut count, mut bytes): (u64, u64),
+        frontier: Option<f64>,
+    ) -> (Vec<String>, bool) {
+        let too_old = |age: f64| {
+            policy
+                .max_age_ms
+                .is_some_and(|max| now_ms - age > max as f64)
+        };
         let mut doomed = Vec::new();
         for (age, id, size) in &self.order {
+            let too_many = policy.max_results.is_some_and(|max| count > max);
+            let too_big = policy.max_bytes.is_some_and(|max| bytes > max);
+            // A result past the frontier is younger than one not held here, and nothing here
+            // or there calls for a deletion: every later result is younger, and count and
+            // bytes are within the policy.
+            let older_outside = frontier.is_some_and(too_old);
+            if !(too_old(*age) || too_many || too_big || older_outside) {
+                return (doomed, false);
+            }
+            if frontier.is_some_and(|outside| *age >= outside) {
+                return (doomed, true);
+            }
             if protected.contains(id) {
                 continue;
             }
-            let too_old = policy
-                .max_age_ms
-                .is_some_and(|max| now_ms - age > max as f64);
-            let too_many = policy.max_results.is_some_and(|max| count > max);
-            let too_big = policy.max_bytes.is_some_and(|max| bytes > max);
-            if !(too_old || too_many || too_big) {
-                // Every later result is younger, and count and bytes are within the policy.
-                break;
-            }
-            count -= 1;
+            count = count.saturating_sub(1);
             bytes = bytes.saturating_sub(*size);
             doomed.push(id.clone());
         }
-        doomed
+        let over = policy.max_results.is_some_and(|max| count > max)
+            || policy.max_bytes.is_some_and(|max| bytes > max)
+            || frontier.is_some_and(too_old);
+        (doomed, over && frontier.is_some())
     }
 }
 

@@ -42,12 +42,16 @@ async function open(ToolStub, store, config) {
 }
 
 /** The median time of `call` as the first call of `runs` new ToolStubs on the session in `store`. */
-async function firstCall(ToolStub, store, call, runs) {
+async function firstCall(ToolStub, store, call, runs, config) {
   const times = [];
   for (let i = 0; i < runs; i++) {
-    const ts = new ToolStub({ store, sessionId: "bench", config: { thresholdChars: 100 } });
+    const ts = new ToolStub({
+      store,
+      sessionId: "bench",
+      config: { thresholdChars: 100, ...config },
+    });
     const begin = performance.now();
-    await call(ts);
+    await call(ts, i);
     times.push(performance.now() - begin);
   }
   return median(times);
@@ -91,16 +95,34 @@ export async function sessionRows({ ToolStub, makeStore, n, kb = 20, runs = 15 }
     sessions[side] = { ts: warm.ts, capped: capped.ts };
   }
   const rows = {};
-  // A new ToolStub per request (a serverless host): its first call reads the catalog, whatever
-  // the session holds.
+  // A new ToolStub per request (a serverless host): its first call reads the catalog's index and
+  // the pages it needs, whatever the session holds. Retention on, with room: it plans every turn.
+  const retained = (side) => ({ maxResults: (side === "small" ? SMALL : n) + 10_000 });
   for (const [call, run] of [
     ["first call of a new ToolStub: usage", (ts) => ts.usage()],
     ["first call of a new ToolStub: list(limit 50)", (ts) => ts.list({ limit: 50 })],
+    [
+      "first call of a new ToolStub: searchAll(toolName: 5 results)",
+      (ts) => ts.searchAll({ query: "result", toolName: "rare" }),
+    ],
+    ["first call of a new ToolStub: prune (nothing to delete)", (ts) => ts.prune()],
+    [
+      "first call of a new ToolStub: externalize 100 KB, retention on",
+      (ts, i) =>
+        ts.externalize([{ toolId: `first${i}`, toolName: "new", output: big + i }], {
+          messageId: `first${i}`,
+        }),
+    ],
   ]) {
-    rows[call] = {
-      small: await firstCall(ToolStub, stores.small, run, Math.min(runs, 7)),
-      large: await firstCall(ToolStub, stores.large, run, Math.min(runs, 7)),
-    };
+    rows[call] = {};
+    for (const side of ["small", "large"])
+      rows[call][side] = await firstCall(
+        ToolStub,
+        stores[side],
+        run,
+        Math.min(runs, 7),
+        retained(side),
+      );
   }
   // In this order: each call's 15 runs on both sessions, then the next call.
   for (const [call, run] of Object.entries(CALLS)) {

@@ -9,6 +9,8 @@
 //   --fs        results in the NodeFsStore session (default 10000; 0 skips it)
 //   --idb       results in the fake-indexeddb session (default 2000; 0 skips it)
 //   --chromium  results in the Chromium IndexedDB session (default 2000; 0 skips it)
+//   --redis     results in the RedisStore session on a local redis-server started here (default
+//               10000; 0 skips it; a machine without redis-server gets a row saying so)
 //   --kb        size of each stored result in KB (default 20: 10,000 results are ~200 MB of outputs)
 //   --runs      timed calls per row and session (default 15)
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,7 +19,10 @@ import * as path from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { ToolStub, NodeFsStore } from "../../pkg/js/node.js";
 import { IndexedDbStore } from "../../pkg/js/stores/indexeddb.js";
+import { createRequire } from "node:module";
+import { RedisStore } from "../../pkg/js/redis.js";
 import { SMALL, sessionRows, tableRows } from "./session-calls.mjs";
+import { requireRedis, startRedis } from "../js/redis-servers.js";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => arg.replace(/^--/, "").split("=")),
@@ -89,6 +94,23 @@ const stores = [
     () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }),
   ],
 ];
+let redis;
+try {
+  requireRedis();
+  const server = await startRedis();
+  const Redis = createRequire(import.meta.url)("ioredis");
+  const client = new Redis({ host: "127.0.0.1", port: server.port });
+  redis = { server, client };
+  let made = 0;
+  stores.push([
+    "RedisStore (local redis-server)",
+    count("redis", 10_000),
+    () => new RedisStore({ client, keyPrefix: `bench${made++}` }),
+  ]);
+} catch (error) {
+  if (count("redis", 10_000))
+    out.push(`| RedisStore | - | - | not measured: ${String(error.message).slice(0, 80)} | - |`);
+}
 try {
   for (const [name, n, makeStore] of stores) {
     if (!n) continue;
@@ -115,6 +137,8 @@ try {
   }
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  redis?.client.disconnect();
+  await redis?.server.stop();
 }
 console.log(`| store | call | ${SMALL} results | large session (results of ${kb} KB) | ratio |`);
 console.log("|---|---|---|---|---|");

@@ -1,10 +1,42 @@
 // Shared by the browser runners: headless Chromium launched the one way they all need, and the
 // plain check list each runner prints (`ok - name`, then `N passed, N failed`).
+import { rmSync } from "node:fs";
 import { chromium } from "playwright-core";
+import { tempDir } from "../js/temp.js";
 
-/** The system Chromium (CHROMIUM_PATH, else /usr/bin/chromium), headless, with no background work. */
-export function launchChromium() {
+/**
+ * The system Chromium (CHROMIUM_PATH, else /usr/bin/chromium), headless, with no background work.
+ * Its temp files (Playwright's profile folder, Chromium's scoped folders and shared memory files)
+ * go in a folder of its own, removed when the browser closes and at exit: a run leaves nothing in
+ * the temp dir, also when the browser is killed.
+ */
+export async function launchChromium() {
+  const dir = tempDir("tool-stub-chromium-");
+  const env = { ...process.env, TMPDIR: dir, TMP: dir, TEMP: dir };
+  // Playwright makes the profile folder in the temp dir this process sees while it launches.
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  let browser;
+  try {
+    browser = await launch(env);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+  const close = browser.close.bind(browser);
+  browser.close = async (...args) => {
+    try {
+      await close(...args);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  return browser;
+}
+
+function launch(env) {
   return chromium.launch({
+    env,
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
       "--headless=new",

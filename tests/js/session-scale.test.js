@@ -1,8 +1,7 @@
-// Session-level calls cost what they change, not what the session holds: a loaded
-// catalog is kept and found current with two small reads (its head record and the absence of the
-// next log record), never a listing; retention plans over an order the core keeps; and yet every
-// change another ToolStub or process makes is seen: a new log record, a folded log (a snapshot),
-// a session removed and made again.
+// Session-level calls cost what they change, not what the session holds: the catalog is read in
+// pages (its index, then the pages a call needs), never a listing; retention reads the oldest
+// pages only when the policy is exceeded; and yet every change another ToolStub or process makes
+// is seen: a new index, pages split, a session removed and made again.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
@@ -62,33 +61,27 @@ function counting(store) {
 }
 
 describe("a loaded catalog stays current without listing", () => {
-  it("sees another ToolStub's change, a folded log, and a session removed and made again", async () => {
+  it("sees another ToolStub's change, pages split, and a session removed and made again", async () => {
     const store = new MemoryStore();
     const reader = new ToolStub({ store, sessionId: "s", config: SMALL });
     const writer = new ToolStub({ store, sessionId: "s", config: SMALL });
     await fill(writer, "a", 3);
     assert.deepEqual(await toolIds(reader), ["a0", "a1", "a2"]);
-    // One change: the log record after the reader's.
+    // One change: a new index.
     await fill(writer, "b", 1);
     assert.deepEqual(await toolIds(reader), ["a0", "a1", "a2", "b0"]);
-    // More changes than the log holds before it is folded into a snapshot (64).
-    await fill(writer, "c", 70);
-    assert.equal((await reader.usage()).results, 74);
-    assert.equal((await toolIds(reader)).length, 74);
-    // Removed and made again with as many changes as before: the same log seqs, a new generation.
-    const seqsBefore = (await store.loadKeys(["s", "tool-stub", "catalog-log"])).map(
-      (key) => key[3],
-    );
+    // Past a page of entries (the core splits it): the reader follows the new index.
+    await fill(writer, "c", 270);
+    assert.equal((await reader.usage()).results, 274);
+    assert.equal((await toolIds(reader)).length, 274);
+    // Removed and made again: a new generation, whose pages the reader never confuses with the old.
+    const indexBefore = JSON.parse(await store.load(["s", "tool-stub", "catalog-index"]));
+    assert.ok(indexBefore.pages.length >= 2, "split into pages");
     await writer.deleteSession();
+    assert.deepEqual(await store.loadKeys(["s", "tool-stub", "catalog-pages"]), []);
     await fill(writer, "d", 74);
-    const seqsAfter = (await store.loadKeys(["s", "tool-stub", "catalog-log"])).map(
-      (key) => key[3],
-    );
-    assert.deepEqual(
-      seqsAfter.at(-1),
-      seqsBefore.at(-1),
-      "the log ended at the same seq: only the head tells them apart",
-    );
+    const indexAfter = JSON.parse(await store.load(["s", "tool-stub", "catalog-index"]));
+    assert.notEqual(indexAfter.generation, indexBefore.generation);
     const ids = await toolIds(reader);
     assert.equal(ids.length, 74);
     assert.ok(
@@ -98,7 +91,7 @@ describe("a loaded catalog stays current without listing", () => {
     assert.deepEqual(await reader.rebuildCatalog().then((r) => [r.added, r.removed]), [[], []]);
   });
 
-  it("a turn with retention and the session-level calls make as many store calls at 300 results as at 20", async () => {
+  it("a turn with retention and the session-level calls make the store calls at 300 results that they make at 20", async () => {
     const calls = {};
     for (const n of [20, 300]) {
       const { store, take } = counting(new MemoryStore());
@@ -129,7 +122,15 @@ describe("a loaded catalog stays current without listing", () => {
       }
       calls[n] = seen;
     }
-    assert.deepEqual(calls[300], calls[20]);
+    // The same calls, but for one more page read, written and removed where a turn's new result
+    // and the oldest one (which retention deletes) fall in different pages.
+    for (const [call, counts] of Object.entries(calls[300])) {
+      const methods = new Set([...Object.keys(counts), ...Object.keys(calls[20][call])]);
+      for (const method of methods) {
+        const [large, small] = [counts[method] ?? 0, calls[20][call][method] ?? 0];
+        assert.ok(large <= small + 1, `${call}: ${method} ${large} at 300, ${small} at 20`);
+      }
+    }
   });
 
   it("retention plans right after the core restarts, and never with another session's order", async () => {
@@ -320,12 +321,13 @@ describe("a new ToolStub's first call", () => {
         });
         const fresh = new ToolStub({ store, sessionId: "s", config: SMALL });
         assert.equal((await fresh.list({ limit: 10 })).toolResults.length, 10);
-        assert.deepEqual(listed, ["s/tool-stub/catalog-log"], "only the catalog's log is listed");
+        assert.deepEqual(listed, [], "nothing is listed");
         const records = loaded.filter((key) => key.startsWith("s/tool-results/"));
         assert.ok(records.length <= 10, `${records.length} result files loaded for a page of 10`);
-        // The snapshot, the head and the log records after the snapshot (at most 64).
+        // The index and the first page.
         const catalog = loaded.filter((key) => key.startsWith("s/tool-stub/"));
-        assert.ok(catalog.length <= 64 + 3, `${catalog.length} catalog records loaded`);
+        assert.equal(catalog.length, 2, `catalog records loaded: ${catalog}`);
+        assert.equal(catalog[0], "s/tool-stub/catalog-index");
         assert.equal((await fresh.usage()).results, n);
       }
     });
@@ -336,11 +338,11 @@ describe("a new ToolStub's first call", () => {
     NodeFsStore: () => new NodeFsStore(tempDir("tool-stub-cold-usage-")),
     IndexedDbStore: () => new IndexedDbStore({ indexedDB: new IDBFactory(), IDBKeyRange }),
   })) {
-    it(`usage reads the log's last record, not the catalog, and agrees with it (${name})`, async () => {
+    it(`usage reads the catalog's index alone, and agrees with it (${name})`, async () => {
       const backing = makeStore();
       const writer = new ToolStub({ store: backing, sessionId: "s", config: SMALL });
-      // Past a fold of the log (64 records), then a record that removes and one that adds.
-      const refs = await fill(writer, "u", 70);
+      // Past a page (200 entries), then a change that removes and one that adds.
+      const refs = await fill(writer, "u", 230);
       await writer.delete(refs[3]);
       await fill(writer, "v", 1);
       const loaded = [];
@@ -355,22 +357,47 @@ describe("a new ToolStub's first call", () => {
         },
       });
       const expected = await writer.usage();
-      assert.equal(expected.results, 70);
+      assert.equal(expected.results, 230);
       const fresh = new ToolStub({ store, sessionId: "s", config: SMALL });
       assert.deepEqual(await fresh.usage(), expected);
-      assert.equal(loaded.length, 1, `one record loaded: ${loaded}`);
-      assert.match(loaded[0], /^s\/tool-stub\/catalog-log\/\d{12}$/);
-      // A last record without totals (written by an older version): the catalog is loaded.
-      const [last] = (await backing.loadKeys(["s", "tool-stub", "catalog-log"])).slice(-1);
-      const { totals, ...older } = JSON.parse(await backing.load(last));
-      assert.equal(totals.results, 70);
-      await backing.save(last, JSON.stringify(older));
-      loaded.length = 0;
-      const again = new ToolStub({ store, sessionId: "s", config: SMALL });
-      assert.deepEqual(await again.usage(), expected);
-      assert.ok(loaded.includes("s/tool-stub/catalog.json"), "the snapshot is read");
+      assert.deepEqual(loaded, ["s/tool-stub/catalog-index"]);
     });
   }
+
+  it("reads a catalog in the layout before pages, and writes it in pages", async () => {
+    const store = new MemoryStore();
+    const refs = await fill(new ToolStub({ store, sessionId: "s", config: SMALL }), "o", 5);
+    const fresh = new ToolStub({ store, sessionId: "s", config: SMALL });
+    const entries = (await fresh.list()).toolResults.map((record) => record.tool_result_id);
+    assert.equal(entries.length, 5);
+    // The same session as an older version stored it: a snapshot of three entries, then a log
+    // record adding a fourth and removing one. The fifth result has no entry (found by verify).
+    const pages = await store.loadKeys(["s", "tool-stub", "catalog-pages"]);
+    const stored = JSON.parse(await store.load(pages[0]));
+    await store.remove(["s", "tool-stub", "catalog-index"]);
+    for (const key of pages) await store.remove(key);
+    const snapshot = {
+      format: "tool-stub-catalog",
+      version: 1,
+      seq: 1,
+      entries: stored.slice(0, 3),
+    };
+    await store.save(["s", "tool-stub", "catalog.json"], JSON.stringify(snapshot));
+    const change = { seq: 2, add: [stored[3]], remove: [stored[0].toolResultId] };
+    await store.save(["s", "tool-stub", "catalog-log", "000000000002"], JSON.stringify(change));
+    const older = new ToolStub({ store, sessionId: "s", config: SMALL });
+    assert.equal((await older.usage()).results, 3, "the older catalog, as stored");
+    assert.deepEqual(
+      (await older.list()).toolResults.map((record) => record.tool_result_id),
+      stored.slice(1, 4).map((entry) => entry.toolResultId),
+    );
+    assert.equal(await store.load(["s", "tool-stub", "catalog.json"]), undefined, "migrated");
+    assert.deepEqual(await store.loadKeys(["s", "tool-stub", "catalog-log"]), []);
+    assert.ok(await store.load(["s", "tool-stub", "catalog-index"]));
+    await older.rebuildCatalog();
+    assert.equal((await new ToolStub({ store, sessionId: "s" }).usage()).results, 5);
+    assert.equal(refs.length, 5);
+  });
 
   it("finds results written behind the catalog's back on verify and rebuildCatalog", async () => {
     const store = new MemoryStore();

@@ -7,13 +7,14 @@ use std::cell::RefCell;
 
 use serde::{de::DeserializeOwned, Serialize};
 use tool_stub::record::{parse_stored, stored_matches};
-use tool_stub::{agent, ids, retention, retrieval, turn};
+use tool_stub::{agent, ids, retrieval, turn};
 use tool_stub::{
     make_preview, render_stub, synopsis_in_mode, Error, ErrorCode, PreviewRequest, StubHeader,
     StubOptions, Synopsis, SynopsisMode, ToolNames,
 };
 use wasm_bindgen::prelude::*;
 
+mod catalog_pages;
 mod refs;
 
 type BindingResult<T> = Result<T, JsValue>;
@@ -278,13 +279,6 @@ impl<T> Pending<T> {
         let at = self.items.iter().position(|(n, _)| *n == number)?;
         Some(self.items.swap_remove(at).1)
     }
-
-    fn get_mut(&mut self, number: u32) -> Option<&mut T> {
-        self.items
-            .iter_mut()
-            .find(|(n, _)| *n == number)
-            .map(|(_, item)| item)
-    }
 }
 
 thread_local! {
@@ -295,9 +289,6 @@ thread_local! {
     /// Outputs staged by `stageOutputs` while the host hashes them; `planStagedTurn` takes them
     /// out, `dropStagedOutputs` discards them.
     static STAGED_OUTPUTS: RefCell<Pending<Vec<String>>> = const { RefCell::new(Pending::new()) };
-    /// Each loaded session catalog's results in retention order (`retentionOrderNew`), changed
-    /// as the catalog changes, so a prune sends nothing of the session across the boundary.
-    static RETENTION_ORDERS: RefCell<Pending<retention::RetentionOrder>> = const { RefCell::new(Pending::new()) };
 }
 
 /// Plans a turn. `input_json` is the turn with its parts' outputs left out; `outputs` are the
@@ -589,61 +580,6 @@ pub fn bound_tool_error(error_json: &str, max_result_chars: f64) -> BindingResul
         error,
         int("maxResultChars", max_result_chars)?,
     ))
-}
-
-/// A new, empty retention order for a session's catalog (see `RETENTION_ORDERS`); its number.
-#[wasm_bindgen(js_name = retentionOrderNew)]
-pub fn retention_order_new() -> u32 {
-    RETENTION_ORDERS.with_borrow_mut(|orders| orders.put(retention::RetentionOrder::new()))
-}
-
-/// Applies a catalog change to order `order`: results added or replaced (`[{toolResultId,
-/// createdAtMs, bytes}]`), then ids removed. False when there is no such order (it was made in
-/// an instance of the core that is gone): the host makes a new one.
-#[wasm_bindgen(js_name = retentionOrderChange)]
-pub fn retention_order_change(
-    order: u32,
-    added_json: &str,
-    removed_json: &str,
-) -> BindingResult<bool> {
-    let added: Vec<retention::StoredResult> = parse("stored results", added_json)?;
-    let removed: Vec<String> = parse("removed ids", removed_json)?;
-    Ok(RETENTION_ORDERS.with_borrow_mut(|orders| {
-        let Some(kept) = orders.get_mut(order) else {
-            return false;
-        };
-        for result in added {
-            kept.add(result);
-        }
-        for id in &removed {
-            kept.remove(id);
-        }
-        true
-    }))
-}
-
-/// The ids to delete under the config's retention policy, oldest first, never one of the
-/// protected ids; `undefined` when there is no such order.
-#[wasm_bindgen(js_name = retentionOrderPlan)]
-pub fn retention_order_plan(
-    order: u32,
-    config_json: &str,
-    now_ms: f64,
-    protected_json: &str,
-) -> BindingResult<Option<String>> {
-    let config: turn::TurnConfig = parse("config", config_json)?;
-    let protected: Vec<String> = parse("protected ids", protected_json)?;
-    let planned = RETENTION_ORDERS.with_borrow(|orders| {
-        let kept = orders.items.iter().find(|(n, _)| *n == order)?;
-        Some(kept.1.plan(&config.retention(), now_ms, &protected))
-    });
-    planned.map(|ids| emit(&ids)).transpose()
-}
-
-/// Discards a retention order (nothing when there is none).
-#[wasm_bindgen(js_name = retentionOrderDrop)]
-pub fn retention_order_drop(order: u32) {
-    RETENTION_ORDERS.with_borrow_mut(|orders| orders.take(order));
 }
 
 // Retrieval beyond the reference (src/retrieval/*): options arrive as JSON objects.

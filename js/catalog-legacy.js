@@ -1,0 +1,75 @@
+// The catalog as written before it was stored in pages (a snapshot of every entry, a log of
+// changes after it, a generation record): read once, when a session that has one and no paged
+// catalog is first used, so the catalog can be written in pages (catalog.js) and these removed.
+
+import {
+  CATALOG_DIR,
+  CATALOG_FORMAT,
+  CATALOG_VERSION,
+  HEAD_FILE,
+  LOG_DIR,
+  SNAPSHOT_FILE,
+} from "./core-constants.js";
+
+/** The log's records, `[{ seq, key }]` in seq order. */
+async function logOf(store, sessionId, keysOf) {
+  const keys = await keysOf(store, [sessionId, CATALOG_DIR, LOG_DIR]);
+  return keys
+    .filter((key) => key.length === 4 && /^\d{12}$/.test(key[3]))
+    .map((key) => ({ seq: Number(key[3]), key }))
+    .sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * The entries of a session's catalog in the layout before pages: `{ absent: true }` when there is
+ * none, `{ unreadable: true }` when it does not read (a snapshot of another format, a gap in the
+ * log), else `{ entries }`. `keysOf(store, prefix)` lists keys.
+ */
+export async function readLegacyCatalog(store, sessionId, keysOf) {
+  const log = await logOf(store, sessionId, keysOf);
+  const text = await store.load([sessionId, CATALOG_DIR, SNAPSHOT_FILE]);
+  if (text === undefined && log.length === 0) return { absent: true };
+  let snapshot = { seq: 0, entries: [] };
+  if (text !== undefined) {
+    try {
+      snapshot = JSON.parse(text);
+    } catch {
+      return { unreadable: true };
+    }
+    const ok =
+      snapshot?.format === CATALOG_FORMAT &&
+      snapshot.version === CATALOG_VERSION &&
+      Number.isSafeInteger(snapshot.seq) &&
+      Array.isArray(snapshot.entries);
+    if (!ok) return { unreadable: true };
+  }
+  const entries = new Map();
+  const add = (entry) => {
+    if (entry !== null && typeof entry === "object" && typeof entry.toolResultId === "string")
+      entries.set(entry.toolResultId, entry);
+  };
+  snapshot.entries.forEach(add);
+  let seq = snapshot.seq;
+  for (const record of log.filter((record) => record.seq > snapshot.seq)) {
+    if (record.seq !== seq + 1) return { unreadable: true };
+    let change;
+    try {
+      change = JSON.parse((await store.load(record.key)) ?? "null");
+    } catch {
+      return { unreadable: true };
+    }
+    if (change?.seq !== record.seq || change.snapshot === true) return { unreadable: true };
+    for (const id of Array.isArray(change.remove) ? change.remove : []) entries.delete(id);
+    (Array.isArray(change.add) ? change.add : []).forEach(add);
+    seq = record.seq;
+  }
+  return { entries: [...entries.values()] };
+}
+
+/** Removes the catalog of the layout before pages (its generation record first). */
+export async function removeLegacyCatalog(store, sessionId, keysOf) {
+  const key = (...segments) => [sessionId, CATALOG_DIR, ...segments];
+  await store.remove(key(HEAD_FILE));
+  await store.remove(key(SNAPSHOT_FILE));
+  for (const { key: record } of await logOf(store, sessionId, keysOf)) await store.remove(record);
+}

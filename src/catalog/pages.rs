@@ -1,0 +1,523 @@
+//! The catalog stored in pages, so that a new `ToolStub`'s first call reads what it acts on, not
+//! what the session holds.
+//!
+//! Layout (the host does the I/O; the names are exported to JavaScript, js/core-constants.js):
+//! - the index, `[session, "tool-stub", "catalog-index"]`: a small record,
+//!   `{"format", "version", "generation", "next", "totals": {"results", "chars", "bytes"},
+//!   "pages": [{"name", "first", "count", "chars", "bytes", "oldest", "tools"}]}`, the pages in id
+//!   order, each with its first id (a page holds the ids from its `first` up to the next page's),
+//!   its sums, the oldest freshness of its results (`null`: one has no readable date, which
+//!   retention counts as oldest) and the tool names it holds (`null`: more than
+//!   [`MAX_PAGE_TOOLS`]);
+//! - pages, `[session, "tool-stub", "catalog-pages", "<generation>-<n>"]`: a JSON array of up
+//!   to [`PAGE_ENTRIES`] entries in id order.
+//!
+//! Why: `list` in id order reads the index and the one or two pages its window falls in; a tool
+//! name filter reads the pages that name the tool; `usage` the index alone; retention the pages
+//! holding the oldest results, only when the index says the policy is exceeded; a change the
+//! pages of the ids it adds or removes. Pages are never written in place: a changed page is
+//! written under a new name, then the index, which is the commit, then the old page goes. A
+//! reader holding an index finds the pages it names, or (when a writer removed one since) reads
+//! the index again; a host may keep the pages it read by name, as a name always means the same text.
+//!
+//! Every call here answers either what was asked or `{"need": [page names]}`: the pages it must
+//! be given (in `pages`, a map of name to page text) before it can answer. The host loads those
+//! and calls again.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::python::stable_sort_by;
+use crate::retention::{RetentionOrder, RetentionPolicy, StoredResult};
+
+/// The catalog's index (the head of its pages).
+pub const INDEX_FILE: &str = "catalog-index";
+/// The folder of the catalog's pages.
+pub const PAGES_DIR: &str = "catalog-pages";
+/// Most entries a page holds; a page past it is split. ~400 chars of JSON an entry: a page is
+/// ~80 KB, read and parsed in about a millisecond.
+pub const PAGE_ENTRIES: usize = 200;
+/// Most tool names a page's index line lists; a page with more lists none (`null`: any).
+pub const MAX_PAGE_TOOLS: usize = 8;
+
+const INDEX_FORMAT: &str = "tool-stub-catalog-index";
+const INDEX_VERSION: u64 = 1;
+
+type Entry = Map<String, Value>;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Totals {
+    pub results: u64,
+    pub chars: u64,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageInfo {
+    pub name: String,
+    pub first: String,
+    pub count: u64,
+    pub chars: u64,
+    pub bytes: u64,
+    /// The oldest freshness (creation or last reuse, ms) of its results; `None` when one has
+    /// no readable date.
+    pub oldest: Option<f64>,
+    pub tools: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Index {
+    pub format: String,
+    pub version: u64,
+    pub generation: String,
+    /// The number the next page written is named with.
+    pub next: u64,
+    pub totals: Totals,
+    pub pages: Vec<PageInfo>,
+}
+
+/// What a call answers: its result, or the pages it needs first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Step<T> {
+    Need { need: Vec<String> },
+    Done(T),
+}
+
+/// The pages a host hands in: name to text.
+pub type Pages = BTreeMap<String, String>;
+
+fn id_of(entry: &Entry) -> &str {
+    entry
+        .get("toolResultId")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+fn number(entry: &Entry, key: &str) -> u64 {
+    entry
+        .get(key)
+        .and_then(Value::as_f64)
+        .filter(|n| n.is_finite() && *n > 0.0)
+        .map_or(0, |n| n as u64)
+}
+
+fn time(entry: &Entry, key: &str) -> Option<f64> {
+    entry
+        .get(key)
+        .and_then(Value::as_f64)
+        .filter(|n| n.is_finite())
+}
+
+fn stored_result(entry: &Entry) -> StoredResult {
+    StoredResult {
+        tool_result_id: id_of(entry).to_string(),
+        created_at_ms: time(entry, "createdAtMs"),
+        last_used_at_ms: time(entry, "lastUsedAtMs"),
+        bytes: number(entry, "storedBytes"),
+    }
+}
+
+fn tool_of(entry: &Entry) -> &str {
+    entry.get("toolName").and_then(Value::as_str).unwrap_or("")
+}
+
+impl Index {
+    /// An empty catalog of a new generation.
+    pub fn new(generation: &str) -> Self {
+        Index {
+            format: INDEX_FORMAT.to_string(),
+            version: INDEX_VERSION,
+            generation: generation.to_string(),
+            next: 0,
+            totals: Totals::default(),
+            pages: Vec::new(),
+        }
+    }
+
+    /// The index a stored text holds, if this version reads it.
+    pub fn parse(text: &str) -> Result<Self> {
+        let bad = |e: serde_json::Error| corrupt(format!("the catalog index does not read: {e}"));
+        let value: Value = serde_json::from_str(text).map_err(bad)?;
+        let index: Index = serde_json::from_value(value).map_err(bad)?;
+        if index.format != INDEX_FORMAT || index.version != INDEX_VERSION {
+            return Err(corrupt(format!(
+                "the catalog index is {} version {}, not {INDEX_FORMAT} version {INDEX_VERSION}",
+                index.format, index.version
+            )));
+        }
+        Ok(index)
+    }
+
+    /// The page an id belongs in: the last whose first id is not after it, else the first.
+    fn page_of(&self, id: &str) -> usize {
+        self.pages
+            .partition_point(|page| page.first.as_str() <= id)
+            .saturating_sub(1)
+    }
+
+    fn may_hold_tool(page: &PageInfo, tool: &str) -> bool {
+        page.tools
+            .as_ref()
+            .is_none_or(|tools| tools.iter().any(|t| t == tool))
+    }
+}
+
+/// The entries of the pages named `names`, in order; `Need` lists those not handed in.
+fn entries_of(names: &[&str], pages: &Pages) -> Result<Step<Vec<Entry>>> {
+    let missing: Vec<String> = names
+        .iter()
+        .filter(|name| !pages.contains_key(**name))
+        .map(|name| name.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Ok(Step::Need { need: missing });
+    }
+    let mut entries = Vec::new();
+    for name in names {
+        entries.extend(page_entries(name, &pages[*name])?);
+    }
+    Ok(Step::Done(entries))
+}
+
+/// A page's entries (a JSON array of objects; anything else in it is left out).
+fn page_entries(name: &str, text: &str) -> Result<Vec<Entry>> {
+    match serde_json::from_str(text) {
+        Ok(Value::Array(items)) => Ok(items
+            .into_iter()
+            .filter_map(|item| match item {
+                Value::Object(entry) => Some(entry),
+                _ => None,
+            })
+            .collect()),
+        _ => Err(corrupt(format!("catalog page {name} does not read"))),
+    }
+}
+
+/// What `select` is asked: a tool name, an order, a window; or given ids.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Query {
+    pub tool_name: Option<String>,
+    /// `"id"` (the reference's list order) or `"newest"`.
+    pub order: Option<String>,
+    pub offset: u64,
+    /// None: every entry.
+    pub limit: Option<u64>,
+    /// The entries of these ids (those the catalog has), instead of the above.
+    pub ids: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Selection {
+    pub total_results: u64,
+    pub offset: u64,
+    pub has_more: bool,
+    pub entries: Vec<Entry>,
+}
+
+/// A window of the catalog's entries (see [`Query`]), reading only the pages it falls in.
+pub fn select(index: &Index, pages: &Pages, query: &Query) -> Result<Step<Selection>> {
+    let names = |range: &mut dyn Iterator<Item = &PageInfo>| -> Vec<String> {
+        range.map(|page| page.name.clone()).collect()
+    };
+    if let Some(ids) = &query.ids {
+        let places: BTreeSet<usize> = ids.iter().map(|id| index.page_of(id)).collect();
+        let wanted: Vec<String> = places
+            .into_iter()
+            .filter_map(|at| index.pages.get(at).map(|page| page.name.clone()))
+            .collect();
+        let refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
+        return Ok(match entries_of(&refs, pages)? {
+            Step::Need { need } => Step::Need { need },
+            Step::Done(entries) => {
+                let found: Vec<Entry> = entries
+                    .into_iter()
+                    .filter(|entry| ids.iter().any(|id| id == id_of(entry)))
+                    .collect();
+                Step::Done(Selection {
+                    total_results: found.len() as u64,
+                    offset: 0,
+                    has_more: false,
+                    entries: found,
+                })
+            }
+        });
+    }
+    let newest = query.order.as_deref() == Some("newest");
+    let by_tool = query.tool_name.as_deref();
+    let total = index.totals.results;
+    let window = |len: u64| {
+        let start = query.offset.min(len);
+        let end = query
+            .limit
+            .map_or(len, |limit| start.saturating_add(limit).min(len));
+        (start, end)
+    };
+    // In id order without a tool name the index's counts place the window: only its pages load.
+    if !newest && by_tool.is_none() {
+        let (start, end) = window(total);
+        let mut before = 0u64;
+        let mut chosen = Vec::new();
+        let mut skipped = 0u64;
+        for page in &index.pages {
+            let after = before + page.count;
+            if after > start && before < end {
+                if chosen.is_empty() {
+                    skipped = before;
+                }
+                chosen.push(page);
+            }
+            before = after;
+        }
+        let wanted = names(&mut chosen.into_iter());
+        let refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
+        return Ok(match entries_of(&refs, pages)? {
+            Step::Need { need } => Step::Need { need },
+            Step::Done(entries) => {
+                let from = (start - skipped.min(start)) as usize;
+                let len = (end - start) as usize;
+                Step::Done(Selection {
+                    total_results: total,
+                    offset: start,
+                    has_more: end < total,
+                    entries: entries.into_iter().skip(from).take(len).collect(),
+                })
+            }
+        });
+    }
+    // A tool name reads the pages that may hold it; newest first reads them all.
+    let wanted = names(
+        &mut index
+            .pages
+            .iter()
+            .filter(|page| by_tool.is_none_or(|tool| Index::may_hold_tool(page, tool))),
+    );
+    let refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
+    let mut entries = match entries_of(&refs, pages)? {
+        Step::Need { need } => return Ok(Step::Need { need }),
+        Step::Done(entries) => entries,
+    };
+    if let Some(tool) = by_tool {
+        entries.retain(|entry| tool_of(entry) == tool);
+    }
+    if newest {
+        // Latest `createdAtMs` first, a date that does not read last, ties in id order.
+        let at = |entry: &Entry| time(entry, "createdAtMs").unwrap_or(f64::NEG_INFINITY);
+        stable_sort_by(&mut entries, |a, b| at(b).total_cmp(&at(a)));
+    }
+    let len = entries.len() as u64;
+    let (start, end) = window(len);
+    Ok(Step::Done(Selection {
+        total_results: len,
+        offset: start,
+        has_more: end < len,
+        entries: entries
+            .into_iter()
+            .skip(start as usize)
+            .take((end - start) as usize)
+            .collect(),
+    }))
+}
+
+/// The ids retention deletes, oldest first, never one of `protected`: reads the pages holding
+/// the oldest results, one at a time, only while the index says the policy is exceeded.
+pub fn plan_prune(
+    index: &Index,
+    pages: &Pages,
+    policy: &RetentionPolicy,
+    now_ms: f64,
+    protected: &[String],
+) -> Result<Step<Vec<String>>> {
+    let mut order = RetentionOrder::new();
+    let mut frontier: Option<(f64, &str)> = None;
+    for page in &index.pages {
+        let oldest = page.oldest.unwrap_or(f64::NEG_INFINITY);
+        if let Some(text) = pages.get(&page.name) {
+            for entry in &page_entries(&page.name, text)? {
+                order.add(stored_result(entry));
+            }
+        } else if frontier.is_none_or(|(age, _)| oldest < age) {
+            frontier = Some((oldest, &page.name));
+        }
+    }
+    let totals = (index.totals.results, index.totals.bytes);
+    let (doomed, more) = order.plan_within(
+        policy,
+        now_ms,
+        protected,
+        totals,
+        frontier.map(|(age, _)| age),
+    );
+    Ok(match (more, frontier) {
+        (true, Some((_, name))) => Step::Need {
+            need: vec![name.to_string()],
+        },
+        _ => Step::Done(doomed),
+    })
+}
+
+/// A change written: the new index, the pages to write first, the pages to remove after.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Written {
+    pub index: String,
+    pub write: BTreeMap<String, String>,
+    pub remove: Vec<String>,
+}
+
+/// Applies a change (ids removed, then entries added or replaced) to the pages holding those ids.
+/// `index` None starts a catalog of generation `generation`.
+pub fn apply(
+    index: Option<Index>,
+    generation: &str,
+    pages: &Pages,
+    added: Vec<Entry>,
+    removed: &[String],
+) -> Result<Step<Written>> {
+    let mut index = index.unwrap_or_else(|| Index::new(generation));
+    let added: Vec<Entry> = added
+        .into_iter()
+        .filter(|entry| entry.get("toolResultId").is_some_and(Value::is_string))
+        .collect();
+    // The pages touched, by their place in the index.
+    let touched: Vec<usize> = removed
+        .iter()
+        .map(String::as_str)
+        .chain(added.iter().map(id_of))
+        .filter(|_| !index.pages.is_empty())
+        .map(|id| index.page_of(id))
+        .collect::<BTreeSet<usize>>()
+        .into_iter()
+        .collect();
+    let names: Vec<String> = touched
+        .iter()
+        .map(|&at| index.pages[at].name.clone())
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let missing: Vec<String> = names
+        .iter()
+        .filter(|name| !pages.contains_key(*name))
+        .cloned()
+        .collect();
+    if !missing.is_empty() {
+        return Ok(Step::Need { need: missing });
+    }
+    let mut groups: Vec<(usize, BTreeMap<String, Entry>)> = Vec::new();
+    for (&at, name) in touched.iter().zip(&refs) {
+        let entries = entries_of(&[name], pages)?.done().unwrap_or_default();
+        let map = entries
+            .into_iter()
+            .map(|entry| (id_of(&entry).to_string(), entry))
+            .collect();
+        groups.push((at, map));
+    }
+    if index.pages.is_empty() {
+        groups.push((0, BTreeMap::new()));
+    }
+    for id in removed {
+        let at = index.page_of(id);
+        if let Some((_, map)) = groups.iter_mut().find(|(g, _)| *g == at) {
+            map.remove(id);
+        }
+    }
+    for entry in added {
+        let at = index.page_of(id_of(&entry));
+        if let Some((_, map)) = groups.iter_mut().find(|(g, _)| *g == at) {
+            map.insert(id_of(&entry).to_string(), entry);
+        }
+    }
+    let mut write = BTreeMap::new();
+    let mut remove = names.clone();
+    // From the last touched page back, so the places of those before stay right.
+    for (at, map) in groups.into_iter().rev() {
+        let entries: Vec<Entry> = map.into_values().collect();
+        let chunks = entries.len().div_ceil(PAGE_ENTRIES);
+        let mut made = Vec::new();
+        for k in 0..chunks {
+            let (from, to) = (k * entries.len() / chunks, (k + 1) * entries.len() / chunks);
+            let name = format!("{}-{}", index.generation, index.next);
+            index.next += 1;
+            let part = &entries[from..to];
+            write.insert(name.clone(), serde_json::to_string(part).map_err(to_error)?);
+            made.push(page_info(name, part));
+        }
+        if at < index.pages.len() {
+            index.pages.splice(at..=at, made);
+        } else {
+            index.pages.extend(made);
+        }
+    }
+    remove.retain(|name| !write.contains_key(name));
+    index.totals = index
+        .pages
+        .iter()
+        .fold(Totals::default(), |sum, page| Totals {
+            results: sum.results + page.count,
+            chars: sum.chars + page.chars,
+            bytes: sum.bytes + page.bytes,
+        });
+    Ok(Step::Done(Written {
+        index: serde_json::to_string(&index).map_err(to_error)?,
+        write,
+        remove,
+    }))
+}
+
+fn corrupt(message: String) -> Error {
+    Error::new(ErrorCode::Corrupt, message)
+}
+
+fn to_error(error: serde_json::Error) -> Error {
+    corrupt(format!("the catalog does not serialize: {error}"))
+}
+
+impl<T> Step<T> {
+    fn done(self) -> Option<T> {
+        match self {
+            Step::Need { .. } => None,
+            Step::Done(done) => Some(done),
+        }
+    }
+}
+
+fn page_info(name: String, entries: &[Entry]) -> PageInfo {
+    let mut tools: Vec<String> = Vec::new();
+    let mut many = false;
+    let mut oldest = Some(f64::INFINITY);
+    let (mut chars, mut bytes) = (0, 0);
+    for entry in entries {
+        chars += number(entry, "originalChars");
+        bytes += number(entry, "storedBytes");
+        let fresh = stored_result(entry).freshness_ms();
+        oldest = match (oldest, fresh) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            _ => None,
+        };
+        let tool = tool_of(entry);
+        if !many && !tools.iter().any(|t| t == tool) {
+            tools.push(tool.to_string());
+            many = tools.len() > MAX_PAGE_TOOLS;
+        }
+    }
+    PageInfo {
+        name,
+        first: entries
+            .first()
+            .map(|e| id_of(e).to_string())
+            .unwrap_or_default(),
+        count: entries.len() as u64,
+        chars,
+        bytes,
+        oldest: oldest.filter(|at| at.is_finite()),
+        tools: (!many).then_some(tools),
+    }
+}
+
+#[cfg(test)]
+#[path = "pages_tests.rs"]
+mod tests;
