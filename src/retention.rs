@@ -175,7 +175,10 @@ impl RetentionOrder {
             if !(too_old(*age) || too_many || too_big || older_outside) {
                 return (doomed, false);
             }
-            if frontier.is_some_and(|outside| *age >= outside) {
+            // Results of one turn share a date: one at the frontier's date counts as older than
+            // those outside (ties are broken by id only among the results held here), so a turn
+            // whose results are spread over every page does not make a plan read them all.
+            if frontier.is_some_and(|outside| *age > outside) {
                 return (doomed, true);
             }
             if protected.contains(id) {

@@ -301,3 +301,26 @@ fn bad_stored_text_is_a_typed_error() {
     let error = select(host.index(), &pages, &Query::default()).expect_err("a broken page");
     assert_eq!(error.code, ErrorCode::Corrupt);
 }
+
+#[test]
+fn results_of_one_turn_spread_over_every_page_cost_a_prune_one_page() {
+    // Every result stored at the same time (one turn), ids spread over every page.
+    let mut host = Host::default();
+    let added = (0..1_000)
+        .map(|i| {
+            entry(
+                &format!("tr_{:08x}", (i as u64 * 2_654_435_761) % (1 << 32)),
+                "t",
+                5.0,
+            )
+        })
+        .collect();
+    host.change(added, &[]);
+    assert!(host.index().pages.len() >= 5);
+    let policy = RetentionPolicy {
+        max_results: Some(999),
+        ..Default::default()
+    };
+    let (doomed, read) = host.prune(policy, &[]);
+    assert_eq!((doomed.len(), read), (1, 1));
+}
