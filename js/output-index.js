@@ -6,15 +6,17 @@
 // the slow way, and an unreadable one is ignored the same way.
 
 export { INDEX_FILE } from "./core-constants.js";
+/** @typedef {import("./generated/contract.js").OutputIndex} OutputIndex */
+
 const INDEX_VERSION = 1;
 /**
  * The index in `json` if it is one this version can use, else undefined (then: the slow way).
  * @param {unknown} json
- * @returns {import("./generated/contract.js").OutputIndex | undefined}
+ * @returns {OutputIndex | undefined}
  */
 export function parseOutputIndex(json) {
   if (typeof json !== "string") return undefined;
-  /** @type {import("./generated/contract.js").OutputIndex} */
+  /** @type {OutputIndex} */
   let index;
   try {
     index = JSON.parse(json);
@@ -40,6 +42,10 @@ export function parseOutputIndex(json) {
  * The stored span that holds code points `from .. to` (`to` clamped to the output's end):
  * `{ firstChar, start, end }` with `start`/`end` in the store's slice unit ("utf16" or "utf8")
  * and `firstChar` the code point at `start`.
+ * @param {OutputIndex} index
+ * @param {number} from
+ * @param {number} to
+ * @param {"utf16" | "utf8"} unit
  */
 export function spanOf(index, from, to, unit) {
   const column = unit === "utf8" ? 1 : 0;
@@ -52,7 +58,11 @@ export function spanOf(index, from, to, unit) {
   return { firstChar: first * index.step, start, end: Math.max(start, end) };
 }
 
-/** `{ point, number }`: the last checkpoint at or before UTF-16 offset `at`. */
+/**
+ * `{ point, number }`: the last checkpoint at or before UTF-16 offset `at`.
+ * @param {OutputIndex} index
+ * @param {number} at
+ */
 export function checkpointBefore(index, at) {
   const points = index.checkpoints;
   let low = 0;
@@ -65,7 +75,10 @@ export function checkpointBefore(index, at) {
   return { point: points[low], number: low };
 }
 
-/** Length in Unicode code points (a lone surrogate counts as one, as in the core). */
+/**
+ * Length in Unicode code points (a lone surrogate counts as one, as in the core).
+ * @param {string} text
+ */
 export function countCodePoints(text) {
   let count = 0;
   for (let i = 0; i < text.length; i++, count++) {
