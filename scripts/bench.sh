@@ -6,7 +6,8 @@
 # Chromium, each call beside the same call at 20 results), run after the others; target `context`
 # is the context governor's replayed 200-step conversation under four policies (docs/performance.md); target `refs`:
 # the tokens that reach the model when a 300 KB page is edited and written back by ref vs by
-# value (docs/performance.md, "Results passed by ref").
+# value (docs/performance.md, "Results passed by ref"). Target `tokens` (a row of bench.mjs):
+# externalize with budgetUnit "tokens" against "chars" on 10 MB outputs.
 source "$(dirname "$0")/lib.sh"
 bash scripts/setup.sh
 bash scripts/build.sh

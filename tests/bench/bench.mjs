@@ -134,6 +134,43 @@ for (const size of runs("1") ? [1 * MB, 10 * MB] : []) {
 if (target1 && runs("1"))
   verdict("1", true, "every kind at 10 MB: synopsis <= 2x and externalize <= 3x JSON.parse");
 
+// ---- target tokens: budgetUnit "tokens" beside "chars" on 10 MB outputs ---------------------
+// The same output externalized in char mode and in token mode (o200k from gpt-tokenizer, loaded
+// by the warm-up call), each in a new ToolStub (no count cached); the ratio is the row's target.
+if (runs("tokens")) {
+  const inUnit = async (output, budgetUnit) => {
+    const stub = new api.ToolStub({
+      sessionId: `bench-${session++}`,
+      config: { budgetUnit },
+      now: () => "2024-01-01T00:00:00Z",
+    });
+    const [part] = await stub.externalize([{ toolId: "call_1", toolName: "bench", output }], {
+      messageId: "m1",
+    });
+    if (!part.truncated) throw new Error(`the ${budgetUnit} benchmark output stayed inline`);
+  };
+  const shapes = {
+    json: makeInput("json", 10 * MB),
+    log: makeLog(10 * MB),
+    prose: makeInput("text", 10 * MB),
+  };
+  const ratios = [];
+  for (const [shape, output] of Object.entries(shapes)) {
+    const chars = await timeIt(() => inUnit(output, "chars"), 3, { collect: true });
+    const tokens = await timeIt(() => inUnit(output, "tokens"), 3, { collect: true });
+    const ratio = tokens / chars;
+    ratios.push(`${shape} ${ratio.toFixed(2)}x`);
+    row(
+      "tokens",
+      `${shape} 10 MB externalize, budgetUnit "tokens" (o200k)`,
+      ms(tokens),
+      `${ratio.toFixed(2)}x "chars" (${ms(chars)}, same run); target <= 1.5x`,
+    );
+  }
+  const worst = Math.max(...ratios.map((r) => Number.parseFloat(r.split(" ")[1])));
+  verdict("tokens", worst <= 1.5, `token mode against char mode at 10 MB: ${ratios.join(", ")}`);
+}
+
 // ---- target yaml: YAML as real manifests write it ---------------------------------------
 // Flow sequences, quoted strings, anchors and block scalars take the full PyYAML port, not the
 // plain-block fast path the `yaml` rows above measure. Target: at least half as fast as JSON.parse
