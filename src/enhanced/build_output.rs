@@ -215,8 +215,10 @@ fn severity(rest: &str) -> Option<(bool, &str)> {
         let Some(after) = rest.strip_prefix(word) else {
             continue;
         };
-        let after = match after.as_bytes().first() {
-            Some(b'[') => &after[after.find(']')? + 1..],
+        // The message keeps the diagnostic's code (`[E0308]: mismatched types`, `TS2304: Cannot
+        // find name`): it is what a model looks the error up by.
+        let (coded, after) = match after.as_bytes().first() {
+            Some(b'[') => (Some(after), &after[after.find(']')? + 1..]),
             Some(b' ') => {
                 let code = after[1..].split(':').next().unwrap_or("");
                 if code.is_empty()
@@ -225,12 +227,12 @@ fn severity(rest: &str) -> Option<(bool, &str)> {
                 {
                     continue;
                 }
-                &after[1 + code.len()..]
+                (Some(&after[1..]), &after[1 + code.len()..])
             }
-            _ => after,
+            _ => (None, after),
         };
         if let Some(message) = after.strip_prefix(':') {
-            return Some((error, message.trim()));
+            return Some((error, coded.unwrap_or(message).trim()));
         }
     }
     None
@@ -1168,7 +1170,7 @@ mod tests {
                    test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n";
         let all = all(out);
         assert!(
-            all.contains("line 2: src/main.rs:4:5: mismatched types"),
+            all.contains("line 2: src/main.rs:4:5: [E0308]: mismatched types"),
             "{all}"
         );
         assert!(all.contains("Failing tests (1): breaks."), "{all}");
@@ -1219,8 +1221,8 @@ mod tests {
         let tsc = "src/a.ts(12,5): error TS2304: Cannot find name 'x'.\nsrc/b.ts:3:1 - error TS1005: ';' expected.\n";
         let t = all(tsc);
         assert!(
-            t.contains("src/a.ts(12,5): Cannot find name 'x'.")
-                && t.contains("src/b.ts:3:1: ';' expected."),
+            t.contains("src/a.ts(12,5): TS2304: Cannot find name 'x'.")
+                && t.contains("src/b.ts:3:1: TS1005: ';' expected."),
             "{t}"
         );
         let eslint = "/repo/src/a.js\n  12:5  error  'x' is not defined  no-undef\n  13:1  warning  Unexpected console  no-console\n\n✖ 2 problems (1 error, 1 warning)\n";
