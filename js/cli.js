@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { makePreview, ToolStub, ToolStubError, NodeFsStore } from "./node.js";
 import { runtime } from "./node-runtime.js";
 import { caught } from "./stores/errors.js";
+import { RESULTS_DIR } from "./core-constants.js";
 
 const USAGE = `Usage: tool-stub <command> [options]
 
@@ -211,7 +212,7 @@ function storedSessions(storeDir) {
   if (!existsSync(storeDir)) return [];
   return readdirSync(storeDir, { withFileTypes: true })
     .filter(
-      (entry) => entry.isDirectory() && existsSync(path.join(storeDir, entry.name, "tool-results")),
+      (entry) => entry.isDirectory() && existsSync(path.join(storeDir, entry.name, RESULTS_DIR)),
     )
     .map((entry) => entry.name)
     .sort();

@@ -11,6 +11,7 @@
 import { assert, show } from "./conformance-assert.js";
 import { sessionCases } from "./conformance-sessions.js";
 import { caught } from "./stores/errors.js";
+import { INDEX_FILE, METADATA_FILE, OUTPUT_FILE, RESULTS_DIR } from "./core-constants.js";
 
 export { assert, sessionCases };
 
@@ -83,7 +84,7 @@ export const cases = [
     name: "save then load",
     async run(makeStore) {
       const s = await makeStore();
-      await roundTrip(s, ["s1", "tool-results", "tr_x", "output.txt"], "hello world");
+      await roundTrip(s, ["s1", RESULTS_DIR, "tr_x", OUTPUT_FILE], "hello world");
       await roundTrip(s, ["single"], "v");
     },
   },
@@ -538,9 +539,9 @@ export const cases = [
       if (typeof s.saveMany !== "function") return;
       const big = longValue(1_200_000);
       const entries = [
-        { key: ["m", "tool-results", "r1", "output.txt"], value: big },
-        { key: ["m", "tool-results", "r1", "index.json"], value: "lone \uD800 surrogate" },
-        { key: ["m", "tool-results", "r1", "metadata.json"], value: "{}" },
+        { key: ["m", RESULTS_DIR, "r1", OUTPUT_FILE], value: big },
+        { key: ["m", RESULTS_DIR, "r1", INDEX_FILE], value: "lone \uD800 surrogate" },
+        { key: ["m", RESULTS_DIR, "r1", METADATA_FILE], value: "{}" },
       ];
       await s.saveMany(entries);
       for (const { key, value } of entries) {
