@@ -18,8 +18,7 @@
 
 pub mod pages;
 
-use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use crate::python::one_line;
 
@@ -44,8 +43,7 @@ pub const HEAD_FORMAT: &str = "tool-stub-catalog-head";
 const SUMMARY_CHARS: i64 = 160;
 
 /// One stored result as the catalog knows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CatalogEntry {
     pub tool_result_id: String,
     pub tool_name: String,
@@ -57,17 +55,15 @@ pub struct CatalogEntry {
     pub kind: String,
     pub original_chars: u64,
     /// The output's tokens, when its turn counted in tokens (`list` reports them then).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub original_tokens: Option<u64>,
     /// UTF-8 bytes of the output, its index and its record.
     pub stored_bytes: u64,
     pub sha256: String,
-    #[serde(rename = "ref")]
     pub reference: String,
     pub summary: String,
 }
 
-fn text(object: &serde_json::Map<String, Value>, key: &str) -> String {
+fn text(object: &Map<String, Value>, key: &str) -> String {
     object
         .get(key)
         .and_then(Value::as_str)
@@ -75,11 +71,33 @@ fn text(object: &serde_json::Map<String, Value>, key: &str) -> String {
         .to_string()
 }
 
-fn count(object: &serde_json::Map<String, Value>, key: &str) -> u64 {
+fn count(object: &Map<String, Value>, key: &str) -> u64 {
     object.get(key).and_then(Value::as_u64).unwrap_or(0)
 }
 
 impl CatalogEntry {
+    /// The entry as JSON (written by hand, not derived: the main module's size), `originalTokens`
+    /// only when known.
+    pub fn to_json(&self) -> Value {
+        let mut entry = Map::new();
+        let mut put = |key: &str, value: Value| entry.insert(key.to_string(), value);
+        put("toolResultId", json!(self.tool_result_id));
+        put("toolName", json!(self.tool_name));
+        put("messageId", json!(self.message_id));
+        put("createdAt", json!(self.created_at));
+        put("createdAtMs", json!(self.created_at_ms));
+        put("kind", json!(self.kind));
+        put("originalChars", json!(self.original_chars));
+        if let Some(tokens) = self.original_tokens {
+            put("originalTokens", json!(tokens));
+        }
+        put("storedBytes", json!(self.stored_bytes));
+        put("sha256", json!(self.sha256));
+        put("ref", json!(self.reference));
+        put("summary", json!(self.summary));
+        Value::Object(entry)
+    }
+
     /// The entry of a stored record (its file's text) found under directory `dir_id`. Any JSON
     /// object is a record, as the reference lists it; fields it lacks are left empty. `None`
     /// when the text is not a JSON object.
@@ -157,8 +175,16 @@ mod tests {
         let moved =
             CatalogEntry::from_record("tr_b", &record("tr_a", "bash", "2024"), 7).expect("record");
         assert_eq!(moved.tool_result_id, "tr_b");
-        let json = serde_json::to_string(&full).expect("serializes");
+        let json = serde_json::to_string(&full.to_json()).expect("serializes");
         assert!(json.starts_with(r#"{"toolResultId":"tr_a","toolName":"bash","messageId":"m""#));
         assert!(json.contains(r#""createdAtMs":null"#) && json.contains(r#""ref":"u/tr_a""#));
+        assert!(!json.contains("originalTokens"));
+        let counted =
+            CatalogEntry::from_record("tr_c", r#"{"original_tokens": 4}"#, 3).expect("record");
+        let json = serde_json::to_string(&counted.to_json()).expect("serializes");
+        assert!(
+            json.contains(r#""originalChars":0,"originalTokens":4,"storedBytes":3,"#),
+            "{json}"
+        );
     }
 }

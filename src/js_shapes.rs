@@ -237,7 +237,7 @@ pub(crate) fn shapes() -> Vec<Shape> {
             samples: [&record_text, &counted_text]
                 .iter()
                 .filter_map(|text| CatalogEntry::from_record("tr_sample", text, 42))
-                .map(value)
+                .map(|entry| entry.to_json())
                 .collect(),
             named: vec![("createdAtMs", "number | null".to_string())],
             unseen: &[],

@@ -26,10 +26,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::json_fields;
 use crate::python::stable_sort_by;
 use crate::retention::{RetentionOrder, RetentionPolicy, StoredResult};
 
@@ -48,14 +48,14 @@ const INDEX_VERSION: u64 = 1;
 
 type Entry = Map<String, Value>;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Totals {
     pub results: u64,
     pub chars: u64,
     pub bytes: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PageInfo {
     pub name: String,
     pub first: String,
@@ -68,7 +68,7 @@ pub struct PageInfo {
     pub tools: Option<Vec<String>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Index {
     pub format: String,
     pub version: u64,
@@ -79,9 +79,81 @@ pub struct Index {
     pub pages: Vec<PageInfo>,
 }
 
+// Read by hand, not derived (see json_fields): the main module's size. Unknown keys are ignored.
+json_fields::required_struct!(Totals, { results: "results", chars: "chars", bytes: "bytes" });
+json_fields::required_struct!(PageInfo, {
+    name: "name",
+    first: "first",
+    count: "count",
+    chars: "chars",
+    bytes: "bytes",
+    oldest: "oldest",
+    tools: "tools",
+});
+json_fields::required_struct!(Index, {
+    format: "format",
+    version: "version",
+    generation: "generation",
+    next: "next",
+    totals: "totals",
+    pages: "pages",
+});
+
+/// A value as the JSON a call answers, its keys in the order the layout above gives them.
+pub trait ToJson {
+    fn to_json(&self) -> Value;
+}
+
+impl ToJson for Totals {
+    fn to_json(&self) -> Value {
+        json!({"results": self.results, "chars": self.chars, "bytes": self.bytes})
+    }
+}
+
+impl ToJson for PageInfo {
+    fn to_json(&self) -> Value {
+        json!({
+            "name": self.name,
+            "first": self.first,
+            "count": self.count,
+            "chars": self.chars,
+            "bytes": self.bytes,
+            "oldest": self.oldest,
+            "tools": self.tools,
+        })
+    }
+}
+
+impl ToJson for Index {
+    fn to_json(&self) -> Value {
+        json!({
+            "format": self.format,
+            "version": self.version,
+            "generation": self.generation,
+            "next": self.next,
+            "totals": self.totals.to_json(),
+            "pages": self.pages.iter().map(ToJson::to_json).collect::<Vec<Value>>(),
+        })
+    }
+}
+
+impl ToJson for Vec<String> {
+    fn to_json(&self) -> Value {
+        json!(self)
+    }
+}
+
+impl<T: ToJson> ToJson for Step<T> {
+    fn to_json(&self) -> Value {
+        match self {
+            Step::Need { need } => json!({ "need": need }),
+            Step::Done(done) => done.to_json(),
+        }
+    }
+}
+
 /// What a call answers: its result, or the pages it needs first.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Step<T> {
     Need { need: Vec<String> },
     Done(T),
@@ -142,7 +214,7 @@ impl Index {
     pub fn parse(text: &str) -> Result<Self> {
         let bad = |e: serde_json::Error| corrupt(format!("the catalog index does not read: {e}"));
         let value: Value = serde_json::from_str(text).map_err(bad)?;
-        let index: Index = serde_json::from_value(value).map_err(bad)?;
+        let index = Index::from_json(value).map_err(bad)?;
         if index.format != INDEX_FORMAT || index.version != INDEX_VERSION {
             return Err(corrupt(format!(
                 "the catalog index is {} version {}, not {INDEX_FORMAT} version {INDEX_VERSION}",
@@ -198,8 +270,7 @@ fn page_entries(name: &str, text: &str) -> Result<Vec<Entry>> {
 }
 
 /// What `select` is asked: a tool name, an order, a window; or given ids.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[derive(Debug, Clone, Default)]
 pub struct Query {
     pub tool_name: Option<String>,
     /// `"id"` (the reference's list order) or `"newest"`.
@@ -210,14 +281,31 @@ pub struct Query {
     /// The entries of these ids (those the catalog has), instead of the above.
     pub ids: Option<Vec<String>>,
 }
+json_fields::defaulted_struct!(Query, {
+    tool_name: "toolName",
+    order: "order",
+    offset: "offset",
+    limit: "limit",
+    ids: "ids",
+});
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Selection {
     pub total_results: u64,
     pub offset: u64,
     pub has_more: bool,
     pub entries: Vec<Entry>,
+}
+
+impl ToJson for Selection {
+    fn to_json(&self) -> Value {
+        json!({
+            "totalResults": self.total_results,
+            "offset": self.offset,
+            "hasMore": self.has_more,
+            "entries": self.entries,
+        })
+    }
 }
 
 /// A window of the catalog's entries (see [`Query`]), reading only the pages it falls in.
@@ -362,12 +450,17 @@ pub fn plan_prune(
 }
 
 /// A change written: the new index, the pages to write first, the pages to remove after.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Written {
     pub index: String,
     pub write: BTreeMap<String, String>,
     pub remove: Vec<String>,
+}
+
+impl ToJson for Written {
+    fn to_json(&self) -> Value {
+        json!({"index": self.index, "write": self.write, "remove": self.remove})
+    }
 }
 
 /// Applies a change (ids removed, then entries added or replaced) to the pages holding those ids.
@@ -462,7 +555,7 @@ pub fn apply(
             bytes: sum.bytes + page.bytes,
         });
     Ok(Step::Done(Written {
-        index: serde_json::to_string(&index).map_err(to_error)?,
+        index: serde_json::to_string(&index.to_json()).map_err(to_error)?,
         write,
         remove,
     }))

@@ -324,3 +324,51 @@ fn results_of_one_turn_spread_over_every_page_cost_a_prune_one_page() {
     let (doomed, read) = host.prune(policy, &[]);
     assert_eq!((doomed.len(), read), (1, 1));
 }
+
+#[test]
+fn answers_keep_their_json_layout() {
+    let first = entry("tr_a", "bash", 1_700_000_000_000.0);
+    let second = entry("tr_b", "grep", 5.5);
+    let Ok(Step::Done(written)) = apply(None, "g1", &Pages::new(), vec![first, second], &[]) else {
+        panic!("a first change needs no page");
+    };
+    assert_eq!(
+        written.index,
+        r#"{"format":"tool-stub-catalog-index","version":1,"generation":"g1","next":1,"totals":{"results":2,"chars":20,"bytes":200},"pages":[{"name":"g1-0","first":"tr_a","count":2,"chars":20,"bytes":200,"oldest":5.5,"tools":["bash","grep"]}]}"#
+    );
+    let answer = serde_json::to_string(&Step::Done(written.clone()).to_json()).expect("text");
+    assert!(answer.starts_with(r#"{"index":"{\"format\""#), "{answer}");
+    assert!(
+        answer.ends_with(r#"\"storedBytes\":100}]"},"remove":[]}"#),
+        "{answer}"
+    );
+    let index = Index::parse(&written.index).expect("reads back");
+    assert_eq!(
+        Index::parse(&serde_json::to_string(&index.to_json()).expect("text")),
+        Ok(index.clone())
+    );
+    let need = select(&index, &Pages::new(), &Query::default()).expect("a need");
+    assert_eq!(need.to_json(), serde_json::json!({"need": ["g1-0"]}));
+    let selection = select(&index, &written.write, &Query::default()).expect("a window");
+    let text = serde_json::to_string(&selection.to_json()).expect("text");
+    assert!(text.starts_with(r#"{"totalResults":2,"offset":0,"hasMore":false,"entries":[{"toolResultId":"tr_a","toolName":"bash","createdAtMs":1700000000000.0,"#), "{text}");
+    let query: Query =
+        serde_json::from_str(r#"{"toolName":"x","limit":null,"other":1}"#).expect("a query");
+    assert_eq!(
+        (query.tool_name.as_deref(), query.offset, query.limit),
+        (Some("x"), 0, None)
+    );
+    let refused = serde_json::from_str::<Query>(r#"{"offset":null}"#).expect_err("null offset");
+    assert!(
+        refused
+            .to_string()
+            .starts_with("invalid type: null, expected u64"),
+        "{refused}"
+    );
+    let missing = Index::parse(r#"{"format":"tool-stub-catalog-index","version":1}"#)
+        .expect_err("no generation");
+    assert_eq!(
+        missing.message,
+        "the catalog index does not read: missing field `generation`"
+    );
+}

@@ -5,7 +5,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{emit, parse, to_js, BindingResult};
-use tool_stub::catalog::pages::{self, Index, Pages, Query};
+use tool_stub::catalog::pages::{self, Index, Pages, Query, ToJson};
 use tool_stub::turn;
 
 fn index(text: &str) -> BindingResult<Index> {
@@ -15,7 +15,7 @@ fn index(text: &str) -> BindingResult<Index> {
 /// The catalog's totals, `{results, chars, bytes}`, from its index alone.
 #[wasm_bindgen(js_name = catalogTotals)]
 pub fn catalog_totals(index_text: &str) -> BindingResult<String> {
-    emit(&index(index_text)?.totals)
+    emit(&index(index_text)?.totals.to_json())
 }
 
 /// A window of entries (`pages::Query` as JSON): `{totalResults, offset, hasMore, entries}`.
@@ -27,7 +27,11 @@ pub fn catalog_select(
 ) -> BindingResult<String> {
     let pages: Pages = parse("catalog pages", pages_json)?;
     let query: Query = parse("catalog query", query_json)?;
-    emit(&pages::select(&index(index_text)?, &pages, &query).map_err(to_js)?)
+    emit(
+        &pages::select(&index(index_text)?, &pages, &query)
+            .map_err(to_js)?
+            .to_json(),
+    )
 }
 
 /// The ids retention deletes under the config's policy at `now_ms`, never a protected one.
@@ -49,7 +53,7 @@ pub fn catalog_prune(
         now_ms,
         &protected,
     );
-    emit(&planned.map_err(to_js)?)
+    emit(&planned.map_err(to_js)?.to_json())
 }
 
 /// A change (entries added or replaced, ids removed) as `{index, write, remove}`: the pages to
@@ -71,5 +75,9 @@ pub fn catalog_apply(
     let pages: Pages = parse("catalog pages", pages_json)?;
     let added: Vec<serde_json::Map<String, serde_json::Value>> = parse("entries", added_json)?;
     let removed: Vec<String> = parse("removed ids", removed_json)?;
-    emit(&pages::apply(current, generation, &pages, added, &removed).map_err(to_js)?)
+    emit(
+        &pages::apply(current, generation, &pages, added, &removed)
+            .map_err(to_js)?
+            .to_json(),
+    )
 }

@@ -761,7 +761,7 @@ pub fn catalog_entry_of(
 ) -> Option<String> {
     let stored = output_bytes.max(0.0) as u64 + index.len() as u64 + record.len() as u64;
     let entry = tool_stub::catalog::CatalogEntry::from_record(dir_id, record, stored)?;
-    serde_json::to_string(&entry).ok()
+    Some(json_text(&entry.to_json()))
 }
 
 /// The context governor's plan (`ContextPlan` as JSON) for a conversation's tool results
