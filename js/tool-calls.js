@@ -174,6 +174,10 @@ async function runToolCall(stub, session, call) {
           chars: e.originalChars,
           // Token mode's results say their tokens too.
           ...(e.originalTokens === undefined ? {} : { tokens: e.originalTokens }),
+          // An estimate says so, as its stub does.
+          ...(e.originalTokensEstimatedFromChars === undefined
+            ? {}
+            : { tokens_estimated_from_chars: e.originalTokensEstimatedFromChars }),
           created_at: e.createdAt,
           summary: e.summary,
         }));

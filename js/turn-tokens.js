@@ -2,13 +2,34 @@
 // this counts the outputs' tokens it needs and passes them in with the parts. A count is left out
 // only where the output's size already gives the core's answer: every token of these byte-level
 // BPE tokenizers covers at least one UTF-8 byte, so an output has at most as many tokens as
-// bytes, and the core measures an uncounted output by its bytes (src/budget_unit.rs).
+// bytes, and the core measures an uncounted output by its bytes (src/budget_unit.rs). An output
+// that could be over the threshold is counted only up to it: past it, the output goes out whatever
+// its count, so its head alone is counted, for the core to estimate the stub's tokens from.
 
 import { TokenCounter } from "./context/tokens.js";
 import { utf8Length } from "./catalog.js";
 
 /** Most UTF-8 bytes one UTF-16 code unit takes (a surrogate pair's 4 bytes are 2 units). */
 const MAX_BYTES_PER_UNIT = 3;
+/** The chars (code points) of an over-threshold output's head counted for its estimate. */
+const SAMPLE_CHARS = 65_536;
+
+/** The first `chars` code points of `text` (a lone surrogate is one, as the core reads it). */
+function head(text, chars) {
+  let units = 0;
+  let points = 0;
+  while (points < chars && units < text.length) {
+    const unit = text.charCodeAt(units);
+    const pair =
+      unit >= 0xd800 &&
+      unit <= 0xdbff &&
+      units + 1 < text.length &&
+      (text.charCodeAt(units + 1) & 0xfc00) === 0xdc00;
+    units += pair ? 2 : 1;
+    points += 1;
+  }
+  return { text: text.slice(0, units), chars: points };
+}
 
 /** One ToolStub's counter for its turns: its cache lives as long as the ToolStub. */
 export class TurnTokens {
@@ -21,12 +42,13 @@ export class TurnTokens {
   }
 
   /**
-   * The tokens of each output whose count can change the plan (undefined for the others): an
-   * output whose bytes could be over the threshold (counted, and reported by its stub); the
+   * What the plan needs of each output's tokens, as the part fields `{ outputTokens }` or
+   * `{ outputTokensSample }` (`{}` for the others): an output whose bytes could be over the
+   * threshold is counted up to it (its count; or, past it, the proof and a counted head); the
    * others only when the turn's bytes could pass the inline budget.
    */
   async count(config, outputs, coreParts) {
-    const counts = new Array(outputs.length).fill(undefined);
+    const counts = outputs.map(() => ({}));
     if (config.budgetUnit !== "tokens" || !config.enabled) return counts;
     const threshold = config.thresholdTokens;
     const exempt = new Set(config.exemptToolNames);
@@ -46,18 +68,32 @@ export class TurnTokens {
     }
     if (sized.length === 0) return counts;
     await this.#counter.use({ countTokens: this.#countTokens, tokenizer: config.tokenizer });
+    const limit = Math.max(threshold, 0);
     let total = 0;
     for (const entry of sized) {
       if (!entry.goes) continue;
-      const tokens = this.#counter.count(entry.output);
-      counts[entry.index] = tokens;
+      const tokens = this.#counter.countUpTo(entry.output, limit);
+      if (tokens === undefined) {
+        // Over the threshold: it goes out as a stub (at most maxStubChars) whatever its count.
+        const sample = head(entry.output, SAMPLE_CHARS);
+        counts[entry.index] = {
+          outputTokensSample: {
+            moreThan: limit,
+            sampleChars: sample.chars,
+            sampleTokens: this.#counter.count(sample.text),
+          },
+        };
+        total += config.maxStubChars;
+        continue;
+      }
+      counts[entry.index] = { outputTokens: tokens };
       // Whatever it becomes, a stub (at most maxStubChars) or the output itself.
       total += Math.max(tokens, config.maxStubChars);
     }
     for (const entry of sized) if (!entry.goes) total += entry.bound;
     if (total < config.assistantTurnInlineBudgetTokens) return counts;
     for (const entry of sized)
-      if (!entry.goes) counts[entry.index] = this.#counter.count(entry.output);
+      if (!entry.goes) counts[entry.index] = { outputTokens: this.#counter.count(entry.output) };
     return counts;
   }
 }

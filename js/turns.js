@@ -36,7 +36,12 @@ export async function externalize(session, parts, options) {
   const inputJson = callerJson(
     {
       ...turn.input,
-      parts: turn.coreParts.map((part, i) => ({ ...part, outputTokens: tokens[i] })),
+      parts: turn.coreParts.map((part, i) => ({
+        ...part,
+        outputTokens: undefined,
+        outputTokensSample: undefined,
+        ...tokens[i],
+      })),
     },
     "",
   );

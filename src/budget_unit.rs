@@ -33,9 +33,111 @@ pub fn output_size(unit: BudgetUnit, chars: usize, bytes: usize, tokens: Option<
     }
 }
 
+/// What a host that stopped counting an output past the threshold passes instead of its count
+/// (part field `outputTokensSample`): the proof that it is over (`moreThan` tokens counted, at
+/// least the threshold) and an exact count of its first `sampleChars` chars, from which the core
+/// estimates the whole for the stub and record. Decisions use only `moreThan`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TokenSample {
+    pub more_than: u64,
+    pub sample_chars: u64,
+    pub sample_tokens: u64,
+}
+
+impl TokenSample {
+    /// The size a decision may use: more than `moreThan`, so `moreThan + 1` at least. Only
+    /// accepted where that settles the answer (`moreThan` at least the threshold: it goes out).
+    pub fn lower_bound(&self) -> u64 {
+        self.more_than.saturating_add(1)
+    }
+}
+
+/// The tokens a stub, record and list entry report: counted, or estimated from a sample.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ReportedTokens {
+    Exact(u64),
+    /// `tokens` extrapolated from the exact count of the first `sample_chars` chars.
+    Estimated {
+        tokens: u64,
+        sample_chars: u64,
+    },
+}
+
+impl ReportedTokens {
+    /// An output of `chars` chars: the sample's tokens a char, times its chars, never under the
+    /// count the host proved (a sample of the whole output is its exact count).
+    pub fn estimate(sample: &TokenSample, chars: usize) -> ReportedTokens {
+        let chars = chars as u64;
+        if sample.sample_chars >= chars {
+            return ReportedTokens::Exact(sample.sample_tokens.max(sample.lower_bound()));
+        }
+        let scaled = (u128::from(sample.sample_tokens) * u128::from(chars)
+            + u128::from(sample.sample_chars) / 2)
+            / u128::from(sample.sample_chars.max(1));
+        let tokens = u64::try_from(scaled).unwrap_or(u64::MAX);
+        ReportedTokens::Estimated {
+            tokens: tokens.max(sample.lower_bound()),
+            sample_chars: sample.sample_chars,
+        }
+    }
+
+    pub fn tokens(&self) -> u64 {
+        match *self {
+            ReportedTokens::Exact(tokens) | ReportedTokens::Estimated { tokens, .. } => tokens,
+        }
+    }
+
+    /// The chars of the sample an estimate comes from; `None` for a count.
+    pub fn sample_chars(&self) -> Option<u64> {
+        match *self {
+            ReportedTokens::Exact(_) => None,
+            ReportedTokens::Estimated { sample_chars, .. } => Some(sample_chars),
+        }
+    }
+
+    /// The value of a stub's `original_tokens` line: the count, or `~N (estimated from the
+    /// first S chars)`, so a reader never takes an estimate for a count.
+    pub fn stub_value(&self) -> String {
+        match *self {
+            ReportedTokens::Exact(tokens) => tokens.to_string(),
+            ReportedTokens::Estimated {
+                tokens,
+                sample_chars,
+            } => format!("~{tokens} (estimated from the first {sample_chars} chars)"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_estimate_scales_the_sample_and_never_falls_under_the_proof() {
+        let sample = TokenSample {
+            more_than: 5_000,
+            sample_chars: 65_536,
+            sample_tokens: 16_384,
+        };
+        let estimate = ReportedTokens::estimate(&sample, 10 * 65_536);
+        assert_eq!(estimate.tokens(), 163_840);
+        assert_eq!(estimate.sample_chars(), Some(65_536));
+        assert_eq!(
+            estimate.stub_value(),
+            "~163840 (estimated from the first 65536 chars)"
+        );
+        let sparse = TokenSample {
+            sample_tokens: 10,
+            ..sample
+        };
+        assert_eq!(ReportedTokens::estimate(&sparse, 131_072).tokens(), 5_001);
+        // A sample of the whole output is its count.
+        let whole = ReportedTokens::estimate(&sample, 65_536);
+        assert_eq!(whole, ReportedTokens::Exact(16_384));
+        assert_eq!(whole.stub_value(), "16384");
+    }
 
     #[test]
     fn tokens_use_the_count_else_the_byte_bound() {
@@ -138,6 +240,117 @@ mod tests {
                 plan(tokens_config(3_600, 100_000), vec![part("a", output, None)])
                     .writes
                     .is_empty()
+            );
+        }
+
+        fn sampled(id: &str, output: String, more_than: u64, sample_tokens: u64) -> ToolPart {
+            ToolPart {
+                output_tokens_sample: Some(super::super::TokenSample {
+                    more_than,
+                    sample_chars: 1_000,
+                    sample_tokens,
+                }),
+                ..part(id, output, None)
+            }
+        }
+
+        #[test]
+        fn a_sampled_output_goes_out_with_an_estimate_that_says_so() {
+            // 10,000 chars; its first 1,000 counted as 250 tokens: ~2,500 in all.
+            let output = "word ".repeat(2_000);
+            let planned = plan(
+                tokens_config(1_500, 100_000),
+                vec![sampled("a", output.clone(), 1_500, 250)],
+            );
+            assert_eq!(planned.writes.len(), 1);
+            let write = &planned.writes[0];
+            assert_eq!(write.reason, "single_threshold");
+            assert!(
+                write.stub.contains(
+                    "\noriginal_tokens: ~2500 (estimated from the first 1000 chars)\npreview_chars: "
+                ),
+                "{}",
+                write.stub
+            );
+            assert!(write.metadata_json.contains("\"original_tokens\": 2500,"));
+            assert!(write
+                .metadata_json
+                .contains("\"original_tokens_estimated_from_chars\": 1000,"));
+            // A counted output's record has no such field.
+            let counted = plan(
+                tokens_config(1_500, 100_000),
+                vec![part("a", output, Some(2_000))],
+            );
+            assert!(!counted.writes[0].metadata_json.contains("estimated"));
+        }
+
+        #[test]
+        fn a_sample_decides_as_the_count_would() {
+            // Two outputs over the threshold among ones under it: the same writes, reasons and
+            // previews whether the big ones were counted or only proved over it.
+            let big = "word ".repeat(3_000);
+            let small = "word ".repeat(1_900);
+            let config = || -> TurnConfig {
+                serde_json::from_value(serde_json::json!({
+                    "budgetUnit": "tokens",
+                    "thresholdTokens": 2_000,
+                    "assistantTurnInlineBudgetTokens": 2_000,
+                    "previewChars": 100,
+                    "minPreviewChars": 50,
+                }))
+                .expect("accepted")
+            };
+            let counted = plan(
+                config(),
+                vec![
+                    part("a", big.clone(), Some(3_000)),
+                    part("b", small.clone(), Some(1_900)),
+                    part("c", big.clone(), Some(3_000)),
+                    part("d", small.clone(), Some(1_900)),
+                ],
+            );
+            let sampled = plan(
+                config(),
+                vec![
+                    sampled("a", big.clone(), 2_000, 7),
+                    part("b", small.clone(), Some(1_900)),
+                    sampled("c", big, 2_000, 7),
+                    part("d", small, Some(1_900)),
+                ],
+            );
+            let shape = |plan: &crate::turn::TurnPlan| -> Vec<(usize, String, i64)> {
+                plan.writes
+                    .iter()
+                    .map(|w| (w.part_index, w.reason.clone(), w.preview_chars))
+                    .collect()
+            };
+            assert_eq!(shape(&sampled), shape(&counted));
+            assert!(
+                shape(&counted).iter().any(|(_, r, _)| r == "turn_budget"),
+                "{:?} {}",
+                shape(&counted),
+                counted.writes[0].stub
+            );
+            // A lopsided sample still reports more than the proof.
+            assert!(sampled.writes[0]
+                .stub
+                .contains("original_tokens: ~2001 (estimated"));
+        }
+
+        #[test]
+        fn a_sample_under_the_threshold_is_refused() {
+            let error = plan_turn(TurnInput::new(
+                "s",
+                "m",
+                tokens_config(5_000, 25_000),
+                vec![sampled("a", "word ".repeat(6_000), 4_999, 10)],
+            ))
+            .unwrap_err();
+            assert!(
+                error
+                    .to_string()
+                    .contains("outputTokensSample.moreThan (4999)"),
+                "{error}"
             );
         }
 

@@ -56,6 +56,9 @@ pub struct CatalogEntry {
     pub original_chars: u64,
     /// The output's tokens, when its turn counted in tokens (`list` reports them then).
     pub original_tokens: Option<u64>,
+    /// Set when `original_tokens` is an estimate: the chars of the output's head counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_tokens_estimated_from_chars: Option<u64>,
     /// UTF-8 bytes of the output, its index and its record.
     pub stored_bytes: u64,
     pub sha256: String,
@@ -127,6 +130,9 @@ impl CatalogEntry {
             kind,
             original_chars: count(record, "original_chars"),
             original_tokens: record.get("original_tokens").and_then(Value::as_u64),
+            original_tokens_estimated_from_chars: record
+                .get("original_tokens_estimated_from_chars")
+                .and_then(Value::as_u64),
             stored_bytes,
             sha256: text(record, "sha256"),
             reference: text(record, "storage_uri"),

@@ -72,6 +72,7 @@ fn sample_record() -> ToolResultRecord {
         created_at: "2026-01-01T00:00:00Z".into(),
         original_chars: 5,
         original_tokens: None,
+        original_tokens_estimated_from_chars: None,
         preview_chars: 5,
         sha256: "0".repeat(64),
         mime_type: "text/plain".into(),
@@ -130,6 +131,13 @@ pub(crate) fn shapes() -> Vec<Shape> {
         original_tokens: Some(2),
         ..sample_record()
     };
+    // One over the threshold whose tokens were estimated from a counted head.
+    let estimated = ToolResultRecord {
+        original_tokens: Some(40_000),
+        original_tokens_estimated_from_chars: Some(65_536),
+        ..sample_record()
+    };
+    let estimated_text = serde_json::to_string(&estimated).unwrap_or_default();
     let counted_text = serde_json::to_string(&counted).unwrap_or_default();
     vec![
         Shape {
@@ -224,7 +232,7 @@ pub(crate) fn shapes() -> Vec<Shape> {
             name: "ToolResultRecord",
             meaning:
                 "A result's record (metadata.json, `parseStoredRecord`), snake_case as stored.",
-            samples: vec![value(&record), value(&counted)],
+            samples: vec![value(&record), value(&counted), value(&estimated)],
             named: vec![
                 ("user_id", "string | null".to_string()),
                 ("peer_id", "string | null".to_string()),
@@ -234,7 +242,7 @@ pub(crate) fn shapes() -> Vec<Shape> {
         Shape {
             name: "CatalogEntry",
             meaning: "`catalogEntryOf`: one stored result as the session's catalog knows it.",
-            samples: [&record_text, &counted_text]
+            samples: [&record_text, &counted_text, &estimated_text]
                 .iter()
                 .filter_map(|text| CatalogEntry::from_record("tr_sample", text, 42))
                 .map(|entry| entry.to_json())

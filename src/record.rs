@@ -71,6 +71,10 @@ pub struct ToolResultRecord {
     /// reference's records).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub original_tokens: Option<u64>,
+    /// Present when `original_tokens` is an estimate: the chars of the output's head that were
+    /// counted (the output was only proved over the threshold, not counted in full).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_tokens_estimated_from_chars: Option<u64>,
     pub preview_chars: i64,
     pub sha256: String,
     pub mime_type: String,
@@ -122,6 +126,7 @@ mod tests {
             created_at: "now".into(),
             original_chars: 3,
             original_tokens: None,
+            original_tokens_estimated_from_chars: None,
             preview_chars: 3,
             sha256: "ab".into(),
             mime_type: "text/plain".into(),

@@ -68,7 +68,7 @@ pub struct StubHeader<'a> {
     pub reason: &'a str,
     pub original_chars: usize,
     /// The output's tokens, when its turn counted in tokens (a line after `original_chars`).
-    pub original_tokens: Option<u64>,
+    pub original_tokens: Option<crate::budget_unit::ReportedTokens>,
     pub preview_chars: i64,
     pub tools: Option<&'a ToolNames>,
 }
@@ -210,7 +210,7 @@ pub fn render_stub(synopsis: &Synopsis, header: &StubHeader<'_>) -> String {
         format!("original_chars: {}", header.original_chars),
     ];
     if let Some(tokens) = header.original_tokens {
-        lines.push(format!("original_tokens: {tokens}"));
+        lines.push(format!("original_tokens: {}", tokens.stub_value()));
     }
     lines.push(format!("preview_chars: {}", header.preview_chars.max(0)));
     if !header.reference.is_empty() {

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::budget_unit::{output_size, BudgetUnit, Tokenizer};
+use crate::budget_unit::{output_size, BudgetUnit, ReportedTokens, TokenSample, Tokenizer};
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
 use crate::json_fields::{self, required, take};
@@ -264,6 +264,10 @@ pub struct ToolPart {
     /// Read only: the caller counted them.
     #[serde(skip_serializing)]
     pub output_tokens: Option<u64>,
+    /// In place of `output_tokens` for an output the host stopped counting past the threshold:
+    /// the proof it is over, and a counted sample its stub's estimate comes from. Read only.
+    #[serde(skip_serializing)]
+    pub output_tokens_sample: Option<TokenSample>,
     /// The id of the message this part came from, when a turn's parts come from several: its
     /// record's `message_id` (the call's `messageId` otherwise). Read only: the caller has it.
     #[serde(skip_serializing)]
@@ -293,6 +297,7 @@ json_fields::defaulted_struct!(ToolPart, {
     keep_inline: "keepInline",
     force_externalize: "forceExternalize",
     output_tokens: "outputTokens",
+    output_tokens_sample: "outputTokensSample",
     message_id: "messageId",
 });
 
@@ -392,8 +397,8 @@ pub struct PlannedWrite {
     pub stub: String,
     /// The output's length in code points, so finishing needs no second pass over it.
     pub original_chars: usize,
-    /// Its tokens, in token mode when the host counted them (the stub reports them).
-    pub original_tokens: Option<u64>,
+    /// Its tokens, in token mode when the host counted or sampled them (the stub reports them).
+    pub original_tokens: Option<ReportedTokens>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -602,8 +607,8 @@ struct Candidate {
     chars: usize,
     /// Its size in the budget unit (`budget_unit::output_size`).
     size: usize,
-    /// Its tokens when counted in token mode, for the stub and record to report.
-    tokens: Option<u64>,
+    /// Its tokens when counted or sampled in token mode, for the stub and record to report.
+    tokens: Option<ReportedTokens>,
     sha256: String,
     tool_result_id: String,
     reference: String,
@@ -663,9 +668,15 @@ fn candidate(
     };
     let tool_result_id = tool_result_id(&part.tool_id, &sha256);
     let reference = result_ref(session_uri, &tool_result_id);
-    let tokens = match config.budget_unit {
-        BudgetUnit::Tokens => part.output_tokens,
-        BudgetUnit::Chars => None,
+    let tokens = match (
+        config.budget_unit,
+        part.output_tokens,
+        &part.output_tokens_sample,
+    ) {
+        (BudgetUnit::Chars, _, _) => None,
+        (BudgetUnit::Tokens, Some(tokens), _) => Some(ReportedTokens::Exact(tokens)),
+        (BudgetUnit::Tokens, None, Some(sample)) => Some(ReportedTokens::estimate(sample, chars)),
+        (BudgetUnit::Tokens, None, None) => None,
     };
     let reason = if part.force_externalize {
         REASON_CONTEXT
@@ -777,6 +788,27 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
     selected
 }
 
+/// The tokens part `index`'s decisions may use: its count, else the lower bound its sample
+/// proves, which the core accepts only where it settles the answer (at least the threshold: the
+/// output goes out whatever its exact count). `None`: its bytes bound it.
+fn deciding_tokens(part: &ToolPart, index: usize, config: &TurnConfig) -> Result<Option<u64>> {
+    if part.output_tokens.is_some() || config.budget_unit != BudgetUnit::Tokens {
+        return Ok(part.output_tokens);
+    }
+    let Some(sample) = &part.output_tokens_sample else {
+        return Ok(None);
+    };
+    if (sample.more_than as i128) < i128::from(config.threshold()) {
+        return Err(Error::invalid(format!(
+            "parts[{index}].outputTokensSample.moreThan ({}) is under thresholdTokens ({}): \
+             only a count decides such an output",
+            sample.more_than,
+            config.threshold()
+        )));
+    }
+    Ok(Some(sample.lower_bound()))
+}
+
 /// A lower-case hex SHA-256, as `sha256_hex` writes it.
 fn is_sha256_hex(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
@@ -861,7 +893,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
                 config.budget_unit,
                 chars,
                 part.output.len(),
-                part.output_tokens,
+                deciding_tokens(part, index, &config)?,
             );
             candidates.push(candidate(
                 part,
@@ -882,22 +914,22 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
             // Planning rewrote these outputs (previews): their size is the new text's, whose
             // tokens nobody counted (its bytes bound them).
             if rewritten_parts.contains(&index) {
-                output_size(
+                Ok(output_size(
                     config.budget_unit,
                     char_len(&part.output),
                     part.output.len(),
                     None,
-                )
+                ))
             } else {
-                output_size(
+                Ok(output_size(
                     config.budget_unit,
                     chars,
                     part.output.len(),
-                    part.output_tokens,
-                )
+                    deciding_tokens(part, index, &config)?,
+                ))
             }
         })
-        .sum();
+        .sum::<Result<usize>>()?;
     let selected = select(&candidates, inline_chars, &config);
     let preview = config.effective_preview(selected.len());
     let mut writes = Vec::with_capacity(selected.len());
@@ -928,7 +960,10 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
             peer_id: input.peer_id.clone(),
             created_at: input.created_at.clone(),
             original_chars: candidate.chars as u64,
-            original_tokens: candidate.tokens,
+            original_tokens: candidate.tokens.map(|tokens| tokens.tokens()),
+            original_tokens_estimated_from_chars: candidate
+                .tokens
+                .and_then(|tokens| tokens.sample_chars()),
             preview_chars: effective_preview_chars(candidate.chars, preview),
             sha256: candidate.sha256.clone(),
             mime_type: part.mime_or_default().to_string(),
@@ -987,7 +1022,7 @@ fn stub_header<'a>(
     tool_name: &'a str,
     sha256: &'a str,
     reason: &'a str,
-    (original_chars, original_tokens): (usize, Option<u64>),
+    (original_chars, original_tokens): (usize, Option<ReportedTokens>),
     preview_chars: i64,
     tools: &'a ToolNames,
 ) -> StubHeader<'a> {

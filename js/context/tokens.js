@@ -24,7 +24,10 @@ const CACHED_CHARS = 64 * 1024 * 1024;
 /** Texts shorter than this are counted again rather than cached. */
 const UNCACHED_CHARS = 256;
 
-/** `(text) => tokens` of a named tokenizer, loaded now. */
+/**
+ * A named tokenizer, loaded now: `count(text)`, and `upTo(text, limit)`, its count when at most
+ * `limit`, else `undefined` (gpt-tokenizer's `isWithinTokenLimit` stops encoding there).
+ */
 async function namedCounter(name) {
   const specifier = Object.hasOwn(TOKENIZERS, name) ? TOKENIZERS[name] : undefined;
   if (specifier === undefined)
@@ -40,7 +43,13 @@ async function namedCounter(name) {
       `the ${name} tokenizer needs the optional peer dependency gpt-tokenizer (npm install gpt-tokenizer), or pass countTokens(text): ${caught(error)?.message ?? error}`,
     );
   }
-  return (text) => encoding.countTokens(text);
+  return {
+    count: (text) => encoding.countTokens(text),
+    upTo: (text, limit) => {
+      const within = encoding.isWithinTokenLimit(text, limit);
+      return within === false ? undefined : within;
+    },
+  };
 }
 
 /**
@@ -51,6 +60,8 @@ export class TokenCounter {
   #cache = new Map();
   #cachedChars = 0;
   #countOf;
+  /** `(text, limit) => tokens | undefined`, when the tokenizer can stop past a limit. */
+  #upTo;
   #source;
 
   /** Uses the caller's `countTokens`, else the named tokenizer (`"o200k"` by default). */
@@ -59,7 +70,14 @@ export class TokenCounter {
     if (source === this.#source) return;
     if (countTokens !== undefined && typeof countTokens !== "function")
       throw invalid("countTokens must be a function (text) => number");
-    this.#countOf = countTokens ?? (await namedCounter(tokenizer));
+    if (countTokens === undefined) {
+      const named = await namedCounter(tokenizer);
+      this.#countOf = named.count;
+      this.#upTo = named.upTo;
+    } else {
+      this.#countOf = countTokens;
+      this.#upTo = undefined;
+    }
     this.#source = source;
     this.#cache.clear();
     this.#cachedChars = 0;
@@ -70,6 +88,11 @@ export class TokenCounter {
     const cached = this.#cache.get(text);
     if (cached !== undefined) return cached;
     const tokens = this.#counted(text);
+    this.#remember(text, tokens);
+    return tokens;
+  }
+
+  #remember(text, tokens) {
     this.#cache.set(text, tokens);
     this.#cachedChars += text.length;
     for (const [key] of this.#cache) {
@@ -77,11 +100,27 @@ export class TokenCounter {
       this.#cache.delete(key);
       this.#cachedChars -= key.length;
     }
+  }
+
+  /**
+   * `text`'s tokens when at most `limit`, else `undefined`, counting no further than needed when
+   * the tokenizer can stop early (a named one); a caller's `countTokens` has no such stop, so the
+   * text is counted in full and its count returned whatever it is.
+   */
+  countUpTo(text, limit) {
+    const cached = this.#cache.get(text);
+    if (cached !== undefined) return cached;
+    if (this.#upTo === undefined || text.length < UNCACHED_CHARS) return this.count(text);
+    const tokens = this.#upTo(text, limit);
+    if (tokens !== undefined) this.#remember(text, this.#checked(tokens));
     return tokens;
   }
 
   #counted(text) {
-    const tokens = this.#countOf(text);
+    return this.#checked(this.#countOf(text));
+  }
+
+  #checked(tokens) {
     if (!Number.isSafeInteger(tokens) || tokens < 0)
       throw invalid(`countTokens must return a non-negative integer (got ${tokens})`);
     return tokens;

@@ -176,6 +176,7 @@ export interface ToolResultRecord {
   output_uri: string;
   offset_unit: typeof OFFSET_UNIT;
   original_tokens?: number;
+  original_tokens_estimated_from_chars?: number;
 }
 
 /** `catalogEntryOf`: one stored result as the session's catalog knows it. */
@@ -192,6 +193,7 @@ export interface CatalogEntry {
   ref: string;
   summary: string;
   originalTokens?: number;
+  originalTokensEstimatedFromChars?: number;
 }
 
 /** `outputIndex`: a stored output's position index (index.json). */

@@ -137,6 +137,89 @@ describe("budgetUnit: tokens", () => {
     }
   });
 
+  it("estimates an over-threshold output's tokens from its head, and says so", async () => {
+    const big = "status ok, retry 3 of 5 for /api/v2/orders\n".repeat(25_000);
+    const ts = tokenStub({ thresholdTokens: 1_000 });
+    const out = await one(ts, big);
+    assert.equal(out.truncated, true);
+    assert.equal(out.externalizedReason, "single_threshold");
+    const [, estimate] =
+      /\noriginal_tokens: ~(\d+) \(estimated from the first 65536 chars\)\n/.exec(out.output) ?? [];
+    assert.ok(estimate, out.output.slice(0, 400));
+    // The head is the whole output's shape: the estimate is near the count.
+    const exact = o200k(big);
+    assert.ok(Math.abs(Number(estimate) - exact) < exact * 0.02, `${estimate} vs ${exact}`);
+    const [record] = (await ts.list()).toolResults;
+    assert.equal(record.original_tokens, Number(estimate));
+    assert.equal(record.original_tokens_estimated_from_chars, 65_536);
+    const [entry] = (await ts.handleToolCall("openviking_tool_result_list", {})).tool_results;
+    assert.equal(entry.tokens, Number(estimate));
+    assert.equal(entry.tokens_estimated_from_chars, 65_536);
+    // Under the threshold once counted (its bytes were over it): the exact count, no estimate.
+    const near = tokenStub({ thresholdTokens: 6_500 });
+    const stubbed = await one(near, big.slice(0, 20_000), { forceExternalize: true });
+    assert.match(
+      stubbed.output,
+      new RegExp(`\\noriginal_tokens: ${o200k(big.slice(0, 20_000))}\\n`),
+    );
+  });
+
+  it("decides every part as a full count would", async () => {
+    const parts = [
+      "word ".repeat(1_500),
+      "status ok, retry 3 of 5\n".repeat(3_000),
+      cjk,
+      "word ".repeat(5_000),
+    ].map((output, i) => ({ toolId: `c${i}`, toolName: "fetch", output }));
+    const config = { thresholdTokens: 2_000, assistantTurnInlineBudgetTokens: 3_000 };
+    const early = await tokenStub(config).externalize(parts, { messageId: "m" });
+    const full = await tokenStub(config, { countTokens: o200k }).externalize(parts, {
+      messageId: "m",
+    });
+    const decided = (out) => out.map((p) => [p.truncated, p.externalizedReason]);
+    assert.deepEqual(decided(early), decided(full));
+    assert.ok(decided(full).some(([, reason]) => reason === "single_threshold"));
+    assert.ok(decided(full).some(([truncated]) => !truncated));
+  });
+
+  it("does not count a 10 MB output in full", () => {
+    // A child process whose o200k module is wrapped by a spy that records what it is given.
+    const real = import.meta.resolve("gpt-tokenizer/encoding/o200k_base");
+    const spy = `data:text/javascript,${encodeURIComponent(
+      `import * as real from ${JSON.stringify(real)};
+       const seen = (globalThis.tokenSpy ??= []);
+       export const countTokens = (t) => { seen.push(["count", t.length]); return real.countTokens(t); };
+       export const isWithinTokenLimit = (t, l) => { seen.push(["within", t.length, l]); return real.isWithinTokenLimit(t, l); };`,
+    )}`;
+    const hook = `data:text/javascript,${encodeURIComponent(
+      `export async function resolve(s, c, next) { if (s === "gpt-tokenizer/encoding/o200k_base") return { url: ${JSON.stringify(spy)}, shortCircuit: true }; return next(s, c); }`,
+    )}`;
+    const register = `data:text/javascript,${encodeURIComponent(
+      `import { register } from "node:module"; register(${JSON.stringify(hook)});`,
+    )}`;
+    const script = `
+      import { ToolStub } from ${JSON.stringify(`${ROOT}/pkg/js/node.js`)};
+      const output = JSON.stringify({ rows: Array.from({ length: 120000 }, (_, i) => ({ id: i, name: "row " + i, ok: i % 3 === 0 })) });
+      const ts = new ToolStub({ sessionId: "spy", config: { budgetUnit: "tokens" } });
+      const [out] = await ts.externalize([{ toolId: "c", toolName: "fetch", output }], { messageId: "m" });
+      console.log(JSON.stringify({ chars: output.length, truncated: out.truncated, stub: out.output, seen: globalThis.tokenSpy }));`;
+    const stdout = execFileSync(
+      process.execPath,
+      ["--import", register, "--input-type=module", "-e", script],
+      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+    );
+    const { chars, truncated, stub, seen } = JSON.parse(stdout.trim().split("\n").pop());
+    assert.ok(chars > 5_000_000, `${chars} chars`);
+    assert.equal(truncated, true);
+    assert.match(stub, /\noriginal_tokens: ~\d+ \(estimated from the first 65536 chars\)\n/);
+    // The whole output went only to the early-exit check, against the threshold; the only
+    // full count was of the head.
+    assert.deepEqual(seen, [
+      ["within", chars, 5_000],
+      ["count", 65_536],
+    ]);
+  });
+
   it("refuses bad options with INVALID_ARGUMENT", () => {
     const cases = [
       [{ config: { budgetUnit: "words" } }, /budgetUnit|chars|tokens/],
