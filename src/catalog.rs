@@ -57,7 +57,6 @@ pub struct CatalogEntry {
     /// The output's tokens, when its turn counted in tokens (`list` reports them then).
     pub original_tokens: Option<u64>,
     /// Set when `original_tokens` is an estimate: the chars of the output's head counted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub original_tokens_estimated_from_chars: Option<u64>,
     /// UTF-8 bytes of the output, its index and its record.
     pub stored_bytes: u64,
@@ -93,6 +92,9 @@ impl CatalogEntry {
         put("originalChars", json!(self.original_chars));
         if let Some(tokens) = self.original_tokens {
             put("originalTokens", json!(tokens));
+        }
+        if let Some(chars) = self.original_tokens_estimated_from_chars {
+            put("originalTokensEstimatedFromChars", json!(chars));
         }
         put("storedBytes", json!(self.stored_bytes));
         put("sha256", json!(self.sha256));
