@@ -261,30 +261,12 @@ fn describe(input: &Input<'_>, found: &Survey) -> Synopsis {
             joined_within(&outline, OUTLINE_WIDTH)
         ));
     }
-    if found.fenced_blocks > 0 {
-        let mut blocks: Vec<&(String, usize)> = found.blocks.iter().collect();
-        blocks.sort_by_key(|block| std::cmp::Reverse(block.1));
-        let named: Vec<String> = blocks
-            .iter()
-            .take(SHOWN_LANGUAGES)
-            .map(|(language, count)| {
-                let language = if language.is_empty() {
-                    "plain"
-                } else {
-                    language
-                };
-                format!("{language} {count}")
-            })
-            .collect();
-        lines.push(format!(
-            "Code blocks: {} ({}); links: {}.",
-            found.fenced_blocks,
-            named.join(", "),
-            found.links
-        ));
-    } else if found.links > 0 {
-        lines.push(format!("Links: {}.", found.links));
-    }
+    lines.extend(super::markup::code_blocks_and_links(
+        &found.blocks,
+        found.fenced_blocks,
+        found.links,
+        SHOWN_LANGUAGES,
+    ));
     let at = synopsis
         .summary
         .iter()
@@ -350,30 +332,14 @@ fn compact(input: &Input<'_>, found: &Survey) -> Synopsis {
             super::markup::first_and_last(&shown, COMPACT_OUTLINE_WIDTH)
         ));
     }
-    if found.fenced_blocks > 0 {
-        let mut blocks: Vec<&(String, usize)> = found.blocks.iter().collect();
-        blocks.sort_by_key(|block| std::cmp::Reverse(block.1));
-        let named: Vec<String> = blocks
-            .iter()
-            .take(SHOWN_LANGUAGES)
-            .map(|(language, count)| {
-                let language = if language.is_empty() {
-                    "plain"
-                } else {
-                    language
-                };
-                format!("{language} {count}")
-            })
-            .collect();
-        synopsis.summary.push(format!(
-            "Code blocks: {} ({}); links: {}.",
+    synopsis
+        .summary
+        .extend(super::markup::code_blocks_and_links(
+            &found.blocks,
             found.fenced_blocks,
-            named.join(", "),
-            found.links
+            found.links,
+            SHOWN_LANGUAGES,
         ));
-    } else if found.links > 0 {
-        synopsis.summary.push(format!("Links: {}.", found.links));
-    }
     synopsis
 }
 

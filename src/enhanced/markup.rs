@@ -294,31 +294,44 @@ fn describe(found: &Outline) -> Synopsis {
         shown.len(),
         first_and_last(&shown, OUTLINE_WIDTH)
     ));
-    if found.code_blocks > 0 {
-        let mut blocks: Vec<&(String, usize)> = found.blocks.iter().collect();
-        blocks.sort_by_key(|block| std::cmp::Reverse(block.1));
-        let named: Vec<String> = blocks
-            .iter()
-            .take(SHOWN_LANGUAGES)
-            .map(|(language, count)| {
-                let language = if language.is_empty() {
-                    "plain"
-                } else {
-                    language
-                };
-                format!("{language} {count}")
-            })
-            .collect();
-        synopsis.summary.push(format!(
-            "Code blocks: {} ({}); links: {}.",
-            found.code_blocks,
-            named.join(", "),
-            found.links
-        ));
-    } else if found.links > 0 {
-        synopsis.summary.push(format!("Links: {}.", found.links));
-    }
+    synopsis.summary.extend(code_blocks_and_links(
+        &found.blocks,
+        found.code_blocks,
+        found.links,
+        SHOWN_LANGUAGES,
+    ));
     synopsis
+}
+
+/// A document's code blocks by language (the most used first, `shown` of them) and its link
+/// count, or the links alone when it has no code blocks: what a model picks examples by.
+pub(crate) fn code_blocks_and_links(
+    blocks: &[(String, usize)],
+    code_blocks: usize,
+    links: usize,
+    shown: usize,
+) -> Option<String> {
+    if code_blocks == 0 {
+        return (links > 0).then(|| format!("Links: {links}."));
+    }
+    let mut by_use: Vec<&(String, usize)> = blocks.iter().collect();
+    by_use.sort_by_key(|block| std::cmp::Reverse(block.1));
+    let named: Vec<String> = by_use
+        .iter()
+        .take(shown)
+        .map(|(language, count)| {
+            let language = if language.is_empty() {
+                "plain"
+            } else {
+                language
+            };
+            format!("{language} {count}")
+        })
+        .collect();
+    Some(format!(
+        "Code blocks: {code_blocks} ({}); links: {links}.",
+        named.join(", ")
+    ))
 }
 
 /// The names within `width` chars, the last one kept when the list is cut: an outline's end
