@@ -60,9 +60,11 @@ export class TurnTokens {
       // Already a stub, or kept inline: only the budget's total counts it.
       const held =
         (part.outputRef && part.truncated) || part.keepInline === true || exempt.has(part.toolName);
-      // Bytes are only measured when the quick bound (3 bytes a unit) does not settle it.
+      // Bytes are only measured when neither bound settles it: at most 3 a UTF-16 unit, and at
+      // least 1 (a surrogate pair is 4), so an output of more units than the threshold is over
+      // it by its bytes with no pass over a multi-megabyte text.
       const quick = output.length * MAX_BYTES_PER_UNIT;
-      const bound = quick <= threshold ? quick : utf8Length(output);
+      const bound = quick <= threshold || output.length > threshold ? quick : utf8Length(output);
       const goes = !held && (bound > threshold || part.forceExternalize === true);
       sized.push({ index: i, output, bound, goes });
     }
