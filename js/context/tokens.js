@@ -43,10 +43,13 @@ async function namedCounter(name) {
       `the ${name} tokenizer needs the optional peer dependency gpt-tokenizer (npm install gpt-tokenizer), or pass countTokens(text): ${caught(error)?.message ?? error}`,
     );
   }
+  // A tool output or message that quotes a special token (`<|endoftext|>`) is text, encoded as
+  // a provider encodes a user's text: gpt-tokenizer's default throws on it.
+  const asText = { disallowedSpecial: new Set() };
   return {
-    count: (text) => encoding.countTokens(text),
+    count: (text) => encoding.countTokens(text, asText),
     upTo: (text, limit) => {
-      const within = encoding.isWithinTokenLimit(text, limit);
+      const within = encoding.isWithinTokenLimit(text, limit, asText);
       return within === false ? undefined : within;
     },
   };

@@ -31,6 +31,19 @@ async function one(ts, output, part = {}) {
 }
 
 describe("budgetUnit: tokens", () => {
+  it("counts an output that quotes a special token as text, under and over the threshold", async () => {
+    const quoted = "log line <|endoftext|> and <|im_start|> quoted by a tool\n";
+    const small = quoted.repeat(10);
+    const ts = tokenStub({ thresholdTokens: 1_000 });
+    const inline = await one(ts, small);
+    assert.equal(inline.truncated, false);
+    const large = quoted.repeat(400);
+    const out = await one(ts, large, { toolId: "c2" });
+    assert.equal(out.truncated, true);
+    assert.match(out.output, /\noriginal_tokens: \d+\n/);
+    assert.equal((await ts.read(out.outputRef, { limit: -1 })).content, large);
+  });
+
   it("stubs an output over the token threshold that is under the char one", async () => {
     const tokens = o200k(cjk);
     assert.ok(cjk.length < 20_000 && tokens > 1_000, `${cjk.length} chars, ${tokens} tokens`);
