@@ -18,7 +18,7 @@
 
 pub mod pages;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::python::one_line;
 
@@ -81,26 +81,32 @@ impl CatalogEntry {
     /// The entry as JSON (written by hand, not derived: the main module's size), `originalTokens`
     /// only when known.
     pub fn to_json(&self) -> Value {
-        let mut entry = Map::new();
-        let mut put = |key: &str, value: Value| entry.insert(key.to_string(), value);
-        put("toolResultId", json!(self.tool_result_id));
-        put("toolName", json!(self.tool_name));
-        put("messageId", json!(self.message_id));
-        put("createdAt", json!(self.created_at));
-        put("createdAtMs", json!(self.created_at_ms));
-        put("kind", json!(self.kind));
-        put("originalChars", json!(self.original_chars));
+        let text = |value: &String| Value::from(value.as_str());
+        let mut fields = vec![
+            ("toolResultId", text(&self.tool_result_id)),
+            ("toolName", text(&self.tool_name)),
+            ("messageId", text(&self.message_id)),
+            ("createdAt", text(&self.created_at)),
+            (
+                "createdAtMs",
+                self.created_at_ms.map_or(Value::Null, Value::from),
+            ),
+            ("kind", text(&self.kind)),
+            ("originalChars", Value::from(self.original_chars)),
+        ];
         if let Some(tokens) = self.original_tokens {
-            put("originalTokens", json!(tokens));
+            fields.push(("originalTokens", Value::from(tokens)));
         }
         if let Some(chars) = self.original_tokens_estimated_from_chars {
-            put("originalTokensEstimatedFromChars", json!(chars));
+            fields.push(("originalTokensEstimatedFromChars", Value::from(chars)));
         }
-        put("storedBytes", json!(self.stored_bytes));
-        put("sha256", json!(self.sha256));
-        put("ref", json!(self.reference));
-        put("summary", json!(self.summary));
-        Value::Object(entry)
+        fields.extend([
+            ("storedBytes", Value::from(self.stored_bytes)),
+            ("sha256", text(&self.sha256)),
+            ("ref", text(&self.reference)),
+            ("summary", text(&self.summary)),
+        ]);
+        pages::object(fields)
     }
 
     /// The entry of a stored record (its file's text) found under directory `dir_id`. Any JSON

@@ -26,7 +26,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::json_fields;
@@ -104,49 +104,76 @@ pub trait ToJson {
     fn to_json(&self) -> Value;
 }
 
+/// A JSON object of `fields` in their order. Built from `Value`s, not through `json!`'s
+/// `to_value`: one serializer instantiation less per field type in the main module.
+pub(crate) fn object(fields: Vec<(&str, Value)>) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .map(|(key, value)| (key.to_string(), value))
+            .collect(),
+    )
+}
+
+fn strings(items: &[String]) -> Value {
+    Value::Array(
+        items
+            .iter()
+            .map(|item| Value::from(item.as_str()))
+            .collect(),
+    )
+}
+
 impl ToJson for Totals {
     fn to_json(&self) -> Value {
-        json!({"results": self.results, "chars": self.chars, "bytes": self.bytes})
+        object(vec![
+            ("results", Value::from(self.results)),
+            ("chars", Value::from(self.chars)),
+            ("bytes", Value::from(self.bytes)),
+        ])
     }
 }
 
 impl ToJson for PageInfo {
     fn to_json(&self) -> Value {
-        json!({
-            "name": self.name,
-            "first": self.first,
-            "count": self.count,
-            "chars": self.chars,
-            "bytes": self.bytes,
-            "oldest": self.oldest,
-            "tools": self.tools,
-        })
+        object(vec![
+            ("name", Value::from(self.name.as_str())),
+            ("first", Value::from(self.first.as_str())),
+            ("count", Value::from(self.count)),
+            ("chars", Value::from(self.chars)),
+            ("bytes", Value::from(self.bytes)),
+            ("oldest", self.oldest.map_or(Value::Null, Value::from)),
+            ("tools", self.tools.as_deref().map_or(Value::Null, strings)),
+        ])
     }
 }
 
 impl ToJson for Index {
     fn to_json(&self) -> Value {
-        json!({
-            "format": self.format,
-            "version": self.version,
-            "generation": self.generation,
-            "next": self.next,
-            "totals": self.totals.to_json(),
-            "pages": self.pages.iter().map(ToJson::to_json).collect::<Vec<Value>>(),
-        })
+        object(vec![
+            ("format", Value::from(self.format.as_str())),
+            ("version", Value::from(self.version)),
+            ("generation", Value::from(self.generation.as_str())),
+            ("next", Value::from(self.next)),
+            ("totals", self.totals.to_json()),
+            (
+                "pages",
+                Value::Array(self.pages.iter().map(ToJson::to_json).collect()),
+            ),
+        ])
     }
 }
 
 impl ToJson for Vec<String> {
     fn to_json(&self) -> Value {
-        json!(self)
+        strings(self)
     }
 }
 
 impl<T: ToJson> ToJson for Step<T> {
     fn to_json(&self) -> Value {
         match self {
-            Step::Need { need } => json!({ "need": need }),
+            Step::Need { need } => object(vec![("need", strings(need))]),
             Step::Done(done) => done.to_json(),
         }
     }
@@ -299,12 +326,13 @@ pub struct Selection {
 
 impl ToJson for Selection {
     fn to_json(&self) -> Value {
-        json!({
-            "totalResults": self.total_results,
-            "offset": self.offset,
-            "hasMore": self.has_more,
-            "entries": self.entries,
-        })
+        let entries = self.entries.iter().cloned().map(Value::Object).collect();
+        object(vec![
+            ("totalResults", Value::from(self.total_results)),
+            ("offset", Value::from(self.offset)),
+            ("hasMore", Value::Bool(self.has_more)),
+            ("entries", Value::Array(entries)),
+        ])
     }
 }
 
@@ -459,7 +487,16 @@ pub struct Written {
 
 impl ToJson for Written {
     fn to_json(&self) -> Value {
-        json!({"index": self.index, "write": self.write, "remove": self.remove})
+        let write = self
+            .write
+            .iter()
+            .map(|(name, text)| (name.clone(), Value::from(text.as_str())))
+            .collect();
+        object(vec![
+            ("index", Value::from(self.index.as_str())),
+            ("write", Value::Object(write)),
+            ("remove", strings(&self.remove)),
+        ])
     }
 }
 
