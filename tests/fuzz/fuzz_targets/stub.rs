@@ -39,6 +39,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         sha256: &sha256,
         reason: &reason,
         original_chars,
+        original_tokens: None,
         preview_chars,
         tools: with_tools.then_some(&tools),
     };
