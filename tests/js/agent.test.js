@@ -9,6 +9,7 @@ import { MockLanguageModelV3 } from "ai/test";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { ToolStub, MemoryStore, NodeFsStore, ToolStubError, ROOT } from "./pkg.js";
 import { tempDir } from "./temp.js";
+import { textStep, toolCallStep, toolCallsStep } from "./fixtures/mock-steps.mjs";
 
 const { aiSdkTools, externalizingTool } = await import(path.join(ROOT, "pkg/js/ai-sdk.js"));
 const { IndexedDbStore } = await import(path.join(ROOT, "pkg/js/stores/indexeddb.js"));
@@ -340,16 +341,6 @@ describe("Vercel AI SDK loop with a mock model", () => {
       const part = last.content.find((c) => c.type === "tool-result");
       return part.output.type === "text" ? part.output.value : part.output.value;
     };
-    const usage = {
-      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-      outputTokens: { total: 1, text: 1, reasoning: 0 },
-    };
-    const call = (id, toolName, input) => ({
-      content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }],
-      finishReason: { unified: "tool-calls", raw: "tool_calls" },
-      usage,
-      warnings: [],
-    });
     let ref;
     let hitOffset;
     const model = new MockLanguageModelV3({
@@ -357,13 +348,13 @@ describe("Vercel AI SDK loop with a mock model", () => {
         const step = seen.length;
         if (step === 0) {
           seen.push("start");
-          return call("c1", "fetch_orders", {});
+          return toolCallStep("c1", "fetch_orders", {});
         }
         const result = toolResultOf(prompt);
         seen.push(result);
         if (step === 1) {
           ref = /ref: (\S+)/.exec(result)[1];
-          return call("c2", "openviking_tool_result_search", {
+          return toolCallStep("c2", "openviking_tool_result_search", {
             ref,
             query: "NEEDLE",
             context_chars: 10,
@@ -371,18 +362,13 @@ describe("Vercel AI SDK loop with a mock model", () => {
         }
         if (step === 2) {
           hitOffset = result.matches[0].offset;
-          return call("c3", "openviking_tool_result_read", {
+          return toolCallStep("c3", "openviking_tool_result_read", {
             ref,
             offset: hitOffset - 20,
             limit: 60,
           });
         }
-        return {
-          content: [{ type: "text", text: `found: ${result.content}` }],
-          finishReason: { unified: "stop", raw: "stop" },
-          usage,
-          warnings: [],
-        };
+        return textStep(`found: ${result.content}`);
       },
     });
     const { text, steps } = await generateText({
@@ -406,10 +392,6 @@ describe("Vercel AI SDK loop with a mock model", () => {
 });
 
 describe("externalizingTool: the tool calls of one step are one turn", () => {
-  const usage = {
-    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: 1, text: 1, reasoning: 0 },
-  };
   // Six results of 19,000 chars: each under the 20,000 threshold, 114,000 together (budget 100,000).
   const result = (i) => `line ${i} `.repeat(19_000 / 8).padEnd(19_000, "x");
   const wrapped = (ts, name) =>
@@ -440,28 +422,19 @@ describe("externalizingTool: the tool calls of one step are one turn", () => {
       doGenerate: async ({ prompt }) => {
         if (seen === undefined) {
           seen = [];
-          return {
-            content: Array.from({ length: 6 }, (_, i) => ({
-              type: "tool-call",
-              toolCallId: `c${i}`,
+          return toolCallsStep(
+            Array.from({ length: 6 }, (_, i) => ({
+              id: `c${i}`,
               toolName: i % 2 ? "metrics" : "logs",
-              input: JSON.stringify({ i }),
+              input: { i },
             })),
-            finishReason: { unified: "tool-calls", raw: "tool_calls" },
-            usage,
-            warnings: [],
-          };
+          );
         }
         seen = prompt
           .at(-1)
           .content.filter((c) => c.type === "tool-result")
           .map((c) => c.output.value);
-        return {
-          content: [{ type: "text", text: "done" }],
-          finishReason: { unified: "stop", raw: "stop" },
-          usage,
-          warnings: [],
-        };
+        return textStep("done");
       },
     });
     await generateText({ model, tools, prompt: "go", stopWhen: stepCountIs(3) });

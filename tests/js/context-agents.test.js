@@ -22,6 +22,7 @@ import { ChatOpenAI } from "@langchain/openai";
 import { z } from "zod";
 import { ToolStub, ROOT } from "./pkg.js";
 import { jsonRows } from "./context-conversations.js";
+import { textStep, toolCallStep } from "./fixtures/mock-steps.mjs";
 
 const { fitContextPrepareStep, fitContextInputFilter, fitContextMiddleware } = await import(
   path.join(ROOT, "pkg/js/context/index.js")
@@ -158,37 +159,22 @@ describe("the context governor in agent loops", () => {
   it("AI SDK: prepareStep fits each step; the model searches a cleared result by its ref", async () => {
     const ts = new ToolStub({ sessionId: "ai-sdk" });
     const prompts = [];
-    const usage = {
-      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-      outputTokens: { total: 1, text: 1, reasoning: 0 },
-    };
-    const call = (id, toolName, input) => ({
-      content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }],
-      finishReason: { unified: "tool-calls", raw: "tool_calls" },
-      usage,
-      warnings: [],
-    });
     let searched;
     const model = new MockLanguageModelV3({
       doGenerate: async ({ prompt }) => {
         prompts.push(prompt);
         const step = prompts.length - 1;
-        if (step < CALLS) return call(`c${step}`, "fetch_page", { page: step });
+        if (step < CALLS) return toolCallStep(`c${step}`, "fetch_page", { page: step });
         if (step === CALLS) {
           const first = prompt
             .filter((m) => m.role === "tool")
             .flatMap((m) => m.content)
             .find((p) => p.toolCallId === "c0");
           const ref = /ref: (viking:\/\/\S+?)[;\n]/.exec(first.output.value)[1];
-          return call("s", "openviking_tool_result_search", { ref, query: "needle_p0" });
+          return toolCallStep("s", "openviking_tool_result_search", { ref, query: "needle_p0" });
         }
         searched = prompt.at(-1).content[0].output.value;
-        return {
-          content: [{ type: "text", text: "done" }],
-          finishReason: { unified: "stop", raw: "stop" },
-          usage,
-          warnings: [],
-        };
+        return textStep("done");
       },
     });
     const tools = {

@@ -23,6 +23,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "./pkg.js";
 import { SKIP_REDIS, startRedis } from "./redis-servers.js";
+import { textStep, toolCallStep } from "./fixtures/mock-steps.mjs";
 
 const EXAMPLES = path.join(ROOT, "examples");
 const DOCS = [
@@ -269,16 +270,6 @@ describe("the examples", () => {
     const { answer } = await import(
       pathToFileURL(path.join(project, "examples/ai-sdk-agent.mjs")).href
     );
-    const usage = {
-      inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-      outputTokens: { total: 1, text: 1, reasoning: 0 },
-    };
-    const call = (id, toolName, input) => ({
-      content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }],
-      finishReason: { unified: "tool-calls", raw: "tool_calls" },
-      usage,
-      warnings: [],
-    });
     const lastToolResult = (prompt) => {
       const part = prompt.at(-1).content.find((c) => c.type === "tool-result");
       return part.output.value;
@@ -289,18 +280,13 @@ describe("the examples", () => {
       doGenerate: async ({ prompt }) => {
         longest = Math.max(longest, JSON.stringify(prompt).length);
         const step = prompt.filter((m) => m.role === "tool").length;
-        if (step === 0) return call("c1", "fetch_orders", {});
+        if (step === 0) return toolCallStep("c1", "fetch_orders", {});
         if (step === 1) {
           ref = refIn(lastToolResult(prompt));
-          return call("c2", "openviking_tool_result_search", { ref, query: "NEEDLE" });
+          return toolCallStep("c2", "openviking_tool_result_search", { ref, query: "NEEDLE" });
         }
         const hit = lastToolResult(prompt).matches[0];
-        return {
-          content: [{ type: "text", text: `held: ${hit.snippet}` }],
-          finishReason: { unified: "stop", raw: "stop" },
-          usage,
-          warnings: [],
-        };
+        return textStep(`held: ${hit.snippet}`);
       },
     });
     const text = await answer(model, "Which order is held?");

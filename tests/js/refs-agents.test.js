@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { ToolStub, MemoryStore, ROOT } from "./pkg.js";
+import { textStep, toolCallStep } from "./fixtures/mock-steps.mjs";
 import {
   MIDDLE_MARKER,
   NEW_LINE,
@@ -68,22 +69,6 @@ describe("edit and write back a 300 KB page by ref (AI SDK)", () => {
   });
 });
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-const callOf = (id, toolName, input) => ({
-  content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }],
-  finishReason: { unified: "tool-calls", raw: "tool_calls" },
-  usage,
-  warnings: [],
-});
-const answer = (text) => ({
-  content: [{ type: "text", text }],
-  finishReason: { unified: "stop", raw: "stop" },
-  usage,
-  warnings: [],
-});
 const lastResult = (prompt) => {
   const part = prompt.at(-1).content.find((c) => c.type === "tool-result");
   return part.output.type === "text" ? part.output.value : JSON.stringify(part.output.value);
@@ -141,8 +126,8 @@ describe("an orchestrator and two subagents pass results by ref (separate ToolSt
       const { text } = await generateText({
         model: scripted(
           [
-            () => callOf("r1", "fetch_dataset", {}),
-            (prompt) => answer(`dataset stored at ${refIn(lastResult(prompt))}`),
+            () => toolCallStep("r1", "fetch_dataset", {}),
+            (prompt) => textStep(`dataset stored at ${refIn(lastResult(prompt))}`),
           ],
           sent.researcher,
         ),
@@ -177,11 +162,11 @@ describe("an orchestrator and two subagents pass results by ref (separate ToolSt
         model: scripted(
           [
             () =>
-              callOf("w1", "summarize_table", {
+              toolCallStep("w1", "summarize_table", {
                 table: { ref: source, rows: { start: 3_990, count: 20 } },
               }),
             (prompt) =>
-              answer(
+              textStep(
                 `report at ${refIn(lastResult(prompt)) ?? "inline"}: ${lastResult(prompt).length} chars`,
               ),
           ],
@@ -223,14 +208,18 @@ describe("an orchestrator and two subagents pass results by ref (separate ToolSt
     await generateText({
       model: scripted(
         [
-          () => callOf("l1", "research", { task: "Fetch the sales dataset." }),
+          () => toolCallStep("l1", "research", { task: "Fetch the sales dataset." }),
           (prompt) => {
             datasetRef = refIn(lastResult(prompt));
-            return callOf("l2", "write", { task: `Summarize rows 3990-4009 of ${datasetRef}` });
+            return toolCallStep("l2", "write", {
+              task: `Summarize rows 3990-4009 of ${datasetRef}`,
+            });
           },
           () =>
-            callOf("l3", "publish", { body: { ref: datasetRef, lines: { start: 1, count: 1 } } }),
-          (prompt) => answer(lastResult(prompt)),
+            toolCallStep("l3", "publish", {
+              body: { ref: datasetRef, lines: { start: 1, count: 1 } },
+            }),
+          (prompt) => textStep(lastResult(prompt)),
         ],
         sent.lead,
       ),
