@@ -14,10 +14,21 @@ import { ToolStubError, asToolStubError, isWasmTrap, caught } from "./stores/err
 
 const WASM_FILE = "wasm/tool_stub_enhanced_bg.wasm";
 
+/**
+ * Enhanced mode's module's wasm-bindgen glue.
+ * @typedef {typeof import("../wasm/tool_stub_enhanced.js")} EnhancedGlue
+ */
+/**
+ * How an entry module instantiates the glue: `load` (async), and `loadNow` (synchronous) where
+ * the host can compile wasm synchronously.
+ * @typedef {{ load: () => Promise<EnhancedGlue>, loadNow?: () => EnhancedGlue }} EnhancedLoaders
+ */
+
+/** @param {unknown} error */
 function loadFailed(error) {
   return new ToolStubError(
     "NOT_READY",
-    `enhanced mode's module (${WASM_FILE}) could not be loaded: ${error?.message ?? error}`,
+    `enhanced mode's module (${WASM_FILE}) could not be loaded: ${caught(error)?.message ?? error}`,
     { cause: error },
   );
 }
@@ -31,13 +42,19 @@ function noLoader() {
 
 /** Enhanced mode's module of one runtime (runtime.js). */
 export class EnhancedModule {
-  /** `{ load: async () => glue, loadNow?: () => glue }`, installed by an entry module. */
+  /**
+   * `{ load: async () => glue, loadNow?: () => glue }`, installed by an entry module.
+   * @type {EnhancedLoaders | undefined}
+   */
   #loaders;
+  /** @type {Promise<void> | undefined} */
   #loading;
+  /** @type {EnhancedGlue | undefined} */
   #loaded;
   /** The runtime's KEPT_MEMORY_BYTES: past it, the module starts afresh after a call. */
   #keptMemoryBytes;
 
+  /** @param {number} keptMemoryBytes */
   constructor(keptMemoryBytes) {
     this.#keptMemoryBytes = keptMemoryBytes;
   }
@@ -49,6 +66,12 @@ export class EnhancedModule {
    * the runtime's KEPT_MEMORY_BYTES starts afresh after the call (wasm memory only grows, see runtime.js).
    */
   host = {
+    /**
+     * @param {Uint8Array} utf8
+     * @param {string} mimeType
+     * @param {string} referenceJson
+     * @returns {string}
+     */
     synopsis: (utf8, mimeType, referenceJson) => {
       const module = this.#moduleNow();
       try {
@@ -72,6 +95,8 @@ export class EnhancedModule {
   /**
    * Called by an entry module with how to instantiate the enhanced module's glue: `load` (async),
    * and `loadNow` (synchronous, where the host can compile wasm synchronously: Node).
+   * @param {EnhancedLoaders["load"]} load
+   * @param {EnhancedLoaders["loadNow"]} [loadNow]
    */
   useLoader(load, loadNow) {
     this.#loaders = { load, loadNow };
@@ -108,12 +133,18 @@ export class EnhancedModule {
     return this.#loading;
   }
 
-  /** Awaits the enhanced module when `mode` (a config's or call's `synopsisMode`) asks for it. */
+  /**
+   * Awaits the enhanced module when `mode` (a config's or call's `synopsisMode`) asks for it.
+   * @param {unknown} mode
+   */
   async loadForMode(mode) {
     if (mode === "enhanced") await this.load();
   }
 
-  /** The module, loading it synchronously where the host can; else NOT_READY saying what to await. */
+  /**
+   * The module, loading it synchronously where the host can; else NOT_READY saying what to await.
+   * @returns {EnhancedGlue}
+   */
   #moduleNow() {
     if (this.#loaded) return this.#loaded;
     if (this.#loaders?.loadNow) {

@@ -8,7 +8,13 @@ import * as core from "../wasm/tool_stub.js";
 import { createApi } from "./api.js";
 import { Runtime } from "./runtime.js";
 import { SearchWorker } from "./search-worker-client.js";
-import { ToolStubError } from "./stores/errors.js";
+import { ToolStubError, caught } from "./stores/errors.js";
+
+/** @typedef {import("./index.js").WasmSource} WasmSource */
+/**
+ * A module's wasm as the glue's `init` takes it: a Module, bytes, a Response or an address.
+ * @typedef {WebAssembly.Module | BufferSource | Response | string | URL} WasmInput
+ */
 
 /**
  * The package's wasm files next to this module; null where the host gives modules no URL
@@ -33,6 +39,7 @@ const [WASM_URL, GREP_WASM_URL, ENHANCED_WASM_URL] = packageWasmUrls();
  * The search worker (search-worker.js), written as the literal `new Worker(new URL(...,
  * import.meta.url), { type: "module" })` that Vite, webpack and Parcel emit as a worker bundle.
  * Throws where the host has no Worker or the module no URL (an iife bundle).
+ * @param {string | URL | undefined} url
  */
 function newSearchWorker(url) {
   if (typeof Worker !== "function") throw new Error("this host has no Worker");
@@ -43,6 +50,8 @@ function newSearchWorker(url) {
 /**
  * A wasm source as a worker can take it (a message cannot carry a URL object, a Response or a
  * promise): an absolute URL string, a Module or bytes; undefined when it cannot.
+ * @param {WasmInput | null | undefined} source
+ * @returns {import("./search-worker-client.js").WorkerWasm | undefined}
  */
 function forWorker(source) {
   if (source == null) return undefined;
@@ -54,16 +63,32 @@ function forWorker(source) {
   return undefined;
 }
 
-/** The wasm a source names: `module` (a WebAssembly.Module), `bytes` (a BufferSource or Response), or `url`. */
-function wasmOf(source, prefix, fallback) {
-  const key = (name) => (prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name);
-  return source[key("module")] ?? source[key("bytes")] ?? source[key("url")] ?? fallback;
+/** The fields of a WasmSource that give each module's wasm, in the order they are looked at. */
+const WASM_FIELDS = /** @type {const} */ ({
+  core: ["module", "bytes", "url"],
+  grep: ["grepModule", "grepBytes", "grepUrl"],
+  enhanced: ["enhancedModule", "enhancedBytes", "enhancedUrl"],
+});
+
+/**
+ * The wasm a source names: `module` (a WebAssembly.Module), `bytes` (a BufferSource or Response), or `url`.
+ * @template F
+ * @param {WasmSource} source
+ * @param {keyof typeof WASM_FIELDS} which
+ * @param {F} fallback
+ * @returns {WasmInput | F}
+ */
+function wasmOf(source, which, fallback) {
+  const [module, bytes, url] = WASM_FIELDS[which];
+  return source[module] ?? source[bytes] ?? source[url] ?? fallback;
 }
 
+/** @param {Runtime} runtime */
 function useWebCrypto(runtime) {
   // WebCrypto exists only in secure contexts; elsewhere the core's SHA-256 stays in use.
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) return;
+  /** @param {Uint8Array<ArrayBuffer>} bytes */
   const sha256OfBytes = async (bytes) => {
     const digest = new Uint8Array(await subtle.digest("SHA-256", bytes));
     return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -76,14 +101,23 @@ function useWebCrypto(runtime) {
 /** How the browser runtime gets its wasm: the instantiation, and each `init` after it. */
 class BrowserLoader {
   runtime = new Runtime(core);
-  /** The wasm of the instantiation, for `init` calls that only change where searches run. */
+  /**
+   * The wasm of the instantiation, for `init` calls that only change where searches run.
+   * @type {{ wasm: WasmInput, grepWasm: WasmInput | null } | undefined}
+   */
   #instantiated;
-  /** The last `init`'s promise: one instantiation at a time (the glue keeps the first one in flight). */
+  /**
+   * The last `init`'s promise: one instantiation at a time (the glue keeps the first one in flight).
+   * @type {Promise<void> | undefined}
+   */
   #initializing;
 
-  /** Instantiates the core, then says how to load the grep module and where searches run. */
+  /**
+   * Instantiates the core, then says how to load the grep module and where searches run.
+   * @param {WasmSource} source
+   */
   async #instantiate(source) {
-    const wasm = wasmOf(source, "", WASM_URL);
+    const wasm = wasmOf(source, "core", WASM_URL);
     if (wasm === null)
       throw new TypeError(
         "this host gives the module no URL to find its wasm next to it (import.meta.url)",
@@ -91,14 +125,16 @@ class BrowserLoader {
     await core.default({ module_or_path: wasm });
     useWebCrypto(this.runtime);
     this.runtime.markReady();
-    this.#instantiated = { wasm, grepWasm: wasmOf(source, "grep", GREP_WASM_URL) };
+    const instantiated = { wasm, grepWasm: wasmOf(source, "grep", GREP_WASM_URL) };
+    this.#instantiated = instantiated;
     this.#useEnhanced(source);
-    this.#useSearch(source);
+    this.#useSearch(source, instantiated);
   }
 
   /**
    * How to load enhanced mode's module (enhanced-module.js): asynchronously, the first time a
    * ToolStub configured for enhanced synopses needs one, or on `loadEnhancedMode()`.
+   * @param {WasmSource} source
    */
   #useEnhanced(source) {
     const enhancedWasm = wasmOf(source, "enhanced", ENHANCED_WASM_URL);
@@ -116,9 +152,11 @@ class BrowserLoader {
   /**
    * The grep module's loader and the search worker (unless `searchWorker: false`), from the wasm
    * of the instantiation. Takes effect for the searches after it, once no engine has started yet.
+   * @param {WasmSource} source
+   * @param {{ wasm: WasmInput, grepWasm: WasmInput | null }} instantiated
    */
-  #useSearch(source) {
-    const { wasm, grepWasm } = this.#instantiated;
+  #useSearch(source, instantiated) {
+    const { wasm, grepWasm } = instantiated;
     const grepModule = this.runtime.grep;
     grepModule.useLoader(async () => {
       const grep = await import("../wasm/tool_stub_grep.js");
@@ -130,23 +168,34 @@ class BrowserLoader {
       return;
     }
     grepModule.useSearchWorker(async (onStopped) => {
-      const sources = { grep: forWorker(grepWasm), core: forWorker(wasm) };
-      if (sources.grep === undefined)
+      const grep = forWorker(grepWasm);
+      const core = forWorker(wasm);
+      if (grep === undefined)
         throw new Error(
           "the grep module's wasm was given in a form a worker cannot take (a Response or a promise)",
         );
-      return new SearchWorker(newSearchWorker(source.searchWorkerUrl), sources, onStopped).start();
+      const worker = newSearchWorker(source.searchWorkerUrl);
+      return new SearchWorker(worker, { grep, core }, onStopped).start();
     });
   }
 
-  /** An `init` once the core is ready: only its search options (`searchWorker`, `searchWorkerUrl`) apply. */
+  /**
+   * An `init` once the core is ready: only its search options (`searchWorker`, `searchWorkerUrl`) apply.
+   * @param {WasmSource} source
+   */
   #reconfigure(source) {
     if (wasmOf(source, "enhanced", undefined) !== undefined) this.#useEnhanced(source);
-    if (source.searchWorker !== undefined || source.searchWorkerUrl !== undefined)
-      this.#useSearch(source);
+    if (
+      this.#instantiated !== undefined &&
+      (source.searchWorker !== undefined || source.searchWorkerUrl !== undefined)
+    )
+      this.#useSearch(source, this.#instantiated);
   }
 
-  /** See `init` below. */
+  /**
+   * See `init` below.
+   * @param {WasmSource} source
+   */
   init(source) {
     const previous = this.#initializing ?? Promise.resolve();
     this.#initializing = previous
@@ -179,7 +228,7 @@ export function init(source = {}) {
 const inNode =
   typeof process !== "undefined" &&
   typeof process.versions?.node === "string" &&
-  !globalThis.Deno &&
+  !(/** @type {{ Deno?: unknown }} */ (globalThis).Deno) &&
   !process.versions.bun;
 if (inNode) {
   // Node's fetch cannot read the package's file: URL, so this entry could never load its wasm.
@@ -195,10 +244,10 @@ loader.runtime.markNotReady(
   "the tool-stub wasm module is still loading: await init() before calling synopsis, renderStub, makePreview, toolResultId, sha256Hex " +
     "or toolDefinitions (ToolStub's other methods wait for it themselves)",
 );
-init().catch((error) => {
+init().catch((/** @type {unknown} */ error) => {
   // A page whose bundler did not emit the wasm: the API waits for the host's init().
   loader.runtime.markNotReady(
-    `tool-stub could not load its wasm from ${WASM_URL?.href ?? "next to its module"} (${error?.message ?? error}); your bundler may not have emitted it ` +
+    `tool-stub could not load its wasm from ${WASM_URL?.href ?? "next to its module"} (${caught(error)?.message ?? error}); your bundler may not have emitted it ` +
       `(esbuild leaves new URL(..., import.meta.url) as it is, and an iife bundle has no module URL). Serve wasm/tool_stub_bg.wasm and call ` +
       `await init({ url }) with its address, or init({ module }) / init({ bytes }), before using tool-stub`,
   );

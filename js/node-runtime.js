@@ -10,8 +10,12 @@ import { Runtime } from "./runtime.js";
 function nodeRuntime() {
   core.initSync({ module: readFileSync(new URL("../wasm/tool_stub_bg.wasm", import.meta.url)) });
   const runtime = new Runtime(core);
-  runtime.useSha256((text) => createHash("sha256").update(text, "utf8").digest("hex"));
-  runtime.useInCoreSha256((utf8) => createHash("sha256").update(utf8).digest("hex"));
+  runtime.useSha256((/** @type {string} */ text) =>
+    createHash("sha256").update(text, "utf8").digest("hex"),
+  );
+  runtime.useInCoreSha256((/** @type {Uint8Array} */ utf8) =>
+    createHash("sha256").update(utf8).digest("hex"),
+  );
   runtime.markReady();
   runtime.grep.useLoader(async () => {
     const grep = await import("../wasm/tool_stub_grep.js");

@@ -12,7 +12,32 @@ const START_TIMEOUT_MS = 20_000;
 /** The worker could not instantiate the main module: its calls run on the main thread instead. */
 export class CoreUnavailable extends Error {}
 
-/** An error the worker sent back, as the thrower on this thread would have thrown it. */
+/**
+ * A wasm source as a worker can take it in a message: an absolute URL string, a Module or bytes.
+ * @typedef {string | WebAssembly.Module | ArrayBuffer | ArrayBufferView} WorkerWasm
+ */
+/**
+ * An error as the worker sends it back (search-worker.js).
+ * @typedef {object} WorkerError
+ * @property {unknown} code
+ * @property {string} message
+ * @property {unknown} name
+ * @property {unknown} coreUnavailable
+ */
+/**
+ * A message the worker answers: `{ id, result }` or `{ id, error }`.
+ * @typedef {{ id: number, result?: unknown, error?: WorkerError }} WorkerAnswer
+ */
+/**
+ * A call waiting for the worker's answer.
+ * @typedef {{ resolve: (result: unknown) => void, reject: (error: unknown) => void }} PendingCall
+ */
+/** @typedef {import("./text-chunks.js").TextPieces} TextPieces */
+
+/**
+ * An error the worker sent back, as the thrower on this thread would have thrown it.
+ * @param {WorkerError} error
+ */
 function fromWorker({ code, message, name, coreUnavailable }) {
   if (coreUnavailable) return new CoreUnavailable(message);
   if (code === undefined) {
@@ -26,15 +51,26 @@ function fromWorker({ code, message, name, coreUnavailable }) {
 }
 
 export class SearchWorker {
+  /** @type {"worker"} */
   thread = "worker";
+  /** @type {Worker} */
   #worker;
+  /** @type {Map<number, PendingCall>} */
   #pending = new Map();
   #nextId = 1;
-  /** The string whose UTF-8 the worker holds; undefined while none, or while one is on its way. */
+  /**
+   * The string whose UTF-8 the worker holds; undefined while none, or while one is on its way.
+   * @type {string | TextPieces | undefined}
+   */
   #text;
-  /** Operations run one at a time: a text sent in pieces must not interleave with another. */
+  /**
+   * Operations run one at a time: a text sent in pieces must not interleave with another.
+   * @type {Promise<unknown>}
+   */
   #queue = Promise.resolve();
+  /** @type {ToolStubError | undefined} */
   #failure;
+  /** @type {boolean} */
   #hasCore;
   /** Whether `start` succeeded: only a worker that did is reported as stopped. */
   #started = false;
@@ -42,24 +78,29 @@ export class SearchWorker {
   /**
    * `worker`: a started module Worker; `sources`: `{ grep, core }` wasm the worker can take;
    * `onStopped(this)`: called once if the worker fails (it is then terminated).
+   * @param {Worker} worker
+   * @param {{ grep: WorkerWasm, core: WorkerWasm | undefined }} sources
+   * @param {(worker: SearchWorker) => void} [onStopped]
    */
   constructor(worker, sources, onStopped) {
     this.#worker = worker;
     this.#hasCore = sources.core !== undefined;
-    worker.onmessage = ({ data }) => {
+    worker.onmessage = (/** @type {MessageEvent<WorkerAnswer>} */ { data }) => {
       const pending = this.#pending.get(data.id);
       if (!pending) return;
       this.#pending.delete(data.id);
       if (data.error) pending.reject(fromWorker(data.error));
       else pending.resolve(data.result);
     };
+    /** @param {string} why */
     const fail = (why) => {
       // A worker that could not load its script, or threw outside a call: its state is unknown, so
       // it ends; the calls waiting on it fail, and the owner starts searches elsewhere.
       if (this.#failure) return;
-      this.#failure = new ToolStubError("NOT_READY", `the search worker stopped: ${why}`);
+      const failure = new ToolStubError("NOT_READY", `the search worker stopped: ${why}`);
+      this.#failure = failure;
       worker.terminate();
-      for (const { reject } of this.#pending.values()) reject(this.#failure);
+      for (const { reject } of this.#pending.values()) reject(failure);
       this.#pending.clear();
       if (this.#started) onStopped?.(this);
     };
@@ -73,6 +114,7 @@ export class SearchWorker {
 
   /** Waits for the worker to load its script and the grep module; rejects if it cannot. */
   async start() {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const timeout = new Promise((_, reject) => {
       timer = setTimeout(
@@ -97,16 +139,28 @@ export class SearchWorker {
     return this.#hasCore && !this.#failure;
   }
 
-  /** Whether the worker holds `text` (a string or TextPieces) already. */
+  /**
+   * Whether the worker holds `text` (a string or TextPieces) already.
+   * @param {string | TextPieces} text
+   */
   holds(text) {
     return this.#text !== undefined && this.#text === text;
   }
 
+  /**
+   * @param {object} message
+   * @param {Transferable[]} [transfer]
+   */
   #post(message, transfer = []) {
     if (this.#failure) throw this.#failure;
     this.#worker.postMessage(message, transfer);
   }
 
+  /**
+   * @param {object} message
+   * @param {Transferable[]} [transfer]
+   * @returns {Promise<unknown>}
+   */
   #call(message, transfer) {
     return new Promise((resolve, reject) => {
       const id = this.#nextId++;
@@ -120,7 +174,12 @@ export class SearchWorker {
     });
   }
 
-  /** Runs `task` after the operations before it. */
+  /**
+   * Runs `task` after the operations before it.
+   * @template T
+   * @param {() => Promise<T>} task
+   * @returns {Promise<T>}
+   */
   #exclusive(task) {
     const run = this.#queue.then(task);
     this.#queue = run.catch(() => {});
@@ -130,6 +189,7 @@ export class SearchWorker {
   /**
    * Sends `text` (a string, or a store's TextPieces, never joined here) unless the worker holds it:
    * UTF-8 pieces, each transferred, yielding between.
+   * @param {string | TextPieces} text
    */
   async #load(text) {
     if (this.holds(text)) return;
@@ -151,7 +211,11 @@ export class SearchWorker {
     this.#text = text;
   }
 
-  /** Runs a call on the text the worker holds; a failed call drops that text (it may be reset). */
+  /**
+   * Runs a call on the text the worker holds; a failed call drops that text (it may be reset).
+   * @param {string | TextPieces} text
+   * @param {object} message
+   */
   async #onText(text, message) {
     await this.#load(text);
     try {
@@ -162,20 +226,39 @@ export class SearchWorker {
     }
   }
 
-  /** Checks a search request and its pattern in the worker's grep module. */
+  /**
+   * Checks a search request and its pattern in the worker's grep module.
+   * @param {string} request
+   */
   check(request) {
     return this.#exclusive(() => this.#call({ op: "checkGrep", request }));
   }
 
-  /** The grep module's answer (JSON text) for `request` over `text` (a string or TextPieces). */
+  /**
+   * The grep module's answer (JSON text) for `request` over `text` (a string or TextPieces).
+   * @param {string | TextPieces} text
+   * @param {string} request
+   * @returns {Promise<string>}
+   */
   search(text, request) {
-    return this.#exclusive(() => this.#onText(text, { op: "grep", request }));
+    return this.#exclusive(
+      async () => /** @type {string} */ (await this.#onText(text, { op: "grep", request })),
+    );
   }
 
-  /** The main module's `name(text, ...args)` run in the worker (only when `hasCore`). */
+  /**
+   * The main module's `name(text, ...args)` run in the worker (only when `hasCore`): its answer
+   * (JSON text).
+   * @param {import("./grep-module.js").CoreOnTextName} name
+   * @param {string | TextPieces} text
+   * @param {unknown[]} args
+   * @returns {Promise<string>}
+   */
   async core(name, text, args) {
     try {
-      return await this.#exclusive(() => this.#onText(text, { op: "core", name, args }));
+      return await this.#exclusive(
+        async () => /** @type {string} */ (await this.#onText(text, { op: "core", name, args })),
+      );
     } catch (error) {
       if (error instanceof CoreUnavailable) this.#hasCore = false;
       throw error;

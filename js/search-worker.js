@@ -15,15 +15,41 @@ import initGrep, * as grep from "../wasm/tool_stub_grep.js";
 import initCore, * as core from "../wasm/tool_stub.js";
 import { caught } from "./stores/errors.js";
 
+/** @typedef {import("./search-worker-client.js").WorkerWasm} WorkerWasm */
+/** @typedef {import("./grep-module.js").CoreOnTextName} CoreOnTextName */
+/**
+ * A message of the page (search-worker-client.js); one with an `id` is answered.
+ * @typedef {{ id?: number } & (
+ *   | { op: "sources", grep?: WorkerWasm, core?: WorkerWasm }
+ *   | { op: "loadGrep" }
+ *   | { op: "checkGrep", request: string }
+ *   | { op: "begin", capacity: number }
+ *   | { op: "append", bytes: Uint8Array }
+ *   | { op: "grep", request: string }
+ *   | { op: "core", name: string, args: unknown[] }
+ * )} WorkerMessage
+ */
+
+/** @type {{ grep?: WorkerWasm, core?: WorkerWasm }} */
 let sources = {};
+/** @type {Promise<unknown> | undefined} */
 let grepReady;
+/** @type {Promise<unknown> | undefined} */
 let coreReady;
-/** The current text's UTF-8 pieces (for the main module, which takes a string), and that string. */
+/**
+ * The current text's UTF-8 pieces (for the main module, which takes a string), and that string.
+ * @type {Uint8Array[]}
+ */
 let pieces = [];
+/** @type {string | undefined} */
 let text;
-/** An error of a piece (a trap, bytes that are not UTF-8), answered by the next call on the text. */
+/**
+ * An error of a piece (a trap, bytes that are not UTF-8), answered by the next call on the text.
+ * @type {unknown}
+ */
 let pieceError;
 
+/** @type {ReadonlySet<string>} */
 const CORE_CALLS = new Set(["grepContent", "hitCoordinates"]);
 
 function loadGrep() {
@@ -40,11 +66,11 @@ function loadCore() {
       coreUnavailable: true,
     });
   }
-  coreReady ??= initCore({ module_or_path: sources.core }).catch((error) => {
+  coreReady ??= initCore({ module_or_path: sources.core }).catch((/** @type {unknown} */ error) => {
     coreReady = undefined;
     throw Object.assign(
       new Error(
-        `the search worker could not instantiate the main module: ${error?.message ?? error}`,
+        `the search worker could not instantiate the main module: ${caught(error)?.message ?? error}`,
       ),
       { coreUnavailable: true },
     );
@@ -52,7 +78,13 @@ function loadCore() {
   return coreReady;
 }
 
-/** Calls a module; a trap resets it (its state is unknown) and drops the text. */
+/**
+ * Calls a module; a trap resets it (its state is unknown) and drops the text.
+ * @template R
+ * @param {typeof grep | typeof core} module
+ * @param {() => R} call
+ * @returns {R}
+ */
 function guarded(module, call) {
   try {
     return call();
@@ -71,6 +103,7 @@ function guarded(module, call) {
   }
 }
 
+/** @param {WorkerMessage} message */
 async function handle(message) {
   switch (message.op) {
     case "sources":
@@ -117,15 +150,25 @@ async function handle(message) {
         text = pieces.map((bytes) => decoder.decode(bytes)).join("");
         pieces = [];
       }
-      return guarded(core, () => core[message.name](text, ...message.args));
+      const whole = text;
+      // One of CORE_CALLS, each of which takes the text and then the arguments the page sent.
+      const call = /** @type {(text: string, ...args: unknown[]) => string} */ (
+        core[/** @type {CoreOnTextName} */ (message.name)]
+      );
+      const { args } = message;
+      return guarded(core, () => call(whole, ...args));
     }
     default:
-      throw new Error(`unknown search worker message ${message.op}`);
+      // A page of another version of the package: its message is none of the above.
+      throw new Error(
+        `unknown search worker message ${/** @type {{ op?: unknown }} */ (message).op}`,
+      );
   }
 }
 
+/** @type {Promise<void>} */
 let queue = Promise.resolve();
-self.onmessage = ({ data }) => {
+self.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ { data }) => {
   queue = queue.then(async () => {
     try {
       const result = await handle(data);

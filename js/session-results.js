@@ -3,7 +3,13 @@
 // `rebuildCatalog`. The catalog (catalog.js) says what exists; the core plans retention over it.
 
 import { ToolStubError } from "./stores/errors.js";
-import { requireString, optionalInteger, requireOptions, checkKnownKeys } from "./arguments.js";
+import {
+  requireString,
+  optionalInteger,
+  requireOptions,
+  checkKnownKeys,
+  invalid,
+} from "./arguments.js";
 import {
   DEFAULT_LIST_LIMIT,
   INDEX_FILE,
@@ -154,7 +160,9 @@ export async function usage(session) {
 export async function prune(session, options) {
   const opts = requireOptions(options, "options");
   checkKnownKeys(opts, ["protect"], "prune");
-  const protect = (opts.protect ?? []).map((ref) => session.resolveId(ref));
+  const protectGiven = opts.protect ?? [];
+  if (!Array.isArray(protectGiven)) throw invalid("protect must be an array of refs or ids");
+  const protect = protectGiven.map((ref) => session.resolveId(ref));
   if (!session.hasRetention()) return { deleted: [] };
   session.requireRemoveRange();
   const outcome = await session.catalog.locked(() => retain(session, protect));

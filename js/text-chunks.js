@@ -4,12 +4,15 @@
 /** UTF-16 units per piece: ~5 ms of encodeInto work in Chromium (one- or two-byte strings), a few times that on a loaded machine. */
 export const CHUNK_UNITS = 1 << 21;
 
+/** @param {number} unit */
 const isHigh = (unit) => (unit & 0xfc00) === 0xd800;
 
 /**
  * The pieces of `text` as `[start, end)` UTF-16 ranges of at most CHUNK_UNITS, never splitting a
  * surrogate pair: each piece encodes to exactly the bytes it has in the whole text's UTF-8 (a lone
  * surrogate becomes U+FFFD either way, as wasm-bindgen's encodeInto makes it).
+ * @param {string} text
+ * @returns {Generator<[number, number]>}
  */
 export function* chunkRanges(text) {
   for (let start = 0; start < text.length; ) {
@@ -20,9 +23,18 @@ export function* chunkRanges(text) {
   }
 }
 
-/** Resolves after other tasks (input, rendering, timers) have had a turn. */
+/**
+ * `scheduler.yield` (Chromium, Firefox): not in TypeScript's DOM library yet.
+ * @typedef {{ scheduler?: { yield?: () => Promise<void> } }} WithScheduler
+ */
+
+/**
+ * Resolves after other tasks (input, rendering, timers) have had a turn.
+ * @returns {Promise<void>}
+ */
 export function yieldToEventLoop() {
-  if (typeof globalThis.scheduler?.yield === "function") return globalThis.scheduler.yield();
+  const { scheduler } = /** @type {WithScheduler} */ (globalThis);
+  if (typeof scheduler?.yield === "function") return scheduler.yield();
   if (typeof MessageChannel === "function") {
     // Not setTimeout: nested timeouts are clamped to 4 ms, 50 pieces would wait 200 ms for nothing.
     return new Promise(
@@ -46,9 +58,12 @@ export function yieldToEventLoop() {
  * needed (a search on this thread), once.
  */
 export class TextPieces {
+  /** @type {string[]} */
   #pieces;
+  /** @type {string | undefined} */
   #text;
 
+  /** @param {string[]} pieces */
   constructor(pieces) {
     this.#pieces = pieces;
     this.length = pieces.reduce((sum, piece) => sum + piece.length, 0);
@@ -66,7 +81,10 @@ export class TextPieces {
   }
 }
 
-/** `content` as one string: itself, or a TextPieces joined. */
+/**
+ * `content` as one string: itself, or a TextPieces joined.
+ * @param {string | TextPieces} content
+ */
 export function wholeText(content) {
   return typeof content === "string" ? content : content.text();
 }
@@ -75,6 +93,8 @@ export function wholeText(content) {
  * `content` (a string or TextPieces) as consecutive strings of at most CHUNK_UNITS units, none ending
  * in a high surrogate but the last: each encodes to exactly the bytes it has in the whole text's
  * UTF-8 (a store's pieces may split a surrogate pair; its high half moves to the next string).
+ * @param {string | TextPieces} content
+ * @returns {Generator<string>}
  */
 export function* textPieces(content) {
   if (typeof content === "string") {

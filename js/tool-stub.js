@@ -121,10 +121,11 @@ export class ToolStubOnRuntime {
     const userId = optionalString(opts.userId, "userId", "default");
     if (opts.now !== undefined && typeof opts.now !== "function")
       throw invalid("now must be a function returning an ISO timestamp");
-    const now = opts.now ?? (() => new Date().toISOString());
+    // A caller's function, checked to be one: what it answers is checked where it is called.
+    const now = /** @type {() => string} */ (opts.now ?? (() => new Date().toISOString()));
     if (opts.countTokens !== undefined && typeof opts.countTokens !== "function")
       throw invalid("countTokens must be a function (text) => number");
-    const countTokens = opts.countTokens;
+    const countTokens = /** @type {((text: string) => number) | undefined} */ (opts.countTokens);
     const grants = readingCaller("readableSessions", () => {
       if (opts.readableSessions === undefined) return [];
       if (!Array.isArray(opts.readableSessions))

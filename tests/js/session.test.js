@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync, readFileSync, rmSync, existsSync } from "node
 import * as path from "node:path";
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ToolStub, MemoryStore, NodeFsStore, ROOT } from "./pkg.js";
+import { ToolStub, MemoryStore, NodeFsStore, ROOT, rejectsWith } from "./pkg.js";
 import { tempDir } from "./temp.js";
 
 const NODE_ENTRY = path.join(ROOT, "pkg/js/node.js");
@@ -68,6 +68,15 @@ describe("the session catalog", () => {
     assert.equal(found.totalResults, 3);
     assert.equal(seen.outputLoads, 3, "only the odd tool's outputs");
     assert.equal(seen.loadRange, 0, "no call loads a whole session");
+  });
+
+  it("prune refuses a protect list that is not an array as INVALID_ARGUMENT", async () => {
+    const ts = new ToolStub({ sessionId: "p", config: { maxResults: 3 } });
+    for (const protect of ["tr_x", {}, 7]) {
+      await rejectsWith(ts.prune({ protect }), "INVALID_ARGUMENT", /protect must be an array/);
+    }
+    await rejectsWith(ts.prune({ protect: [7] }), "INVALID_ARGUMENT", /must be a string/);
+    assert.deepEqual(await ts.prune({ protect: [] }), { deleted: [] });
   });
 
   it("usage counts what the files hold and agrees with list (orphans and temp files are not results)", async () => {
