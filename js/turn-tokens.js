@@ -4,31 +4,33 @@
 // BPE tokenizers covers at least one UTF-8 byte, so an output has at most as many tokens as
 // bytes, and the core measures an uncounted output by its bytes (src/budget_unit.rs). An output
 // that could be over the threshold is counted only up to it: past it, the output goes out whatever
-// its count, so its head alone is counted, for the core to estimate the stub's tokens from.
+// its count, so counting stops there, and the head counted so far is what the core estimates the
+// stub's tokens from.
 
 import { TokenCounter } from "./context/tokens.js";
 import { utf8Length } from "./catalog.js";
 
 /** Most UTF-8 bytes one UTF-16 code unit takes (a surrogate pair's 4 bytes are 2 units). */
 const MAX_BYTES_PER_UNIT = 3;
-/** The chars (code points) of an over-threshold output's head counted for its estimate. */
-const SAMPLE_CHARS = 65_536;
+/**
+ * The fewest tokens an over-threshold output's estimate comes from: counting goes this far past
+ * a lower threshold (a few milliseconds), so a small threshold still gets a steady estimate.
+ */
+const SAMPLE_TOKENS = 4_096;
+/** An output of at most this many UTF-16 units is counted to its end: its stub reports a count. */
+const COUNTED_UNITS = 65_536;
 
-/** The first `chars` code points of `text` (a lone surrogate is one, as the core reads it). */
-function head(text, chars) {
-  let units = 0;
-  let points = 0;
-  while (points < chars && units < text.length) {
-    const unit = text.charCodeAt(units);
-    const pair =
-      unit >= 0xd800 &&
-      unit <= 0xdbff &&
-      units + 1 < text.length &&
-      (text.charCodeAt(units + 1) & 0xfc00) === 0xdc00;
-    units += pair ? 2 : 1;
-    points += 1;
+/** `text`'s chars as the core reads them: code points (a lone surrogate is one). */
+function codePoints(text) {
+  let points = text.length;
+  for (let i = 0; i + 1 < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      points -= 1;
+      i += 1;
+    }
   }
-  return { text: text.slice(0, units), chars: points };
+  return points;
 }
 
 /** One ToolStub's counter for its turns: its cache lives as long as the ToolStub. */
@@ -74,15 +76,16 @@ export class TurnTokens {
     let total = 0;
     for (const entry of sized) {
       if (!entry.goes) continue;
-      const tokens = this.#counter.countUpTo(entry.output, limit);
+      const headTokens = entry.output.length <= COUNTED_UNITS ? Infinity : SAMPLE_TOKENS;
+      const counted = this.#counter.countPast(entry.output, limit, headTokens);
+      const tokens = counted.tokens;
       if (tokens === undefined) {
         // Over the threshold: it goes out as a stub (at most maxStubChars) whatever its count.
-        const sample = head(entry.output, SAMPLE_CHARS);
         counts[entry.index] = {
           outputTokensSample: {
-            moreThan: limit,
-            sampleChars: sample.chars,
-            sampleTokens: this.#counter.count(sample.text),
+            moreThan: counted.moreThan,
+            sampleChars: codePoints(counted.head),
+            sampleTokens: counted.headTokens,
           },
         };
         total += config.maxStubChars;

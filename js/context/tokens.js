@@ -25,8 +25,12 @@ const CACHED_CHARS = 64 * 1024 * 1024;
 const UNCACHED_CHARS = 256;
 
 /**
- * A named tokenizer, loaded now: `count(text)`, and `upTo(text, limit)`, its count when at most
- * `limit`, else `undefined` (gpt-tokenizer's `isWithinTokenLimit` stops encoding there).
+ * A named tokenizer, loaded now: `count(text)`, and `upTo(text, limit, headTokens)`: `{ tokens }`
+ * when the text ends before it has more than `limit` tokens and at least `headTokens` (`Infinity`:
+ * a count whatever it is), else `{ moreThan: limit, head, headTokens }`, `head` being the text's
+ * first pieces, which encode to `headTokens` tokens. One pass, stopped there: the proof that an
+ * output is over the limit is also the head its tokens are estimated from, so no head is counted
+ * a second time (that cost more than the proof on one-line JSON).
  */
 async function namedCounter(name) {
   const specifier = Object.hasOwn(TOKENIZERS, name) ? TOKENIZERS[name] : undefined;
@@ -48,9 +52,19 @@ async function namedCounter(name) {
   const asText = { disallowedSpecial: new Set() };
   return {
     count: (text) => encoding.countTokens(text, asText),
-    upTo: (text, limit) => {
-      const within = encoding.isWithinTokenLimit(text, limit, asText);
-      return within === false ? undefined : within;
+    upTo: (text, limit, headTokens) => {
+      const wanted = Math.max(limit + 1, headTokens);
+      const tokens = [];
+      let count = 0;
+      // gpt-tokenizer yields the tokens of one pre-tokenized piece at a time, so the tokens so
+      // far decode to a prefix of `text` made of whole pieces: the head, counted exactly.
+      for (const piece of encoding.encodeGenerator(text, asText)) {
+        count += piece.length;
+        for (const token of piece) tokens.push(token);
+        if (count >= wanted)
+          return { moreThan: limit, head: encoding.decode(tokens), headTokens: count };
+      }
+      return { tokens: count };
     },
   };
 }
@@ -63,7 +77,7 @@ export class TokenCounter {
   #cache = new Map();
   #cachedChars = 0;
   #countOf;
-  /** `(text, limit) => tokens | undefined`, when the tokenizer can stop past a limit. */
+  /** `(text, limit, headTokens) => counted`, when the tokenizer can stop past a limit. */
   #upTo;
   #source;
 
@@ -106,17 +120,19 @@ export class TokenCounter {
   }
 
   /**
-   * `text`'s tokens when at most `limit`, else `undefined`, counting no further than needed when
-   * the tokenizer can stop early (a named one); a caller's `countTokens` has no such stop, so the
-   * text is counted in full and its count returned whatever it is.
+   * `{ tokens }`, `text`'s count, when the tokenizer can stop early (a named one) only if at most
+   * `limit`; past it, `{ moreThan, head, headTokens }` (see `namedCounter`), counting no further
+   * than that head. A caller's `countTokens` has no such stop: the text is counted in full and
+   * its count returned whatever it is.
    */
-  countUpTo(text, limit) {
+  countPast(text, limit, headTokens) {
     const cached = this.#cache.get(text);
-    if (cached !== undefined) return cached;
-    if (this.#upTo === undefined || text.length < UNCACHED_CHARS) return this.count(text);
-    const tokens = this.#upTo(text, limit);
-    if (tokens !== undefined) this.#remember(text, this.#checked(tokens));
-    return tokens;
+    if (cached !== undefined) return { tokens: cached };
+    if (this.#upTo === undefined || text.length < UNCACHED_CHARS)
+      return { tokens: this.count(text) };
+    const counted = this.#upTo(text, limit, headTokens);
+    if (counted.tokens !== undefined) this.#remember(text, this.#checked(counted.tokens));
+    return counted;
   }
 
   #counted(text) {

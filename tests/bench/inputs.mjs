@@ -290,6 +290,48 @@ export function turnParts(count, totalBytes) {
   });
 }
 
+/** Pretty-printed JSON (2-space indent, one field a line) of about `bytes` UTF-8 bytes. */
+export function makePrettyJson(bytes, seed = 42) {
+  const next = lcg(seed);
+  const record = (i) =>
+    JSON.stringify(
+      {
+        id: i,
+        name: words(next, 2),
+        active: next() % 2 === 0,
+        score: (next() % 10000) / 100,
+        tags: [words(next, 1), words(next, 1)],
+        address: { city: words(next, 1), zip: String(next() % 100000).padStart(5, "0") },
+      },
+      null,
+      2,
+    ).replace(/\n/g, "\n  ");
+  return fill(bytes, (i) => `${i ? ",\n  " : "  "}${record(i)}`, "[\n", "\n]\n");
+}
+
+const CJK_WORDS = [
+  "数据",
+  "服务器",
+  "请求",
+  "日本語",
+  "処理",
+  "結果",
+  "用户",
+  "配置",
+  "错误",
+  "完成",
+];
+
+/** Chinese and Japanese prose (full-width punctuation, no spaces) of about `bytes` UTF-8 bytes. */
+export function makeCjkProse(bytes, seed = 42) {
+  const next = lcg(seed);
+  const sentence = () =>
+    Array.from({ length: 8 }, () => CJK_WORDS[(next() >>> 8) % CJK_WORDS.length]).join(
+      (next() >>> 8) % 3 === 0 ? "，" : "",
+    );
+  return fill(bytes, (i) => `${sentence()}。${i % 12 === 11 ? "\n" : ""}`);
+}
+
 /** The first 20 of WORDS are ASCII. */
 const ASCII_WORDS = 20;
 const LEVELS = ["INFO", "INFO", "INFO", "INFO", "DEBUG", "DEBUG", "WARN", "ERROR", "INFO", "Error"];

@@ -156,18 +156,23 @@ describe("budgetUnit: tokens", () => {
     const out = await one(ts, big);
     assert.equal(out.truncated, true);
     assert.equal(out.externalizedReason, "single_threshold");
-    const [, estimate] =
-      /\noriginal_tokens: ~(\d+) \(estimated from the first 65536 chars\)\n/.exec(out.output) ?? [];
+    const [, estimate, headChars] =
+      /\noriginal_tokens: ~(\d+) \(estimated from the first (\d+) chars\)\n/.exec(out.output) ?? [];
     assert.ok(estimate, out.output.slice(0, 400));
+    // The head is what counting went through to prove the output over the threshold, and at
+    // least 4,096 tokens: more than the threshold's 1,000, far less than the whole.
+    const head = big.slice(0, Number(headChars));
+    assert.ok(o200k(head) >= 4_096, `${o200k(head)} tokens in the head`);
+    assert.ok(Number(headChars) < big.length / 10, headChars);
     // The head is the whole output's shape: the estimate is near the count.
     const exact = o200k(big);
     assert.ok(Math.abs(Number(estimate) - exact) < exact * 0.02, `${estimate} vs ${exact}`);
     const [record] = (await ts.list()).toolResults;
     assert.equal(record.original_tokens, Number(estimate));
-    assert.equal(record.original_tokens_estimated_from_chars, 65_536);
+    assert.equal(record.original_tokens_estimated_from_chars, Number(headChars));
     const [entry] = (await ts.handleToolCall("openviking_tool_result_list", {})).tool_results;
     assert.equal(entry.tokens, Number(estimate));
-    assert.equal(entry.tokens_estimated_from_chars, 65_536);
+    assert.equal(entry.tokens_estimated_from_chars, Number(headChars));
     // Under the threshold once counted (its bytes were over it): the exact count, no estimate.
     const near = tokenStub({ thresholdTokens: 6_500 });
     const stubbed = await one(near, big.slice(0, 20_000), { forceExternalize: true });
@@ -201,8 +206,14 @@ describe("budgetUnit: tokens", () => {
     const spy = `data:text/javascript,${encodeURIComponent(
       `import * as real from ${JSON.stringify(real)};
        const seen = (globalThis.tokenSpy ??= []);
-       export const countTokens = (t) => { seen.push(["count", t.length]); return real.countTokens(t); };
-       export const isWithinTokenLimit = (t, l) => { seen.push(["within", t.length, l]); return real.isWithinTokenLimit(t, l); };`,
+       export const countTokens = (t, o) => { seen.push(["count", t.length]); return real.countTokens(t, o); };
+       export const isWithinTokenLimit = (t, l, o) => { seen.push(["within", t.length, l]); return real.isWithinTokenLimit(t, l, o); };
+       export const decode = (tokens) => { const text = real.decode(tokens); seen.push(["decode", tokens.length, text.length]); return text; };
+       export function* encodeGenerator(t, o) {
+         const call = ["generate", t.length, 0];
+         seen.push(call);
+         for (const piece of real.encodeGenerator(t, o)) { call[2] += piece.length; yield piece; }
+       }`,
     )}`;
     const hook = `data:text/javascript,${encodeURIComponent(
       `export async function resolve(s, c, next) { if (s === "gpt-tokenizer/encoding/o200k_base") return { url: ${JSON.stringify(spy)}, shortCircuit: true }; return next(s, c); }`,
@@ -224,13 +235,19 @@ describe("budgetUnit: tokens", () => {
     const { chars, truncated, stub, seen } = JSON.parse(stdout.trim().split("\n").pop());
     assert.ok(chars > 5_000_000, `${chars} chars`);
     assert.equal(truncated, true);
-    assert.match(stub, /\noriginal_tokens: ~\d+ \(estimated from the first 65536 chars\)\n/);
-    // The whole output went only to the early-exit check, against the threshold; the only
-    // full count was of the head.
-    assert.deepEqual(seen, [
-      ["within", chars, 5_000],
-      ["count", 65_536],
-    ]);
+    const [, headChars] =
+      /\noriginal_tokens: ~\d+ \(estimated from the first (\d+) chars\)\n/.exec(stub) ?? [];
+    assert.ok(headChars, stub.slice(0, 400));
+    // One pass over the output, pulled only until it passed the threshold (5,000 tokens; a
+    // piece is a few tokens at most), then the tokens pulled decoded to the head's length: no
+    // second count of a head, nothing counted in full.
+    assert.equal(seen.length, 2, JSON.stringify(seen));
+    const [[generate, given, pulled], [decode, decoded, headUnits]] = seen;
+    assert.deepEqual([generate, given, decode], ["generate", chars, "decode"]);
+    assert.ok(pulled > 5_000 && pulled < 5_100, `${pulled} tokens pulled`);
+    assert.equal(decoded, pulled);
+    // The output is ASCII: its head's UTF-16 units are its chars.
+    assert.equal(headUnits, Number(headChars));
   });
 
   it("refuses bad options with INVALID_ARGUMENT", () => {
