@@ -9,6 +9,7 @@ import { makePreview, ToolStub, ToolStubError, NodeFsStore } from "./node.js";
 import { runtime } from "./node-runtime.js";
 import { caught } from "./stores/errors.js";
 import { RESULTS_DIR } from "./core-constants.js";
+import { TOKEN_FLAG_OPTIONS, tokenConfigOf } from "./token-flags.js";
 
 const USAGE = `Usage: tool-stub <command> [options]
 
@@ -16,6 +17,8 @@ Commands:
   stub [FILE|-]                 print the stub of an output without storing it
   externalize [FILE|-]          store an output and print its stub and ref
       --session S --tool-name N [--tool-id I] [--mime M] [--threshold N]
+      [--budget-unit chars|tokens] [--threshold-tokens N] [--turn-budget-tokens N]
+      [--tokenizer o200k|cl100k]  (token budgets: a token flag alone means tokens)
       (both) --enhanced          enhanced synopses (config.synopsisMode "enhanced")
   read REF [--offset N] [--limit N]
   read REF --line N [--lines N] [--column N] [--numbered] [--max-chars N]
@@ -71,6 +74,7 @@ const OPTIONS = {
   "max-bytes": { type: "string" },
   "max-age-ms": { type: "string" },
   help: { type: "boolean", default: false },
+  ...TOKEN_FLAG_OPTIONS,
 };
 
 function integer(value, name) {
@@ -265,6 +269,7 @@ async function main(argv) {
     maxBytes: integer(values["max-bytes"], "max-bytes"),
     maxAgeMs: integer(values["max-age-ms"], "max-age-ms"),
     synopsisMode: values.enhanced ? "enhanced" : undefined,
+    ...tokenConfigOf(values, ["threshold"]),
   });
   const session = values.session ?? "default";
   const toolStub = (
@@ -321,9 +326,13 @@ async function main(argv) {
         const code = /^TOO_LARGE\b/.test(part.externalizationError) ? "TOO_LARGE" : "STORE_FAILED";
         throw new ToolStubError(code, part.externalizationError);
       }
+      const kept =
+        config.budgetUnit === "tokens"
+          ? "its tokens are within the threshold; pass --threshold-tokens 0 to store it anyway"
+          : `${part.output.length} chars is under the threshold; pass --threshold 0 to store it anyway`;
       const text = part.outputRef
         ? `${part.output}\n\nref: ${part.outputRef}`
-        : `${part.output}\n\n(kept inline: ${part.output.length} chars is under the threshold; pass --threshold 0 to store it anyway)`;
+        : `${part.output}\n\n(kept inline: ${kept})`;
       print(text, part);
       return 0;
     }

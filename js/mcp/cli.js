@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { ToolStub, NodeFsStore, ToolStubError } from "../node.js";
 import { caught } from "../stores/errors.js";
+import { TOKEN_FLAG_OPTIONS, tokenConfigOf } from "../token-flags.js";
 
 export const MCP_USAGE = `  mcp [--store DIR] [--session S] [--config FILE] [--tool-prefix P]
                                 an MCP server (stdio) with the retrieval tools over the store
@@ -17,6 +18,9 @@ export const MCP_USAGE = `  mcp [--store DIR] [--session S] [--config FILE] [--t
                                 retrieval tools. Options: --store DIR --session S --config FILE
                                 (JSON: the library's config) --threshold N --preview-chars N
                                 --turn-budget N --failure-mode M --tool-prefix P --timeout-ms N
+                                --budget-unit chars|tokens --threshold-tokens N
+                                --turn-budget-tokens N --tokenizer o200k|cl100k (budgets in
+                                tokens: a token flag alone means tokens)
                                 --enhanced (enhanced synopses: config.synopsisMode "enhanced")
                                 --accepts-refs NAME[,NAME...] (wrapped tools that take refs of
                                 stored results as arguments: never a tool that sends data off
@@ -39,6 +43,7 @@ const OPTIONS = {
   "accepts-refs": { type: "string", multiple: true, default: [] },
   "max-resolved-chars": { type: "string" },
   help: { type: "boolean", default: false },
+  ...TOKEN_FLAG_OPTIONS,
 };
 
 function invalid(message) {
@@ -70,6 +75,7 @@ function configOf(values) {
     assistantTurnInlineBudgetChars: integer(values["turn-budget"], "turn-budget"),
     failureMode: values["failure-mode"],
     synopsisMode: values.enhanced ? "enhanced" : undefined,
+    ...tokenConfigOf(values, ["threshold", "turn-budget"], config.budgetUnit),
     toolNames:
       prefix === undefined
         ? undefined

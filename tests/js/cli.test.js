@@ -434,3 +434,61 @@ describe("tool-stub CLI: search-all's sessions, reads past the end", () => {
     assert.equal(cli("read", gamma.outputRef, ...store2, "--offset", "769").status, 0);
   });
 });
+
+describe("tool-stub CLI token budgets", () => {
+  // 600 lines of log: 16,800 chars, under the default 20,000-char threshold, about 4,200 tokens.
+  const log = path.join(cwd, "tokens.log");
+  const lines = Array.from({ length: 600 }, (_, i) => `line ${i}: status ok, retry ${i % 5}`);
+  writeFileSync(log, `${lines.join("\n")}\n`);
+  const store = ["--store", path.join(cwd, "token-store"), "--session", "tok"];
+
+  it("--threshold-tokens stores an output the char threshold keeps inline", () => {
+    const chars = cli("externalize", log, ...store, "--json");
+    assert.equal(chars.status, 0, chars.stderr);
+    assert.equal(JSON.parse(chars.stdout).truncated, false);
+    const tokens = cli("externalize", log, ...store, "--threshold-tokens", "1000", "--json");
+    assert.equal(tokens.status, 0, tokens.stderr);
+    const part = JSON.parse(tokens.stdout);
+    assert.equal(part.truncated, true);
+    assert.equal(part.externalizedReason, "single_threshold");
+    const [, counted] = /\noriginal_tokens: (\d+)\n/.exec(part.output) ?? [];
+    assert.ok(Number(counted) > 1000 && Number(counted) < 16_800, part.output.slice(0, 300));
+    // Named, with the unit and another tokenizer: the same decision, cl100k's count.
+    const named = cli(
+      "externalize",
+      log,
+      ...store,
+      "--budget-unit",
+      "tokens",
+      "--threshold-tokens",
+      "1000",
+      "--tokenizer",
+      "cl100k",
+      "--json",
+    );
+    assert.equal(named.status, 0, named.stderr);
+    assert.match(JSON.parse(named.stdout).output, /\noriginal_tokens: \d+\n/);
+    // Over the threshold in chars, within it in tokens: inline, and the note says tokens.
+    const within = cli("externalize", log, ...store, "--threshold-tokens", "100000");
+    assert.equal(within.status, 0, within.stderr);
+    assert.match(within.stdout, /kept inline: its tokens are within the threshold/);
+  });
+
+  it("refuses bad or contradictory token flags with INVALID_ARGUMENT, naming the flag", () => {
+    const cases = [
+      [["--budget-unit", "words"], /--budget-unit takes chars or tokens \(got words\)/],
+      [["--tokenizer", "p50k"], /--tokenizer takes o200k or cl100k \(got p50k\)/],
+      [["--threshold-tokens", "many"], /--threshold-tokens takes a non-negative integer/],
+      [["--threshold-tokens", "-5"], /--threshold-tokens takes a non-negative integer/],
+      [["--budget-unit", "chars", "--threshold-tokens", "5"], /--threshold-tokens counts tokens/],
+      [["--threshold", "5", "--threshold-tokens", "5"], /--threshold counts chars/],
+    ];
+    for (const [flags, message] of cases) {
+      const run = cli("externalize", log, ...store, ...flags, "--json");
+      assert.notEqual(run.status, 0, flags.join(" "));
+      const { error } = JSON.parse(run.stderr);
+      assert.equal(error.code, "INVALID_ARGUMENT", flags.join(" "));
+      assert.match(error.message, message);
+    }
+  });
+});

@@ -376,6 +376,36 @@ describe("mcp-proxy options", () => {
     }
   });
 
+  it("counts in tokens with --threshold-tokens, and refuses a bad token flag", async () => {
+    // 12,000 chars: inline under the default 20,000-char threshold, over 1,000 tokens.
+    const call = (client) =>
+      client.callTool({ name: "big_text", arguments: { chars: 12_000, seed: 71 } });
+    const chars = (await call((await proxied()).client)).content[0].text;
+    assert.equal(refOf(chars), undefined);
+    const { client } = await proxied(["--threshold-tokens", "1000", "--tokenizer", "o200k"]);
+    const stub = (await call(client)).content[0].text;
+    assert.ok(refOf(stub), stub.slice(0, 200));
+    assert.match(stub, /\noriginal_tokens: \d+\n/);
+    assert.equal(await readAll(client, refOf(stub)), bigText(12_000, 71));
+    const bad = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        "mcp-proxy",
+        "--store",
+        path.join(work, "store"),
+        "--budget-unit",
+        "words",
+        "--",
+        ...FIXTURE,
+      ],
+      { encoding: "utf8", input: "" },
+    );
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /INVALID_ARGUMENT/);
+    assert.match(bad.stderr, /--budget-unit takes chars or tokens/);
+  });
+
   it("answers a result identical to one already stubbed with its one-line reference form", async () => {
     const { client } = await proxied();
     const call = () =>
