@@ -11,7 +11,30 @@ import {
   SNAPSHOT_FILE,
 } from "./core-constants.js";
 
-/** The log's records, `[{ seq, key }]` in seq order. */
+/** @typedef {import("./stores/store.js").Store} Store */
+/** @typedef {import("./stores/store.js").StoreKey} StoreKey */
+/**
+ * Lists the keys under a prefix (catalog.js's `keysOf`).
+ * @typedef {(store: Store, prefix: string[]) => Promise<StoreKey[]>} KeysOf
+ */
+/**
+ * An entry as the layout before pages stored it: only its id is looked at here (the core reads
+ * the rest when the catalog is written in pages).
+ * @typedef {{ toolResultId: string }} LegacyEntry
+ */
+/**
+ * What the layout before pages holds: nothing, a catalog that does not read, or its entries.
+ * @typedef {{ absent: true, unreadable?: undefined, entries?: undefined }
+ *   | { absent?: undefined, unreadable: true, entries?: undefined }
+ *   | { absent?: undefined, unreadable?: undefined, entries: LegacyEntry[] }} LegacyCatalog
+ */
+
+/**
+ * The log's records, `[{ seq, key }]` in seq order.
+ * @param {Store} store
+ * @param {string} sessionId
+ * @param {KeysOf} keysOf
+ */
 async function logOf(store, sessionId, keysOf) {
   const keys = await keysOf(store, [sessionId, CATALOG_DIR, LOG_DIR]);
   return keys
@@ -24,11 +47,16 @@ async function logOf(store, sessionId, keysOf) {
  * The entries of a session's catalog in the layout before pages: `{ absent: true }` when there is
  * none, `{ unreadable: true }` when it does not read (a snapshot of another format, a gap in the
  * log), else `{ entries }`. `keysOf(store, prefix)` lists keys.
+ * @param {Store} store
+ * @param {string} sessionId
+ * @param {KeysOf} keysOf
+ * @returns {Promise<LegacyCatalog>}
  */
 export async function readLegacyCatalog(store, sessionId, keysOf) {
   const log = await logOf(store, sessionId, keysOf);
   const text = await store.load([sessionId, CATALOG_DIR, SNAPSHOT_FILE]);
   if (text === undefined && log.length === 0) return { absent: true };
+  /** @type {{ format?: unknown, version?: unknown, seq: number, entries: unknown[] }} */
   let snapshot = { seq: 0, entries: [] };
   if (text !== undefined) {
     try {
@@ -43,10 +71,15 @@ export async function readLegacyCatalog(store, sessionId, keysOf) {
       Array.isArray(snapshot.entries);
     if (!ok) return { unreadable: true };
   }
+  /** @type {Map<string, LegacyEntry>} */
   const entries = new Map();
+  /** @param {unknown} entry */
   const add = (entry) => {
-    if (entry !== null && typeof entry === "object" && typeof entry.toolResultId === "string")
-      entries.set(entry.toolResultId, entry);
+    if (entry !== null && typeof entry === "object" && "toolResultId" in entry) {
+      const { toolResultId } = entry;
+      if (typeof toolResultId === "string")
+        entries.set(toolResultId, /** @type {LegacyEntry} */ (entry));
+    }
   };
   snapshot.entries.forEach(add);
   let seq = snapshot.seq;
@@ -66,8 +99,14 @@ export async function readLegacyCatalog(store, sessionId, keysOf) {
   return { entries: [...entries.values()] };
 }
 
-/** Removes the catalog of the layout before pages (its generation record first). */
+/**
+ * Removes the catalog of the layout before pages (its generation record first).
+ * @param {Store} store
+ * @param {string} sessionId
+ * @param {KeysOf} keysOf
+ */
 export async function removeLegacyCatalog(store, sessionId, keysOf) {
+  /** @param {string[]} segments */
   const key = (...segments) => [sessionId, CATALOG_DIR, ...segments];
   await store.remove(key(HEAD_FILE));
   await store.remove(key(SNAPSHOT_FILE));

@@ -34,6 +34,44 @@ const CONCURRENT_LOADS = 16;
 /** Reads of the index when a page it names is gone (a writer replaced it since). */
 const ATTEMPTS = 3;
 
+/** @typedef {import("./stores/store.js").Store} Store */
+/** @typedef {import("./stores/store.js").StoreKey} StoreKey */
+/** @typedef {import("./stores/store.js").StoreLock} StoreLock */
+/** @typedef {import("./generated/contract.js").CatalogEntry} CatalogEntry */
+/** @typedef {import("./runtime.js").Runtime} Runtime */
+/**
+ * A query of the catalog's entries (`pages::Query` in the core).
+ * @typedef {object} CatalogQuery
+ * @property {string[]} [ids]
+ * @property {string} [toolName]
+ * @property {"id" | "newest"} [order]
+ * @property {number} [offset]
+ * @property {number} [limit]
+ */
+/**
+ * A window of entries (`catalogSelect`).
+ * @typedef {{ totalResults: number, offset: number, hasMore: boolean, entries: CatalogEntry[] }} CatalogSelection
+ */
+/**
+ * A change the core made (`catalogApply`): the pages to write (name to text), the index, and the
+ * pages it replaced.
+ * @typedef {{ index: string, write: { [name: string]: string }, remove: string[] }} CatalogChange
+ */
+/**
+ * The catalog's totals (`catalogTotals`).
+ * @typedef {{ results: number, chars: number, bytes: number }} CatalogTotals
+ */
+/**
+ * What session-level calls ask of the catalog (SessionCatalog's `use`).
+ * @typedef {object} CatalogView
+ * @property {(id: string) => Promise<boolean>} has
+ * @property {(id: string) => Promise<CatalogEntry | undefined>} entry
+ * @property {() => CatalogTotals} usage
+ * @property {(toolName?: string) => Promise<CatalogEntry[]>} candidates
+ * @property {(query: CatalogQuery) => Promise<CatalogSelection>} select
+ * @property {(config: object, nowMs: number, protect: string[]) => Promise<string[]>} planPrune
+ */
+
 /** A page the index names is gone: another writer replaced it after the index was read. */
 class PageGone extends Error {}
 
@@ -46,13 +84,21 @@ function newGeneration() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The keys under `prefix`, without values where the store can (`loadKeys`), else from loadRange. */
+/**
+ * The keys under `prefix`, without values where the store can (`loadKeys`), else from loadRange.
+ * @param {Store} store
+ * @param {string[]} prefix
+ * @returns {Promise<StoreKey[]>}
+ */
 export async function keysOf(store, prefix) {
   if (typeof store.loadKeys === "function") return store.loadKeys(prefix);
   return (await store.loadRange(prefix)).map((entry) => entry.key);
 }
 
-/** UTF-8 length of a string without encoding it (a lone surrogate counts 3 bytes, as in WTF-8). */
+/**
+ * UTF-8 length of a string without encoding it (a lone surrogate counts 3 bytes, as in WTF-8).
+ * @param {string} text
+ */
 export function utf8Length(text) {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
@@ -72,17 +118,29 @@ export function utf8Length(text) {
   return bytes;
 }
 
-/** An entry as the core made it, with `createdAtMs` read as retention always read dates. */
+/**
+ * An entry as the core made it, with `createdAtMs` read as retention always read dates.
+ * @param {string | undefined} entryJson
+ * @returns {CatalogEntry | undefined}
+ */
 function timed(entryJson) {
   if (entryJson === undefined) return undefined;
+  /** @type {CatalogEntry} */
   const entry = JSON.parse(entryJson);
   const at = Date.parse(entry.createdAt);
   entry.createdAtMs = Number.isNaN(at) ? null : at;
   return entry;
 }
 
-/** Runs `fn(item)` for each item, up to CONCURRENT_LOADS at a time; the answers in order. */
+/**
+ * Runs `fn(item)` for each item, up to CONCURRENT_LOADS at a time; the answers in order.
+ * @template T, R
+ * @param {readonly T[]} items
+ * @param {(item: T) => Promise<R>} fn
+ * @returns {Promise<R[]>}
+ */
 async function eachLimited(items, fn) {
+  /** @type {R[]} */
   const values = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -98,12 +156,21 @@ async function eachLimited(items, fn) {
 const EMPTY_TOTALS = Object.freeze({ results: 0, chars: 0, bytes: 0 });
 
 export class SessionCatalog {
+  /** @type {Runtime} */
   #runtime;
+  /** @type {Store} */
   #store;
+  /** @type {string} */
   #sessionId;
-  /** The index as stored, as last read or written; undefined: none (a new or empty catalog). */
+  /**
+   * The index as stored, as last read or written; undefined: none (a new or empty catalog).
+   * @type {string | undefined}
+   */
   #index;
-  /** Pages read or written, by name (a name always means the same text), least recent first. */
+  /**
+   * Pages read or written, by name (a name always means the same text), least recent first.
+   * @type {Map<string, string>}
+   */
   #pages = new Map();
   /** Whether the index is current for the lock this catalog holds now (see locked). */
   #currentUnderLock = false;
@@ -117,21 +184,32 @@ export class SessionCatalog {
    */
   #distrust = false;
 
-  /** `runtime`: the core's (runtime.js), which decides the catalog. */
+  /**
+   * `runtime`: the core's (runtime.js), which decides the catalog.
+   * @param {Runtime} runtime
+   * @param {Store} store
+   * @param {string} sessionId
+   */
   constructor(runtime, store, sessionId) {
     this.#runtime = runtime;
     this.#store = store;
     this.#sessionId = sessionId;
   }
 
+  /** @param {string[]} segments */
   #key(...segments) {
     return [this.#sessionId, CATALOG_DIR, ...segments];
   }
 
+  /** @param {string} name */
   #pageKey(name) {
     return this.#key(CATALOG_PAGES_DIR, name);
   }
 
+  /**
+   * @param {string} id
+   * @param {string} file
+   */
   #resultKey(id, file) {
     return [this.#sessionId, RESULTS_DIR, id, file];
   }
@@ -139,6 +217,10 @@ export class SessionCatalog {
   /**
    * Calls `fn(view)` with the current catalog (see #view). The caller holding the session's
    * lock says so (`underLock`): a check that must save then does not take the lock again.
+   * @template T
+   * @param {(view: CatalogView) => T | Promise<T>} fn
+   * @param {{ underLock?: boolean }} [options]
+   * @returns {Promise<T>}
    */
   async use(fn, { underLock = false } = {}) {
     await this.#current(underLock);
@@ -151,13 +233,18 @@ export class SessionCatalog {
     return this.#totals();
   }
 
+  /** @returns {CatalogTotals} */
   #totals() {
     if (this.#index === undefined) return { ...EMPTY_TOTALS };
     return JSON.parse(this.#runtime.call("catalogTotals", this.#index));
   }
 
-  /** What session-level calls ask of the catalog; each reads only the pages it needs. */
+  /**
+   * What session-level calls ask of the catalog; each reads only the pages it needs.
+   * @returns {CatalogView}
+   */
   #view() {
+    /** @param {string[]} ids */
     const entriesOf = async (ids) => (await this.#select({ ids })).entries;
     return {
       has: async (id) => (await entriesOf([id])).length > 0,
@@ -174,27 +261,40 @@ export class SessionCatalog {
         this.#select({ toolName, order, offset, limit }),
       /** The ids retention deletes (planned by the core from the oldest pages), oldest first. */
       planPrune: (config, nowMs, protect) =>
-        this.#reading(() =>
-          this.#step((pages) =>
-            this.#runtime.call(
-              "catalogPrune",
-              this.#index,
-              pages,
-              JSON.stringify(config),
-              nowMs,
-              JSON.stringify(protect),
+        /** @type {Promise<string[] | undefined>} */ (
+          this.#reading(() =>
+            this.#step((pages) =>
+              this.#runtime.call(
+                "catalogPrune",
+                /** @type {string} */ (this.#index),
+                pages,
+                JSON.stringify(config),
+                nowMs,
+                JSON.stringify(protect),
+              ),
             ),
-          ),
+          )
         ).then((ids) => ids ?? []),
     };
   }
 
-  /** `select`'s answer for a query (`pages::Query` in the core). */
+  /**
+   * `select`'s answer for a query (`pages::Query` in the core).
+   * @param {CatalogQuery} query
+   * @returns {Promise<CatalogSelection>}
+   */
   async #select(query) {
-    const selected = await this.#reading(() =>
-      this.#step((pages) =>
-        this.#runtime.call("catalogSelect", this.#index, pages, JSON.stringify(query)),
-      ),
+    const selected = /** @type {CatalogSelection | undefined} */ (
+      await this.#reading(() =>
+        this.#step((pages) =>
+          this.#runtime.call(
+            "catalogSelect",
+            /** @type {string} */ (this.#index),
+            pages,
+            JSON.stringify(query),
+          ),
+        ),
+      )
     );
     return selected ?? { totalResults: 0, offset: 0, hasMore: false, entries: [] };
   }
@@ -203,6 +303,9 @@ export class SessionCatalog {
    * Runs a read of the catalog (undefined without an index). When a page the index named is
    * gone (a writer replaced it after the index was read), the index is read again; when it
    * still does not read, the catalog is rebuilt from the records.
+   * @template T
+   * @param {() => Promise<T>} read
+   * @returns {Promise<T | undefined>}
    */
   async #reading(read) {
     for (let attempt = 0; ; attempt++) {
@@ -227,19 +330,25 @@ export class SessionCatalog {
 
   /**
    * Calls the core with the pages it asked for until it answers: `call(pagesJson)` answers
-   * JSON, `{ need: [names] }` or the result.
+   * JSON, `{ need: [names] }` or the result (as the core writes it: the caller knows its shape).
+   * @param {(pagesJson: string) => string} call
+   * @returns {Promise<unknown>}
    */
   async #step(call) {
+    /** @type {{ [name: string]: string }} */
     const given = {};
     for (;;) {
       const answer = JSON.parse(call(JSON.stringify(given)));
       if (answer === null || typeof answer !== "object" || !Array.isArray(answer.need))
         return answer;
-      const texts = await eachLimited(answer.need, (name) => this.#page(name));
-      for (const [i, name] of answer.need.entries()) given[name] = texts[i];
+      /** @type {string[]} */
+      const need = answer.need;
+      const texts = await eachLimited(need, (name) => this.#page(name));
+      for (const [i, name] of need.entries()) given[name] = texts[i];
     }
   }
 
+  /** @param {string} name */
   async #page(name) {
     let text = this.#pages.get(name);
     if (text === undefined) {
@@ -250,10 +359,17 @@ export class SessionCatalog {
     return text;
   }
 
+  /**
+   * @param {string} name
+   * @param {string} text
+   */
   #keep(name, text) {
     this.#pages.delete(name);
     this.#pages.set(name, text);
-    while (this.#pages.size > KEPT_PAGES) this.#pages.delete(this.#pages.keys().next().value);
+    for (const oldest of this.#pages.keys()) {
+      if (this.#pages.size <= KEPT_PAGES) break;
+      this.#pages.delete(oldest);
+    }
   }
 
   /** Reads the stored index; false when there is one that does not read. */
@@ -272,6 +388,7 @@ export class SessionCatalog {
     return true;
   }
 
+  /** @param {boolean} underLock */
   async #current(underLock) {
     if (
       this.#checked &&
@@ -298,7 +415,13 @@ export class SessionCatalog {
     if (underLock) this.#currentUnderLock = true;
   }
 
-  /** Runs `fn` under the session's lock (taken here unless the caller holds it). */
+  /**
+   * Runs `fn` under the session's lock (taken here unless the caller holds it).
+   * @template T
+   * @param {boolean} held
+   * @param {() => Promise<T>} fn
+   * @returns {Promise<T>}
+   */
   #underLock(held, fn) {
     return held ? fn() : this.locked(fn);
   }
@@ -307,6 +430,8 @@ export class SessionCatalog {
    * A session without a paged catalog: one in the layout before pages is written in pages, one
    * that does not read is rebuilt from the records, and without either (a new session, or one
    * stored by another tool) the records are checked.
+   * @param {boolean} underLock
+   * @returns {Promise<void>}
    */
   async #adopt(underLock) {
     const legacy = await readLegacyCatalog(this.#store, this.#sessionId, keysOf);
@@ -331,11 +456,13 @@ export class SessionCatalog {
   /**
    * Adds the results that have a record and no entry, and drops the entries without a record,
    * under the lock (in memory only when the lock cannot be had: the next check saves it).
+   * @param {boolean} underLock
    */
   async #check(underLock) {
     this.#checked = true;
     this.#distrust = false;
     this.#checkedAt = Date.now();
+    /** @type {Set<string>} */
     let known;
     try {
       known = new Set((await this.#select({})).entries.map((entry) => entry.toolResultId));
@@ -345,6 +472,7 @@ export class SessionCatalog {
     }
     const stored = await this.#storedIds();
     const present = new Set(stored);
+    /** @type {CatalogEntry[]} */
     const added = [];
     for (const id of stored) {
       if (known.has(id)) continue;
@@ -367,7 +495,10 @@ export class SessionCatalog {
     return keys.filter((key) => key.length === 4 && key[3] === RECORD_FILE).map((key) => key[2]);
   }
 
-  /** The catalog entry of a stored result from its record and index; undefined without a record. */
+  /**
+   * The catalog entry of a stored result from its record and index; undefined without a record.
+   * @param {string} id
+   */
   async entryOfStored(id) {
     const record = await this.#store.load(this.#resultKey(id, RECORD_FILE));
     if (record === undefined) return undefined;
@@ -381,7 +512,13 @@ export class SessionCatalog {
     return timed(this.#runtime.call("catalogEntryOf", id, record, index, outputBytes));
   }
 
-  /** The entry of a result this call wrote, from the files it wrote. */
+  /**
+   * The entry of a result this call wrote, from the files it wrote.
+   * @param {string} id
+   * @param {string} recordJson
+   * @param {string} indexJson
+   * @param {string} output
+   */
   entryOfWritten(id, recordJson, indexJson, output) {
     const outputBytes = parseOutputIndex(indexJson)?.bytes ?? utf8Length(output);
     return timed(this.#runtime.call("catalogEntryOf", id, recordJson, indexJson, outputBytes));
@@ -392,9 +529,13 @@ export class SessionCatalog {
    * without it (kept on the runtime, per store object). When the store reports that the last
    * holder died holding it (it may have died between two writes), the catalog is rebuilt from
    * the records first.
+   * @template T
+   * @param {() => T | Promise<T>} fn
+   * @returns {Promise<T>}
    */
   async locked(fn) {
     const key = this.#key(LOCK_FILE);
+    /** @type {StoreLock} */
     let lease;
     if (typeof this.#store.lock === "function") {
       lease = await this.#store.lock(key);
@@ -402,6 +543,7 @@ export class SessionCatalog {
       const release = await acquireLocal(this.#runtime.localLocks(this.#store), lockName(key));
       lease = { recovered: false, release: async () => release() };
     }
+    /** @type {T} */
     let result;
     this.#currentUnderLock = false;
     try {
@@ -419,6 +561,7 @@ export class SessionCatalog {
    * `{ results, added, removed }` against the catalog the store held.
    */
   async rebuild() {
+    /** @type {string[]} */
     let before = [];
     try {
       if (await this.#readIndex())
@@ -444,19 +587,27 @@ export class SessionCatalog {
     };
   }
 
-  /** Writes a catalog of these entries in a new generation, then removes every other page. */
+  /**
+   * Writes a catalog of these entries in a new generation, then removes every other page.
+   * @param {readonly object[]} entries
+   */
   async #writeAnew(entries) {
     const generation = newGeneration();
-    const written = await this.#step((pages) =>
-      this.#runtime.call("catalogApply", "", generation, pages, JSON.stringify(entries), "[]"),
+    const written = /** @type {CatalogChange} */ (
+      await this.#step((pages) =>
+        this.#runtime.call("catalogApply", "", generation, pages, JSON.stringify(entries), "[]"),
+      )
     );
     await this.#write(written);
     const kept = new Set(Object.keys(written.write));
     for (const key of await keysOf(this.#store, this.#key(CATALOG_PAGES_DIR)))
-      if (!kept.has(key.at(-1))) await this.#store.remove(key).catch(() => {});
+      if (!kept.has(key[key.length - 1])) await this.#store.remove(key).catch(() => {});
   }
 
-  /** Writes a change the core made: its pages, then the index (the commit), then removes the pages it replaced. */
+  /**
+   * Writes a change the core made: its pages, then the index (the commit), then removes the pages it replaced.
+   * @param {CatalogChange} change
+   */
   async #write({ index, write, remove }) {
     try {
       await eachLimited(Object.entries(write), async ([name, text]) => {
@@ -476,22 +627,28 @@ export class SessionCatalog {
     }
   }
 
-  /** Records a change (entries added or replaced, ids removed); under the lock. */
+  /**
+   * Records a change (entries added or replaced, ids removed); under the lock.
+   * @param {readonly CatalogEntry[]} entries
+   * @param {readonly string[]} removedIds
+   */
   async commit(entries, removedIds) {
     if (entries.length === 0 && removedIds.length === 0) return;
     await this.#current(true);
     const generation = this.#index === undefined ? newGeneration() : "";
-    const written = await this.#reading(() =>
-      this.#step((pages) =>
-        this.#runtime.call(
-          "catalogApply",
-          this.#index,
-          generation,
-          pages,
-          JSON.stringify(entries),
-          JSON.stringify(removedIds),
+    const written = /** @type {CatalogChange | undefined} */ (
+      await this.#reading(() =>
+        this.#step((pages) =>
+          this.#runtime.call(
+            "catalogApply",
+            /** @type {string} */ (this.#index),
+            generation,
+            pages,
+            JSON.stringify(entries),
+            JSON.stringify(removedIds),
+          ),
         ),
-      ),
+      )
     );
     if (written === undefined) {
       // No catalog yet: this change starts one.
@@ -537,14 +694,20 @@ export class SessionCatalog {
     this.#distrust = true;
   }
 
-  /** Checks the catalog against the stored records again (on `verify`). */
+  /**
+   * Checks the catalog against the stored records again (on `verify`).
+   * @param {{ underLock?: boolean }} [options]
+   */
   async recheck({ underLock = false } = {}) {
     this.#checked = false;
     this.#distrust = true;
     return this.use(() => {}, { underLock });
   }
 
-  /** Drops entries whose record turned out to be gone (found by a read of the catalog's records). */
+  /**
+   * Drops entries whose record turned out to be gone (found by a read of the catalog's records).
+   * @param {readonly string[]} ids
+   */
   async dropGone(ids) {
     if (ids.length === 0) return;
     await this.locked(() => this.commit([], ids)).catch(() => this.invalidate());

@@ -11,7 +11,28 @@ import {
   invalid,
 } from "./arguments.js";
 
-/** Core (snake_case, as stored) synopsis → API (camelCase). */
+/**
+ * The options of a stub as the core reads them (`StubOptions` and the preview's own).
+ * @typedef {object} CoreStubOptions
+ * @property {string} ref
+ * @property {string} toolName
+ * @property {string} sha256
+ * @property {string} reason
+ * @property {number | undefined} originalChars
+ * @property {number | undefined} previewChars
+ * @property {string} mimeType
+ * @property {unknown} toolNames checked by the core
+ * @property {string} stubHeader
+ * @property {number} [maxStubChars]
+ * @property {string} [synopsisMode]
+ * @property {boolean} [redactSecrets]
+ */
+
+/**
+ * Core (snake_case, as stored) synopsis → API (camelCase).
+ * @param {import("./generated/contract.js").Synopsis} s
+ * @returns {import("./index.js").Synopsis}
+ */
 function synopsisFromCore(s) {
   return {
     kind: s.kind,
@@ -23,6 +44,10 @@ function synopsisFromCore(s) {
   };
 }
 
+/**
+ * A caller's synopsis (camelCase, or as stored) as the core reads it.
+ * @param {unknown} s
+ */
 function synopsisToCore(s) {
   const synopsis = requireOptions(s, "synopsis");
   return {
@@ -49,6 +74,10 @@ const STUB_OPTIONS = [
   "stubHeader",
 ];
 
+/**
+ * @param {Record<string, unknown>} opts
+ * @returns {CoreStubOptions}
+ */
 function stubOptionsToCore(opts, allowed = STUB_OPTIONS) {
   checkKnownKeys(opts, allowed, "stub");
   return {
@@ -73,25 +102,34 @@ function stubOptionsToCore(opts, allowed = STUB_OPTIONS) {
 /**
  * The stateless calls on `runtime` (runtime.js): `{ synopsis, renderStub, makePreview,
  * toolResultId, sha256Hex }`, as an entry module exports them.
+ * @param {import("./runtime.js").Runtime} runtime
  */
 export function statelessCalls(runtime) {
-  /** The typed synopsis of one tool output. */
+  /**
+   * The typed synopsis of one tool output.
+   * @param {unknown} output
+   * @param {unknown} [options]
+   */
   function synopsis(output, options) {
     const opts = requireOptions(options, "options");
     checkKnownKeys(opts, SYNOPSIS_OPTIONS, "synopsis");
-    requireString(output, "output");
+    const text = requireString(output, "output");
     const mimeType = optionalString(opts.mimeType, "mimeType", "text/plain");
     const previewChars = optionalInteger(opts.previewChars, "previewChars", 2000);
     optionalString(opts.toolName, "toolName");
     const mode = optionalString(opts.synopsisMode, "synopsisMode");
     return synopsisFromCore(
       JSON.parse(
-        runtime.call("synopsisJson", output, mimeType, previewChars, mode, runtime.enhanced.host),
+        runtime.call("synopsisJson", text, mimeType, previewChars, mode, runtime.enhanced.host),
       ),
     );
   }
 
-  /** Renders a stub from a synopsis (as `synopsis()` returns it). */
+  /**
+   * Renders a stub from a synopsis (as `synopsis()` returns it).
+   * @param {unknown} synopsisValue
+   * @param {unknown} [options]
+   */
   function renderStub(synopsisValue, options) {
     const opts = stubOptionsToCore(requireOptions(options, "options"));
     return runtime.call(
@@ -101,9 +139,13 @@ export function statelessCalls(runtime) {
     );
   }
 
-  /** `{ synopsis, stub }` of one output, with `previewChars` clamped to the output's length. */
+  /**
+   * `{ synopsis, stub }` of one output, with `previewChars` clamped to the output's length.
+   * @param {unknown} output
+   * @param {unknown} [options]
+   */
   function makePreview(output, options) {
-    requireString(output, "output");
+    const text = requireString(output, "output");
     const given = requireOptions(options, "options");
     const opts = stubOptionsToCore(given, [
       ...STUB_OPTIONS,
@@ -120,13 +162,18 @@ export function statelessCalls(runtime) {
         throw invalid("options.redactSecrets must be a boolean");
       opts.redactSecrets = given.redactSecrets;
     }
+    /** @type {{ synopsis: import("./generated/contract.js").Synopsis, stub: string }} */
     const result = JSON.parse(
-      runtime.call("makePreviewJson", output, callerJson(opts, "options"), runtime.enhanced.host),
+      runtime.call("makePreviewJson", text, callerJson(opts, "options"), runtime.enhanced.host),
     );
     return { synopsis: synopsisFromCore(result.synopsis), stub: result.stub };
   }
 
-  /** `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` without a tool id. */
+  /**
+   * `tr_{safe tool id}_{sha256[:16]}`, or `tr_{sha256[:24]}` without a tool id.
+   * @param {unknown} toolId
+   * @param {unknown} sha256
+   */
   function toolResultId(toolId, sha256) {
     return runtime.call(
       "toolResultId",
@@ -138,6 +185,7 @@ export function statelessCalls(runtime) {
   /**
    * Lower-case hex SHA-256 of the output's UTF-8 bytes (WTF-8 when it holds lone surrogates: the
    * bytes a store keeps, and the digest `externalize` records).
+   * @param {unknown} output
    */
   function sha256Hex(output) {
     return runtime.run((text) => runtime.storedSha256(text), requireString(output, "output"));

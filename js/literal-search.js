@@ -10,17 +10,32 @@
 // checkpoint, so a match at the end of a large output costs one block of counting.
 
 import { checkpointBefore, countCodePoints } from "./output-index.js";
+import { OFFSET_UNIT } from "./generated/contract.js";
 
-const OFFSET_UNIT = "unicode_code_point";
 const DEFAULT_LIMIT = 20;
 const DEFAULT_CONTEXT_CHARS = 300;
 /** The snippet budget of one search (MAX_SNIPPET_CHARS in src/retrieval/grep.rs, same rule). */
 const MAX_SNIPPET_CHARS = 1 << 20;
 
+/** @typedef {import("./generated/contract.js").OutputIndex} OutputIndex */
+/** @typedef {import("./generated/contract.js").GrepResult} GrepResult */
+/**
+ * A literal request: grep's without its options (null is "not given", as in the core's JSON).
+ * @typedef {{ query: string, limit?: number | null, contextChars?: number | null }} LiteralRequest
+ */
+
+/** @param {number} unit */
 const isHigh = (unit) => (unit & 0xfc00) === 0xd800;
+/** @param {number} unit */
 const isLow = (unit) => (unit & 0xfc00) === 0xdc00;
 
-/** `[UTF-16 index at most count code points before at, code points walked]`. */
+/**
+ * `[UTF-16 index at most count code points before at, code points walked]`.
+ * @param {string} text
+ * @param {number} at
+ * @param {number} count
+ * @returns {[number, number]}
+ */
 function backCodePoints(text, at, count) {
   let i = at;
   let n = 0;
@@ -31,7 +46,13 @@ function backCodePoints(text, at, count) {
   return [i, n];
 }
 
-/** `[UTF-16 index at most count code points after at, code points walked]`. */
+/**
+ * `[UTF-16 index at most count code points after at, code points walked]`.
+ * @param {string} text
+ * @param {number} at
+ * @param {number} count
+ * @returns {[number, number]}
+ */
 function forwardCodePoints(text, at, count) {
   let i = at;
   let n = 0;
@@ -45,6 +66,14 @@ function forwardCodePoints(text, at, count) {
  * The snippet of a match as `[start, end, chars]` if it fits `budget` code points; a first one
  * that does not is cut around the match (the core's `snippet_range`; queries are far shorter
  * than the budget, so the match itself always fits).
+ * @param {string} text
+ * @param {number} found
+ * @param {number} end
+ * @param {number} queryChars
+ * @param {number} context
+ * @param {number} budget
+ * @param {boolean} first
+ * @returns {[number, number, number] | undefined}
  */
 function snippetRange(text, found, end, queryChars, context, budget, first) {
   const side = Math.min(context, budget);
@@ -65,6 +94,10 @@ function snippetRange(text, found, end, queryChars, context, budget, first) {
 
 /** Code points of `text`, with `"\n"` tracked for lines; moves forward only. */
 class PositionCursor {
+  /**
+   * @param {string} text
+   * @param {OutputIndex | undefined} index
+   */
   constructor(text, index) {
     this.text = text;
     this.index = index;
@@ -74,7 +107,10 @@ class PositionCursor {
     this.lineStartChars = 0;
   }
 
-  /** `{ offset, line, column }` of UTF-16 index `target` (a code point boundary, not behind). */
+  /**
+   * `{ offset, line, column }` of UTF-16 index `target` (a code point boundary, not behind).
+   * @param {number} target
+   */
   advanceTo(target) {
     if (this.index) {
       const [at, newlines, column, chars] = checkpointFor(this.index, target);
@@ -97,13 +133,24 @@ class PositionCursor {
   }
 }
 
-/** `[UTF-16 offset, "\n" before, column, code point]` of the last checkpoint at or before `target`. */
+/**
+ * `[UTF-16 offset, "\n" before, column, code point]` of the last checkpoint at or before `target`.
+ * @param {OutputIndex} index
+ * @param {number} target
+ * @returns {[number, number, number, number]}
+ */
 function checkpointFor(index, target) {
   const { point, number } = checkpointBefore(index, target);
   return [point[0], point[2], point[3], number * index.step];
 }
 
-/** `{ matches, totalMatches }` as the core's grep returns them for a literal request. */
+/**
+ * `{ matches, totalMatches }` as the core's grep returns them for a literal request.
+ * @param {string} text
+ * @param {LiteralRequest} request
+ * @param {OutputIndex | undefined} index
+ * @returns {GrepResult}
+ */
 export function literalSearch(text, request, index) {
   const { query } = request;
   // null is "not given", as in the core's JSON.
@@ -111,10 +158,12 @@ export function literalSearch(text, request, index) {
   const context = Math.max(0, request.contextChars ?? DEFAULT_CONTEXT_CHARS);
   const queryChars = countCodePoints(query);
   const cursor = new PositionCursor(text, index);
+  /** @type {GrepResult["matches"]} */
   const matches = [];
   let totalMatches = 0;
   let budget = MAX_SNIPPET_CHARS;
   let listing = true;
+  /** @type {string | undefined} */
   let note;
   for (
     let found = text.indexOf(query);
@@ -138,12 +187,16 @@ export function literalSearch(text, request, index) {
       length: queryChars,
     });
   }
+  /** @type {GrepResult} */
   const result = { matches: matches.map(inCoreOrder), totalMatches };
   if (note !== undefined) result.note = note;
   return result;
 }
 
-/** The core's field order, so results serialise identically either way. */
+/**
+ * The core's field order, so results serialise identically either way.
+ * @param {GrepResult["matches"][number]} match
+ */
 function inCoreOrder({ offset, offsetUnit, snippet, line, column, length }) {
   return { offset, offsetUnit, snippet, line, column, length };
 }

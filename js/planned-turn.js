@@ -9,11 +9,35 @@ import { ToolStubError } from "./stores/errors.js";
 import { isWellFormed } from "./stores/wtf8.js";
 import { parseOutputIndex } from "./output-index.js";
 
+/** @typedef {import("./runtime.js").Runtime} Runtime */
+/**
+ * What the host needs of a planned write to store it (`WriteForHost` in the main module's
+ * bindings).
+ * @typedef {object} PlannedWrite
+ * @property {number} partIndex
+ * @property {string} sha256
+ * @property {string[]} outputKey
+ * @property {string[]} indexKey
+ * @property {string[]} metadataKey
+ */
+/**
+ * The first string of `planTurn`'s answer: the plan's number in the core and its writes.
+ * @typedef {{ turn: number, writes: PlannedWrite[] }} TurnPlanHead
+ */
+/**
+ * What became of one planned write (`WriteOutcome` in the core): stored (with the record as it
+ * is in the store, "" for the planned one), or failed.
+ * @typedef {{ status: "stored", metadataJson: string } | { status: "failed", error: string }} WriteOutcome
+ */
+
 /**
  * Plans a turn in the core with the outputs' SHA-256 from the fastest hasher the host has: one
  * the core calls on the bytes it holds (Node), an asynchronous one on the bytes staged in the core
  * (browsers: each output is encoded once), or a hasher of text (one installed by `useSha256`).
  * The core hashes what none of them gives. Call `release()` on the answer when done with it.
+ * @param {Runtime} runtime
+ * @param {string} inputJson
+ * @param {string[]} outputs
  */
 export async function planTurn(runtime, inputJson, outputs) {
   // Held from before planning: the core is not restarted to give memory back under a plan.
@@ -32,6 +56,12 @@ export async function planTurn(runtime, inputJson, outputs) {
   }
 }
 
+/**
+ * @param {Runtime} runtime
+ * @param {string} inputJson
+ * @param {string[]} outputs
+ * @returns {Promise<string[]>}
+ */
 async function planInCore(runtime, inputJson, outputs) {
   const enhancedHost = runtime.enhanced.host;
   const inCore = runtime.inCoreSha256();
@@ -43,7 +73,12 @@ async function planInCore(runtime, inputJson, outputs) {
     );
     return runtime.call("planTurn", inputJson, outputs, sha256s, undefined, enhancedHost);
   }
+  /** @type {Promise<string>[]} */
   const digests = [];
+  /**
+   * @param {number} index
+   * @param {Uint8Array<ArrayBuffer>} utf8
+   */
   const start = (index, utf8) => {
     digests[index] = sha256OfBytes(utf8);
   };
@@ -70,16 +105,24 @@ async function planInCore(runtime, inputJson, outputs) {
  * The core sees each lone surrogate as U+FFFD, so its digest would give such an output the id
  * of the text with U+FFFD in their place, and one would dedupe onto the other. Only an output
  * whose index says it holds U+FFFD is looked at (rare): the others cost nothing.
+ * @param {Runtime} runtime
+ * @param {string} inputJson
+ * @param {string[]} outputs
+ * @param {string[]} planned
+ * @returns {string[]}
  */
 function planExactly(runtime, inputJson, outputs, planned) {
+  /** @type {TurnPlanHead} */
   const { turn, writes } = JSON.parse(planned[0]);
+  /** @type {string[] | undefined} */
   let sha256s;
   writes.forEach((write, i) => {
     const output = outputs[write.partIndex];
     if (parseOutputIndex(planned[1 + 2 * i])?.wellFormed !== false || isWellFormed(output)) return;
     if (sha256s === undefined) {
-      sha256s = outputs.map(() => "");
-      for (const w of writes) sha256s[w.partIndex] = w.sha256;
+      const known = outputs.map(() => "");
+      for (const w of writes) known[w.partIndex] = w.sha256;
+      sha256s = known;
     }
     sha256s[write.partIndex] = runtime.storedSha256(output);
   });
@@ -96,15 +139,27 @@ function planExactly(runtime, inputJson, outputs, planned) {
 }
 
 class PlannedTurn {
+  /** @type {Runtime} */
   #runtime;
+  /** @type {string} */
   #inputJson;
+  /** @type {string[]} */
   #outputs;
+  /** @type {number} */
   #turn;
+  /** @type {number} */
   #instance;
   #released = false;
 
+  /**
+   * @param {Runtime} runtime
+   * @param {string} inputJson
+   * @param {string[]} outputs
+   * @param {string[]} answer `planTurn`'s
+   */
   constructor(runtime, inputJson, outputs, [planned, ...files]) {
     this.#runtime = runtime;
+    /** @type {TurnPlanHead} */
     const { turn, writes } = JSON.parse(planned);
     /** Each write's keys: `{ partIndex, sha256, outputKey, indexKey, metadataKey }`. */
     this.writes = writes;
@@ -116,7 +171,12 @@ class PlannedTurn {
     this.#instance = runtime.coreInstance();
   }
 
-  /** The turn's new parts, from one outcome per write and each failed write's output ("" else). */
+  /**
+   * The turn's new parts, from one outcome per write and each failed write's output ("" else).
+   * @param {WriteOutcome[]} outcomes
+   * @param {string[]} failedOutputs
+   * @returns {import("./index.js").ToolPart[]}
+   */
   finish(outcomes, failedOutputs) {
     const runtime = this.#runtime;
     if (this.#instance !== runtime.coreInstance()) this.#planAgain();
@@ -154,6 +214,7 @@ class PlannedTurn {
       runtime.inCoreSha256(),
       runtime.enhanced.host,
     );
+    /** @type {TurnPlanHead} */
     const { turn, writes } = JSON.parse(planned);
     this.#instance = runtime.coreInstance();
     this.#turn = turn;

@@ -110,13 +110,17 @@ export class ToolStubOnRuntime {
     this.#sessionId = sessionId;
     this.#sessionUri = sessionUri;
     const configJson = callerJson(requireOptions(opts.config, "config"), "config");
-    const store = opts.store ?? new MemoryStore();
-    readingCaller("store", () => {
-      if (store === null || typeof store !== "object")
+    const givenStore = opts.store ?? new MemoryStore();
+    const store = readingCaller("store", () => {
+      if (givenStore === null || typeof givenStore !== "object")
         throw invalid("store must be a store object");
+      const methods = /** @type {Record<string, unknown>} */ (givenStore);
       for (const method of ["load", "save", "loadRange"]) {
-        if (typeof store[method] !== "function") throw invalid(`store must implement ${method}()`);
+        if (typeof methods[method] !== "function")
+          throw invalid(`store must implement ${method}()`);
       }
+      // The methods a store needs are there; what they answer is checked (withCheckedAnswers).
+      return /** @type {import("./stores/store.js").Store} */ (givenStore);
     });
     const userId = optionalString(opts.userId, "userId", "default");
     if (opts.now !== undefined && typeof opts.now !== "function")

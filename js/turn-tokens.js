@@ -20,7 +20,21 @@ const SAMPLE_TOKENS = 4_096;
 /** An output of at most this many UTF-16 units is counted to its end: its stub reports a count. */
 const COUNTED_UNITS = 65_536;
 
-/** `text`'s chars as the core reads them: code points (a lone surrogate is one). */
+/** @typedef {import("./session.js").ResolvedConfig} ResolvedConfig */
+/**
+ * What the plan needs of one output's tokens (part fields): its count, or, for an output over
+ * the threshold, the proof and a counted head; `{}` when its size settles it.
+ * @typedef {{ outputTokens?: number, outputTokensSample?: { moreThan: number, sampleChars: number, sampleTokens: number } }} OutputTokenFields
+ */
+/**
+ * What counting looks at of a turn's part as the core reads it.
+ * @typedef {{ outputRef?: string, truncated?: boolean, keepInline?: boolean, forceExternalize?: boolean, toolName?: string }} CountedPart
+ */
+
+/**
+ * `text`'s chars as the core reads them: code points (a lone surrogate is one).
+ * @param {string} text
+ */
 function codePoints(text) {
   let points = text.length;
   for (let i = 0; i + 1 < text.length; i++) {
@@ -36,9 +50,13 @@ function codePoints(text) {
 /** One ToolStub's counter for its turns: its cache lives as long as the ToolStub. */
 export class TurnTokens {
   #counter = new TokenCounter();
+  /** @type {((text: string) => number) | undefined} */
   #countTokens;
 
-  /** `countTokens`: the caller's `(text) => number`, else the config's tokenizer counts. */
+  /**
+   * `countTokens`: the caller's `(text) => number`, else the config's tokenizer counts.
+   * @param {((text: string) => number) | undefined} countTokens
+   */
   constructor(countTokens) {
     this.#countTokens = countTokens;
   }
@@ -48,12 +66,18 @@ export class TurnTokens {
    * `{ outputTokensSample }` (`{}` for the others): an output whose bytes could be over the
    * threshold is counted up to it (its count; or, past it, the proof and a counted head); the
    * others only when the turn's bytes could pass the inline budget.
+   * @param {ResolvedConfig} config
+   * @param {readonly unknown[]} outputs
+   * @param {readonly CountedPart[]} coreParts
+   * @returns {Promise<OutputTokenFields[]>}
    */
   async count(config, outputs, coreParts) {
+    /** @type {OutputTokenFields[]} */
     const counts = outputs.map(() => ({}));
     if (config.budgetUnit !== "tokens" || !config.enabled) return counts;
     const threshold = config.thresholdTokens;
     const exempt = new Set(config.exemptToolNames);
+    /** @type {{ index: number, output: string, bound: number, goes: boolean }[]} */
     const sized = [];
     for (let i = 0; i < outputs.length; i++) {
       const output = outputs[i];
@@ -61,7 +85,9 @@ export class TurnTokens {
       const part = coreParts[i];
       // Already a stub, or kept inline: only the budget's total counts it.
       const held =
-        (part.outputRef && part.truncated) || part.keepInline === true || exempt.has(part.toolName);
+        (part.outputRef && part.truncated) ||
+        part.keepInline === true ||
+        (part.toolName !== undefined && exempt.has(part.toolName));
       // Bytes are only measured when neither bound settles it: at most 3 a UTF-16 unit, and at
       // least 1 (a surrogate pair is 4), so an output of more units than the threshold is over
       // it by its bytes with no pass over a multi-megabyte text.
