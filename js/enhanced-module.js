@@ -10,7 +10,7 @@
 // (before that they throw NOT_READY saying so). A module that fails to load fails the call that
 // needed it, never falls back to reference synopses.
 
-import { ToolStubError, asToolStubError, isWasmTrap, caught } from "./stores/errors.js";
+import { LazyModule } from "./lazy-module.js";
 
 const WASM_FILE = "wasm/tool_stub_enhanced_bg.wasm";
 
@@ -18,52 +18,21 @@ const WASM_FILE = "wasm/tool_stub_enhanced_bg.wasm";
  * Enhanced mode's module's wasm-bindgen glue.
  * @typedef {typeof import("../wasm/tool_stub_enhanced.js")} EnhancedGlue
  */
+
 /**
- * How an entry module instantiates the glue: `load` (async), and `loadNow` (synchronous) where
- * the host can compile wasm synchronously.
- * @typedef {{ load: () => Promise<EnhancedGlue>, loadNow?: () => EnhancedGlue }} EnhancedLoaders
+ * Enhanced mode's module of one runtime (runtime.js).
+ * @extends {LazyModule<EnhancedGlue>}
  */
-
-/** @param {unknown} error */
-function loadFailed(error) {
-  return new ToolStubError(
-    "NOT_READY",
-    `enhanced mode's module (${WASM_FILE}) could not be loaded: ${caught(error)?.message ?? error}`,
-    { cause: error },
-  );
-}
-
-function noLoader() {
-  return new ToolStubError(
-    "NOT_READY",
-    "no loader for enhanced mode's module: import the package's entry point ('tool-stub', 'tool-stub/node' or 'tool-stub/browser')",
-  );
-}
-
-/** Enhanced mode's module of one runtime (runtime.js). */
-export class EnhancedModule {
-  /**
-   * `{ load: async () => glue, loadNow?: () => glue }`, installed by an entry module.
-   * @type {EnhancedLoaders | undefined}
-   */
-  #loaders;
-  /** @type {Promise<void> | undefined} */
-  #loading;
-  /** @type {EnhancedGlue | undefined} */
-  #loaded;
-  /** The runtime's KEPT_MEMORY_BYTES: past it, the module starts afresh after a call. */
-  #keptMemoryBytes;
-
+export class EnhancedModule extends LazyModule {
   /** @param {number} keptMemoryBytes */
   constructor(keptMemoryBytes) {
-    this.#keptMemoryBytes = keptMemoryBytes;
+    super("enhanced mode's module", WASM_FILE, keptMemoryBytes);
   }
 
   /**
    * The host object the main module asks for enhanced synopses (HostEnhanced in the main module's
    * bindings): `synopsis(utf8, mimeType, referenceJson)` with `utf8` a view of the main module's
-   * memory, copied into this module's. A trap resets this module; one that grew its memory past
-   * the runtime's KEPT_MEMORY_BYTES starts afresh after the call (wasm memory only grows, see runtime.js).
+   * memory, copied into this module's.
    */
   host = {
     /**
@@ -72,65 +41,18 @@ export class EnhancedModule {
      * @param {string} referenceJson
      * @returns {string}
      */
-    synopsis: (utf8, mimeType, referenceJson) => {
-      const module = this.#moduleNow();
-      try {
-        return module.enhancedSynopsis(utf8, mimeType, referenceJson);
-      } catch (error) {
-        if (isWasmTrap(error)) {
-          module.__wbg_reset_state?.();
-          throw new ToolStubError(
-            "INTERNAL",
-            `internal error in enhanced mode's module (module reset): ${caught(error)?.message}`,
-            { cause: error },
-          );
-        }
-        throw asToolStubError(error);
-      } finally {
-        if (module.memoryBytes() > this.#keptMemoryBytes) module.__wbg_reset_state?.();
-      }
-    },
+    synopsis: (utf8, mimeType, referenceJson) =>
+      this.callLoaded(this.#moduleNow(), "enhancedSynopsis", utf8, mimeType, referenceJson),
   };
-
-  /**
-   * Called by an entry module with how to instantiate the enhanced module's glue: `load` (async),
-   * and `loadNow` (synchronous, where the host can compile wasm synchronously: Node).
-   * @param {EnhancedLoaders["load"]} load
-   * @param {EnhancedLoaders["loadNow"]} [loadNow]
-   */
-  useLoader(load, loadNow) {
-    this.#loaders = { load, loadNow };
-    this.#loading = undefined;
-  }
-
-  /** Whether the enhanced module is instantiated (tests: reference mode never loads it). */
-  isLoaded() {
-    return this.#loaded !== undefined;
-  }
 
   /**
    * Loads enhanced mode's module now (idempotent). Browsers must await it before the synchronous
    * `synopsis()` / `makePreview()` with `synopsisMode: "enhanced"`; ToolStub's methods await it
    * themselves. Rejects with NOT_READY when the module cannot be loaded.
+   * @returns {Promise<any>}
    */
-  load() {
-    if (this.#loaded) return Promise.resolve();
-    if (!this.#loading) {
-      if (!this.#loaders) return Promise.reject(noLoader());
-      const { load } = this.#loaders;
-      this.#loading = Promise.resolve()
-        .then(load)
-        .then(
-          (module) => {
-            this.#loaded = module;
-          },
-          (error) => {
-            this.#loading = undefined;
-            throw loadFailed(error);
-          },
-        );
-    }
-    return this.#loading;
+  async load() {
+    await super.load();
   }
 
   /**
@@ -141,24 +63,10 @@ export class EnhancedModule {
     if (mode === "enhanced") await this.load();
   }
 
-  /**
-   * The module, loading it synchronously where the host can; else NOT_READY saying what to await.
-   * @returns {EnhancedGlue}
-   */
+  /** @returns {EnhancedGlue} */
   #moduleNow() {
-    if (this.#loaded) return this.#loaded;
-    if (this.#loaders?.loadNow) {
-      try {
-        this.#loaded = this.#loaders.loadNow();
-      } catch (error) {
-        throw loadFailed(error);
-      }
-      return this.#loaded;
-    }
-    if (!this.#loaders) throw noLoader();
-    throw new ToolStubError(
-      "NOT_READY",
-      `enhanced mode's module (${WASM_FILE}) is not loaded yet: await loadEnhancedMode() before calling synopsis() or makePreview() ` +
+    return this.moduleNow(
+      `await loadEnhancedMode() before calling synopsis() or makePreview() ` +
         `with synopsisMode "enhanced" (ToolStub's methods load it themselves)`,
     );
   }

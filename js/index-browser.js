@@ -27,13 +27,14 @@ function packageWasmUrls() {
       new URL("../wasm/tool_stub_bg.wasm", import.meta.url),
       new URL("../wasm/tool_stub_grep_bg.wasm", import.meta.url),
       new URL("../wasm/tool_stub_enhanced_bg.wasm", import.meta.url),
+      new URL("../wasm/tool_stub_extras_bg.wasm", import.meta.url),
     ];
   } catch {
-    return [null, null, null];
+    return [null, null, null, null];
   }
 }
 
-const [WASM_URL, GREP_WASM_URL, ENHANCED_WASM_URL] = packageWasmUrls();
+const [WASM_URL, GREP_WASM_URL, ENHANCED_WASM_URL, EXTRAS_WASM_URL] = packageWasmUrls();
 
 /**
  * The search worker (search-worker.js), written as the literal `new Worker(new URL(...,
@@ -68,6 +69,7 @@ const WASM_FIELDS = /** @type {const} */ ({
   core: ["module", "bytes", "url"],
   grep: ["grepModule", "grepBytes", "grepUrl"],
   enhanced: ["enhancedModule", "enhancedBytes", "enhancedUrl"],
+  extras: ["extrasModule", "extrasBytes", "extrasUrl"],
 });
 
 /**
@@ -128,6 +130,7 @@ class BrowserLoader {
     const instantiated = { wasm, grepWasm: wasmOf(source, "grep", GREP_WASM_URL) };
     this.#instantiated = instantiated;
     this.#useEnhanced(source);
+    this.#useExtras(source);
     this.#useSearch(source, instantiated);
   }
 
@@ -146,6 +149,24 @@ class BrowserLoader {
       const enhanced = await import("../wasm/tool_stub_enhanced.js");
       await enhanced.default({ module_or_path: enhancedWasm });
       return enhanced;
+    });
+  }
+
+  /**
+   * How to load the extras module (extras-module.js): asynchronously, the first time one of its
+   * calls is made (resolveRefs, reads by lines/JSON pointer/rows, fitContext, restore, searchAll).
+   * @param {WasmSource} source
+   */
+  #useExtras(source) {
+    const extrasWasm = wasmOf(source, "extras", EXTRAS_WASM_URL);
+    this.runtime.extras.useLoader(async () => {
+      if (extrasWasm === null)
+        throw new TypeError(
+          "this host gives the module no URL to find its wasm next to it: pass init({ extrasModule | extrasBytes | extrasUrl })",
+        );
+      const extras = await import("../wasm/tool_stub_extras.js");
+      await extras.default({ module_or_path: extrasWasm });
+      return extras;
     });
   }
 
@@ -185,6 +206,7 @@ class BrowserLoader {
    */
   #reconfigure(source) {
     if (wasmOf(source, "enhanced", undefined) !== undefined) this.#useEnhanced(source);
+    if (wasmOf(source, "extras", undefined) !== undefined) this.#useExtras(source);
     if (
       this.#instantiated !== undefined &&
       (source.searchWorker !== undefined || source.searchWorkerUrl !== undefined)
@@ -215,7 +237,9 @@ const loader = new BrowserLoader();
  * to this file) and the grep module likewise (`grepModule`, `grepBytes` or `grepUrl`; loaded on
  * the first regex/ignoreCase/wholeWord search), and enhanced mode's module (`enhancedModule`,
  * `enhancedBytes` or `enhancedUrl`; loaded on `loadEnhancedMode()` or by a ToolStub configured for
- * enhanced synopses, and replaceable by a later `init` until then). Searches run in a worker (`searchWorkerUrl`: where
+ * enhanced synopses, and replaceable by a later `init` until then), and the extras module
+ * (`extrasModule`, `extrasBytes` or `extrasUrl`; loaded by the first call that needs it: refs,
+ * structured reads, fitContext, restore, searchAll). Searches run in a worker (`searchWorkerUrl`: where
  * the host serves js/search-worker.js when its bundler does not emit it; `searchWorker: false`: on
  * the main thread). The import starts `init()` itself; awaiting it is how a page knows the
  * synchronous calls work. Once the core is ready, an `init` changes only where searches run (before

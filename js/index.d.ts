@@ -150,6 +150,12 @@ export interface WasmSource {
   enhancedModule?: WebAssembly.Module;
   enhancedBytes?: BufferSource | Response;
   enhancedUrl?: string | URL;
+  /** The same for the extras module (wasm/tool_stub_extras_bg.wasm), loaded on the first call
+   * that needs it: `resolveRefs`, a read by lines, JSON pointer or rows, `fitContext`, `restore`,
+   * `searchAll`. */
+  extrasModule?: WebAssembly.Module;
+  extrasBytes?: BufferSource | Response;
+  extrasUrl?: string | URL;
   /** Where the host serves js/search-worker.js (export `tool-stub/search-worker`), for bundlers that
    * do not emit it as a worker (esbuild, Rollup): build it as its own ESM entry. Default: next to the
    * module, as Vite and webpack emit it. Like `searchWorker`, it applies to an `init` after the core is

@@ -1,10 +1,11 @@
 // The Node runtime (runtime.js): the wasm core instantiated synchronously from the package's own
-// file, node:crypto's SHA-256, and the grep and enhanced modules read from the package when first
+// file, node:crypto's SHA-256, and the grep, enhanced and extras modules read from the package when first
 // needed. Built once, here, by the Node entry (index-node.js) and the CLIs that run on it.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import * as core from "../wasm/tool_stub.js";
 import * as enhanced from "../wasm/tool_stub_enhanced.js";
+import * as extras from "../wasm/tool_stub_extras.js";
 import { Runtime } from "./runtime.js";
 
 function nodeRuntime() {
@@ -33,6 +34,13 @@ function nodeRuntime() {
     return enhanced;
   };
   runtime.enhanced.useLoader(async () => loadEnhancedNow(), loadEnhancedNow);
+  // The extras module, read and compiled the first time one of its calls is made (extras-module.js).
+  runtime.extras.useLoader(async () => {
+    extras.initSync({
+      module: readFileSync(new URL("../wasm/tool_stub_extras_bg.wasm", import.meta.url)),
+    });
+    return extras;
+  });
   return runtime;
 }
 

@@ -56,11 +56,15 @@ export async function resolveRefs(session, args, options) {
     JSON.parse(runtime.call("refArguments")).defaultMaxResolvedChars,
   );
   if (left < 0) throw invalid("maxResolvedChars must be >= 0");
-  const planned = JSON.parse(runtime.call("planRefs", argumentsJson(args), session.readableJson));
+  const planned = JSON.parse(
+    await runtime.extras.call("planRefs", argumentsJson(args), session.readableJson),
+  );
   let resolved = args;
   for (const ref of planned) {
     const content = await session.reader(ref.session).loadOutput(ref.toolResultId);
-    const found = JSON.parse(runtime.call("resolveSpans", content, JSON.stringify(ref.form), left));
+    const found = JSON.parse(
+      await runtime.extras.call("resolveSpans", content, JSON.stringify(ref.form), left),
+    );
     const pieces = [];
     for (let i = 0; i < found.spans.length; i += 2)
       pieces.push(content.slice(found.spans[i], found.spans[i + 1]));

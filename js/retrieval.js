@@ -159,12 +159,12 @@ async function readStructured(session, refOrId, opts, mode) {
   checkKnownKeys(opts, [...READ_MODES[mode], "maxChars", "includeMetadata"], `${mode} read`);
   const id = session.resolveId(refOrId);
   const request = callerJson(definedOptions(opts, [...READ_MODES[mode], "maxChars"]), "options");
-  session.runtime.call("checkReadOptions", mode, request);
+  await session.runtime.extras.call("checkReadOptions", mode, request);
   const content = await session.loadOutput(id);
   const result = {
     toolResultId: id,
     mode,
-    ...JSON.parse(session.runtime.call(CORE_READS[mode], content, request)),
+    ...JSON.parse(await session.runtime.extras.call(CORE_READS[mode], content, request)),
   };
   if (opts.includeMetadata !== false) result.metadata = await session.loadMetadata(id);
   return result;
@@ -243,7 +243,7 @@ export async function searchAll(session, options) {
   if (opts.toolName !== undefined) requireString(opts.toolName, "toolName");
   const request = callerJson(definedOptions(opts, SEARCH_ALL_OPTIONS), "options");
   // Checked before any I/O (a bad regex fails here); the candidates come from the catalog.
-  const plan = JSON.parse(session.runtime.call("searchAllPlan", request));
+  const plan = JSON.parse(await session.runtime.extras.call("searchAllPlan", request));
   const grep = JSON.stringify(plan.grep);
   const engine = needsGrepModule(plan.grep) ? await session.runtime.grep.engine() : undefined;
   if (engine) await engine.check(grep);
@@ -256,7 +256,7 @@ export async function searchAll(session, options) {
       toolResultId,
       createdAt: typeof createdAt === "string" ? createdAt : "",
     }));
-    const order = session.runtime.call("searchAllScanOrder", JSON.stringify(known));
+    const order = await session.runtime.extras.call("searchAllScanOrder", JSON.stringify(known));
     candidates = Array.from(order, (i) => candidates[i]);
   }
   const hits = [];
@@ -299,7 +299,7 @@ export async function searchAll(session, options) {
   }
   /** @type {RankedSearch & { skipped?: import("./index.js").SkippedResult[] }} */
   const ranked = JSON.parse(
-    session.runtime.call(
+    await session.runtime.extras.call(
       "rankSearchAll",
       JSON.stringify(hits),
       plan.limit,

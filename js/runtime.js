@@ -1,13 +1,14 @@
 // The runtime: one object per environment (Node, browser), built by its entry module and passed
 // to everything that calls the wasm core. It holds the core's glue, whether the core is ready (and
 // why not), the host's SHA-256, the core's instance (restarted to give memory back, or after a
-// trap), and the lazily loaded grep and enhanced modules. It is the one way into the core: the
+// trap), and the lazily loaded grep, enhanced and extras modules. It is the one way into the core: the
 // single error conversion, and recovery from a wasm trap.
 
 import { ToolStubError, asToolStubError, caught, isWasmTrap } from "./stores/errors.js";
 import { encode as wtf8Bytes, isWellFormed } from "./stores/wtf8.js";
 import { GrepModule } from "./grep-module.js";
 import { EnhancedModule } from "./enhanced-module.js";
+import { ExtrasModule } from "./extras-module.js";
 
 /**
  * The main module's wasm-bindgen glue: its exports are the core's calls.
@@ -50,6 +51,11 @@ export class Runtime {
    * @type {EnhancedModule}
    */
   enhanced;
+  /**
+   * The module of the calls few sessions make (extras-module.js).
+   * @type {ExtrasModule}
+   */
+  extras;
   #ready = false;
   #notReadyReason = "";
   /**
@@ -104,6 +110,7 @@ export class Runtime {
     this.core = core;
     this.grep = new GrepModule(this);
     this.enhanced = new EnhancedModule(KEPT_MEMORY_BYTES);
+    this.extras = new ExtrasModule(KEPT_MEMORY_BYTES);
   }
 
   /**

@@ -332,7 +332,7 @@ export async function restore(session, parts) {
     return { coreParts, restored };
   });
   for (const need of JSON.parse(
-    session.runtime.call("restorePlan", callerJson(coreParts, "parts")),
+    await session.runtime.extras.call("restorePlan", callerJson(coreParts, "parts")),
   )) {
     const owner = session.owner(need.ref);
     if (owner !== session) {
@@ -347,7 +347,7 @@ export async function restore(session, parts) {
     // what is stored, computed here.
     const exact = !isWellFormed(content);
     const { part, window } = JSON.parse(
-      session.runtime.call(
+      await session.runtime.extras.call(
         "restorePart",
         JSON.stringify(coreParts[need.partIndex]),
         content,

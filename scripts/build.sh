@@ -2,7 +2,7 @@
 # Builds the npm package into pkg/: the core compiled to wasm, its wasm-bindgen glue, the JS
 # layer from js/, and pkg-template/'s package.json and README.
 source "$(dirname "$0")/lib.sh"
-# The three wasm modules, each a thin binding crate over the core (Cargo.toml, src/) in bindings/:
+# The four wasm modules, each a thin binding crate over the core (Cargo.toml, src/) in bindings/:
 #
 # - main: the module every page loads. Optimized for size (budget: 250 KB gzipped as the
 #   benchmark measures it). "s", not "z": "z" saves another ~25 KB gzipped but makes the synopses
@@ -18,6 +18,10 @@ source "$(dirname "$0")/lib.sh"
 # - enhanced: enhanced mode's analyzers, loaded the first time an enhanced synopsis is needed.
 #   opt-level 3 and simd128 like grep: enhanced synopses of large outputs are held to a time budget
 #   against the reference's.
+# - extras: the bindings of features few sessions use (resolving refs, reads by lines/JSON
+#   pointer/rows, the context governor's plan, restore, searchAll's plan and ranking), loaded on
+#   their first use: ~32 KB gzipped the main module does not carry. Built as main is ("s", the same
+#   target directory, so the two share their compiled dependencies).
 #
 # One `cargo build` per module: one invocation for several would unify the core's features
 # (linking the analyzers into every module). grep and enhanced share a target directory (same
@@ -30,6 +34,7 @@ MODULES=(
   "main tool_stub s - target"
   "grep tool_stub_grep 3 -Ctarget-feature=+simd128 target/wasm-simd128"
   "enhanced tool_stub_enhanced 3 -Ctarget-feature=+simd128 target/wasm-simd128"
+  "extras tool_stub_extras s - target"
 )
 rm -rf pkg
 mkdir -p pkg/wasm
@@ -57,4 +62,4 @@ cp pkg-template/package.json pkg/
 cp LICENSE pkg/
 # The package README links to the topic pages.
 cp -R docs pkg/docs
-say "package built in pkg/ ($(wc -c < pkg/wasm/tool_stub_bg.wasm) bytes of wasm, grep module $(wc -c < pkg/wasm/tool_stub_grep_bg.wasm), enhanced module $(wc -c < pkg/wasm/tool_stub_enhanced_bg.wasm))"
+say "package built in pkg/ ($(wc -c < pkg/wasm/tool_stub_bg.wasm) bytes of wasm, grep module $(wc -c < pkg/wasm/tool_stub_grep_bg.wasm), enhanced module $(wc -c < pkg/wasm/tool_stub_enhanced_bg.wasm), extras module $(wc -c < pkg/wasm/tool_stub_extras_bg.wasm))"

@@ -6,7 +6,8 @@ import { init, ToolStub, IndexedDbStore } from "tool-stub/browser";
 import core from "tool-stub/wasm/tool_stub_bg.wasm"; // Uint8Array (binary loader)
 import grep from "tool-stub/wasm/tool_stub_grep_bg.wasm"; // only for regex/ignoreCase/wholeWord
 import enhanced from "tool-stub/wasm/tool_stub_enhanced_bg.wasm"; // only for synopsisMode "enhanced"
-await init({ bytes: core, grepBytes: grep, enhancedBytes: enhanced }); // or init({ url }), init({ module });
+import extras from "tool-stub/wasm/tool_stub_extras_bg.wasm"; // refs, structured reads, fitContext, restore, searchAll
+await init({ bytes: core, grepBytes: grep, enhancedBytes: enhanced, extrasBytes: extras }); // or init({ url }), init({ module });
 // in an async function for iife
 
 const ts = new ToolStub({

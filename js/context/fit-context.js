@@ -138,7 +138,9 @@ export class ContextGovernor {
       );
       const input = { policy, totalTokens: total, results, stubHeader, resume: round > 0 };
       /** @type {import("../generated/contract.js").ContextPlan} */
-      const plan = JSON.parse(this.#runtime.call("contextPlan", JSON.stringify(input)));
+      const plan = JSON.parse(
+        await this.#runtime.extras.call("contextPlan", JSON.stringify(input)),
+      );
       const texts = new Map();
       for (const { index, to } of plan.clear) {
         const slot = slots[index];
@@ -176,7 +178,7 @@ export class ContextGovernor {
    * it once its output is stored (undefined when storing failed: the result then stays inline).
    */
   async #stubOf(slot, head) {
-    const form = this.#runtime.call("contextForm", head, this.#config.stubHeader);
+    const form = await this.#runtime.extras.call("contextForm", head, this.#config.stubHeader);
     if (form === "stub") return slot.text;
     const made = this.#stubs.get(slot.toolCallId);
     if (made !== undefined && made.text === slot.text) return made.stub;

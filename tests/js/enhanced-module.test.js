@@ -6,8 +6,7 @@
 // Each case runs in a fresh process: whether the module is loaded is a property of the process.
 import { describe, it } from "node:test";
 import * as assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { ROOT } from "./pkg.js";
+import { inFreshNode } from "./pkg.js";
 
 /** Runs `body` (an async function's body, in a module) in a fresh Node and returns what it printed as JSON. */
 function inFreshProcess(body) {
@@ -20,12 +19,7 @@ function inFreshProcess(body) {
     const out = {};
     ${body}
     console.log(JSON.stringify(out));`;
-  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
-  assert.equal(result.status, 0, result.stderr);
-  return JSON.parse(result.stdout);
+  return inFreshNode(script);
 }
 
 /** Installs a browser's kind of loader: it compiles the module asynchronously, with no synchronous form. */

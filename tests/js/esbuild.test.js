@@ -20,8 +20,9 @@ const app = (initOptions) =>
     imports: `import { init, ToolStub, IndexedDbStore, preloadGrep } from "tool-stub/browser";
 import core from "tool-stub/wasm/tool_stub_bg.wasm";
 import grep from "tool-stub/wasm/tool_stub_grep_bg.wasm";
-import enhanced from "tool-stub/wasm/tool_stub_enhanced_bg.wasm";`,
-    setup: `await init({ bytes: core, grepBytes: grep, enhancedBytes: enhanced${initOptions} });`,
+import enhanced from "tool-stub/wasm/tool_stub_enhanced_bg.wasm";
+import extras from "tool-stub/wasm/tool_stub_extras_bg.wasm";`,
+    setup: `await init({ bytes: core, grepBytes: grep, enhancedBytes: enhanced, extrasBytes: extras${initOptions} });`,
   });
 
 /** Runs esbuild in the project with `args`; fails the test on a build error. */

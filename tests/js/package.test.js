@@ -54,6 +54,8 @@ describe("the npm package", () => {
       "wasm/tool_stub_grep.js",
       "wasm/tool_stub_enhanced_bg.wasm",
       "wasm/tool_stub_enhanced.js",
+      "wasm/tool_stub_extras_bg.wasm",
+      "wasm/tool_stub_extras.js",
       "js/index-node.js",
       "js/index-browser.js",
       "js/cli.js",

@@ -1,6 +1,7 @@
 // The JS tests run against the built package (pkg/, made by scripts/build.sh), never the sources.
 export * from "../../pkg/js/node.js";
 
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as assert from "node:assert/strict";
 import { ToolStubError } from "../../pkg/js/node.js";
@@ -31,4 +32,18 @@ export const isCode = (code, pattern) => (error) => {
 export async function rejectsWith(promiseOrFn, code, pattern) {
   const run = typeof promiseOrFn === "function" ? promiseOrFn : () => promiseOrFn;
   await assert.rejects(async () => run(), isCode(code, pattern));
+}
+
+/**
+ * Runs `script` (an ES module, run from the repository root, that prints one JSON value) in a
+ * fresh Node and returns what it printed: for properties of a process, such as which lazily
+ * loaded wasm modules it has loaded.
+ */
+export function inFreshNode(script) {
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  assert.equal(result.status, 0, result.stderr);
+  return JSON.parse(result.stdout);
 }

@@ -43,7 +43,8 @@ describe("Rollup", { skip: chromiumSkip }, () => {
       assert.ok(
         assets.some((f) => /^tool_stub_bg-.*\.wasm$/.test(f)) &&
           assets.some((f) => /^tool_stub_grep_bg-.*\.wasm$/.test(f)) &&
-          assets.some((f) => /^tool_stub_enhanced_bg-.*\.wasm$/.test(f)),
+          assets.some((f) => /^tool_stub_enhanced_bg-.*\.wasm$/.test(f)) &&
+          assets.some((f) => /^tool_stub_extras_bg-.*\.wasm$/.test(f)),
         `the wasm was emitted: ${assets}`,
       );
       writeFileSync(

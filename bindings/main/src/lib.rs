@@ -5,7 +5,7 @@
 
 use std::cell::RefCell;
 
-use serde::{de::DeserializeOwned, Serialize};
+use serde::Serialize;
 use tool_stub::record::{parse_stored, stored_matches};
 use tool_stub::{agent, ids, retrieval, turn};
 use tool_stub::{
@@ -17,39 +17,11 @@ use wasm_bindgen::prelude::*;
 mod catalog_pages;
 mod refs;
 
-type BindingResult<T> = Result<T, JsValue>;
+use tool_stub_js_error::{emit, int, json_text, parse, BindingResult};
 
 /// The core's error as a thrown JavaScript `Error` with a `code`.
 fn to_js(error: Error) -> JsValue {
     tool_stub_js_error::thrown(error)
-}
-
-/// `serde_json::to_string`, not `Value`'s `Display`: that one brings a second (and pretty)
-/// JSON writer into the wasm. Writing a `Value` cannot fail (its keys are strings).
-fn json_text(value: &serde_json::Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// Parses through `serde_json::Value`: one JSON parser for every argument type, instead of one
-/// inlined into each type's derived deserializer (that cost ~8 KB of the shipped wasm).
-fn parse<T: DeserializeOwned>(what: &str, json: &str) -> BindingResult<T> {
-    let invalid = |e: serde_json::Error| to_js(Error::invalid(format!("invalid {what}: {e}")));
-    let value: serde_json::Value = serde_json::from_str(json).map_err(invalid)?;
-    serde_json::from_value(value).map_err(invalid)
-}
-
-fn emit(value: &impl Serialize) -> BindingResult<String> {
-    serde_json::to_string(value).map_err(|e| to_js(Error::new(ErrorCode::Internal, e.to_string())))
-}
-
-fn int(what: &str, value: f64) -> BindingResult<i64> {
-    if value.is_finite() && value.fract() == 0.0 && value.abs() <= 9_007_199_254_740_991.0 {
-        Ok(value as i64)
-    } else {
-        Err(to_js(Error::invalid(format!(
-            "{what} must be an integer (got {value})"
-        ))))
-    }
 }
 
 #[wasm_bindgen]
@@ -469,11 +441,7 @@ pub fn finish_turn(
 /// when one call made it large and nothing is kept in it (see js/runtime.js).
 #[wasm_bindgen(js_name = memoryBytes)]
 pub fn memory_bytes() -> f64 {
-    #[cfg(target_arch = "wasm32")]
-    let pages = core::arch::wasm32::memory_size(0);
-    #[cfg(not(target_arch = "wasm32"))]
-    let pages = 0;
-    (pages as f64) * 65_536.0
+    tool_stub_js_error::memory_bytes()
 }
 
 /// Discards a planned turn the host will not finish (nothing when it is not pending).
@@ -582,44 +550,6 @@ pub fn bound_tool_error(error_json: &str, max_result_chars: f64) -> BindingResul
     ))
 }
 
-// Retrieval beyond the reference (src/retrieval/*): options arrive as JSON objects.
-
-/// Checks the options of a line, JSON pointer or rows read before the output is loaded.
-#[wasm_bindgen(js_name = checkReadOptions)]
-pub fn check_read_options(kind: &str, options_json: &str) -> BindingResult<()> {
-    use retrieval::{json_pointer, lines, table_rows};
-    let checked = match kind {
-        "lines" => lines::check_request(&parse("line read options", options_json)?),
-        "jsonPointer" => {
-            json_pointer::check_request(&parse("JSON pointer read options", options_json)?)
-        }
-        "rows" => table_rows::check_request(&parse("rows read options", options_json)?),
-        other => Err(Error::new(
-            ErrorCode::Internal,
-            format!("unknown read kind {other}"),
-        )),
-    };
-    checked.map_err(to_js)
-}
-
-#[wasm_bindgen(js_name = readLines)]
-pub fn read_lines(content: &str, options_json: &str) -> BindingResult<String> {
-    let request = parse("line read options", options_json)?;
-    emit(&retrieval::lines::read_lines(content, &request).map_err(to_js)?)
-}
-
-#[wasm_bindgen(js_name = readJsonPointer)]
-pub fn read_json_pointer(content: &str, options_json: &str) -> BindingResult<String> {
-    let request = parse("JSON pointer read options", options_json)?;
-    emit(&retrieval::json_pointer::read_pointer(content, &request).map_err(to_js)?)
-}
-
-#[wasm_bindgen(js_name = readTableRows)]
-pub fn read_table_rows(content: &str, options_json: &str) -> BindingResult<String> {
-    let request = parse("rows read options", options_json)?;
-    emit(&retrieval::table_rows::read_rows(content, &request).map_err(to_js)?)
-}
-
 #[wasm_bindgen(js_name = checkGrep)]
 pub fn check_grep(request_json: &str) -> BindingResult<()> {
     let request = parse("search options", request_json)?;
@@ -664,91 +594,6 @@ pub fn hit_coordinates(content: &str, kind: &str, hits: &[u32]) -> String {
     out
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SearchAllPlan {
-    grep: retrieval::grep::GrepRequest,
-    limit: i64,
-    /// Set for `order: "newest"`: search the candidates in `searchAllScanOrder`'s order and stop
-    /// once this many matched.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stop_after: Option<i64>,
-}
-
-/// `{grep, limit, stopAfter?}`: how to grep each stored result (checked: a bad regex fails here,
-/// before any I/O), and when to stop; the results to grep come from the session's catalog.
-#[wasm_bindgen(js_name = searchAllPlan)]
-pub fn search_all_plan(request_json: &str) -> BindingResult<String> {
-    use retrieval::search_all;
-    let request: search_all::SearchAllRequest = parse("searchAll options", request_json)?;
-    let grep = search_all::grep_request(&request).map_err(to_js)?;
-    let limit = request.limit.unwrap_or(search_all::DEFAULT_RESULT_LIMIT);
-    let order = search_all::SearchOrder::parse(request.order.as_deref()).map_err(to_js)?;
-    let stop_after = (order == search_all::SearchOrder::Newest).then_some(limit);
-    emit(&SearchAllPlan {
-        grep,
-        limit,
-        stop_after,
-    })
-}
-
-/// The order in which an `order: "newest"` search loads its candidates (`[{toolResultId,
-/// createdAt}]`): indices, newest first.
-#[wasm_bindgen(js_name = searchAllScanOrder)]
-pub fn search_all_scan_order(candidates_json: &str) -> BindingResult<Vec<u32>> {
-    let candidates: Vec<retrieval::search_all::Candidate> =
-        parse("search candidates", candidates_json)?;
-    Ok(retrieval::search_all::scan_order(&candidates)
-        .into_iter()
-        .map(|i| i as u32)
-        .collect())
-}
-
-/// The hits ranked under the request's `order` ("relevance" or "newest"), cut to `limit`;
-/// `unsearched` candidates were not searched.
-#[wasm_bindgen(js_name = rankSearchAll)]
-pub fn rank_search_all(
-    hits_json: &str,
-    limit: f64,
-    order: Option<String>,
-    unsearched: f64,
-) -> BindingResult<String> {
-    use retrieval::search_all;
-    let hits = parse("search hits", hits_json)?;
-    let order = search_all::SearchOrder::parse(order.as_deref()).map_err(to_js)?;
-    let unsearched = usize::try_from(int("unsearched", unsearched)?).unwrap_or(0);
-    emit(&search_all::rank(hits, int("limit", limit)?, order, unsearched).map_err(to_js)?)
-}
-
-#[wasm_bindgen(js_name = restorePlan)]
-pub fn restore_plan(parts_json: &str) -> BindingResult<String> {
-    let parts: Vec<turn::ToolPart> = parse("parts", parts_json)?;
-    emit(&retrieval::restore::restore_plan(&parts))
-}
-
-/// `{part, window}`; `metadata_json` is the stored metadata file, when there is one;
-/// `stored_sha256` the host's SHA-256 of the stored output as stored ("" when the core's view of
-/// it is exact: see `restore_part`).
-#[wasm_bindgen(js_name = restorePart)]
-pub fn restore_part(
-    part_json: &str,
-    stored_output: &str,
-    metadata_json: Option<String>,
-    stored_sha256: &str,
-) -> BindingResult<String> {
-    let part: turn::ToolPart = parse("part", part_json)?;
-    let stored_sha256 = (!stored_sha256.is_empty()).then_some(stored_sha256);
-    emit(
-        &retrieval::restore::restore_part(
-            part,
-            stored_output,
-            metadata_json.as_deref(),
-            stored_sha256,
-        )
-        .map_err(to_js)?,
-    )
-}
-
 /// The catalog entry (src/catalog.rs) of a stored record found under `dir_id` (`undefined` when
 /// the record is not a JSON object): `output_bytes` plus the UTF-8 bytes of the index and record
 /// files it is stored in.
@@ -762,14 +607,6 @@ pub fn catalog_entry_of(
     let stored = output_bytes.max(0.0) as u64 + index.len() as u64 + record.len() as u64;
     let entry = tool_stub::catalog::CatalogEntry::from_record(dir_id, record, stored)?;
     Some(json_text(&entry.to_json()))
-}
-
-/// The context governor's plan (`ContextPlan` as JSON) for a conversation's tool results
-/// (`ContextInput` as JSON): which to clear, oldest first, and into what.
-#[wasm_bindgen(js_name = contextPlan)]
-pub fn context_plan(input_json: &str) -> BindingResult<String> {
-    let input: tool_stub::ContextInput = parse("context input", input_json)?;
-    emit(&tool_stub::context_plan(&input).map_err(to_js)?)
 }
 
 /// What a cleared result becomes (`{ text, reference }` as JSON), given the stub its stored
@@ -792,16 +629,4 @@ pub fn context_replacement(
         Some(replaced) => emit(&replaced).map(Some),
         None => Ok(None),
     }
-}
-
-/// A tool result's form (`"inline"`, `"stub"` or `"reference"`) from the first
-/// `CONTEXT_HEAD_CHARS` of its text.
-#[wasm_bindgen(js_name = contextForm)]
-pub fn context_form(head: &str, stub_header: &str) -> String {
-    match tool_stub::context_form(head, stub_header) {
-        tool_stub::ContextForm::Inline => "inline",
-        tool_stub::ContextForm::Stub { .. } => "stub",
-        tool_stub::ContextForm::Reference => "reference",
-    }
-    .to_string()
 }

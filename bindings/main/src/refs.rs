@@ -1,10 +1,11 @@
-//! Bindings of refs as values (`tool_stub::refs`): which session a ref names, the refs in a tool
-//! call's arguments, and the spans of a stored output each one asks for. Sessions travel as the
-//! JSON list `readableSessions` answers (`[own, ...granted]`).
+//! Bindings of refs as values (`tool_stub::refs`) that every session needs: which sessions it may
+//! read, which session a ref names, and what a tool that accepts refs tells the model. Sessions
+//! travel as the JSON list `readableSessions` answers (`[own, ...granted]`). Resolving the refs in
+//! a tool call's arguments is the extras module's (bindings/extras).
 
 use wasm_bindgen::prelude::*;
 
-use super::{emit, int, json_text, parse, to_js, BindingResult};
+use super::{emit, json_text, parse, to_js, BindingResult};
 use tool_stub::refs;
 
 fn sessions(sessions_json: &str) -> BindingResult<Vec<refs::ReadableSession>> {
@@ -22,21 +23,6 @@ pub fn readable_sessions(list_json: &str) -> BindingResult<String> {
 #[wasm_bindgen(js_name = refTarget)]
 pub fn ref_target(value: &str, sessions_json: &str) -> BindingResult<String> {
     emit(&refs::ref_target(value, &sessions(sessions_json)?).map_err(to_js)?)
-}
-
-/// `[{path, session, toolResultId, form}]`: the refs in a tool call's arguments.
-#[wasm_bindgen(js_name = planRefs)]
-pub fn plan_refs(args_json: &str, sessions_json: &str) -> BindingResult<String> {
-    let args: serde_json::Value = parse("tool arguments", args_json)?;
-    emit(&refs::plan_refs(&args, &sessions(sessions_json)?).map_err(to_js)?)
-}
-
-/// `{spans, separator, chars}`: what of `content` the ref form `form_json` asks for.
-#[wasm_bindgen(js_name = resolveSpans)]
-pub fn resolve_spans(content: &str, form_json: &str, max_chars: f64) -> BindingResult<String> {
-    let form: serde_json::Value = parse("ref form", form_json)?;
-    let max = usize::try_from(int("maxResolvedChars", max_chars)?).unwrap_or(0);
-    emit(&refs::resolve_spans(content, &form, max).map_err(to_js)?)
 }
 
 /// What a tool that accepts refs tells the model, and the default cap of a call's resolved refs.
