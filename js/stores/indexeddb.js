@@ -23,23 +23,44 @@ const PIECES_PER_READ = 4;
 // pieces: a lease still there when the lock is next taken was left by a page that died holding it.
 const LEASES = ["leases"];
 // Locks of this realm, by database, store and key, when the Web Locks API is not there.
+/** @type {Map<string, Promise<unknown>>} */
 const LOCAL_LOCKS = new Map();
 const DEFAULT_CHUNK_CHARS = 1 << 20;
 
+/** @typedef {import("./store.js").StoreKey} StoreKey */
+/** @typedef {import("./store.js").StoreEntry} StoreEntry */
+/** The record at the key of a value stored in pieces. @typedef {{ chunks: number, length: number, chunkChars: number }} ChunkedRecord */
+/** What save() writes at a key: the value, or the record of its pieces. @typedef {string | ChunkedRecord} StoredRecord */
+/** A value read whole or as its stored pieces. @typedef {{ value?: string, pieces?: string[] }} ReadValue */
+/**
+ * The results of the request, or of each request of the tuple, that a transaction's callback made.
+ * @template R
+ * @typedef {R extends IDBRequest<infer T> ? T : { [I in keyof R]: R[I] extends IDBRequest<infer T> ? T : never }} RequestResults
+ */
+
+/**
+ * @param {unknown} record
+ * @returns {record is ChunkedRecord}
+ */
 function isChunked(record) {
+  if (record === null || typeof record !== "object") return false;
+  const fields = /** @type {{ [field: string]: unknown }} */ (record);
   return (
-    record !== null &&
-    typeof record === "object" &&
-    Number.isSafeInteger(record.chunks) &&
-    Number.isSafeInteger(record.length) &&
-    Number.isSafeInteger(record.chunkChars) &&
-    record.chunkChars > 0
+    Number.isSafeInteger(fields.chunks) &&
+    Number.isSafeInteger(fields.length) &&
+    Number.isSafeInteger(fields.chunkChars) &&
+    Number(fields.chunkChars) > 0
   );
 }
 
+/**
+ * @param {string} what
+ * @param {unknown} err
+ */
 function failed(what, err) {
   // Keep the DOMException name (e.g. QuotaExceededError) visible to callers.
-  const detail = err ? `${err.name ?? "Error"}: ${err.message ?? ""}` : "unknown error";
+  const fields = caught(err);
+  const detail = err ? `${fields?.name ?? "Error"}: ${fields?.message ?? ""}` : "unknown error";
   return new ToolStubError("STORE_FAILED", `IndexedDB ${what} failed: ${detail}`, {
     cause: err ?? undefined,
   });
@@ -54,6 +75,7 @@ export class IndexedDbStore {
   /**
    * `indexedDB` and `IDBKeyRange` can be injected (e.g. from fake-indexeddb);
    * they must come from the same implementation.
+   * @param {import("./store.js").IndexedDbStoreOptions} [options]
    */
   constructor({
     dbName = "tool-stub",
@@ -104,8 +126,13 @@ export class IndexedDbStore {
     return db;
   }
 
+  /**
+   * @param {number | undefined} version
+   * @returns {Promise<IDBDatabase>}
+   */
   #request(version) {
     return new Promise((resolve, reject) => {
+      /** @type {IDBOpenDBRequest} */
       let req;
       try {
         req =
@@ -142,6 +169,7 @@ export class IndexedDbStore {
   }
 
   // Forget `db` if it is still the current connection (it was closed).
+  /** @param {IDBDatabase} db */
   #forget(db) {
     if (this.#conn === db) {
       this.#conn = null;
@@ -149,6 +177,11 @@ export class IndexedDbStore {
     }
   }
 
+  /**
+   * @param {IDBTransactionMode} mode
+   * @param {string} what
+   * @returns {Promise<IDBTransaction>}
+   */
   async #transaction(mode, what) {
     const db = await this.#db();
     try {
@@ -168,16 +201,25 @@ export class IndexedDbStore {
   // Runs `fn(objectStore)`, which issues requests and returns one or an
   // array of them; resolves with their results once the transaction has
   // committed (so a resolved save is durable), rejects on any error or abort.
+  /**
+   * @template {IDBRequest | [IDBRequest, ...IDBRequest[]]} R
+   * @param {IDBTransactionMode} mode
+   * @param {string} what
+   * @param {(store: IDBObjectStore) => R} fn
+   * @returns {Promise<RequestResults<R>>}
+   */
   async #tx(mode, what, fn) {
     const tx = await this.#transaction(mode, what);
     return new Promise((resolve, reject) => {
       let settled = false;
+      /** @param {unknown} err */
       const fail = (err) => {
         if (!settled) {
           settled = true;
           reject(failed(what, err));
         }
       };
+      /** @type {R} */
       let reqs;
       try {
         reqs = fn(tx.objectStore(this.storeName));
@@ -195,13 +237,15 @@ export class IndexedDbStore {
       tx.oncomplete = () => {
         if (settled) return;
         settled = true;
-        resolve(Array.isArray(reqs) ? reqs.map((r) => r.result) : reqs.result);
+        const results = Array.isArray(reqs) ? reqs.map((r) => r.result) : reqs.result;
+        resolve(/** @type {RequestResults<R>} */ (results));
       };
       tx.onerror = () => fail(tx.error);
       tx.onabort = () => fail(tx.error ?? new Error("transaction aborted"));
     });
   }
 
+  /** @param {StoreKey} key */
   async load(key) {
     const read = await this.#read(key, "load");
     return read.pieces ? read.pieces.join("") : read.value;
@@ -211,18 +255,26 @@ export class IndexedDbStore {
    * The value's stored pieces, in order, not joined (their join is `load(key)`'s value; a value
    * stored whole is one piece); undefined if there is no value. A search sends a large output to
    * its worker piece by piece, so the page never builds the 100 MB string (a 110-160 ms task).
+   * @param {StoreKey} key
    */
   async loadPieces(key) {
     const read = await this.#read(key, "loadPieces");
     return read.pieces ?? (read.value === undefined ? undefined : [read.value]);
   }
 
-  /** `{ value }` (a value stored whole, or undefined) or `{ pieces }` (a value stored in pieces). */
+  /**
+   * `{ value }` (a value stored whole, or undefined) or `{ pieces }` (a value stored in pieces).
+   * @param {StoreKey} key
+   * @param {string} what
+   * @returns {Promise<ReadValue>}
+   */
   async #read(key, what) {
     validateKey(key);
     const tx = await this.#transaction("readonly", what);
     return new Promise((resolve, reject) => {
+      /** @type {string | undefined} */
       let value;
+      /** @type {string[] | undefined} */
       let pieces;
       const store = tx.objectStore(this.storeName);
       const head = store.get(key);
@@ -230,16 +282,18 @@ export class IndexedDbStore {
       // few per request, because a request's values are deserialized in one task of the page's
       // main thread (all 100 pieces of a 100 MB value in one request held it for ~400 ms).
       head.onsuccess = () => {
-        const record = head.result;
+        const record = /** @type {StoredRecord | undefined} */ (head.result);
         if (!isChunked(record)) {
           value = record;
           return;
         }
-        pieces = [];
+        /** @type {string[]} */
+        const read = [];
+        pieces = read;
         for (let first = 0; first < Math.max(record.chunks, 1); first += PIECES_PER_READ) {
           const request = store.getAll(this.#chunksOf(key, first, first + PIECES_PER_READ - 1));
           // Requests of one transaction succeed in the order they were made.
-          request.onsuccess = () => pieces.push(...request.result);
+          request.onsuccess = () => read.push(...request.result);
         }
       };
       tx.oncomplete = () => resolve(pieces ? { pieces } : { value });
@@ -248,25 +302,37 @@ export class IndexedDbStore {
     });
   }
 
+  /**
+   * @param {StoreKey} key
+   * @param {string} value
+   */
   async save(key, value) {
     validateKey(key);
     validateValue(value);
     const size = this.chunkChars;
     await this.#tx("readwrite", "save", (s) => {
+      /** @type {[IDBRequest, ...IDBRequest[]]} */
       const requests = [s.delete(this.#chunksOf(key))];
       if (value.length <= size) return [...requests, s.put(value, key)];
       const chunks = Math.ceil(value.length / size);
       for (let i = 0; i < chunks; i++)
         requests.push(s.put(value.slice(i * size, (i + 1) * size), [CHUNKS, ...key, i]));
-      return [...requests, s.put({ chunks, length: value.length, chunkChars: size }, key)];
+      /** @type {ChunkedRecord} */
+      const record = { chunks, length: value.length, chunkChars: size };
+      return [...requests, s.put(record, key)];
     });
   }
 
+  /** @param {StoreKey} key */
   async remove(key) {
     validateKey(key);
     await this.#tx("readwrite", "remove", (s) => [s.delete(key), s.delete(this.#chunksOf(key))]);
   }
 
+  /**
+   * @param {string[]} prefix
+   * @returns {Promise<StoreEntry[]>}
+   */
   async loadRange(prefix) {
     validatePrefix(prefix);
     const range = this.#range(prefix);
@@ -279,28 +345,43 @@ export class IndexedDbStore {
       s.getAllKeys(chunkRange),
       s.getAll(chunkRange),
     ]);
+    /** @type {Map<string, string[]>} */
     const pieces = new Map();
-    chunkKeys.forEach((chunkKey, i) => {
+    // A piece's key is [CHUNKS, ...key, i].
+    /** @type {IDBValidKey[][]} */ (chunkKeys).forEach((chunkKey, i) => {
       const owner = JSON.stringify(chunkKey.slice(1, -1));
       pieces.set(owner, [...(pieces.get(owner) ?? []), chunks[i]]);
     });
-    return keys.map((key, i) => ({
-      key,
-      value: isChunked(values[i]) ? (pieces.get(JSON.stringify(key)) ?? []).join("") : values[i],
-    }));
+    // Keys in this range are real keys, and their records what save() writes.
+    const records = /** @type {StoredRecord[]} */ (values);
+    return /** @type {StoreKey[]} */ (keys).map((key, i) => {
+      const record = records[i];
+      return {
+        key,
+        value: isChunked(record) ? (pieces.get(JSON.stringify(key)) ?? []).join("") : record,
+      };
+    });
   }
 
-  /** The keys loadRange(prefix) would return, without their values (or pieces). */
+  /**
+   * The keys loadRange(prefix) would return, without their values (or pieces).
+   * @param {string[]} prefix
+   * @returns {Promise<StoreKey[]>}
+   */
   async loadKeys(prefix) {
     validatePrefix(prefix);
     const range = this.#range(prefix);
-    return this.#tx("readonly", "loadKeys", (s) => s.getAllKeys(range));
+    // Keys in this range are real keys.
+    const keys = await this.#tx("readonly", "loadKeys", (s) => s.getAllKeys(range));
+    return /** @type {StoreKey[]} */ (keys);
   }
 
   /**
    * An exclusive lock named by `key`: a Web Lock (`navigator.locks`, across the tabs of an origin)
    * where there is one, else a lock of this realm. Its lease record says whether the last holder
    * died holding it (`recovered: true`).
+   * @param {StoreKey} key
+   * @returns {Promise<import("./store.js").StoreLock>}
    */
   async lock(key) {
     validateKey(key);
@@ -329,6 +410,7 @@ export class IndexedDbStore {
     }
   }
 
+  /** @param {string[]} prefix */
   async removeRange(prefix) {
     validatePrefix(prefix);
     const range = this.#range(prefix);
@@ -336,13 +418,19 @@ export class IndexedDbStore {
     await this.#tx("readwrite", "removeRange", (s) => [s.delete(range), s.delete(chunkRange)]);
   }
 
+  /** @param {IDBValidKey[]} prefix */
   #range(prefix) {
     if (!this.IDBKeyRange)
       throw new ToolStubError("NOT_READY", "IDBKeyRange is not available here");
     return this.IDBKeyRange.bound(prefix, [...prefix, []]);
   }
 
-  /** The pieces of `key`'s value from `first` to `last` (all by default), and no other key's. */
+  /**
+   * The pieces of `key`'s value from `first` to `last` (all by default), and no other key's.
+   * @param {StoreKey} key
+   * @param {number} [first]
+   * @param {number} [last]
+   */
   #chunksOf(key, first = 0, last = Infinity) {
     if (!this.IDBKeyRange)
       throw new ToolStubError("NOT_READY", "IDBKeyRange is not available here");
@@ -357,18 +445,25 @@ export class IndexedDbStore {
     return "utf16";
   }
 
-  /** value.slice(start, end), reading only the pieces that hold it; undefined if there is no value. */
+  /**
+   * value.slice(start, end), reading only the pieces that hold it; undefined if there is no value.
+   * @param {StoreKey} key
+   * @param {number} start
+   * @param {number} end
+   * @returns {Promise<string | undefined>}
+   */
   async loadSlice(key, start, end) {
     validateKey(key);
     validateSliceBounds(start, end);
     const tx = await this.#transaction("readonly", "loadSlice");
     return new Promise((resolve, reject) => {
+      /** @type {string | undefined} */
       let result;
       const store = tx.objectStore(this.storeName);
       const head = store.get(key);
       // The pieces are asked for in the same transaction, so they belong to the record read.
       head.onsuccess = () => {
-        const record = head.result;
+        const record = /** @type {StoredRecord | undefined} */ (head.result);
         if (!isChunked(record)) {
           result = record?.slice(start, end);
           return;
@@ -387,10 +482,15 @@ export class IndexedDbStore {
     });
   }
 
-  /** The stored length of a value in pieces; otherwise the value itself (IndexedDB keeps no size). */
+  /**
+   * The stored length of a value in pieces; otherwise the value itself (IndexedDB keeps no size).
+   * @param {StoreKey} key
+   */
   async size(key) {
     validateKey(key);
-    const record = await this.#tx("readonly", "size", (s) => s.get(key));
+    const record = /** @type {StoredRecord | undefined} */ (
+      await this.#tx("readonly", "size", (s) => s.get(key))
+    );
     return isChunked(record) ? record.length : record?.length;
   }
 
@@ -403,7 +503,11 @@ export class IndexedDbStore {
   }
 }
 
-/** Holds the Web Lock `name` until the answered function is called; undefined without Web Locks. */
+/**
+ * Holds the Web Lock `name` until the answered function is called; undefined without Web Locks.
+ * @param {string} name
+ * @returns {Promise<(() => void) | undefined>}
+ */
 async function webLock(name) {
   const locks = globalThis.navigator?.locks;
   if (typeof locks?.request !== "function") return undefined;

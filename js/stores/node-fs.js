@@ -22,8 +22,12 @@ import {
 import { decode, encode, utf16Length } from "./wtf8.js";
 import { acquireLocal } from "./lock.js";
 
+/** @typedef {import("./store.js").StoreKey} StoreKey */
+/** @typedef {import("./store.js").StoreEntry} StoreEntry */
+
 // Locks held by this process, by lock file: callers of one process queue here instead of
 // polling the file.
+/** @type {Map<string, Promise<unknown>>} */
 const LOCAL_LOCKS = new Map();
 // A lock whose holder stopped renewing it this long ago is stale, whatever its pid says.
 const DEFAULT_LEASE_MS = 60_000;
@@ -39,6 +43,7 @@ const TEMP_FILE = /^\..+\.(\d+)\.[0-9a-f]{16}\.tmp$/;
 // A temp file this old is a leftover whoever wrote it: no save takes an hour.
 const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
 // The temp files this process is writing now (absolute paths): never leftovers.
+/** @type {Set<string>} */
 const writing = new Set();
 
 // Errors meaning "there is no value at this path": missing, a parent is a file, the path is a
@@ -50,15 +55,21 @@ const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR", "ENAMETOOLONG"]);
 /**
  * A STORE_FAILED naming the key, relative to the store, and the OS error code with its
  * description. Never the absolute path (these messages can reach the model); the cause keeps it.
+ * @param {string} what
+ * @param {readonly string[]} key
+ * @param {unknown} err
  */
 function failed(what, key, err) {
-  const code = typeof err?.code === "string" ? err.code : undefined;
-  const description = Number.isInteger(err?.errno)
-    ? getSystemErrorMap().get(err.errno)?.[1]
-    : undefined;
+  const fields = caught(err);
+  const code = typeof fields?.code === "string" ? fields.code : undefined;
+  const errno = fields?.errno;
+  const description =
+    typeof errno === "number" && Number.isInteger(errno)
+      ? getSystemErrorMap().get(errno)?.[1]
+      : undefined;
   const why = code
     ? `${code}${description ? ` (${description})` : ""}`
-    : String(err?.name ?? "Error");
+    : String(fields?.name ?? "Error");
   const where = key.length === 0 ? "the store's folder" : key.join("/");
   return new ToolStubError("STORE_FAILED", `${what} ${where}: ${why}`, { cause: err });
 }
@@ -67,6 +78,8 @@ function failed(what, key, err) {
  * Creates `dir` and its missing parents; true when `dir` itself was created. Node's own
  * `mkdir({ recursive: true })` never settles for some paths (under /proc it spins forever); this
  * walks up at most once per missing level and fails with the OS error.
+ * @param {string} dir
+ * @returns {Promise<boolean>}
  */
 async function makeDir(dir) {
   try {
@@ -87,7 +100,10 @@ async function makeDir(dir) {
   }
 }
 
-/** Whether process `pid` is gone (on this host: the check cannot see other pid namespaces). */
+/**
+ * Whether process `pid` is gone (on this host: the check cannot see other pid namespaces).
+ * @param {number} pid
+ */
 function processGone(pid) {
   try {
     process.kill(pid, 0);
@@ -101,6 +117,8 @@ function processGone(pid) {
  * Removes the temp file `name` in `dir` when it is a leftover of a save that will never finish:
  * its writer is this process but not writing it now, or a process that is gone, or it is older
  * than an hour. Best effort: a store it cannot clean still works.
+ * @param {string} dir
+ * @param {string} name
  */
 async function reclaimTempFile(dir, name) {
   const match = TEMP_FILE.exec(name);
@@ -127,6 +145,7 @@ export class NodeFsStore {
 
   // Validation already rules out separators and dot segments; the check that
   // the resolved path stays inside `dir` is defence in depth.
+  /** @param {readonly string[]} segments */
   #path(segments) {
     const p = path.resolve(this.dir, ...segments);
     if (p !== this.dir && !p.startsWith(this.dir + path.sep)) {
@@ -138,6 +157,7 @@ export class NodeFsStore {
     return p;
   }
 
+  /** @param {StoreKey} key */
   async load(key) {
     validateKey(key);
     const file = this.#path(key);
@@ -151,6 +171,10 @@ export class NodeFsStore {
     return decode(bytes);
   }
 
+  /**
+   * @param {StoreKey} key
+   * @param {string} value
+   */
   async save(key, value) {
     validateKey(key);
     validateValue(value);
@@ -181,18 +205,21 @@ export class NodeFsStore {
   }
 
   // Directories this store created or already swept of leftover temp files (see #openTemp).
+  /** @type {Set<string>} */
   #swept = new Set();
 
   /**
    * Opens a new temp file in `dir`, creating the directory when it is missing. The first save
    * into a directory that was already there (a result written again after a crash, say) first
    * removes the temp files crashed saves left in it.
+   * @param {string} dir
+   * @param {string} tmp
    */
   async #openTemp(dir, tmp) {
     if (!this.#swept.has(dir)) {
       const created = await makeDir(dir);
       if (!created) {
-        const names = await fs.readdir(dir).catch(() => []);
+        const names = await fs.readdir(dir).catch(() => /** @type {string[]} */ ([]));
         await Promise.all(names.map((name) => reclaimTempFile(dir, name)));
       }
       if (this.#swept.size >= 10_000) this.#swept.clear();
@@ -208,6 +235,7 @@ export class NodeFsStore {
     }
   }
 
+  /** @param {StoreKey} key */
   async remove(key) {
     validateKey(key);
     const file = this.#path(key);
@@ -221,8 +249,13 @@ export class NodeFsStore {
     }
   }
 
+  /**
+   * @param {string[]} prefix
+   * @returns {Promise<StoreEntry[]>}
+   */
   async loadRange(prefix) {
     validatePrefix(prefix);
+    /** @type {StoreEntry[]} */
     const out = [];
     await this.#collect(prefix, out);
     // Directory order is arbitrary, and UTF-8 byte order differs from UTF-16
@@ -230,6 +263,10 @@ export class NodeFsStore {
     return out.sort((a, b) => compareKeys(a.key, b.key));
   }
 
+  /**
+   * @param {StoreKey} key
+   * @param {StoreEntry[]} out
+   */
   async #collect(key, out) {
     const p = this.#path(key);
     let stat;
@@ -265,9 +302,14 @@ export class NodeFsStore {
     // Symlinks and other special files are not values: skipped, never followed.
   }
 
-  /** The keys loadRange(prefix) would return, sorted the same way, without reading any file. */
+  /**
+   * The keys loadRange(prefix) would return, sorted the same way, without reading any file.
+   * @param {string[]} prefix
+   * @returns {Promise<StoreKey[]>}
+   */
   async loadKeys(prefix) {
     validatePrefix(prefix);
+    /** @type {StoreKey[]} */
     const out = [];
     const p = this.#path(prefix);
     let stat;
@@ -285,6 +327,11 @@ export class NodeFsStore {
     return out.sort(compareKeys);
   }
 
+  /**
+   * @param {string[]} prefix
+   * @param {StoreKey[]} out
+   * @returns {Promise<void>}
+   */
   async #collectKeys(prefix, out) {
     const p = this.#path(prefix);
     let entries;
@@ -294,6 +341,7 @@ export class NodeFsStore {
       if (ABSENT.has(caught(err)?.code)) return;
       throw failed("cannot list", prefix, err);
     }
+    /** @type {string[][]} */
     const dirs = [];
     for (const entry of entries) {
       if (TEMP_FILE.test(entry.name)) {
@@ -317,6 +365,9 @@ export class NodeFsStore {
    * `{ pid, host, token }` and whose mtime the holder renews. A lock whose holder died (same host
    * and its pid is gone) or stopped renewing for `leaseMs` is taken over, and the taker is told
    * (`recovered: true`): the holder may have died between two writes.
+   * @param {StoreKey} key
+   * @param {{ leaseMs?: number, waitMs?: number }} [options]
+   * @returns {Promise<import("./store.js").StoreLock>}
    */
   async lock(key, { leaseMs = DEFAULT_LEASE_MS, waitMs = DEFAULT_LOCK_WAIT_MS } = {}) {
     validateKey(key);
@@ -355,7 +406,15 @@ export class NodeFsStore {
     }
   }
 
-  /** Creates the lock file, waiting for a live holder or taking over a dead one's; true when taken over. */
+  /**
+   * Creates the lock file, waiting for a live holder or taking over a dead one's; true when taken over.
+   * @param {StoreKey} key
+   * @param {string} file
+   * @param {string} content
+   * @param {number} leaseMs
+   * @param {number} deadline
+   * @returns {Promise<boolean>}
+   */
   async #takeLockFile(key, file, content, leaseMs, deadline) {
     let pause = 2;
     let madeDir = false;
@@ -402,6 +461,9 @@ export class NodeFsStore {
   /**
    * Replaces a stale lock file with ours, under a guard file so two takers cannot both win: the
    * lock is re-read under the guard and replaced (temp file + rename) only if unchanged.
+   * @param {string} file
+   * @param {LockState} seen
+   * @param {string} content
    */
   async #takeOver(file, seen, content) {
     const guard = `${file}.takeover`;
@@ -432,6 +494,7 @@ export class NodeFsStore {
     }
   }
 
+  /** @param {string[]} prefix */
   async removeRange(prefix) {
     validatePrefix(prefix);
     const p = this.#path(prefix);
@@ -442,7 +505,7 @@ export class NodeFsStore {
         // Empty prefix: clear the store's contents but keep its directory.
         const names = await fs
           .readdir(p)
-          .catch((err) => (ABSENT.has(err?.code) ? [] : Promise.reject(err)));
+          .catch((err) => (ABSENT.has(caught(err)?.code) ? [] : Promise.reject(err)));
         await Promise.all(
           names.map((n) => fs.rm(path.join(p, n), { recursive: true, force: true })),
         );
@@ -464,6 +527,9 @@ export class NodeFsStore {
   /**
    * Bytes start..end of the file (end clamped to its size), decoded; undefined if there is no
    * value. Reads only that span: the caller picks bounds on character boundaries.
+   * @param {StoreKey} key
+   * @param {number} start
+   * @param {number} end
    */
   async loadSlice(key, start, end) {
     validateKey(key);
@@ -480,7 +546,10 @@ export class NodeFsStore {
     });
   }
 
-  /** Length in UTF-16 code units, counted from the bytes in 1 MiB chunks without decoding. */
+  /**
+   * Length in UTF-16 code units, counted from the bytes in 1 MiB chunks without decoding.
+   * @param {StoreKey} key
+   */
   async size(key) {
     validateKey(key);
     return this.#readOpen(key, async (fh) => {
@@ -494,7 +563,13 @@ export class NodeFsStore {
     });
   }
 
-  /** `read(fileHandle)` on the key's file, closed afterwards; undefined if there is no value. */
+  /**
+   * `read(fileHandle)` on the key's file, closed afterwards; undefined if there is no value.
+   * @template T
+   * @param {StoreKey} key
+   * @param {(fh: import("node:fs/promises").FileHandle) => Promise<T>} read
+   * @returns {Promise<T | undefined>}
+   */
   async #readOpen(key, read) {
     const file = this.#path(key);
     let fh;
@@ -516,13 +591,23 @@ export class NodeFsStore {
   }
 }
 
-/** `{ text, holder, ageMs }` of a lock file, or undefined when there is none. */
+/**
+ * What a lock file says: its text, its holder's `{ pid, host, token }` as parsed (anything a
+ * process wrote), and how long ago it was last renewed.
+ * @typedef {{ text: string, holder: { [field: string]: unknown } | undefined, ageMs: number }} LockState
+ */
+
+/**
+ * `{ text, holder, ageMs }` of a lock file, or undefined when there is none.
+ * @param {string} file
+ * @returns {Promise<LockState | undefined>}
+ */
 async function lockState(file) {
   try {
     const [text, st] = await Promise.all([fs.readFile(file, "utf8"), fs.stat(file)]);
     let holder;
     try {
-      holder = JSON.parse(text);
+      holder = caught(JSON.parse(text));
     } catch {
       holder = undefined;
     }
@@ -532,19 +617,25 @@ async function lockState(file) {
   }
 }
 
-/** Whether a lock's holder is gone: its process died (same host), or it stopped renewing. */
+/**
+ * Whether a lock's holder is gone: its process died (same host), or it stopped renewing.
+ * @param {LockState} state
+ * @param {number} leaseMs
+ */
 function isStale({ holder, ageMs }, leaseMs) {
-  if (typeof holder?.pid !== "number") return ageMs > GUARD_STALE_MS;
+  const pid = holder?.pid;
+  if (typeof pid !== "number") return ageMs > GUARD_STALE_MS;
   if (ageMs > leaseMs) return true;
-  if (holder.host !== hostname() || holder.pid === process.pid) return false;
+  if (holder?.host !== hostname() || pid === process.pid) return false;
   try {
-    process.kill(holder.pid, 0);
+    process.kill(pid, 0);
     return false;
   } catch (err) {
     return caught(err)?.code === "ESRCH";
   }
 }
 
+/** @param {string} p */
 async function isDir(p) {
   return fs.stat(p).then(
     (s) => s.isDirectory(),
@@ -552,6 +643,7 @@ async function isDir(p) {
   );
 }
 
+/** @param {string} name */
 function isValidSegment(name) {
   try {
     validateSegment(name);

@@ -39,14 +39,35 @@ const MGET_BATCH = 128;
 
 // Locks taken through each client in this process, by Redis key: callers of one process (and
 // RedisStores sharing a client) queue here, in order, instead of polling Redis.
+/** @type {WeakMap<RedisClient, Map<string, Promise<unknown>>>} */
 const LOCAL_LOCKS = new WeakMap();
+
+/** @typedef {import("ioredis").Redis | import("ioredis").Cluster} RedisClient */
+/** @typedef {import("ioredis").ChainableCommander} Multi */
+/** @typedef {import("./store.js").StoreKey} StoreKey */
+/** @typedef {import("./store.js").StoreEntry} StoreEntry */
+/**
+ * The Redis keys of one session.
+ * @typedef {object} SessionKeys
+ * @property {string} session
+ * @property {Buffer} base
+ * @property {Buffer} keys
+ * @property {Buffer} len
+ * @property {Buffer} exp
+ * @property {(member: Buffer) => Buffer} lock
+ * @property {(member: Buffer) => Buffer} held
+ */
 
 const NUL = Buffer.of(0);
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** CESU-8 of a well-formed string: each UTF-16 unit on its own (byte order = code unit order). */
+/**
+ * CESU-8 of a well-formed string: each UTF-16 unit on its own (byte order = code unit order).
+ * @param {string} text
+ */
 function cesu8(text) {
   if (!SURROGATE.test(text)) return Buffer.from(text, "utf8");
+  /** @type {number[]} */
   const out = [];
   for (let i = 0; i < text.length; i++) {
     const u = text.charCodeAt(i);
@@ -57,20 +78,31 @@ function cesu8(text) {
   return Buffer.from(out);
 }
 
-/** The WTF-8 bytes of a string holding lone surrogates, as a Buffer (no copy). */
+/**
+ * The WTF-8 bytes of a string holding lone surrogates, as a Buffer (no copy).
+ * @param {string} text
+ */
 function wtf8Buffer(text) {
   const bytes = encode(text);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** The member of a key's segments after the session. */
+/**
+ * The member of a key's segments after the session.
+ * @param {readonly string[]} rest
+ */
 function memberOf(rest) {
+  /** @type {Buffer[]} */
   const parts = [];
   for (const segment of rest) parts.push(cesu8(segment), NUL);
   return Buffer.concat(parts);
 }
 
-/** The segments of a member (wtf8's decoder joins separately encoded surrogates into pairs). */
+/**
+ * The segments of a member (wtf8's decoder joins separately encoded surrogates into pairs).
+ * @param {Buffer} member
+ * @returns {string[]}
+ */
 function segmentsOf(member) {
   // Without 0xED (the lead byte of an encoded surrogate) CESU-8 is UTF-8: one decode, one split.
   if (!member.includes(0xed)) {
@@ -78,6 +110,7 @@ function segmentsOf(member) {
     segments.pop(); // after the last NUL
     return segments;
   }
+  /** @type {string[]} */
   const segments = [];
   let start = 0;
   for (let i = member.indexOf(0); i !== -1; i = member.indexOf(0, start)) {
@@ -87,7 +120,11 @@ function segmentsOf(member) {
   return segments;
 }
 
-/** ZRANGEBYLEX bounds of the members under `rest` (a member is in its own range). */
+/**
+ * ZRANGEBYLEX bounds of the members under `rest` (a member is in its own range).
+ * @param {readonly string[]} rest
+ * @returns {[Buffer, Buffer]}
+ */
 function rangeOf(rest) {
   if (rest.length === 0) return [Buffer.from("-"), Buffer.from("+")];
   const member = memberOf(rest);
@@ -176,14 +213,22 @@ if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`,
 };
-const SHAS = Object.fromEntries(
-  Object.entries(SCRIPTS).map(([name, text]) => [
-    name,
-    createHash("sha1").update(text).digest("hex"),
-  ]),
+/** @typedef {keyof typeof SCRIPTS} ScriptName */
+/** @type {Record<ScriptName, string>} */
+const SHAS = /** @type {Record<ScriptName, string>} */ (
+  Object.fromEntries(
+    Object.entries(SCRIPTS).map(([name, text]) => [
+      name,
+      createHash("sha1").update(text).digest("hex"),
+    ]),
+  )
 );
 
-/** `text` with the characters that would end or split a hash tag (and the escape) escaped. */
+/**
+ * `text` with the characters that would end or split a hash tag (and the escape) escaped.
+ * @param {string} text
+ * @param {string} [extra]
+ */
 function escapeTag(text, extra = "") {
   const special = new RegExp(`[%{}${extra}]`, "g");
   return text.replace(
@@ -192,18 +237,27 @@ function escapeTag(text, extra = "") {
   );
 }
 
+/** @param {readonly string[]} key */
 function keyText(key) {
   return JSON.stringify(key.join("/").slice(0, 300));
 }
 
+/** @param {unknown} err */
 function describeError(err) {
-  const message = String(err?.message ?? err)
+  const fields = caught(err);
+  const message = String(fields?.message ?? err)
     .split("\n")[0]
     .slice(0, 300);
-  return `${err?.name && err.name !== "Error" && err.name !== "ReplyError" ? `${err.name}: ` : ""}${message}`;
+  const name = fields?.name;
+  return `${name && name !== "Error" && name !== "ReplyError" ? `${String(name)}: ` : ""}${message}`;
 }
 
-/** A STORE_FAILED naming the call, the key and what Redis (or the client) said. */
+/**
+ * A STORE_FAILED naming the call, the key and what Redis (or the client) said.
+ * @param {string} what
+ * @param {readonly string[] | undefined} key
+ * @param {unknown} err
+ */
 function failed(what, key, err) {
   if (err instanceof ToolStubError) return err;
   const where = key === undefined ? "" : ` ${keyText(key)}`;
@@ -215,19 +269,27 @@ function failed(what, key, err) {
 }
 
 export class RedisStore {
+  /** @type {RedisClient} */
   #client;
+  /** @type {string} */
   #prefix;
   /** @type {number | undefined} */
   #ttlMs;
+  /** @type {number} */
   #timeoutMs;
+  /** @type {number} */
   #lockLeaseMs;
+  /** @type {number} */
   #lockWaitMs;
-  /** Session index writes in flight, by session (see #indexSession). */
+  /**
+   * Session index writes in flight, by session (see #indexSession).
+   * @type {Map<string, Promise<unknown>>}
+   */
   #indexing = new Map();
 
   /**
    * @param {object} options
-   * @param {object} options.client an ioredis `Redis` or `Cluster` (the caller creates and closes it)
+   * @param {RedisClient} options.client an ioredis `Redis` or `Cluster` (the caller creates and closes it)
    * @param {string} [options.keyPrefix] default "tool-stub": every Redis key starts `{<keyPrefix>:`
    * @param {number} [options.ttlSeconds] values expire this long after they are saved (Redis expiry)
    * @param {number} [options.timeoutMs] a call that takes longer fails (default 30,000)
@@ -263,7 +325,12 @@ export class RedisStore {
       );
     }
     // ioredis's own keyPrefix would prefix the keys a script is given but not the ones it builds.
-    if (client.options?.keyPrefix || client.options?.redisOptions?.keyPrefix) {
+    // A `Redis` has `options.keyPrefix`, a `Cluster` `options.redisOptions.keyPrefix`.
+    const clientOptions =
+      /** @type {{ keyPrefix?: string, redisOptions?: { keyPrefix?: string } } | undefined} */ (
+        client.options
+      );
+    if (clientOptions?.keyPrefix || clientOptions?.redisOptions?.keyPrefix) {
       throw new ToolStubError(
         "INVALID_ARGUMENT",
         "RedisStore: the ioredis client has a keyPrefix option: leave it unset and pass keyPrefix to RedisStore instead",
@@ -275,9 +342,14 @@ export class RedisStore {
         "RedisStore: keyPrefix must be a non-empty string",
       );
     }
+    /**
+     * @param {number | undefined} value
+     * @param {string} name
+     * @param {boolean} [allowUndefined]
+     */
     const positive = (value, name, allowUndefined) => {
       if (allowUndefined && value === undefined) return;
-      if (!Number.isFinite(value) || value <= 0)
+      if (typeof value !== "number" || !Number.isFinite(value) || value <= 0)
         throw new ToolStubError(
           "INVALID_ARGUMENT",
           `RedisStore: ${name} must be a positive number (got ${String(value)})`,
@@ -306,7 +378,11 @@ export class RedisStore {
     return this.#client;
   }
 
-  /** The Redis keys of session `session`. */
+  /**
+   * The Redis keys of session `session`.
+   * @param {string} session
+   * @returns {SessionKeys}
+   */
   #session(session) {
     const tag = `{${this.#prefix}:${escapeTag(session)}}`;
     return {
@@ -315,7 +391,9 @@ export class RedisStore {
       keys: Buffer.from(`${tag}#keys`),
       len: Buffer.from(`${tag}#len`),
       exp: Buffer.from(`${tag}#exp`),
+      /** @param {Buffer} member */
       lock: (member) => Buffer.concat([Buffer.from(`${tag}#lock/`), member]),
+      /** @param {Buffer} member */
       held: (member) => Buffer.concat([Buffer.from(`${tag}#held/`), member]),
     };
   }
@@ -324,15 +402,25 @@ export class RedisStore {
     return `{${this.#prefix}}:sessions`;
   }
 
+  /** @param {StoreKey} key */
   #where(key) {
     const s = this.#session(key[0]);
     const member = memberOf(key.slice(1));
     return { s, member, valueKey: Buffer.concat([s.base, member]) };
   }
 
-  /** Runs `fn()`, failing with STORE_FAILED after the store's deadline or on any Redis error. */
+  /**
+   * Runs `fn()`, failing with STORE_FAILED after the store's deadline or on any Redis error.
+   * @template T
+   * @param {string} what
+   * @param {readonly string[]} key
+   * @param {() => Promise<T>} fn
+   * @returns {Promise<T>}
+   */
   async #io(what, key, fn) {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
+    /** @type {Promise<never>} */
     const deadline = new Promise((_, reject) => {
       timer = setTimeout(() => {
         const cause = new Error(`no answer from Redis within ${this.#timeoutMs} ms`);
@@ -349,7 +437,13 @@ export class RedisStore {
     }
   }
 
-  /** A script by its SHA, loading it when the server does not have it yet. */
+  /**
+   * A script by its SHA, loading it when the server does not have it yet.
+   * @param {ScriptName} name
+   * @param {Buffer[]} keys
+   * @param {(string | Buffer | number)[]} args
+   * @returns {Promise<unknown>}
+   */
   async #script(name, keys, args) {
     try {
       return await this.#client.callBuffer("EVALSHA", SHAS[name], keys.length, ...keys, ...args);
@@ -359,7 +453,11 @@ export class RedisStore {
     }
   }
 
-  /** EXEC's answers, or the first error among them. */
+  /**
+   * EXEC's answers, or the first error among them.
+   * @param {Multi} multi
+   * @returns {Promise<unknown[]>}
+   */
   static async #exec(multi) {
     const answers = await multi.exec();
     if (answers === null) throw new Error("the transaction was aborted");
@@ -367,6 +465,7 @@ export class RedisStore {
     return answers.map(([, value]) => value);
   }
 
+  /** @param {StoreKey} key */
   async load(key) {
     validateKey(key);
     const { valueKey } = this.#where(key);
@@ -374,6 +473,10 @@ export class RedisStore {
     return bytes === null ? undefined : decode(bytes);
   }
 
+  /**
+   * @param {StoreKey} key
+   * @param {string} value
+   */
   async save(key, value) {
     return this.saveMany([{ key, value }]);
   }
@@ -381,6 +484,7 @@ export class RedisStore {
   /**
    * Saves every entry in one MULTI/EXEC per session: the session's readers see all of them or
    * none (ToolStub writes a result's output, index and record this way).
+   * @param {StoreEntry[]} entries
    */
   async saveMany(entries) {
     if (!Array.isArray(entries))
@@ -388,22 +492,30 @@ export class RedisStore {
         "INVALID_ARGUMENT",
         "saveMany takes an array of { key, value } entries",
       );
+    /** @type {Map<string, StoreEntry[]>} */
     const bySession = new Map();
-    for (const entry of entries) {
+    for (const entry of /** @type {unknown[]} */ (entries)) {
       if (entry === null || typeof entry !== "object")
         throw new ToolStubError(
           "INVALID_ARGUMENT",
           "saveMany takes an array of { key, value } entries",
         );
-      validateKey(entry.key);
-      validateValue(entry.value);
-      const session = entry.key[0];
-      if (!bySession.has(session)) bySession.set(session, []);
-      bySession.get(session).push({ key: [...entry.key], value: entry.value });
+      const { key, value } = /** @type {{ key: unknown, value: unknown }} */ (entry);
+      validateKey(key);
+      validateValue(value);
+      const checked = /** @type {StoreEntry} */ ({ key, value });
+      const session = checked.key[0];
+      let group = bySession.get(session);
+      if (!group) {
+        group = [];
+        bySession.set(session, group);
+      }
+      group.push({ key: [...checked.key], value: checked.value });
     }
     await Promise.all([...bySession.values()].map((group) => this.#saveSession(group)));
   }
 
+  /** @param {StoreEntry[]} group */
   async #saveSession(group) {
     const first = group[0].key;
     const s = this.#session(first[0]);
@@ -445,12 +557,15 @@ export class RedisStore {
   /**
    * Adds a session to the session index, scored by when it was last written. With a TTL, sessions
    * not written for longer than it (so expired) leave the index here, or it would grow forever.
+   * @param {string} session
+   * @param {number} now
    */
   #indexSession(session, now) {
     // Saves running at once (a turn's results) share one index write: it is sent beside each of
     // their MULTIs as its own would be.
     const pending = this.#indexing.get(session);
     if (pending) return pending;
+    /** @type {Promise<unknown>} */
     let write;
     if (this.#ttlMs === undefined) {
       write = this.#client.zadd(this.#sessionsKey, now, cesu8(session));
@@ -464,6 +579,7 @@ export class RedisStore {
     return shared;
   }
 
+  /** @param {StoreKey} key */
   async remove(key) {
     validateKey(key);
     const { s, member, valueKey } = this.#where(key);
@@ -489,17 +605,34 @@ export class RedisStore {
     return members.map((m) => decode(m)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  /** The members under `rest` in session `s`, in key order. */
+  /**
+   * The members under `rest` in session `s`, in key order.
+   * @param {SessionKeys} s
+   * @param {readonly string[]} rest
+   * @param {string} what
+   * @param {readonly string[]} prefix
+   * @returns {Promise<Buffer[]>}
+   */
   async #members(s, rest, what, prefix) {
     const [min, max] = rangeOf(rest);
-    return this.#io(what, prefix, () =>
-      this.#script("list", [s.keys, s.len, s.exp], [min, max, s.base]),
+    return this.#io(
+      what,
+      prefix,
+      async () =>
+        /** @type {Buffer[]} the script answers ZRANGEBYLEX's members */ (
+          await this.#script("list", [s.keys, s.len, s.exp], [min, max, s.base])
+        ),
     );
   }
 
+  /**
+   * @param {string[]} prefix
+   * @returns {Promise<StoreKey[]>}
+   */
   async loadKeys(prefix) {
     validatePrefix(prefix);
     if (prefix.length === 0) {
+      /** @type {StoreKey[]} */
       const out = [];
       for (const session of await this.#sessions()) {
         const keys = await this.loadKeys([session]);
@@ -517,15 +650,21 @@ export class RedisStore {
     return members.map((m) => [prefix[0], ...segmentsOf(m)]);
   }
 
+  /**
+   * @param {string[]} prefix
+   * @returns {Promise<StoreEntry[]>}
+   */
   async loadRange(prefix) {
     validatePrefix(prefix);
     if (prefix.length === 0) {
+      /** @type {StoreEntry[]} */
       const out = [];
       for (const session of await this.#sessions()) out.push(...(await this.loadRange([session])));
       return out;
     }
     const s = this.#session(prefix[0]);
     const members = await this.#members(s, prefix.slice(1), "list the keys under", prefix);
+    /** @type {StoreEntry[]} */
     const out = [];
     for (let i = 0; i < members.length; i += MGET_BATCH) {
       const batch = members.slice(i, i + MGET_BATCH);
@@ -541,6 +680,7 @@ export class RedisStore {
     return out;
   }
 
+  /** @param {string[]} prefix */
   async removeRange(prefix) {
     validatePrefix(prefix);
     if (prefix.length === 0) {
@@ -558,6 +698,7 @@ export class RedisStore {
   /**
    * Drops an emptied session from the session index. Checked again after: a save that landed in
    * between (it adds the session after its MULTI) puts it back.
+   * @param {SessionKeys} s
    */
   async #forgetSessionIfEmpty(s) {
     if ((await this.#client.exists(s.keys)) !== 0) return;
@@ -567,13 +708,17 @@ export class RedisStore {
       await this.#client.zadd(this.#sessionsKey, Date.now(), member);
   }
 
-  /** value.length from the session's length hash, without loading the value. */
+  /**
+   * value.length from the session's length hash, without loading the value.
+   * @param {StoreKey} key
+   */
   async size(key) {
     validateKey(key);
     const { s, member, valueKey } = this.#where(key);
     const multi = this.#client.multi().exists(valueKey).hget(s.len, member);
     const [exists, length] = await this.#io("size", key, () => RedisStore.#exec(multi));
     if (exists === 0) return undefined;
+    // HGET answers a string or null.
     const n = Number(length);
     if (length !== null && Number.isSafeInteger(n) && n >= 0) return n;
     return (await this.load(key))?.length; // written by something else: measured
@@ -587,6 +732,11 @@ export class RedisStore {
     return "utf8";
   }
 
+  /**
+   * @param {StoreKey} key
+   * @param {number} start
+   * @param {number} end
+   */
   async loadSlice(key, start, end) {
     validateKey(key);
     validateSliceBounds(start, end);
@@ -606,25 +756,30 @@ export class RedisStore {
    * An exclusive lock named by `key`, across every client of the Redis: SET NX PX with a random
    * token, renewed while held, released by compare-and-delete. A holder that dies frees it when its
    * lease runs out; the next taker is told (`recovered: true`) by a marker the holder leaves.
+   * @param {StoreKey} key
+   * @returns {Promise<import("./store.js").StoreLock>}
    */
   async lock(key) {
     validateKey(key);
     const { s, member } = this.#where(key);
     const lockKey = s.lock(member);
     const heldKey = s.held(member);
-    if (!LOCAL_LOCKS.has(this.#client)) LOCAL_LOCKS.set(this.#client, new Map());
-    const releaseLocal = await acquireLocal(
-      LOCAL_LOCKS.get(this.#client),
-      lockKey.toString("latin1"),
-    );
+    let locks = LOCAL_LOCKS.get(this.#client);
+    if (!locks) {
+      locks = new Map();
+      LOCAL_LOCKS.set(this.#client, locks);
+    }
+    const releaseLocal = await acquireLocal(locks, lockKey.toString("latin1"));
     try {
       const token = randomBytes(16).toString("hex");
       const deadline = Date.now() + this.#lockWaitMs;
       let pause = 2;
       let recovered;
       for (;;) {
-        const answer = await this.#io("take the lock", key, () =>
-          this.#script("lock", [lockKey, heldKey], [token, this.#lockLeaseMs, this.#ttlMs ?? 0]),
+        const answer = /** @type {number} the lock script answers -1, 0 or 1 */ (
+          await this.#io("take the lock", key, () =>
+            this.#script("lock", [lockKey, heldKey], [token, this.#lockLeaseMs, this.#ttlMs ?? 0]),
+          )
         );
         if (answer >= 0) {
           recovered = answer === 1;
