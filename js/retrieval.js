@@ -16,18 +16,47 @@ import {
 import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
 import { DEFAULT_READ_LIMIT, INDEX_FILE, METADATA_FILE, OUTPUT_FILE } from "./core-constants.js";
 import { KINDS_WITH_HIT_COORDINATES } from "./generated/contract.js";
+
+/** The kinds whose hits get coordinates, as a list any kind can be looked up in. */
+const HIT_COORDINATE_KINDS = /** @type {readonly string[]} */ (KINDS_WITH_HIT_COORDINATES);
 import { literalSearch } from "./literal-search.js";
 import { needsGrepModule } from "./grep-module.js";
 import { changedOutput, skipReport } from "./session.js";
 
+/** @typedef {import("./session.js").Session} Session */
+/** @typedef {import("./text-chunks.js").TextPieces} TextPieces */
+/** @typedef {import("./generated/contract.js").ReadWindow} ReadWindow */
+/** @typedef {import("./generated/contract.js").GrepResult} GrepResult */
+/** @typedef {GrepResult["matches"][number]} GrepMatch */
+/** @typedef {import("./generated/contract.js").RankedSearch} RankedSearch */
+/** @typedef {import("./index.js").ReadResult} ReadResult */
+/** @typedef {import("./index.js").SearchMatch} SearchMatch */
+/**
+ * A line, JSON pointer or rows read's answer.
+ * @typedef {import("./index.js").LineReadResult | import("./index.js").JsonPointerReadResult | import("./index.js").RowsReadResult} StructuredReadResult
+ */
+/** @typedef {"lines" | "jsonPointer" | "rows"} StructuredMode */
+/**
+ * `searchAllPlan`'s answer: how to grep each stored result (the request as the core checked it)
+ * and when to stop.
+ * @typedef {{ grep: { regex?: boolean, ignoreCase?: boolean, wholeWord?: boolean }, limit: number, stopAfter?: number }} SearchAllPlan
+ */
+
 const READ_OPTIONS = ["offset", "limit", "includeMetadata"];
-/** Read modes beyond the reference's offset/limit, and the options each takes. */
+/**
+ * Read modes beyond the reference's offset/limit, and the options each takes.
+ * @type {Record<StructuredMode, string[]>}
+ */
 const READ_MODES = {
   lines: ["line", "lines", "column", "numbered"],
   jsonPointer: ["jsonPointer"],
   rows: ["rows"],
 };
-const CORE_READS = { lines: "readLines", jsonPointer: "readJsonPointer", rows: "readTableRows" };
+const CORE_READS = /** @type {const} */ ({
+  lines: "readLines",
+  jsonPointer: "readJsonPointer",
+  rows: "readTableRows",
+});
 const SEARCH_OPTIONS = ["query", "limit", "contextChars"];
 const GREP_OPTIONS = ["regex", "ignoreCase", "wholeWord", "contextLines"];
 const SEARCH_ALL_OPTIONS = [
@@ -47,6 +76,10 @@ const SEARCH_ALL_OPTIONS = [
  * A window of a stored output: by code-point offset and limit (`-1`: to the end; the
  * reference's read), or by lines (`line`, `lines`, `column`, `numbered`), or a JSON subtree
  * (`jsonPointer`), or CSV/TSV rows (`rows: { start, count }`); the last three within `maxChars`.
+ * @param {Session} session
+ * @param {unknown} refOrId
+ * @param {unknown} options
+ * @returns {Promise<ReadResult | StructuredReadResult>}
  */
 export async function read(session, refOrId, options) {
   const opts = requireOptions(options, "options");
@@ -60,6 +93,7 @@ export async function read(session, refOrId, options) {
   const window =
     (await indexedWindow(session, id, offset, limit)) ??
     coreWindow(session, await session.loadOutput(id), offset, limit);
+  /** @type {ReadResult} */
   const result = {
     toolResultId: id,
     content: window.content,
@@ -73,12 +107,12 @@ export async function read(session, refOrId, options) {
   return result;
 }
 
-/** @typedef {import("./generated/contract.js").ReadWindow} ReadWindow */
-/** @typedef {import("./generated/contract.js").GrepResult} GrepResult */
-/** @typedef {import("./generated/contract.js").RankedSearch} RankedSearch */
-
 /**
  * The core's read window of `content`, cut exactly when it holds lone surrogates.
+ * @param {Session} session
+ * @param {string} content
+ * @param {number} offset
+ * @param {number} limit
  * @returns {ReadWindow}
  */
 function coreWindow(session, content, offset, limit) {
@@ -92,6 +126,11 @@ function coreWindow(session, content, offset, limit) {
 /**
  * The read window from only the span of the output around it, when the result has an index and
  * the store a ranged read (`loadSlice`); undefined otherwise (then the whole output is loaded).
+ * @param {Session} session
+ * @param {string} id
+ * @param {number} offset
+ * @param {number} limit
+ * @returns {Promise<ReadWindow | undefined>}
  */
 async function indexedWindow(session, id, offset, limit) {
   const unit = session.store.sliceUnit;
@@ -132,11 +171,16 @@ async function indexedWindow(session, id, offset, limit) {
 /**
  * Checks a stored output against its record: the SHA-256 and the length must match, else
  * `CORRUPT`. Returns `{ toolResultId, sha256, totalChars }`.
+ * @param {Session} session
+ * @param {unknown} refOrId
  */
 export async function verify(session, refOrId) {
   const id = session.resolveId(refOrId);
   const content = await session.loadOutput(id);
   const record = await session.loadMetadata(id);
+  // Deleted since its output was loaded (another ToolStub on the store).
+  if (record === null)
+    throw new ToolStubError("NOT_FOUND", `no tool result ${id} in session ${session.sessionId}`);
   const sha256 = session.runtime.run((text) => session.runtime.storedSha256(text), content);
   const totalChars = countCodePoints(content);
   if (sha256 !== record.sha256 || totalChars !== record.original_chars) {
@@ -155,12 +199,20 @@ export async function verify(session, refOrId) {
   return { toolResultId: id, sha256, totalChars };
 }
 
+/**
+ * @param {Session} session
+ * @param {unknown} refOrId
+ * @param {Record<string, unknown>} opts
+ * @param {StructuredMode} mode
+ * @returns {Promise<StructuredReadResult>}
+ */
 async function readStructured(session, refOrId, opts, mode) {
   checkKnownKeys(opts, [...READ_MODES[mode], "maxChars", "includeMetadata"], `${mode} read`);
   const id = session.resolveId(refOrId);
   const request = callerJson(definedOptions(opts, [...READ_MODES[mode], "maxChars"]), "options");
   await session.runtime.extras.call("checkReadOptions", mode, request);
   const content = await session.loadOutput(id);
+  /** @type {StructuredReadResult} */
   const result = {
     toolResultId: id,
     mode,
@@ -174,6 +226,10 @@ async function readStructured(session, refOrId, opts, mode) {
  * Search in a stored output: literal and case-sensitive by default (the reference's matches),
  * or `regex`, `ignoreCase`, `wholeWord`; context by `contextChars` or `contextLines`. Each
  * match says its offset, line and column; `totalMatches` counts all, also beyond `limit`.
+ * @param {Session} session
+ * @param {unknown} refOrId
+ * @param {unknown} options
+ * @returns {Promise<import("./index.js").SearchResult>}
  */
 export async function search(session, refOrId, options) {
   const opts = requireOptions(options, "options");
@@ -201,12 +257,18 @@ export async function search(session, refOrId, options) {
 /**
  * The hits with what their result's kind adds for the next read: `row` (CSV/TSV, as
  * `rows.start`) or `jsonPointer` (JSON), decided by the core.
+ * @param {Session} session
+ * @param {string} id
+ * @param {string | TextPieces} content
+ * @param {GrepMatch[]} matches
+ * @returns {Promise<SearchMatch[]>}
  */
 async function withHitCoordinates(session, id, content, matches) {
   if (matches.length === 0) return matches;
   const kind = (await session.loadMetadata(id))?.synopsis_kind;
-  if (!KINDS_WITH_HIT_COORDINATES.includes(kind)) return matches;
+  if (kind === undefined || !HIT_COORDINATE_KINDS.includes(kind)) return matches;
   const hits = new Uint32Array(matches.flatMap((m) => [m.offset, m.length]));
+  /** @type {{ row?: number, jsonPointer?: string }[]} */
   const extra = JSON.parse(
     await session.runtime.grep.coreOnText("hitCoordinates", content, kind, hits),
   );
@@ -216,9 +278,15 @@ async function withHitCoordinates(session, id, content, matches) {
 /**
  * The reference's literal search run in JS (see literal-search.js) when the options ask for
  * nothing more and the result's index says the output is well-formed; undefined otherwise.
+ * @param {Session} session
+ * @param {string} id
+ * @param {string | TextPieces} content
+ * @param {Record<string, unknown>} opts
  */
 async function jsLiteralSearch(session, id, content, opts) {
   if (
+    typeof content !== "string" ||
+    typeof opts.query !== "string" ||
     opts.regex ||
     opts.ignoreCase ||
     opts.wholeWord ||
@@ -229,12 +297,20 @@ async function jsLiteralSearch(session, id, content, opts) {
   }
   const index = parseOutputIndex(await session.store.load(session.key(id, INDEX_FILE)));
   if (index === undefined || !index.wellFormed || index.utf16 !== content.length) return undefined;
-  return literalSearch(content, opts, index);
+  // The other options were checked by the core (`checkGrep`): numbers or null where given.
+  return literalSearch(
+    content,
+    /** @type {import("./literal-search.js").LiteralRequest} */ (opts),
+    index,
+  );
 }
 
 /**
  * Searches every stored result of the session. Results are ranked by their number of matches,
  * then newest first; each carries its ref, its first `perResult` matches and `totalMatches`.
+ * @param {Session} session
+ * @param {unknown} options
+ * @returns {Promise<import("./index.js").SearchAllResult>}
  */
 export async function searchAll(session, options) {
   const opts = requireOptions(options, "options");
@@ -243,12 +319,14 @@ export async function searchAll(session, options) {
   if (opts.toolName !== undefined) requireString(opts.toolName, "toolName");
   const request = callerJson(definedOptions(opts, SEARCH_ALL_OPTIONS), "options");
   // Checked before any I/O (a bad regex fails here); the candidates come from the catalog.
+  /** @type {SearchAllPlan} */
   const plan = JSON.parse(await session.runtime.extras.call("searchAllPlan", request));
   const grep = JSON.stringify(plan.grep);
   const engine = needsGrepModule(plan.grep) ? await session.runtime.grep.engine() : undefined;
   if (engine) await engine.check(grep);
   // `toolName` is applied here, from the catalog, before any output is loaded.
-  let candidates = await session.catalog.use((catalog) => catalog.candidates(opts.toolName));
+  const toolName = /** @type {string | undefined} */ (opts.toolName);
+  let candidates = await session.catalog.use((catalog) => catalog.candidates(toolName));
   const stopAfter = plan.stopAfter;
   if (stopAfter !== undefined) {
     // order "newest": searched in its ranking order (the core's), so it can stop at `limit` hits.
@@ -259,7 +337,9 @@ export async function searchAll(session, options) {
     const order = await session.runtime.extras.call("searchAllScanOrder", JSON.stringify(known));
     candidates = Array.from(order, (i) => candidates[i]);
   }
+  /** @type {RankedSearch["results"]} */
   const hits = [];
+  /** @type {import("./index.js").SkippedResult[]} */
   const skipped = [];
   let searched = 0;
   // One output in memory at a time; what cannot be read is reported, not fatal to the session.
@@ -269,9 +349,12 @@ export async function searchAll(session, options) {
     const id = candidate.toolResultId;
     // Every step of one result (its output, the search, its record for hit coordinates) may
     // fail on that result alone: it is skipped and reported, the others are still searched.
+    /** @type {GrepResult} */
     let found;
+    /** @type {SearchMatch[]} */
     let matches;
     try {
+      /** @type {string | undefined} */
       let content = await session.store.load(session.key(id, OUTPUT_FILE));
       if (content === undefined) throw session.missingOutput(id, "has no stored output");
       found = JSON.parse(
@@ -303,7 +386,8 @@ export async function searchAll(session, options) {
       "rankSearchAll",
       JSON.stringify(hits),
       plan.limit,
-      opts.order,
+      // Checked by the core (`searchAllPlan`): a SearchOrder, or absent.
+      /** @type {string | undefined} */ (opts.order),
       candidates.length - searched,
     ),
   );
@@ -311,25 +395,37 @@ export async function searchAll(session, options) {
   return ranked;
 }
 
-/** `{ note }` when a grep result carries one, else nothing. */
+/**
+ * `{ note }` when a grep result carries one, else nothing.
+ * @param {{ note?: string }} found
+ */
 function noteOf(found) {
   return found.note === undefined ? {} : { note: found.note };
 }
 
-/** The code points offset..offset+limit of a string holding lone surrogates, exactly. */
+/**
+ * The code points offset..offset+limit of a string holding lone surrogates, exactly.
+ * @param {string} content
+ * @param {number} offset
+ * @param {number} limit
+ */
 export function exactWindow(content, offset, limit) {
   const codePoints = [...content].slice(offset, limit === -1 ? undefined : offset + limit);
   return codePoints.join("");
 }
 
-/** The read mode the options ask for ("offset" is the reference's), checked for mixing. */
+/**
+ * The read mode the options ask for ("offset" is the reference's), checked for mixing.
+ * @param {Record<string, unknown>} opts
+ * @returns {"offset" | StructuredMode}
+ */
 function readMode(opts) {
-  const modes = Object.keys(READ_MODES).filter((mode) =>
+  const modes = /** @type {StructuredMode[]} */ (Object.keys(READ_MODES)).filter((mode) =>
     READ_MODES[mode].some((key) => opts[key] !== undefined),
   );
   if (modes.length > 1)
     throw invalid(`read options mix modes (${modes.join(", ")}): use one of them`);
-  const mode = modes[0] ?? "offset";
+  const mode = /** @type {StructuredMode | undefined} */ (modes[0]) ?? "offset";
   if (mode !== "offset" && (opts.offset !== undefined || opts.limit !== undefined)) {
     throw invalid(`offset/limit do not combine with a ${mode} read`);
   }
@@ -339,7 +435,11 @@ function readMode(opts) {
   return mode;
 }
 
-/** Only the options that are set, for the core's JSON. */
+/**
+ * Only the options that are set, for the core's JSON.
+ * @param {Record<string, unknown>} opts
+ * @param {readonly string[]} keys
+ */
 function definedOptions(opts, keys) {
   return Object.fromEntries(
     keys.filter((key) => opts[key] !== undefined).map((key) => [key, opts[key]]),

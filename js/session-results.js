@@ -19,11 +19,21 @@ import {
 } from "./core-constants.js";
 import { errorReport, skipReport } from "./session.js";
 
+/** @typedef {import("./session.js").Session} Session */
+/** @typedef {import("./generated/contract.js").ToolResultRecord} ToolResultRecord */
+/** @typedef {import("./index.js").SkippedResult} SkippedResult */
+/** @typedef {import("./index.js").RetentionReport} RetentionReport */
+
 const LIST_OPTIONS = ["toolName", "limit"];
 /** How many records `list` reads at once. */
 const RECORDS_IN_FLIGHT = 16;
 
-/** The session's stored records (as written, snake_case), in id order. */
+/**
+ * The session's stored records (as written, snake_case), in id order.
+ * @param {Session} session
+ * @param {unknown} options
+ * @returns {Promise<{ toolResults: ToolResultRecord[], skipped?: SkippedResult[] }>}
+ */
 export async function list(session, options) {
   const opts = requireOptions(options, "options");
   checkKnownKeys(opts, LIST_OPTIONS, "list");
@@ -39,13 +49,20 @@ export async function list(session, options) {
  * Up to `limit` stored records of the catalog's entries in `select`'s order (`toolName`,
  * `order`, `offset`), loading only those records. A record that does not read is skipped and
  * reported; an entry whose record is gone is dropped from the catalog.
+ * @param {Session} session
+ * @param {import("./catalog.js").CatalogQuery} select
+ * @param {number} limit
  */
 export async function listRecords(session, select, limit) {
+  /** @type {ToolResultRecord[]} */
   const records = [];
+  /** @type {SkippedResult[]} */
   const skipped = [];
+  /** @type {string[]} */
   const gone = [];
   let offset = select.offset ?? 0;
   const page = await session.catalog.use(async (catalog) => {
+    /** @type {import("./catalog.js").CatalogSelection} */
     let page;
     do {
       const want = Math.min(limit - records.length + skipped.length + gone.length, 1000);
@@ -95,12 +112,17 @@ export async function listRecords(session, select, limit) {
 /**
  * Rebuilds the session's catalog from the stored records (results stored by another tool or an
  * older version are added, entries without a record dropped). Answers `{ results, added, removed }`.
+ * @param {Session} session
  */
 export async function rebuildCatalog(session) {
   return session.catalog.locked(() => session.catalog.rebuild());
 }
 
-/** Deletes one stored result. `{ deleted: false }` when there was none. */
+/**
+ * Deletes one stored result. `{ deleted: false }` when there was none.
+ * @param {Session} session
+ * @param {unknown} refOrId
+ */
 export async function deleteResult(session, refOrId) {
   const id = session.resolveId(refOrId);
   session.requireRemoveRange();
@@ -121,6 +143,8 @@ export async function deleteResult(session, refOrId) {
  * Removes one result's files in the inverse of the write order (record, index, output), then
  * anything else under it: a crash in between leaves an output without a record (not a result:
  * nothing lists or reads it), never a record naming a missing output.
+ * @param {Session} session
+ * @param {string} id
  */
 async function removeResult(session, id) {
   const removeRange = session.requireRemoveRange();
@@ -134,6 +158,7 @@ async function removeResult(session, id) {
 /**
  * Deletes every stored result of this session and its catalog: exactly what this package
  * wrote under the session (its `tool-results` and `tool-stub` entries), nothing else.
+ * @param {Session} session
  */
 export async function deleteSession(session) {
   const removeRange = session.requireRemoveRange();
@@ -147,6 +172,7 @@ export async function deleteSession(session) {
  * What this session stores, from its catalog: `{ results, chars, bytes }` (UTF-8 bytes of the
  * outputs, their indexes and records). It counts what `list` lists: a directory without a
  * record (a write cut short) and temp files are not results.
+ * @param {Session} session
  */
 export async function usage(session) {
   return session.catalog.usage();
@@ -156,10 +182,14 @@ export async function usage(session) {
  * Applies the retention policy (`maxResults`, `maxBytes`, `maxAgeMs`): deletes the oldest results
  * first, never one in `protect` (refs or ids). Runs after every `externalize` too, under the
  * session's lock. Answers `{ deleted: [ids] }`, with `skipped` for results it could not delete.
+ * @param {Session} session
+ * @param {unknown} options
+ * @returns {Promise<{ deleted: string[], skipped?: SkippedResult[] }>}
  */
 export async function prune(session, options) {
   const opts = requireOptions(options, "options");
   checkKnownKeys(opts, ["protect"], "prune");
+  /** @type {unknown} */
   const protectGiven = opts.protect ?? [];
   if (!Array.isArray(protectGiven)) throw invalid("protect must be an array of refs or ids");
   const protect = protectGiven.map((ref) => session.resolveId(ref));
@@ -175,6 +205,9 @@ export async function prune(session, options) {
 /**
  * Retention under the lock: plans from the catalog, records the removals, then deletes each
  * result. Never throws: `{ deleted, skipped: [{ toolResultId, code, message }], error? }`.
+ * @param {Session} session
+ * @param {string[]} protect
+ * @returns {Promise<RetentionReport & { error?: { code: import("./index.js").ToolStubErrorCode } }>}
  */
 export async function retain(session, protect) {
   if (typeof session.store.removeRange !== "function") {
@@ -187,6 +220,7 @@ export async function retain(session, protect) {
       },
     };
   }
+  /** @type {string[]} */
   let doomed;
   try {
     doomed = await session.catalog.use(
@@ -200,7 +234,9 @@ export async function retain(session, protect) {
   } catch (error) {
     return { deleted: [], skipped: [], error: errorReport(error) };
   }
+  /** @type {string[]} */
   const deleted = [];
+  /** @type {SkippedResult[]} */
   const skipped = [];
   for (const id of doomed) {
     try {
@@ -214,8 +250,14 @@ export async function retain(session, protect) {
   return { deleted, skipped };
 }
 
-/** `[{ text } | { error }]`: each key loaded, up to RECORDS_IN_FLIGHT at once, in the keys' order. */
+/**
+ * `[{ text } | { error }]`: each key loaded, up to RECORDS_IN_FLIGHT at once, in the keys' order.
+ * @param {import("./stores/store.js").Store} store
+ * @param {import("./stores/store.js").StoreKey[]} keys
+ * @returns {Promise<{ text?: string, error?: unknown }[]>}
+ */
 async function loadEach(store, keys) {
+  /** @type {{ text?: string, error?: unknown }[]} */
   const out = new Array(keys.length);
   let next = 0;
   const worker = async () => {
@@ -237,13 +279,19 @@ async function loadEach(store, keys) {
  * undefined. Parsed here, not in the core: Python's `json`, like `JSON.parse`, keeps a record
  * holding an escaped lone surrogate, which serde_json refuses; and the page's filter and order
  * come from the catalog.
+ * @param {string} text
+ * @returns {ToolResultRecord | undefined}
  */
 function listedRecord(text) {
+  /** @type {unknown} */
   let value;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+  // Listed as stored: what the package writes is a ToolResultRecord, another tool's is its own.
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? /** @type {ToolResultRecord} */ (value)
+    : undefined;
 }

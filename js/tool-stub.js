@@ -32,6 +32,15 @@ import { ContextGovernor } from "./context/fit-context.js";
 import { refArguments, resolveRefs } from "./refs.js";
 import { caught } from "./stores/errors.js";
 
+/** @typedef {import("./index.js").ReadOptions} ReadOptions */
+/** @typedef {import("./index.js").LineReadOptions} LineReadOptions */
+/** @typedef {import("./index.js").JsonPointerReadOptions} JsonPointerReadOptions */
+/** @typedef {import("./index.js").RowsReadOptions} RowsReadOptions */
+/** @typedef {import("./index.js").ReadResult} ReadResult */
+/** @typedef {import("./index.js").LineReadResult} LineReadResult */
+/** @typedef {import("./index.js").JsonPointerReadResult} JsonPointerReadResult */
+/** @typedef {import("./index.js").RowsReadResult} RowsReadResult */
+
 /** The pattern of the default session URI; `{sessionId}` is replaced. */
 export const DEFAULT_SESSION_URI_PATTERN = "viking://user/default/sessions/{sessionId}";
 
@@ -57,7 +66,9 @@ const WAITING_METHODS = [
 export class ToolStubOnRuntime {
   /** @type {import("./runtime.js").Runtime} */
   #runtime;
+  /** @type {string} */
   #sessionId;
+  /** @type {string} */
   #sessionUri;
   /** @type {Session | undefined} The session, once configured. */
   #session;
@@ -66,7 +77,10 @@ export class ToolStubOnRuntime {
    * @type {(() => void) | undefined}
    */
   #configure;
-  /** The context governor (context/fit-context.js), made on the first fitContext. */
+  /**
+   * The context governor (context/fit-context.js), made on the first fitContext.
+   * @type {ContextGovernor | undefined}
+   */
   #governor;
 
   /**
@@ -162,9 +176,12 @@ export class ToolStubOnRuntime {
     if (runtime.isReady()) this.#configured();
   }
 
-  /** Runs the core's part of the constructor if it has not run (it throws as the constructor would). */
+  /**
+   * Runs the core's part of the constructor if it has not run (it throws as the constructor would).
+   * @returns {Session}
+   */
   #configured() {
-    if (this.#configure === undefined) return this.#session;
+    if (this.#configure === undefined) return this.#ready;
     const configure = this.#configure;
     try {
       configure();
@@ -177,7 +194,15 @@ export class ToolStubOnRuntime {
         };
       throw error;
     }
-    return this.#session;
+    return this.#ready;
+  }
+
+  /**
+   * The session: configured before any method that uses it runs (the waiting methods, see the
+   * static block below, configure first).
+   */
+  get #ready() {
+    return /** @type {Session} */ (this.#session);
   }
 
   /** Whether a call must wait for the wasm or the configuration before it runs. */
@@ -190,10 +215,17 @@ export class ToolStubOnRuntime {
    * on a ready ToolStub still reads its arguments when it starts (nothing else runs in between).
    */
   static {
-    const prototype = ToolStubOnRuntime.prototype;
+    // The methods are looked up, and replaced, by name.
+    const prototype = /** @type {{ [name: string]: (...args: unknown[]) => unknown }} */ (
+      /** @type {unknown} */ (ToolStubOnRuntime.prototype)
+    );
     for (const name of WAITING_METHODS) {
       const method = prototype[name];
       const waiting = {
+        /**
+         * @this {ToolStubOnRuntime}
+         * @param {unknown[]} args
+         */
         [name](...args) {
           if (!this.#pending()) return method.apply(this, args);
           return this.#runtime.whenReady().then(() => {
@@ -223,27 +255,36 @@ export class ToolStubOnRuntime {
   /**
    * Externalizes one turn's tool parts: returns new part objects (the inputs are not touched).
    * Outputs that go out are stored first, then replaced by their stub.
+   * @param {unknown} parts
+   * @param {unknown} options
    */
   externalize(parts, options) {
-    return externalize(this.#session, parts, options);
+    return externalize(this.#ready, parts, options);
   }
 
   /**
    * The inverse of `externalize`: new parts with each externalized output put back from the
    * store (a read-back part gets the window it read), SHA-256 verified (`CORRUPT` on mismatch).
+   * @param {unknown} parts
    */
   restore(parts) {
-    return restore(this.#session, parts);
+    return restore(this.#ready, parts);
   }
 
   /**
    * Fits a conversation to its context budget: older tool results become stubs and one-line
    * references to their stored outputs (context/, docs/context-governor.md). Never mutates
    * `messages`.
+   * @template M
+   * @param {M[]} messages
+   * @param {import("./index.js").FitContextOptions} options
    */
   fitContext(messages, options) {
-    this.#governor ??= new ContextGovernor(this.#session, (parts, opts) =>
-      externalize(this.#session, parts, opts),
+    const session = this.#ready;
+    this.#governor ??= new ContextGovernor(
+      session,
+      (/** @type {unknown} */ parts, /** @type {unknown} */ opts) =>
+        externalize(session, parts, opts),
     );
     return this.#governor.fit(messages, options);
   }
@@ -254,6 +295,33 @@ export class ToolStubOnRuntime {
    * A window of a stored output: by code-point offset and limit (`-1`: to the end; the
    * reference's read), or by lines (`line`, `lines`, `column`, `numbered`), or a JSON subtree
    * (`jsonPointer`), or CSV/TSV rows (`rows: { start, count }`); the last three within `maxChars`.
+   * @overload
+   * @param {string} refOrId
+   * @param {ReadOptions} [options]
+   * @returns {Promise<ReadResult>}
+   */
+  /**
+   * @overload
+   * @param {string} refOrId
+   * @param {LineReadOptions} options
+   * @returns {Promise<LineReadResult>}
+   */
+  /**
+   * @overload
+   * @param {string} refOrId
+   * @param {JsonPointerReadOptions} options
+   * @returns {Promise<JsonPointerReadResult>}
+   */
+  /**
+   * @overload
+   * @param {string} refOrId
+   * @param {RowsReadOptions} options
+   * @returns {Promise<RowsReadResult>}
+   */
+  /**
+   * @param {unknown} refOrId
+   * @param {unknown} [options]
+   * @returns {Promise<ReadResult | LineReadResult | JsonPointerReadResult | RowsReadResult>}
    */
   async read(refOrId, options) {
     return read(this.#owner(refOrId), refOrId, options);
@@ -262,6 +330,7 @@ export class ToolStubOnRuntime {
   /**
    * Checks a stored output against its record: the SHA-256 and the length must match, else
    * `CORRUPT`. Returns `{ toolResultId, sha256, totalChars }`.
+   * @param {unknown} refOrId
    */
   async verify(refOrId) {
     return verify(this.#owner(refOrId), refOrId);
@@ -271,6 +340,8 @@ export class ToolStubOnRuntime {
    * Search in a stored output: literal and case-sensitive by default (the reference's matches),
    * or `regex`, `ignoreCase`, `wholeWord`; context by `contextChars` or `contextLines`. Each
    * match says its offset, line and column; `totalMatches` counts all, also beyond `limit`.
+   * @param {unknown} refOrId
+   * @param {unknown} options
    */
   async search(refOrId, options) {
     return search(this.#owner(refOrId), refOrId, options);
@@ -279,16 +350,20 @@ export class ToolStubOnRuntime {
   /**
    * Searches every stored result of the session. Results are ranked by their number of matches,
    * then newest first; each carries its ref, its first `perResult` matches and `totalMatches`.
+   * @param {unknown} options
    */
   searchAll(options) {
-    return searchAll(this.#session, options);
+    return searchAll(this.#ready, options);
   }
 
   // --- Refs as values (refs.js) ----------------------------------------------------------
 
-  /** The session `refOrId` is a result of: this one, or a granted one (FORBIDDEN for others). */
+  /**
+   * The session `refOrId` is a result of: this one, or a granted one (FORBIDDEN for others).
+   * @param {unknown} refOrId
+   */
   #owner(refOrId) {
-    return /** @type {Session} */ (this.#session).owner(refOrId);
+    return this.#ready.owner(refOrId);
   }
 
   /**
@@ -305,16 +380,30 @@ export class ToolStubOnRuntime {
    * for a part (docs/refs.md). The same object when it holds no ref. Refs of other sessions are
    * FORBIDDEN, unknown ones NOT_FOUND, changed outputs CORRUPT; more than `maxResolvedChars` in all
    * (default 1,000,000) is TOO_LARGE. Apply it only to tools that keep data on the machine.
+   * @template T
+   * @param {T} args
+   * @param {unknown} [options]
+   * @returns {Promise<T>}
    */
   resolveRefs(args, options) {
-    return resolveRefs(this.#session, args, options);
+    return resolveRefs(this.#ready, args, options);
   }
 
   /**
    * What a tool that accepts refs tells the model: `{ note, schema }`, the sentence for its
    * description and, given its input's JSON Schema, that schema taking the ref form beside each
    * top-level property.
-   * @returns {any}
+   * @overload
+   * @returns {{ note: string }}
+   */
+  /**
+   * @overload
+   * @param {object} inputSchema
+   * @returns {{ note: string, schema: object }}
+   */
+  /**
+   * @param {unknown} [inputSchema]
+   * @returns {{ note: string, schema?: object }}
    */
   refArguments(inputSchema) {
     this.#configured();
@@ -325,9 +414,11 @@ export class ToolStubOnRuntime {
    * The one-line reference form of one of this session's stubs (what `fitContext` shrinks a stub
    * into, made by the core): its ref, tool name, kind and sizes, and the tools that get it back.
    * `undefined` when `stub` is no stub of this session with a ref.
+   * @param {unknown} stub
+   * @returns {string | undefined}
    */
   referenceForm(stub) {
-    const session = /** @type {Session} */ (this.#configured());
+    const session = this.#configured();
     const text = requireString(stub, "stub");
     const replaced = this.#runtime.call(
       "contextReplacement",
@@ -343,14 +434,20 @@ export class ToolStubOnRuntime {
 
   // --- The session's results (session-results.js) ----------------------------------------
 
-  /** The session's stored records (as written, snake_case), in id order. */
+  /**
+   * The session's stored records (as written, snake_case), in id order.
+   * @param {unknown} [options]
+   */
   list(options) {
-    return list(this.#session, options);
+    return list(this.#ready, options);
   }
 
-  /** Deletes one stored result. `{ deleted: false }` when there was none. */
+  /**
+   * Deletes one stored result. `{ deleted: false }` when there was none.
+   * @param {unknown} refOrId
+   */
   delete(refOrId) {
-    return deleteResult(this.#session, refOrId);
+    return deleteResult(this.#ready, refOrId);
   }
 
   /**
@@ -358,7 +455,7 @@ export class ToolStubOnRuntime {
    * wrote under the session (its `tool-results` and `tool-stub` entries), nothing else.
    */
   deleteSession() {
-    return deleteSession(this.#session);
+    return deleteSession(this.#ready);
   }
 
   /**
@@ -367,16 +464,17 @@ export class ToolStubOnRuntime {
    * record (a write cut short) and temp files are not results.
    */
   usage() {
-    return usage(this.#session);
+    return usage(this.#ready);
   }
 
   /**
    * Applies the retention policy (`maxResults`, `maxBytes`, `maxAgeMs`): deletes the oldest results
    * first, never one in `protect` (refs or ids). Runs after every `externalize` too, under the
    * session's lock. Answers `{ deleted: [ids] }`, with `skipped` for results it could not delete.
+   * @param {unknown} [options]
    */
   prune(options) {
-    return prune(this.#session, options);
+    return prune(this.#ready, options);
   }
 
   /**
@@ -384,12 +482,41 @@ export class ToolStubOnRuntime {
    * older version are added, entries without a record dropped). Answers `{ results, added, removed }`.
    */
   rebuildCatalog() {
-    return rebuildCatalog(this.#session);
+    return rebuildCatalog(this.#ready);
   }
 
   // --- A model's tool calls (tool-calls.js) -----------------------------------------------
 
-  /** The retrieval tools as JSON Schema, in the shape an SDK takes: "openai", "openai-responses", "anthropic" or "json-schema". */
+  /**
+   * The retrieval tools as JSON Schema, in the shape an SDK takes: "openai", "openai-responses", "anthropic" or "json-schema".
+   * @overload
+   * @param {{ format: "openai-responses" }} options
+   * @returns {import("./index.js").OpenAiResponsesToolDefinition[]}
+   */
+  /**
+   * @overload
+   * @param {{ format: "anthropic" }} options
+   * @returns {import("./index.js").AnthropicToolDefinition[]}
+   */
+  /**
+   * @overload
+   * @param {{ format: "json-schema" }} options
+   * @returns {import("./index.js").JsonSchemaToolDefinition[]}
+   */
+  /**
+   * @overload
+   * @param {{ format?: "openai" }} [options]
+   * @returns {import("./index.js").OpenAiToolDefinition[]}
+   */
+  /**
+   * @overload
+   * @param {{ format?: import("./index.js").ToolDefinitionFormat }} [options]
+   * @returns {import("./index.js").ToolDefinition[]}
+   */
+  /**
+   * @param {unknown} [options]
+   * @returns {import("./index.js").ToolDefinition[]}
+   */
   toolDefinitions(options) {
     return toolDefinitions(() => this.#configured(), options);
   }
@@ -398,12 +525,14 @@ export class ToolStubOnRuntime {
    * Runs a model's call of a retrieval tool. Never throws: a bad call or a failed lookup comes back
    * as `{ error: { code, message, allowed? } }` for the model to read. Results are bounded by
    * `config.maxResultChars`.
+   * @param {unknown} name
+   * @param {unknown} args
    */
   handleToolCall(name, args) {
     return handleToolCall(
       this,
       () =>
-        this.#pending() ? this.#runtime.whenReady().then(() => this.#configured()) : this.#session,
+        this.#pending() ? this.#runtime.whenReady().then(() => this.#configured()) : this.#ready,
       name,
       args,
     );

@@ -28,7 +28,7 @@ const COUNTED_UNITS = 65_536;
  */
 /**
  * What counting looks at of a turn's part as the core reads it.
- * @typedef {{ outputRef?: string, truncated?: boolean, keepInline?: boolean, forceExternalize?: boolean, toolName?: string }} CountedPart
+ * @typedef {{ outputRef?: unknown, truncated?: unknown, keepInline?: unknown, forceExternalize?: unknown, toolName?: unknown }} CountedPart
  */
 
 /**
@@ -87,7 +87,7 @@ export class TurnTokens {
       const held =
         (part.outputRef && part.truncated) ||
         part.keepInline === true ||
-        (part.toolName !== undefined && exempt.has(part.toolName));
+        (typeof part.toolName === "string" && exempt.has(part.toolName));
       // Bytes are only measured when neither bound settles it: at most 3 a UTF-16 unit, and at
       // least 1 (a surrogate pair is 4), so an output of more units than the threshold is over
       // it by its bytes with no pass over a multi-megabyte text.

@@ -21,12 +21,38 @@ import { exactWindow } from "./retrieval.js";
 import { retain } from "./session-results.js";
 import { describeStoreError, errorReport } from "./session.js";
 
+/** @typedef {import("./session.js").Session} Session */
+/** @typedef {import("./index.js").ToolPart} ToolPart */
+/** @typedef {import("./index.js").RetentionReport} RetentionReport */
+/** @typedef {import("./planned-turn.js").PlannedWrite} PlannedWrite */
+/** @typedef {import("./planned-turn.js").WriteOutcome} WriteOutcome */
+/** @typedef {Awaited<ReturnType<typeof planTurn>>} PlannedTurn */
+/**
+ * A caller's part as read once: its own keys, the output left out (it travels beside the JSON).
+ * @typedef {Record<string, unknown>} CorePart
+ */
+/**
+ * The caller's turn, read and checked (see readTurn).
+ * @typedef {object} Turn
+ * @property {object} input the turn for the core, its parts' outputs left out
+ * @property {string[]} outputs the outputs by part index
+ * @property {CorePart[]} coreParts
+ * @property {string} createdAt
+ */
+/**
+ * The core's parts of a finished turn, or why it could not finish.
+ * @typedef {{ parts: ToolPart[] } | { error: unknown }} FinishedTurn
+ */
+
 /** How many results of a turn a store with `saveMany` stores at once (see storeTurn). */
 const WRITES_IN_FLIGHT = 16;
 
 /**
  * Externalizes one turn's tool parts: returns new part objects (the inputs are not touched).
  * Outputs that go out are stored first, then replaced by their stub.
+ * @param {Session} session
+ * @param {unknown} parts
+ * @param {unknown} options
  */
 export async function externalize(session, parts, options) {
   const turn = readTurn(session, parts, options);
@@ -50,6 +76,7 @@ export async function externalize(session, parts, options) {
   // The plan stays in the core (see planned-turn.js); what comes out is what storing needs: each
   // write's keys, then its index and record files, two strings per write.
   const plan = await planTurn(session.runtime, inputJson, turn.outputs);
+  /** @type {{ finished: FinishedTurn, retention?: RetentionReport }} */
   let stored;
   try {
     stored = await storeTurn(session, turn, plan);
@@ -67,6 +94,10 @@ export async function externalize(session, parts, options) {
  * holding one gets its digest from the host (planExactly in planned-turn.js); the store keeps it
  * exactly. Each part is read once, here: getters and Proxies of the caller's parts are not
  * touched again.
+ * @param {Session} session
+ * @param {unknown} parts
+ * @param {unknown} options
+ * @returns {Turn}
  */
 function readTurn(session, parts, options) {
   const opts = requireOptions(options, "options");
@@ -76,9 +107,12 @@ function readTurn(session, parts, options) {
   const peerId = optionalString(opts.peerId, "peerId", null);
   const { outputs, coreParts } = readingCaller("parts", () => {
     if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
+    /** @type {string[]} */
     const outputs = new Array(parts.length);
+    /** @type {CorePart[]} */
     const coreParts = new Array(parts.length);
     for (let i = 0; i < parts.length; i++) {
+      /** @type {unknown} */
       const part = parts[i];
       if (part === null || typeof part !== "object" || Array.isArray(part)) {
         throw invalid(
@@ -86,7 +120,10 @@ function readTurn(session, parts, options) {
         );
       }
       coreParts[i] = { ...part, output: undefined };
-      outputs[i] = optionalString(part.output, `parts[${i}].output`);
+      outputs[i] = optionalString(
+        /** @type {{ output?: unknown }} */ (part).output,
+        `parts[${i}].output`,
+      );
     }
     return { outputs, coreParts };
   });
@@ -111,21 +148,28 @@ function readTurn(session, parts, options) {
  * retention: `{ finished: { parts } | { error }, retention? }`. Writes, the catalog's record of
  * them and retention happen under the session's lock, so a prune (of this or another process)
  * never deletes a result a call in flight writes or reuses.
+ * @param {Session} session
+ * @param {Turn} turn
+ * @param {PlannedTurn} plan
+ * @returns {Promise<{ finished: FinishedTurn, retention?: RetentionReport }>}
  */
 async function storeTurn(session, turn, plan) {
   const retains = session.hasRetention();
   if (plan.writes.length === 0 && !retains) return { finished: finishTurn(plan, turn, []) };
-  /** @type {{ parts: object[] } | { error: unknown } | undefined} */
+  /** @type {FinishedTurn | undefined} */
   let finished;
+  /** @type {RetentionReport | undefined} */
   let retention;
   try {
     await session.catalog.locked(async () => {
-      finished = finishTurn(plan, turn, await storeWrites(session, turn, plan));
-      if (retains && "parts" in finished)
-        retention = await retain(session, referencedIds(session, finished.parts, turn.coreParts));
+      const done = finishTurn(plan, turn, await storeWrites(session, turn, plan));
+      finished = done;
+      if (retains && "parts" in done)
+        retention = await retain(session, referencedIds(session, done.parts, turn.coreParts));
     });
   } catch (error) {
     // The lock could not be had (nothing was stored) or failed to release (all was).
+    /** @type {WriteOutcome} */
     const failure = { status: "failed", error: describeStoreError(error) };
     finished ??= finishTurn(
       plan,
@@ -137,7 +181,7 @@ async function storeTurn(session, turn, plan) {
   }
   // Set on every path: under the lock, or above once the lock failed.
   return {
-    finished: /** @type {{ parts: object[] } | { error: unknown }} */ (finished),
+    finished: /** @type {FinishedTurn} */ (finished),
     retention,
   };
 }
@@ -145,6 +189,10 @@ async function storeTurn(session, turn, plan) {
 /**
  * Stores each planned write (see storeOutput) and records the stored ones in the catalog; answers
  * one outcome per write. Runs under the session's lock.
+ * @param {Session} session
+ * @param {Turn} turn
+ * @param {PlannedTurn} plan
+ * @returns {Promise<WriteOutcome[]>}
  */
 async function storeWrites(session, turn, { writes, files }) {
   // The catalog is brought up to date before this call's writes, so they are its only news.
@@ -152,6 +200,7 @@ async function storeWrites(session, turn, { writes, files }) {
   // A store that writes a result in one call (saveMany: Redis) gets up to WRITES_IN_FLIGHT
   // results at once, so a turn is not one round trip per result; others store one result after
   // another, as the crash and fault tests of each expect.
+  /** @type {WriteOutcome[]} */
   const outcomes = new Array(writes.length);
   let nextWrite = 0;
   const storeNext = async () => {
@@ -169,13 +218,15 @@ async function storeWrites(session, turn, { writes, files }) {
   };
   const inFlight = typeof session.store.saveMany === "function" ? WRITES_IN_FLIGHT : 1;
   await Promise.all(Array.from({ length: Math.min(inFlight, writes.length) }, storeNext));
+  /** @type {import("./generated/contract.js").CatalogEntry[]} */
   const entries = [];
   for (const [i, write] of writes.entries()) {
-    if (outcomes[i].status !== "stored") continue;
+    const outcome = outcomes[i];
+    if (outcome.status !== "stored") continue;
     const entry = await entryOfStoredWrite(
       session,
       write,
-      outcomes[i],
+      outcome,
       files[2 * i],
       files[2 * i + 1],
       turn.outputs[write.partIndex],
@@ -189,7 +240,13 @@ async function storeWrites(session, turn, { writes, files }) {
   return outcomes;
 }
 
-/** The core's parts of the turn from one outcome per write: `{ parts }`, or `{ error }`. */
+/**
+ * The core's parts of the turn from one outcome per write: `{ parts }`, or `{ error }`.
+ * @param {PlannedTurn} plan
+ * @param {Turn} turn
+ * @param {WriteOutcome[]} outcomes
+ * @returns {FinishedTurn}
+ */
 function finishTurn(plan, turn, outcomes) {
   const failedOutputs = plan.writes.map((write, i) =>
     outcomes[i].status === "failed" ? turn.outputs[write.partIndex] : "",
@@ -207,6 +264,10 @@ function finishTurn(plan, turn, outcomes) {
  * caller's took ~10 µs a part in V8 (a sixtieth of a 1,000-part turn); a caller's own "__proto__"
  * key still gets the spread. What retention did (or why it could not) goes beside the parts:
  * never thrown after storing.
+ * @param {Turn} turn
+ * @param {ToolPart[]} finished
+ * @param {RetentionReport | undefined} retention
+ * @returns {ToolPart[] & { readonly retention?: RetentionReport }}
  */
 function turnResult({ outputs, coreParts }, finished, retention) {
   const result = finished.map((part, i) => {
@@ -220,7 +281,16 @@ function turnResult({ outputs, coreParts }, finished, retention) {
   return result;
 }
 
-/** The catalog entry of a stored write: from the files written, or the record it reused. */
+/**
+ * The catalog entry of a stored write: from the files written, or the record it reused.
+ * @param {Session} session
+ * @param {PlannedWrite} write
+ * @param {{ metadataJson: string }} outcome
+ * @param {string} indexJson
+ * @param {string} metadataJson
+ * @param {string} output
+ * @param {string} turnCreatedAt
+ */
 async function entryOfStoredWrite(
   session,
   write,
@@ -248,8 +318,14 @@ async function entryOfStoredWrite(
   }
 }
 
-/** The ids of this session's results a turn's parts refer to (refs of other sessions are not ours). */
+/**
+ * The ids of this session's results a turn's parts refer to (refs of other sessions are not ours).
+ * @param {Session} session
+ * @param {ToolPart[]} finished
+ * @param {CorePart[]} parts
+ */
 function referencedIds(session, finished, parts) {
+  /** @type {Set<string>} */
   const ids = new Set();
   for (const [i, part] of finished.entries()) {
     for (const ref of [part.outputRef, part.sourceRef, parts[i]?.outputRef, parts[i]?.sourceRef]) {
@@ -267,6 +343,12 @@ function referencedIds(session, finished, parts) {
 /**
  * Stores one planned output and its files unless an identical one is stored; never throws. The
  * outcome names the record found, or "" for the planned one.
+ * @param {Session} session
+ * @param {PlannedWrite} write
+ * @param {string} indexJson
+ * @param {string} metadataJson
+ * @param {string} output
+ * @returns {Promise<WriteOutcome>}
  */
 async function storeOutput(session, write, indexJson, metadataJson, output) {
   try {
@@ -308,14 +390,20 @@ async function storeOutput(session, write, indexJson, metadataJson, output) {
 /**
  * The inverse of `externalize`: new parts with each externalized output put back from the
  * store (a read-back part gets the window it read), SHA-256 verified (`CORRUPT` on mismatch).
+ * @param {Session} session
+ * @param {unknown} parts
+ * @returns {Promise<ToolPart[]>}
  */
 export async function restore(session, parts) {
   // Each part is read once, here (see externalize).
   const { coreParts, restored } = readingCaller("parts", () => {
     if (!Array.isArray(parts)) throw invalid("parts must be an array of tool parts");
+    /** @type {CorePart[]} */
     const coreParts = new Array(parts.length);
+    /** @type {CorePart[]} */
     const restored = new Array(parts.length);
     for (let i = 0; i < parts.length; i++) {
+      /** @type {unknown} */
       const part = parts[i];
       if (part === null || typeof part !== "object" || Array.isArray(part)) {
         throw invalid(
@@ -331,9 +419,11 @@ export async function restore(session, parts) {
     }
     return { coreParts, restored };
   });
-  for (const need of JSON.parse(
+  /** @type {{ partIndex: number, ref: string }[]} */
+  const needs = JSON.parse(
     await session.runtime.extras.call("restorePlan", callerJson(coreParts, "parts")),
-  )) {
+  );
+  for (const need of needs) {
     const owner = session.owner(need.ref);
     if (owner !== session) {
       // A granted session's result: restored by that session, in place.
@@ -346,6 +436,7 @@ export async function restore(session, parts) {
     // The core sees a lone surrogate as U+FFFD: for such an output it checks the digest of
     // what is stored, computed here.
     const exact = !isWellFormed(content);
+    /** @type {{ part: { output: string }, window: [number, number] | null }} */
     const { part, window } = JSON.parse(
       await session.runtime.extras.call(
         "restorePart",
@@ -362,12 +453,15 @@ export async function restore(session, parts) {
         : content;
     restored[need.partIndex] = { ...restored[need.partIndex], output, truncated: false };
   }
-  return restored;
+  // Each part with its `output` a string: checked above, or put back from the store.
+  return /** @type {ToolPart[]} */ (restored);
 }
 
 /**
  * Saves `entries` with the store's `saveMany` (all or none) when it has one, else one `save` at a
  * time in their order (a crash in between leaves the earlier ones: the record goes last).
+ * @param {import("./stores/store.js").Store} store
+ * @param {import("./stores/store.js").StoreEntry[]} entries
  */
 async function saveInOrder(store, entries) {
   if (typeof store.saveMany === "function") return store.saveMany(entries);

@@ -311,3 +311,22 @@ describe("restore", () => {
     await rejectsWith(ts.restore([{ ...readBack, sha256: sha256Hex("other") }]), "CORRUPT");
   });
 });
+
+describe("verify", () => {
+  it("answers NOT_FOUND when the record goes while the output is checked", async () => {
+    const store = new MemoryStore();
+    const ts = new ToolStub({ sessionId: "v1", store, config: { thresholdChars: 5 }, now });
+    const [part] = await ts.externalize(
+      [{ toolId: "call_v", toolName: "bash", output: "an output to verify" }],
+      { messageId: "m" },
+    );
+    // Another ToolStub deletes the result right after this one loaded its output.
+    const load = store.load.bind(store);
+    let recordLoads = 0;
+    store.load = async (key) => {
+      if (key.at(-1) === "metadata.json" && ++recordLoads === 2) await ts.delete(part.outputRef);
+      return load(key);
+    };
+    await rejectsWith(ts.verify(part.outputRef), "NOT_FOUND", /no tool result/);
+  });
+});
