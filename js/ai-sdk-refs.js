@@ -3,24 +3,67 @@
 // the ref form), and its input has them resolved before the tool runs. The wording, the schema
 // and the resolution are the core's (ToolStub.refArguments, ToolStub.resolveRefs).
 
-/** The JSON Schema of an AI SDK tool's input: from `jsonSchema(...)`, or a Standard JSON Schema (zod 4). */
+/**
+ * The AI SDK's tool, as far as this file reads it (the package does not depend on `ai`).
+ * @typedef {{ description?: string, inputSchema?: unknown, execute: (input: unknown, options?: unknown) => unknown }} AiToolLike
+ */
+/**
+ * A schema's check of a value, as the AI SDK's `Schema.validate` answers it.
+ * @typedef {{ success: true, value: unknown } | { success: false, error: unknown }} Validation
+ */
+
+/**
+ * The properties of a value that may have some (an object or a function), else undefined: the
+ * SDK's schemas are read by duck typing, whichever version of the SDK or zod made them.
+ * @param {unknown} value
+ * @returns {{ [property: string]: unknown } | undefined}
+ */
+function fieldsOf(value) {
+  return (typeof value === "object" && value !== null) || typeof value === "function"
+    ? /** @type {{ [property: string]: unknown }} */ (value)
+    : undefined;
+}
+
+/**
+ * The JSON Schema of an AI SDK tool's input: from `jsonSchema(...)`, or a Standard JSON Schema (zod 4).
+ * @param {string} toolName
+ * @param {unknown} schema
+ * @returns {object}
+ */
 function inputJsonSchema(toolName, schema) {
   if (schema !== null && typeof schema === "object" && "jsonSchema" in schema)
-    return schema.jsonSchema;
-  const standard = schema?.["~standard"];
-  if (typeof standard?.jsonSchema?.input === "function")
-    return standard.jsonSchema.input({ target: "draft-07" });
+    return /** @type {object} */ (schema.jsonSchema);
+  const standard = fieldsOf(fieldsOf(schema)?.["~standard"]);
+  const input = fieldsOf(standard?.jsonSchema)?.input;
+  if (typeof input === "function")
+    return /** @type {(options: { target: string }) => object} */ (input).call(
+      standard?.jsonSchema,
+      { target: "draft-07" },
+    );
   throw new TypeError(
     `tool ${toolName} accepts refs, so its inputSchema must be jsonSchema(...) or a schema with a JSON Schema (zod 4)`,
   );
 }
 
-/** The original schema's check of the resolved input, when it has one: `{ success, value | error }`. */
+/**
+ * The original schema's check of the resolved input, when it has one: `{ success, value | error }`.
+ * @param {unknown} schema
+ * @param {unknown} value
+ * @returns {Promise<Validation>}
+ */
 async function validated(schema, value) {
-  if (typeof schema?.validate === "function") return schema.validate(value);
-  const standard = schema?.["~standard"];
-  if (typeof standard?.validate === "function") {
-    const result = await standard.validate(value);
+  const fields = fieldsOf(schema);
+  const validate = fields?.validate;
+  if (typeof validate === "function")
+    return /** @type {(value: unknown) => Validation | Promise<Validation>} */ (validate).call(
+      schema,
+      value,
+    );
+  const standard = fieldsOf(fields?.["~standard"]);
+  const validateStandard = standard?.validate;
+  if (typeof validateStandard === "function") {
+    /** @type {{ value: unknown } | { issues: unknown }} */
+    const result = await validateStandard.call(standard, value);
     return "value" in result
       ? { success: true, value: result.value }
       : { success: false, error: new TypeError(JSON.stringify(result.issues)) };
@@ -34,8 +77,8 @@ async function validated(schema, value) {
  * which resolves an input's refs and then checks it against the tool's own schema.
  * @param {import("./index.js").ToolStub} toolStub
  * @param {string} toolName
- * @param {any} aiTool
- * @param {any} options
+ * @param {AiToolLike} aiTool
+ * @param {{ jsonSchema?: (schema: object) => unknown, maxResolvedChars?: number }} options
  */
 export function acceptingRefs(toolStub, toolName, aiTool, { jsonSchema, maxResolvedChars }) {
   if (typeof jsonSchema !== "function")
@@ -46,6 +89,7 @@ export function acceptingRefs(toolStub, toolName, aiTool, { jsonSchema, maxResol
   return {
     description: aiTool.description ? `${aiTool.description}\n\n${note}` : note,
     inputSchema: jsonSchema(schema),
+    /** @param {unknown} input */
     async resolve(input) {
       const resolved = await toolStub.resolveRefs(
         input,

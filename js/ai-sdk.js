@@ -3,6 +3,16 @@
 
 import { acceptingRefs } from "./ai-sdk-refs.js";
 
+/** @typedef {import("./index.js").ToolStub} ToolStub */
+/**
+ * A wrapped tool call's output as a part of the step's turn.
+ * @typedef {{ toolId: string, toolName: string, toolInput: unknown, output: string, mimeType: string }} StepPart
+ */
+/**
+ * The calls that started together, and the outputs the model gets once their turn is externalized.
+ * @typedef {{ calls: Array<{ part: Promise<StepPart> }>, closed: boolean, done: Promise<Array<string | null>> }} Step
+ */
+
 /**
  * The retrieval tools as AI SDK tools, for `generateText` / `streamText({ tools })`.
  * @param {import("./index.js").ToolStub} toolStub
@@ -13,12 +23,13 @@ export function aiSdkTools(toolStub, { jsonSchema }) {
     throw new TypeError(
       "aiSdkTools needs the AI SDK's jsonSchema helper: aiSdkTools(ts, { jsonSchema })",
     );
+  /** @type {Record<string, { description: string, inputSchema: unknown, execute: (input: unknown) => Promise<import("./index.js").ToolCallResult> }>} */
   const tools = {};
   for (const definition of toolStub.toolDefinitions({ format: "json-schema" })) {
     tools[definition.name] = {
       description: definition.description,
       inputSchema: jsonSchema(definition.parameters),
-      execute: (input) => toolStub.handleToolCall(definition.name, input),
+      execute: (/** @type {unknown} */ input) => toolStub.handleToolCall(definition.name, input),
     };
   }
   return tools;
@@ -28,18 +39,26 @@ export function aiSdkTools(toolStub, { jsonSchema }) {
  * The open step of each ToolStub: the calls that started together. The AI SDK starts the tool
  * calls of one step together (in one tick), so calls that start before a macrotask has passed are
  * one turn: their outputs go through one `externalize`, and the turn budget applies to them all.
- * @type {WeakMap<object, { calls: Array<{ part: Promise<object> }>, closed: boolean, done: Promise<Array<string | null>> }>}
+ * @type {WeakMap<object, Step>}
  */
 const openSteps = new WeakMap();
 
-/** The step a call starting now belongs to; a new one (closing after this tick) if none is open. */
+/**
+ * The step a call starting now belongs to; a new one (closing after this tick) if none is open.
+ * @param {ToolStub} toolStub
+ * @returns {Step}
+ */
 function currentStep(toolStub) {
-  let step = openSteps.get(toolStub);
-  if (step && !step.closed) return step;
-  let close;
+  const open = openSteps.get(toolStub);
+  if (open && !open.closed) return open;
+  /** @type {(outputs: Promise<Array<string | null>>) => void} */
+  let close = () => {};
+  /** @type {Promise<Array<string | null>>} */
   const done = new Promise((resolve) => (close = resolve));
+  /** @type {Step["calls"]} */
   const calls = [];
-  step = { calls, closed: false, done };
+  /** @type {Step} */
+  const step = { calls, closed: false, done };
   openSteps.set(toolStub, step);
   // Closed by a macrotask: every call started in this tick (and its microtasks) has joined.
   setTimeout(() => {
@@ -50,11 +69,17 @@ function currentStep(toolStub) {
   return step;
 }
 
-/** One `externalize` for the parts of a step's calls that succeeded; the outputs in call order. */
+/**
+ * One `externalize` for the parts of a step's calls that succeeded; the outputs in call order.
+ * @param {ToolStub} toolStub
+ * @param {Step["calls"]} calls
+ * @returns {Promise<Array<string | null>>}
+ */
 async function externalizeStep(toolStub, calls) {
   const parts = await Promise.all(calls.map((call) => call.part.catch(() => null)));
   const present = parts.filter((part) => part !== null);
-  if (present.length === 0) return parts;
+  // Every call failed: no output.
+  if (present.length === 0) return /** @type {null[]} */ (parts);
   const out = await toolStub.externalize(present, { messageId: present[0].toolId });
   let next = 0;
   return parts.map((part) => (part === null ? null : out[next++].output));
@@ -71,8 +96,8 @@ async function externalizeStep(toolStub, calls) {
  * tool that sends data off the machine.
  * @param {import("./index.js").ToolStub} toolStub
  * @param {string} toolName the name the tool is registered under
- * @param {{ execute: Function }} aiTool
- * @param {{ acceptsRefs?: boolean, jsonSchema?: Function, maxResolvedChars?: number }} [options]
+ * @param {import("./ai-sdk-refs.js").AiToolLike} aiTool
+ * @param {{ acceptsRefs?: boolean, jsonSchema?: (schema: object) => unknown, maxResolvedChars?: number }} [options]
  */
 export function externalizingTool(toolStub, toolName, aiTool, options = {}) {
   if (typeof aiTool?.execute !== "function")
@@ -81,6 +106,10 @@ export function externalizingTool(toolStub, toolName, aiTool, options = {}) {
   return {
     ...aiTool,
     ...(refs && { description: refs.description, inputSchema: refs.inputSchema }),
+    /**
+     * @param {unknown} input
+     * @param {{ toolCallId?: string }} [options]
+     */
     async execute(input, options) {
       const step = currentStep(toolStub);
       const callId = options?.toolCallId ?? `${toolName}_${Date.now()}_${step.calls.length}`;

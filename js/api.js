@@ -15,9 +15,11 @@ export { DEFAULT_SESSION_URI_PATTERN } from "./tool-stub.js";
  * The public API on `runtime` (runtime.js), as an entry module exports it: `ToolStub`, the
  * stateless calls, and the runtime's switches a caller may use (`useSha256`, `preloadGrep`,
  * `loadEnhancedMode`).
+ * @param {import("./runtime.js").Runtime} runtime
  */
 export function createApi(runtime) {
   class ToolStub extends ToolStubOnRuntime {
+    /** @param {import("./index.js").ToolStubOptions} options */
     constructor(options) {
       super(runtime, options);
     }
@@ -25,7 +27,8 @@ export function createApi(runtime) {
   return {
     ToolStub,
     /** The host's SHA-256 of text (`(text) => hex | Promise<hex>`), replacing the native ones. */
-    useSha256: (host) => runtime.useSha256(host),
+    useSha256: (/** @type {(text: string) => string | Promise<string>} */ host) =>
+      runtime.useSha256(host),
     preloadGrep: () => runtime.grep.preload(),
     loadEnhancedMode: () => runtime.enhanced.load(),
     ...statelessCalls(runtime),

@@ -18,16 +18,26 @@ export const TOKEN_FLAG_OPTIONS = {
 
 const BUDGET_UNITS = ["chars", "tokens"];
 
+/** @param {string} message */
 function invalid(message) {
   return new ToolStubError("INVALID_ARGUMENT", message);
 }
 
+/**
+ * @param {string | undefined} value
+ * @param {string} name
+ */
 function count(value, name) {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw invalid(`--${name} takes a non-negative integer (got ${value})`);
   return Number(value);
 }
 
+/**
+ * @param {string | undefined} value
+ * @param {readonly string[]} names
+ * @param {string} name
+ */
 function oneOf(value, names, name) {
   if (value === undefined || names.includes(value)) return value;
   throw invalid(
@@ -40,13 +50,19 @@ function oneOf(value, names, name) {
  * mode; with `--budget-unit chars` it would be ignored, and so would `--threshold` or
  * `--turn-budget` (`charFlags`: those of them the command has and were given) in token mode:
  * both are refused rather than left without effect. `configured`: the unit a config file set.
+ * @param {{ [flag: string]: string | boolean | (string | boolean)[] | undefined }} values parseArgs's
+ * @param {string[]} [charFlags]
+ * @param {unknown} [configured]
+ * @returns {Partial<Pick<import("./index.js").ToolStubConfig, "budgetUnit" | "thresholdTokens" | "assistantTurnInlineBudgetTokens" | "tokenizer">>}
  */
 export function tokenConfigOf(values, charFlags = [], configured = undefined) {
+  /** @param {string} flag a string option (TOKEN_FLAG_OPTIONS) */
+  const text = (flag) => /** @type {string | undefined} */ (values[flag]);
   const tokenFlags = ["threshold-tokens", "turn-budget-tokens", "tokenizer"].filter(
     (name) => values[name] !== undefined,
   );
   const unit =
-    oneOf(values["budget-unit"], BUDGET_UNITS, "budget-unit") ??
+    oneOf(text("budget-unit"), BUDGET_UNITS, "budget-unit") ??
     (tokenFlags.length > 0 ? "tokens" : undefined);
   if (unit === "chars" && tokenFlags.length > 0)
     throw invalid(
@@ -59,9 +75,9 @@ export function tokenConfigOf(values, charFlags = [], configured = undefined) {
     );
   const config = {
     budgetUnit: unit,
-    thresholdTokens: count(values["threshold-tokens"], "threshold-tokens"),
-    assistantTurnInlineBudgetTokens: count(values["turn-budget-tokens"], "turn-budget-tokens"),
-    tokenizer: oneOf(values.tokenizer, TOKENIZER_NAMES, "tokenizer"),
+    thresholdTokens: count(text("threshold-tokens"), "threshold-tokens"),
+    assistantTurnInlineBudgetTokens: count(text("turn-budget-tokens"), "turn-budget-tokens"),
+    tokenizer: oneOf(text("tokenizer"), TOKENIZER_NAMES, "tokenizer"),
   };
   return Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
 }
