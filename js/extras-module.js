@@ -25,9 +25,10 @@ export class ExtrasModule extends LazyModule {
 
   /**
    * Calls the module's export `name`, loading the module first if needed.
-   * @param {keyof ExtrasGlue} name
-   * @param {...unknown} args
-   * @returns {Promise<any>}
+   * @template {keyof ExtrasGlue} Name
+   * @param {Name} name
+   * @param {import("./lazy-module.js").ArgsOf<ExtrasGlue[Name]>} args
+   * @returns {Promise<import("./lazy-module.js").ResultOf<ExtrasGlue[Name]>>}
    */
   async call(name, ...args) {
     return this.callLoaded(await this.load(), name, ...args);

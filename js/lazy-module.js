@@ -11,6 +11,17 @@ import { ToolStubError, asToolStubError, isWasmTrap, caught } from "./stores/err
  */
 
 /**
+ * The arguments of a glue export `F`.
+ * @template F
+ * @typedef {F extends (...args: infer A) => unknown ? A : never} ArgsOf
+ */
+/**
+ * What a glue export `F` answers.
+ * @template F
+ * @typedef {F extends (...args: never[]) => infer R ? R : never} ResultOf
+ */
+
+/**
  * A module loaded on first use; `Glue` is its wasm-bindgen glue.
  * @template {ModuleGlue} Glue
  */
@@ -140,12 +151,16 @@ export class LazyModule {
    * @template {keyof Glue} Name
    * @param {Glue} module
    * @param {Name} name
-   * @param {...unknown} args
-   * @returns {any}
+   * @param {ArgsOf<Glue[Name]>} args
+   * @returns {ResultOf<Glue[Name]>}
    */
   callLoaded(module, name, ...args) {
     try {
-      return /** @type {(...args: unknown[]) => unknown} */ (module[name])(...args);
+      // `name` is one of the glue's exports, each a function: tsc cannot see that of `Glue[Name]`.
+      const call = /** @type {(...args: ArgsOf<Glue[Name]>) => ResultOf<Glue[Name]>} */ (
+        /** @type {unknown} */ (module[name])
+      );
+      return call.call(module, ...args);
     } catch (error) {
       if (isWasmTrap(error)) {
         module.__wbg_reset_state?.();
