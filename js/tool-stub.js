@@ -278,6 +278,7 @@ export class ToolStubOnRuntime {
    * @template M
    * @param {M[]} messages
    * @param {import("./index.js").FitContextOptions} options
+   * @returns {Promise<import("./index.js").FitContextResult<M>>}
    */
   fitContext(messages, options) {
     const session = this.#ready;
@@ -286,7 +287,11 @@ export class ToolStubOnRuntime {
       (/** @type {unknown} */ parts, /** @type {unknown} */ opts) =>
         externalize(session, parts, opts),
     );
-    return this.#governor.fit(messages, options);
+    // The conversation's own messages where nothing changed, copies of them (the same shape) where
+    // a result was cleared.
+    return /** @type {Promise<import("./index.js").FitContextResult<M>>} */ (
+      this.#governor.fit(messages, options)
+    );
   }
 
   // --- Retrieval (retrieval.js) -----------------------------------------------------------
