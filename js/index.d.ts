@@ -256,8 +256,12 @@ export interface ToolStubOptions {
    * `readGrant()`. Refs of any other session are FORBIDDEN.
    */
   readableSessions?: Array<string | ReadGrant>;
-  /** Counts tokens for `config.budgetUnit: "tokens"` instead of `config.tokenizer`. */
-  countTokens?: (text: string) => number;
+  /**
+   * Counts tokens for `config.budgetUnit: "tokens"` instead of `config.tokenizer`. Declared with
+   * both parameters, it is given a `limit` (Infinity when the whole count is wanted) and may stop
+   * once the text has more tokens than that, returning any number above it.
+   */
+  countTokens?: (text: string, limit?: number) => number;
 }
 
 /** Read access to a session's results, made by its ToolStub's `readGrant()`. */

@@ -95,8 +95,9 @@ export class ToolStubOnRuntime {
    * @param {Array<string | {sessionId: string, sessionUri?: string}>} [options.readableSessions]
    *   other sessions (ids, or grants from their ToolStub's `readGrant()`) whose results this one
    *   may read, search, restore and resolve (never change)
-   * @param {(text: string) => number} [options.countTokens] counts tokens for
-   *   `config.budgetUnit: "tokens"` (default: the config's `tokenizer`, from gpt-tokenizer)
+   * @param {(text: string, limit?: number) => number} [options.countTokens] counts tokens for
+   *   `config.budgetUnit: "tokens"` (default: the config's `tokenizer`, from gpt-tokenizer); one
+   *   declared with both parameters may stop past `limit` (see docs/context-governor.md)
    */
   constructor(runtime, options) {
     this.#runtime = runtime;
@@ -143,7 +144,9 @@ export class ToolStubOnRuntime {
     const now = /** @type {() => string} */ (opts.now ?? (() => new Date().toISOString()));
     if (opts.countTokens !== undefined && typeof opts.countTokens !== "function")
       throw invalid("countTokens must be a function (text) => number");
-    const countTokens = /** @type {((text: string) => number) | undefined} */ (opts.countTokens);
+    const countTokens = /** @type {((text: string, limit?: number) => number) | undefined} */ (
+      opts.countTokens
+    );
     const grants = readingCaller("readableSessions", () => {
       if (opts.readableSessions === undefined) return [];
       if (!Array.isArray(opts.readableSessions))

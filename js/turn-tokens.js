@@ -12,6 +12,8 @@ import { utf8Length } from "./catalog.js";
 
 /** Most UTF-8 bytes one UTF-16 code unit takes (a surrogate pair's 4 bytes are 2 units). */
 const MAX_BYTES_PER_UNIT = 3;
+/** Most UTF-8 bytes one char (code point) takes: a stub of N chars has at most 4N bytes. */
+const MAX_BYTES_PER_CHAR = 4;
 /**
  * The fewest tokens an over-threshold output's estimate comes from: counting goes this far past
  * a lower threshold (a few milliseconds), so a small threshold still gets a steady estimate.
@@ -99,6 +101,7 @@ export class TurnTokens {
     if (sized.length === 0) return counts;
     await this.#counter.use({ countTokens: this.#countTokens, tokenizer: config.tokenizer });
     const limit = Math.max(threshold, 0);
+    const stubBytes = config.maxStubChars * MAX_BYTES_PER_CHAR;
     let total = 0;
     for (const entry of sized) {
       if (!entry.goes) continue;
@@ -106,7 +109,8 @@ export class TurnTokens {
       const counted = this.#counter.countPast(entry.output, limit, headTokens);
       const tokens = counted.tokens;
       if (tokens === undefined) {
-        // Over the threshold: it goes out as a stub (at most maxStubChars) whatever its count.
+        // Over the threshold: it goes out as a stub whatever its count; the core measures a stub
+        // in token mode by its UTF-8 bytes (at most 4 a char, at most maxStubChars chars).
         counts[entry.index] = {
           outputTokensSample: {
             moreThan: counted.moreThan,
@@ -114,12 +118,12 @@ export class TurnTokens {
             sampleTokens: counted.headTokens,
           },
         };
-        total += config.maxStubChars;
+        total += stubBytes;
         continue;
       }
       counts[entry.index] = { outputTokens: tokens };
-      // Whatever it becomes, a stub (at most maxStubChars) or the output itself.
-      total += Math.max(tokens, config.maxStubChars);
+      // Whatever it becomes, a stub or the output itself.
+      total += Math.max(tokens, stubBytes);
     }
     for (const entry of sized) if (!entry.goes) total += entry.bound;
     if (total < config.assistantTurnInlineBudgetTokens) return counts;

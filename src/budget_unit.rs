@@ -355,6 +355,61 @@ mod tests {
         }
 
         #[test]
+        fn a_stub_counts_as_its_bytes_toward_a_token_budget() {
+            // Emoji are 4 UTF-8 bytes and 3 o200k tokens each: a stub that shows some has more
+            // tokens than chars. Counted in bytes (at least its tokens), the stub of the output
+            // that goes out leaves too little of the budget for a second output, which a count
+            // of the stub in chars would have kept inline. Text (an excerpt in the synopsis) and
+            // an unknown kind (a head/tail sample sized by the preview).
+            let config = |budget: usize| -> TurnConfig {
+                serde_json::from_value(serde_json::json!({
+                    "budgetUnit": "tokens",
+                    "thresholdTokens": 2_000,
+                    "assistantTurnInlineBudgetTokens": budget,
+                    "previewChars": 300,
+                    "minPreviewChars": 300,
+                }))
+                .expect("accepted")
+            };
+            for emoji in ["\u{1f99c}", "\u{1}\u{1f99c}"] {
+                let big = emoji.repeat(3_000);
+                let alone = plan(config(1_000_000), vec![part("a", big.clone(), Some(9_000))]);
+                let stub = &alone.writes[0].stub;
+                let (chars, bytes) = (stub.chars().count(), stub.len());
+                assert!(
+                    bytes >= chars + 300,
+                    "{chars} chars, {bytes} bytes:\n{stub}"
+                );
+                let small = "word ".repeat(1_900);
+                let both = || {
+                    vec![
+                        part("a", big.clone(), Some(9_000)),
+                        part("b", small.clone(), Some(1_900)),
+                    ]
+                };
+                // The stub's chars and b's tokens are under this budget; its bytes are not.
+                let budget = chars + 1_900 + 1;
+                let planned = plan(config(budget), both());
+                let reasons: Vec<(usize, &str)> = planned
+                    .writes
+                    .iter()
+                    .map(|w| (w.part_index, w.reason.as_str()))
+                    .collect();
+                assert_eq!(
+                    reasons,
+                    [(0, "single_threshold"), (1, "turn_budget")],
+                    "{emoji:?}"
+                );
+                // b's stub is smaller in bytes than b's tokens: the turn's bytes bound went down.
+                let stubs: usize = planned.writes.iter().map(|w| w.stub.len()).sum();
+                assert!(stubs < bytes + 1_900, "{stubs} bytes of stubs");
+                // With room for the stub's bytes, b stays inline.
+                let roomy = plan(config(bytes + 1_900 + 1), both());
+                assert_eq!(roomy.writes.len(), 1, "{emoji:?}");
+            }
+        }
+
+        #[test]
         fn the_turn_budget_counts_tokens() {
             let parts: Vec<ToolPart> = ["a", "b", "c"]
                 .iter()

@@ -9,7 +9,7 @@ use crate::budget_unit::{output_size, BudgetUnit, ReportedTokens, TokenSample, T
 use crate::error::{Error, ErrorCode, Result};
 use crate::ids::{sha256_hex, tool_result_id};
 use crate::json_fields::{self, required, take};
-use crate::python::{char_len, head_tail, head_tail_len, stable_sort_by};
+use crate::python::{char_len, head_tail_len, head_tail_of, stable_sort_by};
 use crate::record::{
     self, default_session_uri, result_key, result_ref, validate_session_id, ToolResultRecord,
     INDEX_FILE, METADATA_FILE, OFFSET_UNIT, OUTPUT_FILE,
@@ -616,6 +616,8 @@ struct Candidate {
     /// Stub length with no sample and `preview_chars: 0`; the real length follows by arithmetic,
     /// so trying a selection never renders stubs again.
     base_stub_chars: usize,
+    /// The same in UTF-8 bytes, what token mode measures stubs by (kept up to date there only).
+    base_stub_bytes: usize,
     /// The sample is the head/tail of the output (and so depends on the preview chars).
     head_tail_sample: bool,
     /// The host asked for it to go out (`forceExternalize`).
@@ -648,6 +650,34 @@ impl Candidate {
             0
         };
         self.base_stub_chars - 1 + digits + sample_section
+    }
+
+    /// Its stub's size in the budget unit: its chars; in token mode its UTF-8 bytes, which bound
+    /// its tokens as they bound an uncounted output's (`budget_unit::output_size`), so a stub
+    /// whose preview holds text of several tokens a char (emoji, rare scripts) is not
+    /// undercounted. An ASCII stub's bytes are its chars.
+    fn stub_size(&self, preview: i64, output: &str, config: &TurnConfig) -> usize {
+        if config.budget_unit == BudgetUnit::Chars {
+            return self.stub_chars(preview);
+        }
+        let shown = effective_preview_chars(self.chars, preview);
+        let digits = shown.to_string().len();
+        let sample = if self.head_tail_sample && shown > 0 {
+            "\n\nSample:\n".len() + preview_sample(output, self.chars, shown, config).len()
+        } else {
+            0
+        };
+        self.base_stub_bytes - 1 + digits + sample
+    }
+}
+
+/// The head/tail sample an `unknown` output's stub shows at `shown` preview chars.
+fn preview_sample(output: &str, chars: usize, shown: i64, config: &TurnConfig) -> String {
+    let sample = head_tail_of(output, chars, shown);
+    if config.redacts() {
+        crate::redact::redact_text(&sample).into_owned()
+    } else {
+        sample
     }
 }
 
@@ -714,17 +744,20 @@ fn candidate(
         sample: String::new(),
         ..synopsis.clone()
     };
-    let base_stub_chars = char_len(&render_stub(&bare, &bare_header));
+    let bare_stub = render_stub(&bare, &bare_header);
+    let base_stub_chars = char_len(&bare_stub);
     let mut candidate = Candidate {
         index,
         chars,
         size,
         tokens,
-        sha256,
+        // Copies: the header still borrows them, for a clipped stub's bytes below.
+        sha256: sha256.clone(),
         tool_result_id,
-        reference,
+        reference: reference.clone(),
         synopsis: Synopsis::default(),
         base_stub_chars,
+        base_stub_bytes: bare_stub.len(),
         head_tail_sample,
         forced: part.force_externalize,
     };
@@ -738,15 +771,26 @@ fn candidate(
         bound_synopsis(&mut synopsis, limit.saturating_sub(longest - sections));
         candidate.base_stub_chars =
             (candidate.base_stub_chars + sections_chars(&synopsis)).saturating_sub(sections);
+        if config.budget_unit == BudgetUnit::Tokens {
+            let clipped = Synopsis {
+                sample: String::new(),
+                ..synopsis.clone()
+            };
+            candidate.base_stub_bytes = render_stub(&clipped, &bare_header).len();
+        }
     }
     candidate.synopsis = synopsis;
     candidate
 }
 
 /// Greedy selection (SPEC 7.4-7.5). `inline_chars` is the turn's size with nothing selected, in
-/// the budget unit (so are the candidates' sizes; a stub counts as its chars, which for its text
-/// are at least its tokens but for a sample's non-ASCII text).
-fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) -> Vec<usize> {
+/// the budget unit (so are the candidates' sizes, and their stubs': `Candidate::stub_size`).
+fn select(
+    candidates: &[Candidate],
+    inline_chars: usize,
+    config: &TurnConfig,
+    parts: &[ToolPart],
+) -> Vec<usize> {
     let budget = config.inline_budget();
     let threshold = config.threshold();
     let goes_out = |c: usize| candidates[c].forced || candidates[c].size as i64 > threshold;
@@ -758,11 +802,13 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
     // Size of the parts that stay inline, kept up to date as parts are selected.
     let mut inline_rest =
         inline_chars - selected.iter().map(|&c| candidates[c].size).sum::<usize>();
+    let stub_size = |c: usize, preview: i64| -> usize {
+        let candidate = &candidates[c];
+        let output = parts.get(candidate.index).map_or("", |part| &part.output);
+        candidate.stub_size(preview, output, config)
+    };
     let stubs_of = |selected: &[usize], preview: i64| -> usize {
-        selected
-            .iter()
-            .map(|&c| candidates[c].stub_chars(preview))
-            .sum()
+        selected.iter().map(|&c| stub_size(c, preview)).sum()
     };
     loop {
         let current =
@@ -774,8 +820,7 @@ fn select(candidates: &[Candidate], inline_chars: usize, config: &TurnConfig) ->
         let preview = config.effective_preview(selected.len() + 1);
         let others = stubs_of(&selected, preview) + inline_rest;
         let lowers = |c: usize| {
-            ((others + candidates[c].stub_chars(preview)) as i64 - candidates[c].size as i64)
-                < current
+            ((others + stub_size(c, preview)) as i64 - candidates[c].size as i64) < current
         };
         let Some(position) = remaining.iter().position(|&c| lowers(c)) else {
             break;
@@ -930,7 +975,7 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
             }
         })
         .sum::<Result<usize>>()?;
-    let selected = select(&candidates, inline_chars, &config);
+    let selected = select(&candidates, inline_chars, &config, &parts);
     let preview = config.effective_preview(selected.len());
     let mut writes = Vec::with_capacity(selected.len());
     for chosen in selected {
@@ -938,13 +983,8 @@ pub fn plan_turn_with_hashes(input: TurnInput, host_sha256: HostSha256<'_>) -> R
         let part = &parts[candidate.index];
         let mut synopsis = candidate.synopsis.clone();
         if candidate.head_tail_sample {
-            synopsis.sample = head_tail(
-                &part.output,
-                effective_preview_chars(candidate.chars, preview),
-            );
-            if config.redacts() {
-                synopsis.sample = crate::redact::redact_text(&synopsis.sample).into_owned();
-            }
+            let shown = effective_preview_chars(candidate.chars, preview);
+            synopsis.sample = preview_sample(&part.output, candidate.chars, shown, &config);
         }
         let record = ToolResultRecord {
             tool_result_id: candidate.tool_result_id.clone(),
@@ -1170,6 +1210,7 @@ fn set_stub(part: &mut ToolPart, stub: String, original_chars: usize, sha256: &s
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::python::head_tail;
 
     fn part(id: &str, output: String) -> ToolPart {
         ToolPart {

@@ -69,6 +69,36 @@ async function namedCounter(name) {
   };
 }
 
+/** A counter's answer, refused unless a count. */
+function checkedTokens(tokens) {
+  if (!Number.isSafeInteger(tokens) || tokens < 0)
+    throw invalid(`countTokens must return a non-negative integer (got ${tokens})`);
+  return tokens;
+}
+
+/** The UTF-16 units of the head a caller's stopped count is followed by, for the estimate. */
+const CALLER_HEAD_UNITS = 65_536;
+
+/**
+ * `upTo` (see `namedCounter`) for a caller's `countTokens(text, limit)` that declares both
+ * parameters: it may stop once `text` has more than `limit` tokens and return any number above
+ * it. Past the limit its answer proves only that, so the head it is estimated from is counted
+ * apart, with `limit` Infinity (a count to the end); so is a text wanted whole.
+ */
+function callerUpTo(countTokens) {
+  const counted = (text, limit) => checkedTokens(countTokens(text, limit));
+  return (text, limit, headTokens) => {
+    if (headTokens === Infinity) return { tokens: counted(text, Infinity) };
+    const tokens = counted(text, limit);
+    if (tokens <= limit) return { tokens };
+    // Not through a surrogate pair: the head is whole chars.
+    let units = Math.min(text.length, CALLER_HEAD_UNITS);
+    if ((text.charCodeAt(units - 1) & 0xfc00) === 0xd800) units -= 1;
+    const head = text.slice(0, units);
+    return { moreThan: limit, head, headTokens: counted(head, Infinity) };
+  };
+}
+
 /**
  * Counts tokens with a cache of its own: `await counter.load(options)` once per call with the
  * caller's `countTokens` or `tokenizer`, then `counter.count(text)`.
@@ -92,8 +122,10 @@ export class TokenCounter {
       this.#countOf = named.count;
       this.#upTo = named.upTo;
     } else {
-      this.#countOf = countTokens;
-      this.#upTo = undefined;
+      // One that takes a limit is told there is none when the whole count is wanted.
+      const stops = countTokens.length >= 2;
+      this.#countOf = stops ? (text) => countTokens(text, Infinity) : countTokens;
+      this.#upTo = stops ? callerUpTo(countTokens) : undefined;
     }
     this.#source = source;
     this.#cache.clear();
@@ -120,10 +152,10 @@ export class TokenCounter {
   }
 
   /**
-   * `{ tokens }`, `text`'s count, when the tokenizer can stop early (a named one) only if at most
-   * `limit`; past it, `{ moreThan, head, headTokens }` (see `namedCounter`), counting no further
-   * than that head. A caller's `countTokens` has no such stop: the text is counted in full and
-   * its count returned whatever it is.
+   * `{ tokens }`, `text`'s count, when the tokenizer can stop early (a named one, or a caller's
+   * `countTokens(text, limit)`) only if at most `limit`; past it, `{ moreThan, head, headTokens }`
+   * (see `namedCounter`), counting no further than needed. A caller's `countTokens(text)` of one
+   * parameter has no such stop: the text is counted in full and its count returned whatever it is.
    */
   countPast(text, limit, headTokens) {
     const cached = this.#cache.get(text);
@@ -131,17 +163,11 @@ export class TokenCounter {
     if (this.#upTo === undefined || text.length < UNCACHED_CHARS)
       return { tokens: this.count(text) };
     const counted = this.#upTo(text, limit, headTokens);
-    if (counted.tokens !== undefined) this.#remember(text, this.#checked(counted.tokens));
+    if (counted.tokens !== undefined) this.#remember(text, checkedTokens(counted.tokens));
     return counted;
   }
 
   #counted(text) {
-    return this.#checked(this.#countOf(text));
-  }
-
-  #checked(tokens) {
-    if (!Number.isSafeInteger(tokens) || tokens < 0)
-      throw invalid(`countTokens must return a non-negative integer (got ${tokens})`);
-    return tokens;
+    return checkedTokens(this.#countOf(text));
   }
 }

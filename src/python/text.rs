@@ -306,7 +306,14 @@ pub(crate) fn head_tail(s: &str, n: i64) -> String {
     if n <= 0 {
         return String::new();
     }
-    let total = char_len(s);
+    head_tail_of(s, char_len(s), n)
+}
+
+/// `head_tail(s, n)` of an `s` whose length in chars, `total`, is known: no pass over all of it.
+pub(crate) fn head_tail_of(s: &str, total: usize, n: i64) -> String {
+    if n <= 0 {
+        return String::new();
+    }
     let n = usize::try_from(n).unwrap_or(usize::MAX);
     if total <= n {
         return s.to_string();

@@ -6,7 +6,9 @@ import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { ToolStub, isCode, ROOT } from "./pkg.js";
 
-const { countTokens: o200k } = await import("gpt-tokenizer/encoding/o200k_base");
+const { countTokens: o200k, isWithinTokenLimit } = await import(
+  "gpt-tokenizer/encoding/o200k_base"
+);
 
 const utf8 = (text) => Buffer.byteLength(text, "utf8");
 
@@ -76,6 +78,48 @@ describe("budgetUnit: tokens", () => {
       ["turn_budget", ""],
     );
     assert.match(out[0].output, new RegExp(`\\noriginal_tokens: ${o200k(words)}\\n`));
+  });
+
+  it("counts a stub toward the turn's token budget by its bytes, never under its tokens", async () => {
+    // Emoji are 3 o200k tokens and 4 UTF-8 bytes each, 1 char: the stub of an emoji output
+    // shows hundreds of them and has more tokens than chars. Counted in chars, it left room for
+    // a second output that then passed the budget in real tokens.
+    // Session ids of one length: the stubs' refs, and so their chars, are the same length.
+    const stubOf = (sessionId, budget) =>
+      new ToolStub({
+        sessionId,
+        config: {
+          budgetUnit: "tokens",
+          thresholdTokens: 2_000,
+          assistantTurnInlineBudgetTokens: budget,
+          previewChars: 1_000,
+          minPreviewChars: 1_000,
+        },
+      });
+    const emoji = "\u{1f99c}".repeat(3_000);
+    const small = "word ".repeat(1_900);
+    const smallTokens = o200k(small);
+    const alone = (await one(stubOf("stub-bytes-1", 10 ** 9), emoji)).output;
+    const stubChars = [...alone].length;
+    assert.ok(o200k(alone) > stubChars + 1_000, `${o200k(alone)} tokens, ${stubChars} chars`);
+    assert.ok(utf8(alone) >= o200k(alone));
+    // The stub's chars and the small output's tokens fit this budget; the stub's tokens do not.
+    const budget = stubChars + smallTokens + 1;
+    const turn = await stubOf("stub-bytes-2", budget).externalize(
+      [
+        // The same tool id as `one`'s: the same ref length.
+        { toolId: "c1", toolName: "fetch", output: emoji },
+        { toolId: "c2", toolName: "fetch", output: small },
+      ],
+      { messageId: "m" },
+    );
+    assert.deepEqual(
+      turn.map((p) => p.externalizedReason),
+      ["single_threshold", "turn_budget"],
+    );
+    // In real tokens the turn is now lower than it would have been with the small output inline.
+    const tokens = turn.reduce((sum, p) => sum + o200k(p.output), 0);
+    assert.ok(tokens < o200k(alone) + smallTokens, `${tokens} tokens`);
   });
 
   it("lists stored results with their tokens", async () => {
@@ -248,6 +292,47 @@ describe("budgetUnit: tokens", () => {
     assert.equal(decoded, pulled);
     // The output is ASCII: its head's UTF-16 units are its chars.
     assert.equal(headUnits, Number(headChars));
+  });
+
+  it("stops a caller's countTokens(text, limit) past the threshold, and estimates from a head", async () => {
+    const big = "status ok, retry 3 of 5 for /api/v2/orders\n".repeat(25_000);
+    const calls = [];
+    // Stops as gpt-tokenizer's isWithinTokenLimit does; Infinity: the whole count.
+    const stopping = (text, limit) => {
+      calls.push([text.length, limit]);
+      const within = isWithinTokenLimit(text, limit, { disallowedSpecial: new Set() });
+      return within === false ? limit + 1 : within;
+    };
+    const ts = tokenStub({ thresholdTokens: 1_000 }, { countTokens: stopping });
+    const out = await one(ts, big);
+    assert.equal(out.externalizedReason, "single_threshold");
+    // The output against the threshold, then its first 65,536 units to the end: never all of it.
+    assert.deepEqual(calls, [
+      [big.length, 1_000],
+      [65_536, Infinity],
+    ]);
+    const [, estimate] =
+      /\noriginal_tokens: ~(\d+) \(estimated from the first 65536 chars\)\n/.exec(out.output) ?? [];
+    const exact = o200k(big);
+    assert.ok(Math.abs(Number(estimate) - exact) < exact * 0.02, `${estimate} vs ${exact}`);
+    // An output of at most 65,536 units is counted whole, and reports its count.
+    calls.length = 0;
+    const mid = "word ".repeat(5_000);
+    const counted = await one(
+      tokenStub({ thresholdTokens: 1_000 }, { countTokens: stopping }),
+      mid,
+    );
+    assert.deepEqual(calls, [[mid.length, Infinity]]);
+    assert.match(counted.output, new RegExp(`\\noriginal_tokens: ${o200k(mid)}\\n`));
+    // One parameter: no limit to stop at, so the whole output, and an exact count.
+    const seen = [];
+    const whole = (text) => {
+      seen.push(text.length);
+      return o200k(text);
+    };
+    const full = await one(tokenStub({ thresholdTokens: 1_000 }, { countTokens: whole }), big);
+    assert.deepEqual(seen, [big.length]);
+    assert.match(full.output, new RegExp(`\\noriginal_tokens: ${exact}\\n`));
   });
 
   it("refuses bad options with INVALID_ARGUMENT", () => {
