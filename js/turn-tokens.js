@@ -52,12 +52,13 @@ function codePoints(text) {
 /** One ToolStub's counter for its turns: its cache lives as long as the ToolStub. */
 export class TurnTokens {
   #counter = new TokenCounter();
-  /** @type {((text: string) => number) | undefined} */
+  /** @type {((text: string, limit?: number) => number) | undefined} */
   #countTokens;
 
   /**
-   * `countTokens`: the caller's `(text) => number`, else the config's tokenizer counts.
-   * @param {((text: string) => number) | undefined} countTokens
+   * `countTokens`: the caller's `(text) => number` or `(text, limit) => number`, else the
+   * config's tokenizer counts.
+   * @param {((text: string, limit?: number) => number) | undefined} countTokens
    */
   constructor(countTokens) {
     this.#countTokens = countTokens;
