@@ -3,14 +3,18 @@
 //! counter of the command-output analyzers (each map type is its own code in the wasm module).
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use super::text_helpers::bounded_one_line;
+use crate::fx_hasher::FxHasher;
 
 #[derive(Default)]
 pub struct Counter {
     /// The kept values with their counts, in first-seen order.
     pub values: Vec<(String, usize)>,
-    index: HashMap<String, usize>,
+    /// Every value of a log's lines is looked up (hosts, programs): FxHash, not SipHash. Nothing
+    /// is read in the map's order.
+    index: HashMap<String, usize, BuildHasherDefault<FxHasher>>,
     /// How many times a value past the cap was seen.
     pub other: usize,
 }

@@ -293,11 +293,15 @@ fn trim_level_punctuation(token: &str) -> &str {
     &token[from..to]
 }
 
+/// `may_hold_equals`: whether the token may hold a `=` (a `level=` field); most lines hold none
+/// among their first words, and their tokens need not be searched for one.
 #[inline(never)]
-fn token_level(token: &str, letters: bool) -> Option<usize> {
+fn token_level(token: &str, letters: bool, may_hold_equals: bool) -> Option<usize> {
     let trimmed = trim_level_punctuation(token);
-    if let Some(value) = logfmt_level(trimmed) {
-        return value;
+    if may_hold_equals {
+        if let Some(value) = logfmt_level(trimmed) {
+            return value;
+        }
     }
     let bracketed = token.starts_with('[') && token.ends_with(']') && token.len() == 3;
     if trimmed.len() == 1 && (letters || bracketed) {
@@ -366,6 +370,10 @@ fn level_and_message(rest: &str, after_timestamp: bool) -> (Option<usize>, &str)
     let mut tokens = 0;
     let mut position = 0;
     let bytes = rest.as_bytes();
+    // Where the line's first `=` is (`usize::MAX`: none), looked for once the first token names
+    // no level: a token that ends before it holds none, and past the level tokens only a
+    // `level=` field counts.
+    let mut first_equals = None;
     while tokens < LOGFMT_TOKENS {
         while position < bytes.len() && matches!(bytes[position], b' ' | b'\t') {
             position += 1;
@@ -378,10 +386,18 @@ fn level_and_message(rest: &str, after_timestamp: bool) -> (Option<usize>, &str)
             .position(|&b| b == b' ' || b == b'\t')
             .map_or(rest.len(), |at| position + at);
         let token = &rest[position..end];
+        let may_hold_equals = tokens == 0
+            || end
+                > *first_equals.get_or_insert_with(|| find_byte(bytes, b'=').unwrap_or(usize::MAX));
+        if tokens >= LEVEL_TOKENS && first_equals == Some(usize::MAX) {
+            break;
+        }
         let level = if tokens < LEVEL_TOKENS {
-            token_level(token, after_timestamp)
-        } else {
+            token_level(token, after_timestamp, may_hold_equals)
+        } else if may_hold_equals {
             logfmt_level(token).flatten()
+        } else {
+            None
         };
         if let Some(level) = level {
             return (Some(level), rest[end..].trim_start());
@@ -400,15 +416,26 @@ fn level_and_message(rest: &str, after_timestamp: bool) -> (Option<usize>, &str)
 /// (Spring, Logback) or `]: ` when there is one near the start.
 fn message_text(after_level: &str) -> &str {
     let head = &after_level.as_bytes()[..after_level.len().min(120)];
-    let cut = head
-        .windows(3)
-        .position(|w| w == b" : " || w == b"]: ")
-        .map(|at| at + 3);
+    let cut = logger_prefix_end(head);
     let message = match cut {
         Some(at) => &after_level[at..],
         None => after_level,
     };
     trim_set(message, b" -:|", true, false)
+}
+
+/// Where a logger prefix ending in ` : ` or `]: ` ends in `head` (the first such, after its
+/// space). Found from the colons: most lines hold none or few, and every line is asked.
+fn logger_prefix_end(head: &[u8]) -> Option<usize> {
+    let mut from = 1;
+    while from < head.len() {
+        let colon = from + find_byte(&head[from..], b':')?;
+        if matches!(head[colon - 1], b' ' | b']') && head.get(colon + 1) == Some(&b' ') {
+            return Some(colon + 2);
+        }
+        from = colon + 1;
+    }
+    None
 }
 
 // ---- access logs --------------------------------------------------------------------------
@@ -1154,12 +1181,75 @@ mod tests {
 
     #[cfg(not(target_arch = "wasm32"))]
     mod properties {
-        use super::super::timestamp_at;
+        use super::super::{logger_prefix_end, timestamp_at};
         use super::timestamp_at_every_form;
         use proptest::prelude::*;
 
+        /// The rule `level_and_message` implements, with every token searched for a `level=`
+        /// field.
+        fn level_and_message_searching_every_token(
+            rest: &str,
+            after_timestamp: bool,
+        ) -> (Option<usize>, &str) {
+            use super::super::{logfmt_level, token_level, LEVEL_TOKENS, LOGFMT_TOKENS};
+            let mut position = 0;
+            let bytes = rest.as_bytes();
+            for tokens in 0..LOGFMT_TOKENS {
+                while position < bytes.len() && matches!(bytes[position], b' ' | b'\t') {
+                    position += 1;
+                }
+                if position == bytes.len() {
+                    break;
+                }
+                let end = bytes[position..]
+                    .iter()
+                    .position(|&b| b == b' ' || b == b'\t')
+                    .map_or(rest.len(), |at| position + at);
+                let token = &rest[position..end];
+                let level = if tokens < LEVEL_TOKENS {
+                    token_level(token, after_timestamp, true)
+                } else {
+                    logfmt_level(token).flatten()
+                };
+                if let Some(level) = level {
+                    return (Some(level), rest[end..].trim_start());
+                }
+                if !after_timestamp && tokens == 0 && !token.contains('=') {
+                    return (None, rest);
+                }
+                position = end;
+            }
+            (None, rest)
+        }
+
+        /// The rule `logger_prefix_end` implements, as a scan of every 3-byte window.
+        fn logger_prefix_end_by_windows(head: &[u8]) -> Option<usize> {
+            head.windows(3)
+                .position(|w| w == b" : " || w == b"]: ")
+                .map(|at| at + 3)
+        }
+
         proptest! {
             #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+            #[test]
+            fn level_and_message_agrees_with_searching_every_token(
+                rest in "(ERROR|warn|level=error|lvl=info|x=1|\\[E\\]|INFO:|E|a=b=c|=| |\t|word|[a-z=]){0,16}",
+                after_timestamp: bool,
+            ) {
+                prop_assert_eq!(
+                    super::super::level_and_message(&rest, after_timestamp),
+                    level_and_message_searching_every_token(&rest, after_timestamp)
+                );
+            }
+
+            #[test]
+            fn logger_prefix_end_agrees_with_the_window_scan(head in "[ :\\]a]{0,24}") {
+                prop_assert_eq!(
+                    logger_prefix_end(head.as_bytes()),
+                    logger_prefix_end_by_windows(head.as_bytes())
+                );
+            }
 
             /// Each form of timestamp cut anywhere and followed by timestamps' pieces, read at
             /// any offset.

@@ -97,7 +97,7 @@ fn split_digits(s: &str) -> (&str, &str) {
 
 /// The first space-delimited word of `s` and the rest (after the space).
 fn split_word(s: &str) -> (&str, &str) {
-    match s.find(' ') {
+    match super::text_helpers::find_byte(s.as_bytes(), b' ') {
         Some(at) => (&s[..at], &s[at + 1..]),
         None => (s, ""),
     }
@@ -429,35 +429,58 @@ const FAILURE_BYTES: usize = 200;
 
 /// Whether a message (of a line without a level) names a failure: a failure word opening one
 /// of its words (`Failed`, `connection refused`, `authentication failure`). Only word starts are
-/// compared: a line costs a compare per word, not per byte.
+/// compared, and only with the words their letter opens.
 pub(crate) fn failure_word(message: &str) -> bool {
+    use crate::python::swar::{bytes_below, LOW_BITS, WORD_BYTES};
     let head = &message.as_bytes()[..message.len().min(FAILURE_BYTES)];
-    let mut previous_letter = false;
-    for (at, &byte) in head.iter().enumerate() {
-        let letter = byte.is_ascii_alphabetic();
-        // Most words open with a letter no failure word opens with: one table lookup.
-        if letter && !previous_letter && FAILURE_FIRST_LETTERS[usize::from(byte | 0x20)] {
-            let rest = &head[at..];
-            let first = byte.to_ascii_lowercase();
-            if FAILURE_WORDS.iter().any(|word| {
-                word[0] == first
-                    && rest.len() >= word.len()
-                    && rest[..word.len()].eq_ignore_ascii_case(word)
-            }) {
+    // Eight bytes a step: the ASCII letters (`| 0x20` folds the upper case onto the lower and
+    // keeps every other byte out of `a..=z`), then the letters after a byte that is none.
+    let mut previous_letter = 0;
+    for (step, chunk) in head.chunks(WORD_BYTES).enumerate() {
+        let mut bytes = [0u8; WORD_BYTES];
+        bytes[..chunk.len()].copy_from_slice(chunk);
+        let folded = u64::from_le_bytes(bytes) | (LOW_BITS * 0x20);
+        let letters = bytes_below(folded, b'z' + 1) & !bytes_below(folded, b'a');
+        let mut starts = letters & !((letters << 8) | previous_letter);
+        while starts != 0 {
+            let at = step * WORD_BYTES + (starts.trailing_zeros() / 8) as usize;
+            starts &= starts - 1;
+            if failure_word_at(&head[at..]) {
                 return true;
             }
         }
-        previous_letter = letter;
+        previous_letter = (letters >> 63) << 7;
     }
     false
 }
 
-/// The (lowercase) letters failure words open with.
-const FAILURE_FIRST_LETTERS: [bool; 256] = {
-    let mut table = [false; 256];
+/// Whether `rest` (a word start) opens with a failure word, in any case.
+#[inline]
+fn failure_word_at(rest: &[u8]) -> bool {
+    let mut words = FAILURE_WORDS_BY_FIRST_BYTE[usize::from(rest[0])];
+    while words != 0 {
+        let word = FAILURE_WORDS[words.trailing_zeros() as usize];
+        words &= words - 1;
+        // The second byte first (`| 0x20` lowercases a letter and keeps a space): most words
+        // that open like a failure word part from it there.
+        if rest.len() >= word.len()
+            && rest[1] | 0x20 == word[1]
+            && rest[..word.len()].eq_ignore_ascii_case(word)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// For each byte, the failure words (bit `i` for `FAILURE_WORDS[i]`) it opens in either case.
+const FAILURE_WORDS_BY_FIRST_BYTE: [u16; 256] = {
+    let mut table = [0u16; 256];
     let mut i = 0;
     while i < FAILURE_WORDS.len() {
-        table[FAILURE_WORDS[i][0] as usize] = true;
+        let first = FAILURE_WORDS[i][0];
+        table[first as usize] |= 1 << i;
+        table[first.to_ascii_uppercase() as usize] |= 1 << i;
         i += 1;
     }
     table
@@ -494,6 +517,46 @@ pub(crate) fn boot_marker(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule `failure_word` implements, byte by byte: a failure word (any case) where a word
+    /// starts (at the start, or after a byte that is no ASCII letter).
+    fn failure_word_by_scan(message: &str) -> bool {
+        let head = &message.as_bytes()[..message.len().min(FAILURE_BYTES)];
+        (0..head.len()).any(|at| {
+            (at == 0 || !head[at - 1].is_ascii_alphabetic())
+                && FAILURE_WORDS.iter().any(|word| {
+                    head[at..].len() >= word.len()
+                        && head[at..at + word.len()].eq_ignore_ascii_case(word)
+                })
+        })
+    }
+
+    #[test]
+    fn failure_words_are_found_at_word_starts_only() {
+        for (message, found) in [
+            ("Failed password for x", true),
+            ("authentication FAILURE for x", true),
+            ("connection timed out", true),
+            ("xfailed", false),
+            ("ok: no problem", false),
+            ("9error", true),
+            ("Δerror", true),
+        ] {
+            assert_eq!(failure_word(message), found, "{message}");
+            assert_eq!(failure_word_by_scan(message), found, "{message}");
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 3000, ..Default::default() })]
+        #[test]
+        fn failure_word_agrees_with_the_byte_scan(
+            message in "(fail|Error|DENIED|refus|invalid|timed out|timeout|unable|cannot|panic|x|é| |-|[a-z]){0,30}"
+        ) {
+            proptest::prop_assert_eq!(failure_word(&message), failure_word_by_scan(&message));
+        }
+    }
 
     #[test]
     fn syslog_lines_name_host_and_program() {

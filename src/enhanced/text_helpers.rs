@@ -73,11 +73,20 @@ pub(crate) fn split_str<'a>(haystack: &'a str, needle: &str) -> Option<(&'a str,
 #[inline(never)]
 pub(crate) fn trim_set<'a>(s: &'a str, set: &[u8], start: bool, end: bool) -> &'a str {
     let bytes = s.as_bytes();
+    // The sets are a few bytes: compared in turn (`<[u8]>::contains` calls memchr per byte).
+    let in_set = |byte: u8| {
+        for &member in set {
+            if member == byte {
+                return true;
+            }
+        }
+        false
+    };
     let (mut from, mut to) = (0, bytes.len());
-    while start && from < to && set.contains(&bytes[from]) {
+    while start && from < to && in_set(bytes[from]) {
         from += 1;
     }
-    while end && to > from && set.contains(&bytes[to - 1]) {
+    while end && to > from && in_set(bytes[to - 1]) {
         to -= 1;
     }
     &s[from..to]
