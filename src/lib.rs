@@ -31,6 +31,7 @@ mod js_constants;
 mod js_shapes;
 mod json_fields;
 mod kinds;
+mod priority_bound;
 mod python;
 pub mod record;
 pub mod redact;

@@ -278,8 +278,8 @@ pub(crate) fn render_bounded_stub(
 pub const ENHANCED_STUB_RATIO: (usize, usize) = (6, 5);
 
 /// The synopsis of `output` in `mode`. In enhanced mode its stub with `header` is held to
-/// `ENHANCED_STUB_RATIO` of the reference's stub with the same header: the enhanced lists are
-/// clipped (`bound_synopsis`) when they would make it longer. Both stubs are measured without
+/// `ENHANCED_STUB_RATIO` of the reference's stub with the same header: lines are dropped or cut
+/// by priority (`priority_bound`) when they would make it longer. Both stubs are measured without
 /// their sample, which is the reference's in both modes, so the bound holds whatever preview
 /// chars the stub is finally rendered with.
 pub fn synopsis_in_mode(
@@ -314,13 +314,12 @@ fn enhanced_stub_limit(reference: &Synopsis, header: &StubHeader<'_>) -> usize {
     bare_stub_chars(reference, header) * times / per
 }
 
-/// Clips the lists of `synopsis` so its stub with `header` (without the sample) fits `limit`.
+/// Drops and cuts lines of `synopsis`, by their priorities, so its stub with `header` (without
+/// the sample) fits `limit` (`priority_bound`); the priorities are cleared either way.
 fn hold_to_limit(synopsis: &mut Synopsis, header: &StubHeader<'_>, limit: usize) {
     let chars = bare_stub_chars(synopsis, header);
-    if chars > limit {
-        let fixed = chars - sections_chars(synopsis);
-        bound_synopsis(synopsis, limit.saturating_sub(fixed));
-    }
+    let fixed = chars - sections_chars(synopsis);
+    crate::priority_bound::bound_by_priority(synopsis, limit.saturating_sub(fixed));
 }
 
 /// `preview_chars = min(len(output), max(p, 0))`, the value a stub header and a record carry.

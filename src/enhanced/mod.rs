@@ -38,6 +38,7 @@ pub mod text_table;
 pub mod xml;
 
 use crate::kinds::Synopsis;
+use crate::priority_bound::line_priority;
 
 mod code;
 mod counter;
@@ -95,6 +96,14 @@ pub fn generate_from(output: &str, mime_type: &str, reference: Synopsis) -> Syno
     };
     if let Some(mut found) = analyzer::analyze(registry::ANALYZERS, &input) {
         found.sample = String::new();
+        let ranked = found.priorities.get_or_insert_with(Vec::new).len();
+        let lines: Vec<u8> = found
+            .lines()
+            .enumerate()
+            .skip(ranked)
+            .map(|(at, line)| default_priority(at, line))
+            .collect();
+        found.priorities.get_or_insert_with(Vec::new).extend(lines);
         keep_reference_excerpts(&mut found, input.reference);
         return found;
     }
@@ -108,10 +117,23 @@ fn is_excerpt(item: &str) -> bool {
     item.starts_with("Opening excerpt:") || item.starts_with("Closing excerpt:")
 }
 
+/// The priority of a line an analyzer did not rank (`priority_bound`): the first line says what
+/// the output is, a verbatim excerpt goes first when the stub is too long, the rest alike (kept
+/// from the first).
+fn default_priority(at: usize, line: &str) -> u8 {
+    if at == 0 {
+        line_priority::HEADLINE
+    } else if is_excerpt(line) {
+        line_priority::QUOTE
+    } else {
+        line_priority::KEY
+    }
+}
+
 /// An analysis of what the reference read as text keeps the reference's excerpts after
-/// everything it adds, so the enhanced stub says no less than the reference's: the stub's length
-/// bound clips them first, as the last items. (Excerpts of markup or a parsed document would be
-/// its syntax: an HTML page's synopsis has its main text instead, YAML's its records.)
+/// everything it adds, ranked as quotes: the stub's length bound drops them before any line the
+/// analysis ranked above them, wherever those stand. (Excerpts of markup or a parsed document
+/// would be its syntax: an HTML page's synopsis has its main text instead, YAML's its records.)
 fn keep_reference_excerpts(found: &mut Synopsis, reference: &Synopsis) {
     if reference.kind != "text" || matches!(found.kind.as_str(), "html" | "xml" | "yaml" | "json") {
         return;
@@ -122,8 +144,15 @@ fn keep_reference_excerpts(found: &mut Synopsis, reference: &Synopsis) {
     if has_excerpts {
         return;
     }
-    let excerpts = reference.summary.iter().filter(|item| is_excerpt(item));
-    found.notable_items.extend(excerpts.cloned());
+    let excerpts: Vec<&String> = reference
+        .summary
+        .iter()
+        .filter(|item| is_excerpt(item))
+        .collect();
+    if let Some(priorities) = found.priorities.as_mut() {
+        priorities.extend(excerpts.iter().map(|_| line_priority::QUOTE));
+    }
+    found.notable_items.extend(excerpts.into_iter().cloned());
 }
 
 #[cfg(test)]
@@ -318,7 +347,10 @@ mod tests {
             shown.contains("defines (4): interface Store, NewServer(), handleGet(), struct Server"),
             "{shown}"
         );
-        assert!(shown.contains("imports (2): go-chi/chi, +1 std"), "{shown}");
+        assert!(
+            shown.contains("imports (2): go-chi/chi, +1 std (context)"),
+            "{shown}"
+        );
         let python = "import os\nfrom sqlalchemy import select\n\nclass Repo:\n    def get(self):\n        pass\n\n    def _hidden(self):\n        pass\n\ndef main():\n    pass\n\nif __name__ == \"__main__\":\n    main()\n";
         let shown = text(&enhanced(python, "text/x-python"));
         assert!(shown.contains("Python source"), "{shown}");

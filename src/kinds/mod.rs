@@ -28,6 +28,12 @@ pub struct Synopsis {
     pub structure: Vec<String>,
     pub notable_items: Vec<String>,
     pub sample: String,
+    /// How much each line of `lines()` matters when a length bound must drop some: one rank per
+    /// line, lower kept first (`line_priority`). Enhanced mode's analyzers set it; `None` ranks
+    /// the lines alike, so a bound keeps them from the first. Only crosses from the analyzers to
+    /// the bound: the bound clears it, so no stored or returned synopsis carries it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub priorities: Option<Vec<u8>>,
 }
 
 json_fields::required_struct!(Synopsis, {
@@ -37,6 +43,7 @@ json_fields::required_struct!(Synopsis, {
     structure: "structure",
     notable_items: "notable_items",
     sample: "sample",
+    priorities: "priorities",
 });
 
 impl Synopsis {

@@ -24,9 +24,10 @@ pub(super) fn is_version(segment: &str) -> bool {
         && segment[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
-/// A Go import path's package: a module on a code host by owner and repository
-/// (`github.com/go-chi/chi/v5/middleware` is `go-chi/chi`), on another host by its first
-/// segment (`go.uber.org/zap`), the standard library as it is (`net/http`).
+/// A Go import path's package: the last two segments of its path without the host and major
+/// versions (`github.com/go-chi/chi/v5` is `go-chi/chi`, `github.com/jackc/pgx/v5/pgxpool` is
+/// `pgx/pgxpool`: a file refers to a package by its last segment), the standard library as it
+/// is (`net/http`).
 pub(super) fn go_package(path: &str) -> (String, Origin) {
     let segments: Vec<&str> = path
         .split('/')
@@ -34,20 +35,7 @@ pub(super) fn go_package(path: &str) -> (String, Origin) {
         .collect();
     match segments.first() {
         Some(host) if host.contains('.') => {
-            let kept = if matches!(
-                *host,
-                "github.com" | "gitlab.com" | "bitbucket.org" | "golang.org"
-            ) {
-                2
-            } else {
-                1
-            };
-            let name = segments[1..]
-                .iter()
-                .take(kept)
-                .copied()
-                .collect::<Vec<_>>()
-                .join("/");
+            let name = segments[segments.len().saturating_sub(2).max(1)..].join("/");
             (
                 if name.is_empty() {
                     path.to_string()
@@ -163,7 +151,7 @@ pub(super) fn import_of(line: &str, language: Option<usize>) -> Option<(String, 
                 Origin::Package
             };
             Some((
-                path.split('.').take(2).collect::<Vec<_>>().join("."),
+                path.split('.').take(3).collect::<Vec<_>>().join("."),
                 origin,
             ))
         }
@@ -173,12 +161,42 @@ pub(super) fn import_of(line: &str, language: Option<usize>) -> Option<(String, 
             }
             let path = quoted(after(&["require "])?)?;
             let name = path.split('/').next().unwrap_or(path);
-            let origin = if RUBY_STD.contains(&name) {
-                Origin::Standard
+            // A standard library is named by the feature required (`net/http`), a gem by its name.
+            if RUBY_STD.contains(&name) {
+                Some((path.to_string(), Origin::Standard))
             } else {
-                Origin::Package
-            };
-            Some((name.to_string(), origin))
+                Some((name.to_string(), Origin::Package))
+            }
+        }
+        Some(PHP) => {
+            // `use App\Models\User;`, `use function App\helpers\fmt;`: the name imported.
+            let name = after(&["use function ", "use const ", "use "])?;
+            let name = name.split([' ', '{']).next().unwrap_or(name);
+            let name = name.trim_end_matches('\\').trim_start_matches('\\');
+            (!name.is_empty()).then(|| (name.to_string(), Origin::Package))
+        }
+        Some(C | CPP) => {
+            // `#include <stdio.h>` (a system or library header), `#include "ring.h"` (the project's).
+            let header = after(&["#include"])?;
+            if let Some(system) = header.strip_prefix('<') {
+                let name = &system[..system.find('>')?];
+                let origin = if name.contains('/') {
+                    Origin::Package
+                } else {
+                    Origin::Standard
+                };
+                return Some((name.to_string(), origin));
+            }
+            quoted(header).map(|path| (path.to_string(), Origin::Local))
+        }
+        Some(SHELL) => {
+            // `source "$(dirname "$0")/lib/common.sh"`, `. ./env.sh`: the script's path.
+            let path = after(&["source ", ". "])?.trim_matches(['"', '\'']);
+            let path = path
+                .rfind([')', '}'])
+                .map_or(path, |at| path[at + 1..].trim_start_matches('/'));
+            let path = path.split(' ').next().unwrap_or(path);
+            (!path.is_empty()).then(|| (path.to_string(), Origin::Local))
         }
         // TypeScript, JavaScript (and a file of no known language): a quoted module specifier
         // (`import x from "zod"`, `require("zod")`), else the name after the keyword.
@@ -193,7 +211,7 @@ pub(super) fn import_of(line: &str, language: Option<usize>) -> Option<(String, 
 }
 
 /// Line starts (trimmed, at the file's top level) of an import.
-pub(super) const IMPORT_STARTS: [&str; 11] = [
+pub(super) const IMPORT_STARTS: [&str; 14] = [
     "import ",
     "from ",
     "use ",
@@ -205,6 +223,9 @@ pub(super) const IMPORT_STARTS: [&str; 11] = [
     "require ",
     "require_relative ",
     "} from ",
+    "#include ",
+    "source ",
+    ". ",
 ];
 /// Line starts of a binding that imports when it calls `require(`.
 pub(super) const BINDING_STARTS: [&str; 3] = ["const ", "var ", "let "];

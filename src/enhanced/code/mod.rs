@@ -1,13 +1,15 @@
 //! Source code: its language (from line starts only one language writes), what it imports (the
 //! external packages first, by their package name: `go-chi/chi`, `zod`, `@tanstack/query`,
 //! `sqlalchemy`, `org.springframework.web`; the standard library counted) and what it defines
-//! (one list, most telling first: interfaces, traits, enums and classes, then functions, then the
-//! methods of each class, then data types, then methods outside a class). Line-based like the
-//! reference's `code` kind: no parsing.
+//! (one list, most telling first: interfaces, traits, enums and classes, then functions, structs
+//! and records in the file's order, then the methods of each class, then type aliases, modules
+//! and namespaces, then methods outside a class), and how many tests it holds (by its test framework's marks).
+//! Line-based like the reference's `code` kind: no parsing.
 
 use super::document::{joined_of, joined_within};
 use super::Input;
 use crate::kinds::Synopsis;
+use crate::priority_bound::line_priority;
 use crate::python::{char_len, is_py_word, py_splitlines};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -22,7 +24,7 @@ use std_names::*;
 /// Methods of a class named in the list of definitions (public ones first).
 const SHOWN_METHODS: usize = 4;
 
-const LANGUAGES: usize = 9;
+const LANGUAGES: usize = 14;
 const LANGUAGE_NAMES: [&str; LANGUAGES] = [
     "Go",
     "Rust",
@@ -33,6 +35,11 @@ const LANGUAGE_NAMES: [&str; LANGUAGES] = [
     "Kotlin",
     "C#",
     "Ruby",
+    "PHP",
+    "C",
+    "C++",
+    "Swift",
+    "Shell",
 ];
 const GO: usize = 0;
 const RUST: usize = 1;
@@ -43,10 +50,16 @@ const JAVA: usize = 5;
 const KOTLIN: usize = 6;
 const CSHARP: usize = 7;
 const RUBY: usize = 8;
+const PHP: usize = 9;
+const C: usize = 10;
+const CPP: usize = 11;
+const SWIFT: usize = 12;
+const SHELL: usize = 13;
 
 /// Line starts (after indentation) that only one language writes, with its index. (`end` alone
-/// on a line is Ruby's; `def` is Python's unless the file votes Ruby.)
-const LANGUAGE_MARKS: [(&str, usize); 27] = [
+/// on a line is Ruby's; `def` is Python's unless the file votes Ruby; `#include` is C's unless
+/// the file has namespaces.)
+const LANGUAGE_MARKS: [(&str, usize); 31] = [
     ("func ", GO),
     ("package main", GO),
     ("fn ", RUST),
@@ -74,6 +87,10 @@ const LANGUAGE_MARKS: [(&str, usize); 27] = [
     ("attr_reader ", RUBY),
     ("attr_accessor ", RUBY),
     ("end", RUBY),
+    ("<?php", PHP),
+    ("#include ", C),
+    ("#!/bin/bash", SHELL),
+    ("#!/usr/bin/env bash", SHELL),
 ];
 
 /// Declaration keywords (after modifiers): the rank of what they declare (lower is shown first)
@@ -90,16 +107,16 @@ const DECLARATIONS: [(&str, u8, &str); 17] = [
     ("function ", 1, ""),
     ("func ", 1, ""),
     ("fun ", 1, ""),
-    ("struct ", 3, "struct"),
+    ("struct ", 1, "struct"),
     ("type ", 3, "type"),
-    ("record ", 3, "record"),
+    ("record ", 1, "record"),
     ("mod ", 3, "mod"),
-    ("object ", 3, "object"),
+    ("object ", 1, "object"),
     ("namespace ", 3, "namespace"),
     ("impl ", 3, "impl"),
 ];
 
-/// Rank of a class's methods in the list (after functions, before data types).
+/// Rank of a class's methods in the list (after functions and structs, before type aliases).
 const METHODS_RANK: u8 = 2;
 
 /// The first fields (the line starts) of a table of tuples, as an array for `Starts::new`
@@ -285,8 +302,8 @@ impl Starts {
 
 /// A declaration on a line.
 struct Declaration<'a> {
-    /// 0 abstractions, 1 functions, 3 data types, 4 public methods, 5 other methods (outside
-    /// a class).
+    /// 0 abstractions, 1 functions, structs and records, 3 type aliases and modules, 4 public
+    /// methods, 5 other methods (outside a class).
     rank: u8,
     /// The word printed before the name (`class`, `struct`; "" for functions).
     word: &'static str,
@@ -362,6 +379,7 @@ fn declaration(
     indented: bool,
     rust: bool,
     in_class: bool,
+    language: Option<usize>,
 ) -> Option<Declaration<'_>> {
     // Every declaration starts with a word (most lines that do not are rejected here).
     if !line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
@@ -396,7 +414,7 @@ fn declaration(
             "type " if go_type() == Some("interface") => "interface",
             _ => word,
         };
-        let member = rank == 1 && indented;
+        let member = rank == 1 && word.is_empty() && indented;
         let rank = match rank {
             1 if member => 5 - u8::from(public),
             3 if word == "interface" => 0,
@@ -407,6 +425,29 @@ fn declaration(
             word,
             name,
             member,
+            public,
+        });
+    }
+    // C and C++ functions start with their return type (`int64_t sum(const int64_t *v) {`); a
+    // shell function is `name() {`.
+    if !indented && matches!(language, Some(C | CPP)) {
+        let name = typed_method(line)?;
+        return Some(Declaration {
+            rank: 1,
+            word: "",
+            name,
+            member: false,
+            public,
+        });
+    }
+    if !indented && language == Some(SHELL) {
+        let name = ident(line);
+        let rest = line[name.len()..].trim_start();
+        return (!name.is_empty() && rest.starts_with("()")).then_some(Declaration {
+            rank: 1,
+            word: "",
+            name,
+            member: false,
             public,
         });
     }
@@ -557,13 +598,15 @@ struct Definition<'a> {
 }
 
 impl Definition<'_> {
-    /// How the list prints it: `class Name`, `name()`, `class Name{a, b}`, `Name.{a, b}`.
-    fn shown(&self, groups: &[(&str, Methods<'_>)]) -> String {
+    /// How the list prints it: `class Name`, `name()`, `class Name{a, b}`, `Name.{a, b}`; without
+    /// methods after an entry of the same word, without it (`struct A, B`).
+    fn shown(&self, groups: &[(&str, Methods<'_>)], previous_word: &str) -> String {
         let methods = self
             .methods
             .and_then(|slot| groups.get(slot))
             .map(|(_, methods)| methods.shown());
         match (self.word, methods) {
+            (word, None) if !word.is_empty() && word == previous_word => self.name.to_string(),
             ("", Some(methods)) => format!("{}.{methods}", self.name),
             ("", None) => format!("{}()", self.name),
             (word, methods) => format!("{word} {}{}", self.name, methods.unwrap_or_default()),
@@ -594,6 +637,10 @@ fn decide(mut votes: [usize; LANGUAGES]) -> Option<usize> {
     // Ruby writes `def` too: its `end` lines decide against Python.
     if votes[RUBY] > 0 && votes[RUBY] >= votes[PYTHON] {
         votes[PYTHON] = 0;
+    }
+    // C++ includes headers too; its namespaces are what C lacks.
+    if votes[C] > 0 && votes[CSHARP] > 0 {
+        votes[CPP] += votes[C] + votes[CSHARP];
     }
     (0..LANGUAGES)
         .max_by_key(|&i| (votes[i], LANGUAGES - i))
@@ -626,7 +673,7 @@ fn head(output: &str) -> &str {
 /// First words of the lines a rule of `scan` may take, other than the end of a class body:
 /// imports, the package, entry points, `impl`, modifiers and declaration keywords (a test checks
 /// that every entry of the rules' tables starts with one).
-const RULE_WORDS: [&str; 52] = [
+const RULE_WORDS: [&str; 53] = [
     "abstract",
     "async",
     "class",
@@ -669,6 +716,7 @@ const RULE_WORDS: [&str; 52] = [
     "require",
     "require_relative",
     "sealed",
+    "source",
     "static",
     "struct",
     "suspend",
@@ -731,8 +779,8 @@ fn trimmed(raw: &str) -> (&str, usize) {
 /// `indent` deep; not in a Go import block), judged from its first word: a rule word, any line
 /// at the top level (a binding may hold a function), a call-like line ending in `{` (a method),
 /// and in a Java or C# class body any line with a `(` (a method with its return type first).
-/// Lines that start with neither a letter nor `_` are only read for `#[cfg(test)]` and a
-/// top-level `} from`. A filter, not a rule: `scan` without it gives the same synopsis (tested).
+/// Lines that start with neither a letter nor `_` are only read for attributes (`#[cfg(test)]`),
+/// `#include`, a shell's `. file` and a top-level `}` (`} from`, the end of a C `typedef`). A filter, not a rule: `scan` without it gives the same synopsis (tested).
 #[inline]
 fn worth_reading(line: &str, word_end: usize, indent: usize, in_typed_class: bool) -> bool {
     let bytes = line.as_bytes();
@@ -740,7 +788,9 @@ fn worth_reading(line: &str, word_end: usize, indent: usize, in_typed_class: boo
         return false;
     };
     if !(first.is_ascii_alphabetic() || first == b'_') {
-        return first == b'#' && bytes.get(1) == Some(&b'[') || first == b'}' && indent == 0;
+        return first == b'#' && matches!(bytes.get(1), Some(b'[' | b'i'))
+            || first == b'.' && bytes.get(1) == Some(&b' ')
+            || first == b'}' && indent == 0;
     }
     let next = bytes.get(word_end).copied();
     // (A word going on in non-ASCII letters is read in full.)
@@ -771,6 +821,8 @@ struct Scan<'a> {
     groups: Vec<(&'a str, Methods<'a>)>,
     package: &'a str,
     notes: Vec<&'static str>,
+    /// Test functions, by their language's mark (`#[test]`, `@Test`, `it(`, `def test_`).
+    tests: usize,
     // Lookups per line, so that a long file is not quadratic:
     /// the imports in `imports`,
     seen_imports: FxSet<(String, Origin)>,
@@ -799,6 +851,18 @@ impl<'a> Scan<'a> {
     fn add_method(&mut self, slot: usize, name: &'a str, public: bool) {
         if self.seen_methods.insert((slot, public, name)) {
             self.groups[slot].1.add(name, public);
+        }
+    }
+
+    /// A C `typedef`'s name, listed with the data types.
+    fn add_typedef(&mut self, name: &'a str) {
+        if !name.is_empty() {
+            self.declarations.push(Definition {
+                rank: 1,
+                word: "type",
+                name,
+                methods: None,
+            });
         }
     }
 
@@ -974,6 +1038,7 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
     let mut found = Scan::default();
     let mut holder: Option<Holder> = None;
     let mut in_import_block = false;
+    let mut in_typedef = false;
     for raw in py_splitlines(output) {
         found.lines += 1;
         let (line, indent) = trimmed(raw);
@@ -983,6 +1048,9 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
         // (The length of its first word, read by both.)
         let word = ascii_word_len(line.as_bytes());
         vote(line, Some(word), &mut found.votes);
+        if is_test_mark(line) {
+            found.tests += 1;
+        }
         if skim
             && !in_import_block
             && !worth_reading(line, word, indent, typed_methods && holder.is_some())
@@ -1013,6 +1081,29 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
             }
             continue;
         }
+        // C++, C# and PHP name their package with `namespace` (`acme::ledger`, `App\Refunds`).
+        if matches!(language, Some(CPP | CSHARP | PHP)) && found.package.is_empty() {
+            if let Some(rest) = strip(line, "namespace ") {
+                found.package = rest.trim_end_matches([';', '{', ' ']).trim();
+                continue;
+            }
+        }
+        // A C type: `typedef struct tag {` ... `} name_t;`, or `typedef struct tag name_t;`.
+        if indent == 0 && matches!(language, Some(C | CPP)) {
+            if let Some(rest) = strip(line, "typedef ") {
+                if line.ends_with(';') {
+                    found.add_typedef(typedef_name(rest));
+                } else {
+                    in_typedef = true;
+                }
+                continue;
+            }
+            if in_typedef && line.starts_with('}') {
+                in_typedef = false;
+                found.add_typedef(typedef_name(&line[1..]));
+                continue;
+            }
+        }
         if holder.as_ref().is_some_and(|h| h.ends_at(line, indent)) {
             holder = None;
         }
@@ -1036,13 +1127,20 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
         let in_class = typed_methods && holder.is_some();
         // (`line` from its first char to the end of `raw`.)
         let from_first = &raw[line.as_ptr() as usize - raw.as_ptr() as usize..];
-        let Some(declared) = declaration(from_first, word, indent > 0, rust, in_class) else {
+        let Some(declared) = declaration(from_first, word, indent > 0, rust, in_class, language)
+        else {
             continue;
         };
+        // Test functions are counted, not listed.
+        if declared.word.is_empty() && is_test_name(declared.name, language) {
+            found.tests += 1;
+            continue;
+        }
         if declared.member {
             if let Some(h) = holder.as_mut().filter(|h| indent > h.indent) {
                 // A class's method (a nested helper, or a constructor, is not listed).
-                if *h.member_indent.get_or_insert(indent) == indent && declared.name != h.name {
+                let constructor = declared.name == h.name || declared.name == "initialize";
+                if *h.member_indent.get_or_insert(indent) == indent && !constructor {
                     if let Some(slot) = h.group {
                         found.add_method(slot, declared.name, declared.public);
                     }
@@ -1050,7 +1148,7 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
                 continue;
             }
         }
-        if declared.holds_members() {
+        if declared.holds_members() && opens_body(from_first) {
             let group = found.group_slot(declared.name);
             holder = Some(Holder {
                 group: Some(group),
@@ -1062,6 +1160,63 @@ fn scan(output: &str, language: Option<usize>, skim: bool) -> Scan<'_> {
         found.add_definition(declared);
     }
     found
+}
+
+/// The name a C `typedef` gives (`rest` past `typedef ` or `}`): the last word before `;`.
+fn typedef_name(rest: &str) -> &str {
+    let body = rest.trim().trim_end_matches(';').trim_end();
+    let body = body.trim_end_matches([')', ' ']);
+    let start = body
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |at| at + 1);
+    &body[start..]
+}
+
+/// Whether a declaration line (from its first char) opens a body the next lines belong to: not
+/// when its braces close on the line (`record Order(long id) {}`) or it ends a statement.
+fn opens_body(line: &str) -> bool {
+    let line = line.trim_end();
+    let opens = line.bytes().filter(|&b| b == b'{').count();
+    let closes = line.bytes().filter(|&b| b == b'}').count();
+    !(line.ends_with(';') || opens > 0 && opens == closes)
+}
+
+/// Whether `line` (trimmed) marks a test in its language's test framework: an attribute or
+/// annotation (`#[test]`, `#[tokio::test]`, `@Test`, `[Fact]`, `[TestMethod]`) or a spec call
+/// (`it("...", ...)`, `it "..." do`, `test("...", ...)`).
+fn is_test_mark(line: &str) -> bool {
+    match line.as_bytes().first() {
+        Some(b'#') => {
+            line.starts_with("#[")
+                && (line.ends_with("test]") || line.contains("::test]") || line.contains("::test("))
+        }
+        Some(b'@') => line.starts_with("@Test") || line.starts_with("@ParameterizedTest"),
+        Some(b'[') => ["[Fact", "[Theory", "[Test"]
+            .iter()
+            .any(|mark| line.starts_with(mark)),
+        Some(b'i') => ["it(", "it \"", "it '", "it.each"]
+            .iter()
+            .any(|mark| line.starts_with(mark)),
+        Some(b't') => line.starts_with("test(") || line.starts_with("test.each"),
+        _ => false,
+    }
+}
+
+/// Whether a function of `language` is a test by its name: `test_*` in Python and Ruby
+/// (pytest, minitest), `TestXxx` in Go, `testXxx` in Swift (XCTest) and PHP (PHPUnit). Languages
+/// that mark tests with attributes or calls are counted by `is_test_mark`.
+fn is_test_name(name: &str, language: Option<usize>) -> bool {
+    let after = |prefix: &str| {
+        name.strip_prefix(prefix).is_some_and(|rest| {
+            rest.is_empty() || rest.starts_with(|c: char| c == '_' || c.is_ascii_uppercase())
+        })
+    };
+    match language {
+        Some(PYTHON | RUBY) => name.starts_with("test_"),
+        Some(GO) => after("Test"),
+        Some(SWIFT | PHP) => after("test"),
+        _ => false,
+    }
 }
 
 /// The enhanced synopsis of what the reference reads as code.
@@ -1085,15 +1240,9 @@ pub fn synopsis(input: &Input<'_>) -> Option<Synopsis> {
     if language != guess {
         found = scan(input.output, language, true);
     }
-    let mut synopsis = synopsis_of(found, language);
-    if let (Some((name, None)), None) = (declared, language) {
-        if let Some(first) = synopsis.summary.first_mut() {
-            if let Some(rest) = first.strip_prefix("Code source") {
-                *first = format!("{name} source{rest}");
-            }
-        }
-    }
-    Some(synopsis)
+    // A MIME type that names a language names it in the stub, read as that language or not.
+    let name = declared.map(|(name, _)| name);
+    Some(synopsis_of(found, language, name))
 }
 
 /// The language a MIME type names (`text/x-csharp`, `application/x-sh`): its name, and its index
@@ -1115,11 +1264,11 @@ fn declared_language(mime: &str) -> Option<(&'static str, Option<usize>)> {
         "kotlin" => ("Kotlin", Some(KOTLIN)),
         "csharp" => ("C#", Some(CSHARP)),
         "ruby" => ("Ruby", Some(RUBY)),
-        "c" | "csrc" | "chdr" => ("C", None),
-        "c++" | "c++src" | "cpp" => ("C++", None),
-        "sh" | "shellscript" => ("Shell", None),
-        "php" | "httpd-php" => ("PHP", None),
-        "swift" => ("Swift", None),
+        "c" | "csrc" | "chdr" => ("C", Some(C)),
+        "c++" | "c++src" | "c++hdr" | "cpp" => ("C++", Some(CPP)),
+        "sh" | "shellscript" | "shellscript-bash" => ("Shell", Some(SHELL)),
+        "php" | "httpd-php" => ("PHP", Some(PHP)),
+        "swift" => ("Swift", Some(SWIFT)),
         "scala" => ("Scala", None),
         _ => return None,
     };
@@ -1127,7 +1276,7 @@ fn declared_language(mime: &str) -> Option<(&'static str, Option<usize>)> {
 }
 
 /// The synopsis of what `scan` found, `language` being what it read for.
-fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
+fn synopsis_of(found: Scan<'_>, language: Option<usize>, name: Option<&str>) -> Synopsis {
     let Scan {
         lines,
         imports,
@@ -1135,9 +1284,12 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
         groups,
         package,
         notes,
+        tests,
         ..
     } = found;
     let (mut defines, defined) = Defined::distinct(declarations);
+    // The file's last definition (in its order), named apart from a long list.
+    let last_in_file = defines.len().checked_sub(1);
     // The class with the most methods (the file's main one) shows them in its place; each other
     // class with methods, after the functions.
     let main_class = (0..groups.len())
@@ -1170,7 +1322,7 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
         });
     }
     let mut synopsis = Synopsis::new("code", "Code output");
-    let language = language.map_or("Code", |i| LANGUAGE_NAMES[i]);
+    let language_name = name.unwrap_or_else(|| language.map_or("Code", |i| LANGUAGE_NAMES[i]));
     let package = if package.is_empty() {
         String::new()
     } else {
@@ -1178,7 +1330,10 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
     };
     synopsis
         .summary
-        .push(format!("{language} source, {lines} lines{package}."));
+        .push(format!("{language_name} source, {lines} lines{package}."));
+    let last = last_in_file
+        .filter(|_| defines.len() > LAST_NAMED_OVER)
+        .map(|at| defines[at].shown(&groups, ""));
     // (A stable sort: the same rank keeps the file's order.)
     // (Most often in order already: no sort's buffer of tens of thousands of entries then.)
     if !defines.is_sorted_by_key(|definition| definition.rank) {
@@ -1187,16 +1342,26 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
     // Only the entries the list can reach are written out; `joined_of` counts the rest.
     let mut names: Vec<String> = Vec::new();
     let mut chars = 0;
+    let mut previous_word = "";
     for definition in &defines {
         if chars > DEFINES_WIDTH {
             break;
         }
-        let shown = definition.shown(&groups);
+        let shown = definition.shown(&groups, previous_word);
+        previous_word = definition.word;
         chars += char_len(&shown) + 2;
         names.push(shown);
     }
-    if let Some(line) = imports_line(&imports) {
+    // The stub's bound keeps the short lines first and gives the list of definitions what is
+    // left (`priority_bound`).
+    let mut priorities = vec![line_priority::HEADLINE];
+    if let Some(line) = imports_line(&imports, language == Some(GO)) {
         synopsis.structure.push(line);
+        priorities.push(line_priority::KEY);
+    }
+    if tests > 0 {
+        synopsis.structure.push(format!("tests: {tests}"));
+        priorities.push(line_priority::KEY);
     }
     if !names.is_empty() {
         synopsis.structure.push(format!(
@@ -1204,6 +1369,11 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
             defines.len(),
             joined_of(&names, defines.len(), DEFINES_WIDTH)
         ));
+        priorities.push(line_priority::DETAIL);
+    }
+    if let Some(last) = last {
+        synopsis.structure.push(format!("last definition: {last}"));
+        priorities.push(line_priority::DETAIL);
     }
     if !notes.is_empty() {
         synopsis.structure.push(format!(
@@ -1211,13 +1381,16 @@ fn synopsis_of(found: Scan<'_>, language: Option<usize>) -> Synopsis {
             notes.len(),
             joined_within(&notes, LIST_WIDTH)
         ));
+        priorities.push(line_priority::KEY);
     }
+    synopsis.priorities = Some(priorities);
     synopsis
 }
 
 /// `imports (N): the packages, +K std, +L local`, or the standard library's modules when the
-/// file imports no package.
-fn imports_line(imports: &[(String, Origin)]) -> Option<String> {
+/// file imports no package. `go`: a package of a module already named (`chi/middleware` after
+/// `go-chi/chi`, `pgx/pgxpool` after `jackc/pgx`) is counted, not named again.
+fn imports_line(imports: &[(String, Origin)], go: bool) -> Option<String> {
     if imports.is_empty() {
         return None;
     }
@@ -1227,7 +1400,16 @@ fn imports_line(imports: &[(String, Origin)]) -> Option<String> {
             .filter(move |(_, o)| *o == origin)
             .map(|(name, _)| name.as_str())
     };
-    let mut shown: Vec<String> = of(Origin::Package).map(str::to_string).collect();
+    let mut shown: Vec<String> = Vec::new();
+    for name in of(Origin::Package) {
+        let module = name.split('/').next().unwrap_or(name);
+        let named = |earlier: &String| {
+            earlier.ends_with(&format!("/{module}")) || earlier.starts_with(&format!("{module}/"))
+        };
+        if !(go && name.contains('/') && shown.iter().any(named)) {
+            shown.push(name.to_string());
+        }
+    }
     let standard = of(Origin::Standard).count();
     let local = of(Origin::Local).count();
     if shown.is_empty() {
@@ -1237,7 +1419,17 @@ fn imports_line(imports: &[(String, Origin)]) -> Option<String> {
             .collect();
     } else {
         if standard > 0 {
-            shown.push(format!("+{standard} std"));
+            // The standard modules named when they are short (`+2 std (json, net/http)`).
+            // (Rust's are all `std`.)
+            let names: Vec<&str> = of(Origin::Standard).filter(|n| *n != "std").collect();
+            let named = format!("+{standard} std ({})", names.join(", "));
+            shown.push(
+                if !names.is_empty() && char_len(&named) <= STD_NAMES_WIDTH {
+                    named
+                } else {
+                    format!("+{standard} std")
+                },
+            );
         }
         if local > 0 {
             shown.push(format!("+{local} local"));
@@ -1254,6 +1446,11 @@ fn imports_line(imports: &[(String, Origin)]) -> Option<String> {
 const DEFINES_WIDTH: usize = 600;
 /// Chars of the other lists.
 const LIST_WIDTH: usize = 120;
+/// Past this many definitions the file's last one is named on a line of its own, after the list
+/// (the list cut short by the width or the stub's bound may not reach it).
+const LAST_NAMED_OVER: usize = 10;
+/// Chars of the standard library's modules named after a file's packages.
+const STD_NAMES_WIDTH: usize = 40;
 
 #[cfg(test)]
 mod tests {
@@ -1281,19 +1478,21 @@ mod tests {
     fn imports_name_packages_first_and_count_the_standard_library() {
         let go = "package api\n\nimport (\n\t\"context\"\n\t\"net/http\"\n\n\t\"github.com/labstack/echo/v4\"\n\t\"github.com/labstack/echo/v4/middleware\"\n\t\"go.uber.org/zap\"\n\t\"golang.org/x/sync/errgroup\"\n)\n\nfunc Run() {}\n";
         assert!(
-            of(go).contains("imports (5): labstack/echo, zap, x/sync, +2 std"),
+            of(go).contains(
+                "imports (6): labstack/echo, zap, sync/errgroup, +2 std (context, net/http)"
+            ),
             "{}",
             of(go)
         );
         let ts = "import { useQuery } from \"@tanstack/react-query\";\nimport fp from \"lodash/fp\";\nimport { readFile } from \"node:fs/promises\";\nimport path from \"path\";\nimport { helper } from \"./helper\";\nimport {\n  a,\n} from \"axios\";\nexport function main() {}\n";
         assert!(
-            of(ts).contains("imports (6): @tanstack/react-query, lodash, axios, +2 std, +1 local"),
+            of(ts).contains("imports (6): @tanstack/react-query, lodash, axios, +2 std (fs/promises, path), +1 local"),
             "{}",
             of(ts)
         );
         let python = "import os, sys\nfrom collections import deque\nimport numpy as np\nfrom .models import User\nfrom django.db import models\n\ndef f():\n    pass\n";
         assert!(
-            of(python).contains("imports (5): numpy, django, +2 std, +1 local"),
+            of(python).contains("imports (5): numpy, django, +2 std (os, collections), +1 local"),
             "{}",
             of(python)
         );
@@ -1340,7 +1539,8 @@ mod tests {
         let shown = of(csharp);
         assert!(shown.contains("C# source"), "{shown}");
         assert!(
-            shown.contains("imports (3): Microsoft.AspNetCore, +2 std"),
+            shown.contains("imports (3): Microsoft.AspNetCore.Mvc, +2 std (System, System.Linq)")
+                && shown.contains("C# source, 17 lines, package Shop.Api."),
             "{shown}"
         );
         assert!(
@@ -1351,7 +1551,7 @@ mod tests {
         let shown = of(ruby);
         assert!(shown.contains("Ruby source"), "{shown}");
         assert!(
-            shown.contains("imports (3): sinatra, +1 std, +1 local"),
+            shown.contains("imports (3): sinatra, +1 std (json), +1 local"),
             "{shown}"
         );
         assert!(shown.contains("class App{index, boot}"), "{shown}");
@@ -1487,8 +1687,10 @@ mod tests {
         // the language of the whole file, for every language the pass may read for.
         for input in inputs() {
             for language in std::iter::once(None).chain((0..LANGUAGES).map(Some)) {
-                let skimmed = synopsis_text(&synopsis_of(scan(&input, language, true), language));
-                let full = synopsis_text(&synopsis_of(scan(&input, language, false), language));
+                let skimmed =
+                    synopsis_text(&synopsis_of(scan(&input, language, true), language, None));
+                let full =
+                    synopsis_text(&synopsis_of(scan(&input, language, false), language, None));
                 assert_eq!(skimmed, full, "{language:?} on {input:?}");
             }
             let reference = synopsis::generate(&input, "text/plain", 2_000);
@@ -1499,13 +1701,112 @@ mod tests {
                 reference: &reference,
             });
             let language = language_of(&input);
-            let two_passes = synopsis_of(scan(&input, language, false), language);
+            let two_passes = synopsis_of(scan(&input, language, false), language, None);
             assert_eq!(
                 one_pass.map(|s| synopsis_text(&s)),
                 Some(synopsis_text(&two_passes)),
                 "{input:?}"
             );
         }
+    }
+
+    /// The enhanced synopsis of `source` whose MIME type is `mime` (the reference may read it as
+    /// text: the MIME type names the language).
+    fn of_mime(source: &str, mime: &str) -> String {
+        let reference = synopsis::generate(source, mime, 2_000);
+        let input = Input {
+            output: source,
+            mime,
+            reference_kind: &reference.kind,
+            reference: &reference,
+        };
+        synopsis_text(&synopsis(&input).expect("a code synopsis"))
+    }
+
+    #[test]
+    fn php_c_cpp_swift_and_shell_are_read_by_their_grammar() {
+        let php = "<?php\n\nnamespace App\\Billing;\n\nuse Illuminate\\Support\\Facades\\DB;\nuse function App\\fmt;\n\nfinal class Invoice\n{\n    public function total(): int\n    {\n        return 1;\n    }\n}\n\nfunction applyTax(array $ids): int\n{\n    return 0;\n}\n";
+        let shown = of_mime(php, "application/x-httpd-php");
+        assert!(
+            shown.contains("PHP source, 19 lines, package App\\Billing."),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("imports (2): Illuminate\\Support\\Facades\\DB, App\\fmt"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("class Invoice{total}") && shown.contains("applyTax()"),
+            "{shown}"
+        );
+        let c = "#include <stdint.h>\n#include <zlib/zlib.h>\n#include \"ring.h\"\n\ntypedef struct ring {\n    int n;\n} ring_t;\ntypedef int handle_t;\n\nstatic int64_t ring_sum(const int64_t *v, size_t n)\n{\n    return 0;\n}\n\nint main(void) {\n    return ring_sum(0, 0);\n}\n";
+        let shown = of_mime(c, "text/x-c");
+        assert!(shown.contains("C source, 17 lines."), "{shown}");
+        assert!(
+            shown.contains("imports (3): zlib/zlib.h, +1 std (stdint.h), +1 local"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("defines (4): type ring_t, handle_t, ring_sum(), main()"),
+            "{shown}"
+        );
+        let cpp = "#include <vector>\n\nnamespace acme::ledger {\n\nclass Book {\n public:\n  int id() const { return 1; }\n};\n\nstd::vector<int> LoadAll(int n) {\n  return {};\n}\n\n}  // namespace\n";
+        let shown = of_mime(cpp, "");
+        assert!(
+            shown.contains("C++ source, 14 lines, package acme::ledger."),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("class Book") && shown.contains("LoadAll()"),
+            "{shown}"
+        );
+        let shell = "#!/usr/bin/env bash\nset -euo pipefail\nsource \"$(dirname \"$0\")/lib/common.sh\"\n. ./env.sh\n\nbackup_db() {\n  pg_dump \"$1\"\n}\n\nfunction prune {\n  find . -delete\n}\n\nbackup_db \"$@\"\n";
+        let shown = of_mime(shell, "application/x-sh");
+        assert!(shown.contains("Shell source, 14 lines."), "{shown}");
+        assert!(
+            shown.contains("imports (2): lib/common.sh, ./env.sh"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("defines (2): backup_db(), prune()"),
+            "{shown}"
+        );
+        // Swift writes `func` as Go does: its MIME type names it.
+        let swift = "import Foundation\n\npublic struct Cart: Codable {\n    public let id: Int64\n}\n\npublic func total(_ ids: [Int64]) -> Int64 {\n    return 0\n}\n\nfunc testTotalIsZero() {\n}\n";
+        let shown = of_mime(swift, "text/x-swift");
+        assert!(shown.contains("Swift source"), "{shown}");
+        assert!(
+            shown.contains("tests: 1") && shown.contains("defines (2): struct Cart, total()"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn tests_are_counted_by_their_frameworks_marks_and_not_listed() {
+        let rust = "pub fn add(a: i32) -> i32 { a }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {}\n    #[tokio::test]\n    async fn adds_later() {}\n    #[test]\n    #[should_panic]\n    fn overflows() {}\n}\n";
+        assert!(of(rust).contains("tests: 3"), "{}", of(rust));
+        let python = "import pytest\n\ndef total(x):\n    return x\n\ndef test_total():\n    assert total(1) == 1\n\nclass TestTotals:\n    def test_zero(self):\n        pass\n";
+        let shown = of(python);
+        assert!(
+            shown.contains("tests: 2") && !shown.contains("test_total"),
+            "{shown}"
+        );
+        let ts = "import { describe, it } from \"vitest\";\n\nexport function sum(a: number) { return a; }\n\ndescribe(\"sum\", () => {\n  it(\"adds\", () => {\n    expect(sum(1)).toBe(1);\n  });\n  it.each([1, 2])(\"keeps %i\", (n) => {});\n  test(\"zero\", () => {});\n});\n";
+        assert!(of(ts).contains("tests: 3"), "{}", of(ts));
+        let go = "package calc\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n}\n\nfunc Testify() {\n}\n";
+        let shown = of(go);
+        assert!(
+            shown.contains("tests: 1") && shown.contains("Testify()"),
+            "{shown}"
+        );
+        let java = "package shop;\n\nimport java.util.List;\nimport org.junit.jupiter.api.Test;\n\nclass CartTest {\n    record Item(long id) {}\n\n    @Test\n    void addsItems() {\n    }\n\n    @ParameterizedTest\n    public void dropsItems(int n) {\n    }\n}\n";
+        let shown = of(java);
+        assert!(shown.contains("tests: 2"), "{shown}");
+        // A record whose body closes on its line holds none of the methods after it.
+        assert!(
+            shown.contains("class CartTest{addsItems, dropsItems}"),
+            "{shown}"
+        );
     }
 
     #[test]

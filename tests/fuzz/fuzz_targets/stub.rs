@@ -18,6 +18,7 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         structure: strings(u)?,
         notable_items: strings(u)?,
         sample: u.arbitrary()?,
+        priorities: None,
     };
     let tools = ToolNames {
         read: u.arbitrary()?,
