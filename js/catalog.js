@@ -1,7 +1,8 @@
 // A session's catalog, stored in pages. The core decides it (src/catalog/pages.rs, whose module
 // doc describes the layout and why: which pages a call reads, how a change splits them, which
 // results retention deletes); this file does its I/O: it reads the index and the pages the core
-// asks for (keeping pages it read by name: a page is never rewritten under the same name), writes
+// asks for (keeping pages it read by name: a page is never rewritten under the same name; the
+// core keeps them parsed for this catalog, src/catalog/page_cache.rs), writes
 // changes under the session's lock (pages, then the index, then the pages replaced), and checks
 // the catalog against the stored records when it is missing or does not read, when asked to
 // (verify, rebuildCatalog), and in a store whose values expire. A catalog that reads is trusted
@@ -172,6 +173,12 @@ export class SessionCatalog {
    * @type {Map<string, string>}
    */
   #pages = new Map();
+  /** This catalog's number for the pages the core keeps parsed for it (see #owner). */
+  /** @type {number | undefined} */
+  #cacheOwner;
+  /** The core instance that number is of. */
+  /** @type {number | undefined} */
+  #cacheInstance;
   /** Whether the index is current for the lock this catalog holds now (see locked). */
   #currentUnderLock = false;
   /** Whether the catalog was checked against the stored records (or trusted as it read). */
@@ -266,6 +273,7 @@ export class SessionCatalog {
             this.#step((pages) =>
               this.#runtime.call(
                 "catalogPrune",
+                this.#owner(),
                 /** @type {string} */ (this.#index),
                 pages,
                 JSON.stringify(config),
@@ -289,6 +297,7 @@ export class SessionCatalog {
         this.#step((pages) =>
           this.#runtime.call(
             "catalogSelect",
+            this.#owner(),
             /** @type {string} */ (this.#index),
             pages,
             JSON.stringify(query),
@@ -329,22 +338,41 @@ export class SessionCatalog {
   }
 
   /**
-   * Calls the core with the pages it asked for until it answers: `call(pagesJson)` answers
-   * JSON, `{ need: [names] }` or the result (as the core writes it: the caller knows its shape).
-   * @param {(pagesJson: string) => string} call
+   * This catalog's owner number in the core's page cache; a new one after the core's instance
+   * was replaced (its cache went with it, and its numbers start again).
+   * @returns {number}
+   */
+  #owner() {
+    const instance = this.#runtime.coreInstance();
+    if (this.#cacheOwner === undefined || this.#cacheInstance !== instance) {
+      const owner = /** @type {number} */ (this.#runtime.call("catalogCacheOwner"));
+      // A call may replace the instance as it returns (to give memory back): then ask again.
+      if (this.#runtime.coreInstance() !== instance) return this.#owner();
+      this.#cacheOwner = owner;
+      this.#cacheInstance = instance;
+    }
+    return this.#cacheOwner;
+  }
+
+  /**
+   * Calls the core with the pages it asked for until it answers: `call(pages)` (`[name, text,
+   * ...]`: every page handed in so far, so a call needing more pages than the core keeps still
+   * gets them all) answers JSON, `{ need: [names] }` or the result (as the core writes it: the
+   * caller knows its shape).
+   * @param {(pages: string[]) => string} call
    * @returns {Promise<unknown>}
    */
   async #step(call) {
-    /** @type {{ [name: string]: string }} */
-    const given = {};
+    /** @type {string[]} */
+    const given = [];
     for (;;) {
-      const answer = JSON.parse(call(JSON.stringify(given)));
+      const answer = JSON.parse(call(given));
       if (answer === null || typeof answer !== "object" || !Array.isArray(answer.need))
         return answer;
       /** @type {string[]} */
       const need = answer.need;
       const texts = await eachLimited(need, (name) => this.#page(name));
-      for (const [i, name] of need.entries()) given[name] = texts[i];
+      for (const [i, name] of need.entries()) given.push(name, texts[i]);
     }
   }
 
@@ -595,7 +623,15 @@ export class SessionCatalog {
     const generation = newGeneration();
     const written = /** @type {CatalogChange} */ (
       await this.#step((pages) =>
-        this.#runtime.call("catalogApply", "", generation, pages, JSON.stringify(entries), "[]"),
+        this.#runtime.call(
+          "catalogApply",
+          this.#owner(),
+          "",
+          generation,
+          pages,
+          JSON.stringify(entries),
+          "[]",
+        ),
       )
     );
     await this.#write(written);
@@ -605,17 +641,20 @@ export class SessionCatalog {
   }
 
   /**
-   * Writes a change the core made: its pages, then the index (the commit), then removes the pages it replaced.
+   * Writes a change the core made: its pages, then the index (the commit), then removes the
+   * pages it replaced. Its pages are kept only once the index naming them is saved: a page
+   * written for an index that failed to save is not committed, and the next writer may write
+   * another text under its name.
    * @param {CatalogChange} change
    */
   async #write({ index, write, remove }) {
     try {
-      await eachLimited(Object.entries(write), async ([name, text]) => {
-        await this.#store.save(this.#pageKey(name), text);
-        this.#keep(name, text);
-      });
+      await eachLimited(Object.entries(write), ([name, text]) =>
+        this.#store.save(this.#pageKey(name), text),
+      );
       await this.#store.save(this.#key(CATALOG_INDEX_FILE), index);
       this.#index = index;
+      for (const [name, text] of Object.entries(write)) this.#keep(name, text);
     } catch (error) {
       // The store may or may not hold the index: read it again next time.
       this.forget();
@@ -641,6 +680,7 @@ export class SessionCatalog {
         this.#step((pages) =>
           this.#runtime.call(
             "catalogApply",
+            this.#owner(),
             /** @type {string} */ (this.#index),
             generation,
             pages,
@@ -656,9 +696,10 @@ export class SessionCatalog {
         JSON.parse(
           this.#runtime.call(
             "catalogApply",
+            this.#owner(),
             "",
             generation,
-            "{}",
+            [],
             JSON.stringify(entries),
             JSON.stringify(removedIds),
           ),

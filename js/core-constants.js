@@ -51,3 +51,6 @@ export const CONTEXT_HEAD_CHARS = 4096;
 
 /** A catalog snapshot's `version`. */
 export const CATALOG_VERSION = 1;
+
+/** Entries of the catalog's newest page: a newest-first window this long reads it alone. */
+export const CATALOG_RECENT_ENTRIES = 100;

@@ -14,7 +14,13 @@ import {
   checkKnownKeys,
 } from "./arguments.js";
 import { countCodePoints, parseOutputIndex, spanOf } from "./output-index.js";
-import { DEFAULT_READ_LIMIT, INDEX_FILE, METADATA_FILE, OUTPUT_FILE } from "./core-constants.js";
+import {
+  CATALOG_RECENT_ENTRIES,
+  DEFAULT_READ_LIMIT,
+  INDEX_FILE,
+  METADATA_FILE,
+  OUTPUT_FILE,
+} from "./core-constants.js";
 import { KINDS_WITH_HIT_COORDINATES } from "./generated/contract.js";
 
 /** The kinds whose hits get coordinates, as a list any kind can be looked up in. */
@@ -27,6 +33,7 @@ import { changedOutput, skipReport } from "./session.js";
 /** @typedef {import("./text-chunks.js").TextPieces} TextPieces */
 /** @typedef {import("./generated/contract.js").ReadWindow} ReadWindow */
 /** @typedef {import("./generated/contract.js").GrepResult} GrepResult */
+/** @typedef {import("./generated/contract.js").CatalogEntry} CatalogEntry */
 /** @typedef {GrepResult["matches"][number]} GrepMatch */
 /** @typedef {import("./generated/contract.js").RankedSearch} RankedSearch */
 /** @typedef {import("./index.js").ReadResult} ReadResult */
@@ -324,28 +331,60 @@ export async function searchAll(session, options) {
   const grep = JSON.stringify(plan.grep);
   const engine = needsGrepModule(plan.grep) ? await session.runtime.grep.engine() : undefined;
   if (engine) await engine.check(grep);
-  // `toolName` is applied here, from the catalog, before any output is loaded.
   const toolName = /** @type {string | undefined} */ (opts.toolName);
-  let candidates = await session.catalog.use((catalog) => catalog.candidates(toolName));
   const stopAfter = plan.stopAfter;
-  if (stopAfter !== undefined) {
-    // order "newest": searched in its ranking order (the core's), so it can stop at `limit` hits.
-    const known = candidates.map(({ toolResultId, createdAt }) => ({
-      toolResultId,
-      createdAt: typeof createdAt === "string" ? createdAt : "",
-    }));
-    const order = await session.runtime.extras.call("searchAllScanOrder", JSON.stringify(known));
-    candidates = Array.from(order, (i) => candidates[i]);
-  }
   /** @type {RankedSearch["results"]} */
   const hits = [];
   /** @type {import("./index.js").SkippedResult[]} */
   const skipped = [];
   let searched = 0;
-  // One output in memory at a time; what cannot be read is reported, not fatal to the session.
-  for (const candidate of candidates) {
-    if (stopAfter !== undefined && hits.length >= stopAfter) break;
-    searched++;
+  let total = 0;
+  // Ids searched: a write between two windows of the catalog may shift one into the next.
+  /** @type {Set<string>} */
+  const seen = new Set();
+  /** @param {CatalogEntry[]} candidates */
+  const searchEach = async (candidates) => {
+    // One output in memory at a time; what cannot be read is reported, not fatal to the session.
+    for (const candidate of candidates) {
+      if (stopAfter !== undefined && hits.length >= stopAfter) return;
+      if (seen.has(candidate.toolResultId)) continue;
+      seen.add(candidate.toolResultId);
+      searched++;
+      await searchOne(candidate);
+    }
+  };
+  // `toolName` is applied from the catalog, before any output is loaded.
+  if (stopAfter === undefined) {
+    const candidates = await session.catalog.use((catalog) => catalog.candidates(toolName));
+    total = candidates.length;
+    await searchEach(candidates);
+  } else {
+    // order "newest": searched in its ranking order (the core's), so it can stop at `limit` hits;
+    // the newest first (the catalog's newest page), the rest only when they matched too few.
+    /** @param {number} offset @param {number | undefined} limit */
+    const newest = (offset, limit) =>
+      session.catalog.use((catalog) =>
+        catalog.select({ toolName, order: "newest", offset, limit }),
+      );
+    /** @param {CatalogEntry[]} candidates */
+    const inScanOrder = async (candidates) => {
+      const known = candidates.map(({ toolResultId, createdAt }) => ({
+        toolResultId,
+        createdAt: typeof createdAt === "string" ? createdAt : "",
+      }));
+      const order = await session.runtime.extras.call("searchAllScanOrder", JSON.stringify(known));
+      return Array.from(order, (i) => candidates[i]);
+    };
+    const first = await newest(0, CATALOG_RECENT_ENTRIES);
+    total = first.totalResults;
+    await searchEach(await inScanOrder(first.entries));
+    if (hits.length < stopAfter && first.hasMore) {
+      const rest = await newest(first.entries.length, undefined);
+      await searchEach(await inScanOrder(rest.entries));
+    }
+  }
+  /** @param {CatalogEntry} candidate */
+  async function searchOne(candidate) {
     const id = candidate.toolResultId;
     // Every step of one result (its output, the search, its record for hit coordinates) may
     // fail on that result alone: it is skipped and reported, the others are still searched.
@@ -366,7 +405,7 @@ export async function searchAll(session, options) {
       content = undefined;
     } catch (error) {
       skipped.push(skipReport(id, error));
-      continue;
+      return;
     }
     if (found.totalMatches > 0) {
       const { ref, toolName, createdAt } = candidate;
@@ -388,7 +427,7 @@ export async function searchAll(session, options) {
       plan.limit,
       // Checked by the core (`searchAllPlan`): a SearchOrder, or absent.
       /** @type {string | undefined} */ (opts.order),
-      candidates.length - searched,
+      total - searched,
     ),
   );
   if (skipped.length > 0) ranked.skipped = skipped;

@@ -16,7 +16,9 @@
 //! decides the pages: a window of entries, a change split into pages, retention's plan over the
 //! oldest pages (`retention::RetentionOrder`). The host reads and writes the texts.
 
+pub mod page_cache;
 pub mod pages;
+pub mod recent;
 
 use serde_json::{Map, Value};
 

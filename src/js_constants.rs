@@ -325,6 +325,11 @@ fn core_constants() -> String {
             CATALOG_VERSION,
             "A catalog snapshot's `version`.",
         ),
+        (
+            "CATALOG_RECENT_ENTRIES",
+            crate::catalog::recent::RECENT_ENTRIES as i64,
+            "Entries of the catalog's newest page: a newest-first window this long reads it alone.",
+        ),
     ];
     let mut text = format!(
         "// Generated from the core's constants (src/js_constants.rs): do not edit.\n{REWRITE}"

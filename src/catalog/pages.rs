@@ -21,10 +21,12 @@
 //! the index again; a host may keep the pages it read by name, as a name always means the same text.
 //!
 //! Every call here answers either what was asked or `{"need": [page names]}`: the pages it must
-//! be given (in `pages`, a map of name to page text) before it can answer. The host loads those
-//! and calls again.
+//! be given (in `pages`, a map of name to the page's entries, [`read_page`]) before it can
+//! answer. The host loads those and calls again. A page read once need not be parsed again: its
+//! name always means the same text ([`super::page_cache`] keeps them).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
@@ -32,6 +34,8 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json_fields;
 use crate::python::stable_sort_by;
 use crate::retention::{RetentionOrder, RetentionPolicy, StoredResult};
+
+use super::recent::{self, newest_first, Recent};
 
 /// The catalog's index (the head of its pages).
 pub const INDEX_FILE: &str = "catalog-index";
@@ -46,7 +50,7 @@ pub const MAX_PAGE_TOOLS: usize = 8;
 const INDEX_FORMAT: &str = "tool-stub-catalog-index";
 const INDEX_VERSION: u64 = 1;
 
-type Entry = Map<String, Value>;
+pub(super) type Entry = Map<String, Value>;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Totals {
@@ -77,6 +81,8 @@ pub struct Index {
     pub next: u64,
     pub totals: Totals,
     pub pages: Vec<PageInfo>,
+    /// The page of the newest entries (`super::recent`); absent in an index written before it.
+    pub recent: Option<Recent>,
 }
 
 // Read by hand, not derived (see json_fields): the main module's size. Unknown keys are ignored.
@@ -97,6 +103,7 @@ json_fields::required_struct!(Index, {
     next: "next",
     totals: "totals",
     pages: "pages",
+    recent: "recent",
 });
 
 /// A value as the JSON a call answers, its keys in the order the layout above gives them.
@@ -160,6 +167,10 @@ impl ToJson for Index {
                 "pages",
                 Value::Array(self.pages.iter().map(ToJson::to_json).collect()),
             ),
+            (
+                "recent",
+                self.recent.as_ref().map_or(Value::Null, ToJson::to_json),
+            ),
         ])
     }
 }
@@ -186,8 +197,11 @@ pub enum Step<T> {
     Done(T),
 }
 
-/// The pages a host hands in: name to text.
-pub type Pages = BTreeMap<String, String>;
+/// A page's entries in id order, parsed once ([`read_page`]) and shared.
+pub type PageEntries = Rc<Vec<Entry>>;
+
+/// The pages a host hands in: name to entries.
+pub type Pages = BTreeMap<String, PageEntries>;
 
 fn id_of(entry: &Entry) -> &str {
     entry
@@ -234,6 +248,7 @@ impl Index {
             next: 0,
             totals: Totals::default(),
             pages: Vec::new(),
+            recent: None,
         }
     }
 
@@ -265,33 +280,31 @@ impl Index {
     }
 }
 
-/// The entries of the pages named `names`, in order; `Need` lists those not handed in.
-fn entries_of(names: &[&str], pages: &Pages) -> Result<Step<Vec<Entry>>> {
+/// The pages named `names`, in order; `Need` lists those not handed in.
+fn pages_of<'a>(names: &[&str], pages: &'a Pages) -> Step<Vec<&'a PageEntries>> {
     let missing: Vec<String> = names
         .iter()
         .filter(|name| !pages.contains_key(**name))
         .map(|name| name.to_string())
         .collect();
     if !missing.is_empty() {
-        return Ok(Step::Need { need: missing });
+        return Step::Need { need: missing };
     }
-    let mut entries = Vec::new();
-    for name in names {
-        entries.extend(page_entries(name, &pages[*name])?);
-    }
-    Ok(Step::Done(entries))
+    Step::Done(names.iter().map(|name| &pages[*name]).collect())
 }
 
 /// A page's entries (a JSON array of objects; anything else in it is left out).
-fn page_entries(name: &str, text: &str) -> Result<Vec<Entry>> {
+pub fn read_page(name: &str, text: &str) -> Result<PageEntries> {
     match serde_json::from_str(text) {
-        Ok(Value::Array(items)) => Ok(items
-            .into_iter()
-            .filter_map(|item| match item {
-                Value::Object(entry) => Some(entry),
-                _ => None,
-            })
-            .collect()),
+        Ok(Value::Array(items)) => Ok(Rc::new(
+            items
+                .into_iter()
+                .filter_map(|item| match item {
+                    Value::Object(entry) => Some(entry),
+                    _ => None,
+                })
+                .collect(),
+        )),
         _ => Err(corrupt(format!("catalog page {name} does not read"))),
     }
 }
@@ -348,12 +361,14 @@ pub fn select(index: &Index, pages: &Pages, query: &Query) -> Result<Step<Select
             .filter_map(|at| index.pages.get(at).map(|page| page.name.clone()))
             .collect();
         let refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
-        return Ok(match entries_of(&refs, pages)? {
+        return Ok(match pages_of(&refs, pages) {
             Step::Need { need } => Step::Need { need },
-            Step::Done(entries) => {
-                let found: Vec<Entry> = entries
+            Step::Done(read) => {
+                let found: Vec<Entry> = read
                     .into_iter()
+                    .flat_map(|page| page.iter())
                     .filter(|entry| ids.iter().any(|id| id == id_of(entry)))
+                    .cloned()
                     .collect();
                 Step::Done(Selection {
                     total_results: found.len() as u64,
@@ -392,19 +407,56 @@ pub fn select(index: &Index, pages: &Pages, query: &Query) -> Result<Step<Select
         }
         let wanted = names(&mut chosen.into_iter());
         let refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
-        return Ok(match entries_of(&refs, pages)? {
+        return Ok(match pages_of(&refs, pages) {
             Step::Need { need } => Step::Need { need },
-            Step::Done(entries) => {
+            Step::Done(read) => {
                 let from = (start - skipped.min(start)) as usize;
                 let len = (end - start) as usize;
+                let entries = read.into_iter().flat_map(|page| page.iter());
                 Step::Done(Selection {
                     total_results: total,
                     offset: start,
                     has_more: end < total,
-                    entries: entries.into_iter().skip(from).take(len).collect(),
+                    entries: entries.skip(from).take(len).cloned().collect(),
                 })
             }
         });
+    }
+    // Newest first: the newest page, when the window falls in it or it holds the whole catalog.
+    if let (true, Some(recent)) = (newest, &index.recent) {
+        let complete = recent.count == total;
+        let (start, end) = window(total);
+        if (by_tool.is_none() && end <= recent.count) || complete {
+            let read = match pages_of(&[recent.name.as_str()], pages) {
+                Step::Need { need } => return Ok(Step::Need { need }),
+                Step::Done(read) => read,
+            };
+            let entries: Vec<&Entry> = read[0]
+                .iter()
+                .filter(|entry| by_tool.is_none_or(|tool| tool_of(entry) == tool))
+                .collect();
+            let len = if by_tool.is_none() {
+                total
+            } else {
+                entries.len() as u64
+            };
+            let (start, end) = if by_tool.is_none() {
+                (start, end)
+            } else {
+                window(len)
+            };
+            return Ok(Step::Done(Selection {
+                total_results: len,
+                offset: start,
+                has_more: end < len,
+                entries: entries
+                    .into_iter()
+                    .skip(start as usize)
+                    .take((end - start) as usize)
+                    .cloned()
+                    .collect(),
+            }));
+        }
     }
     // A tool name reads the pages that may hold it; newest first reads them all.
     let wanted = names(
@@ -414,17 +466,17 @@ pub fn select(index: &Index, pages: &Pages, query: &Query) -> Result<Step<Select
             .filter(|page| by_tool.is_none_or(|tool| Index::may_hold_tool(page, tool))),
     );
     let refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
-    let mut entries = match entries_of(&refs, pages)? {
+    let read = match pages_of(&refs, pages) {
         Step::Need { need } => return Ok(Step::Need { need }),
-        Step::Done(entries) => entries,
+        Step::Done(read) => read,
     };
-    if let Some(tool) = by_tool {
-        entries.retain(|entry| tool_of(entry) == tool);
-    }
+    let mut entries: Vec<&Entry> = read
+        .into_iter()
+        .flat_map(|page| page.iter())
+        .filter(|entry| by_tool.is_none_or(|tool| tool_of(entry) == tool))
+        .collect();
     if newest {
-        // Latest `createdAtMs` first, a date that does not read last, ties in id order.
-        let at = |entry: &Entry| time(entry, "createdAtMs").unwrap_or(f64::NEG_INFINITY);
-        stable_sort_by(&mut entries, |a, b| at(b).total_cmp(&at(a)));
+        stable_sort_by(&mut entries, |a, b| newest_first(a, b));
     }
     let len = entries.len() as u64;
     let (start, end) = window(len);
@@ -436,6 +488,7 @@ pub fn select(index: &Index, pages: &Pages, query: &Query) -> Result<Step<Select
             .into_iter()
             .skip(start as usize)
             .take((end - start) as usize)
+            .cloned()
             .collect(),
     }))
 }
@@ -453,8 +506,8 @@ pub fn plan_prune(
     let mut frontier: Option<(f64, &str)> = None;
     for page in &index.pages {
         let oldest = page.oldest.unwrap_or(f64::NEG_INFINITY);
-        if let Some(text) = pages.get(&page.name) {
-            for entry in &page_entries(&page.name, text)? {
+        if let Some(entries) = pages.get(&page.name) {
+            for entry in entries.iter() {
                 order.add(stored_result(entry));
             }
         } else if frontier.is_none_or(|(age, _)| oldest < age) {
@@ -510,6 +563,7 @@ pub fn apply(
     removed: &[String],
 ) -> Result<Step<Written>> {
     let mut index = index.unwrap_or_else(|| Index::new(generation));
+    let before = index.clone();
     let added: Vec<Entry> = added
         .into_iter()
         .filter(|entry| entry.get("toolResultId").is_some_and(Value::is_string))
@@ -529,20 +583,23 @@ pub fn apply(
         .map(|&at| index.pages[at].name.clone())
         .collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    // The newest page is asked for with them: one round trip for both.
     let missing: Vec<String> = names
         .iter()
+        .chain(recent::first_needs(&before).iter())
         .filter(|name| !pages.contains_key(*name))
         .cloned()
+        .collect::<BTreeSet<String>>()
+        .into_iter()
         .collect();
     if !missing.is_empty() {
         return Ok(Step::Need { need: missing });
     }
     let mut groups: Vec<(usize, BTreeMap<String, Entry>)> = Vec::new();
     for (&at, name) in touched.iter().zip(&refs) {
-        let entries = entries_of(&[name], pages)?.done().unwrap_or_default();
-        let map = entries
-            .into_iter()
-            .map(|entry| (id_of(&entry).to_string(), entry))
+        let map = pages[*name]
+            .iter()
+            .map(|entry| (id_of(entry).to_string(), entry.clone()))
             .collect();
         groups.push((at, map));
     }
@@ -555,10 +612,10 @@ pub fn apply(
             map.remove(id);
         }
     }
-    for entry in added {
-        let at = index.page_of(id_of(&entry));
+    for entry in &added {
+        let at = index.page_of(id_of(entry));
         if let Some((_, map)) = groups.iter_mut().find(|(g, _)| *g == at) {
-            map.insert(id_of(&entry).to_string(), entry);
+            map.insert(id_of(entry).to_string(), entry.clone());
         }
     }
     let mut write = BTreeMap::new();
@@ -591,6 +648,25 @@ pub fn apply(
             chars: sum.chars + page.chars,
             bytes: sum.bytes + page.bytes,
         });
+    match recent::after_change(&before, pages, &added, removed, index.totals.results) {
+        Step::Need { need } => return Ok(Step::Need { need }),
+        Step::Done(None) => {}
+        Step::Done(Some(newest)) => {
+            remove.extend(before.recent.iter().map(|recent| recent.name.clone()));
+            index.recent = if newest.is_empty() {
+                None
+            } else {
+                let name = format!("{}-{}", index.generation, index.next);
+                index.next += 1;
+                let text = serde_json::to_string(newest.as_slice()).map_err(to_error)?;
+                write.insert(name.clone(), text);
+                Some(Recent {
+                    name,
+                    count: newest.len() as u64,
+                })
+            };
+        }
+    }
     Ok(Step::Done(Written {
         index: serde_json::to_string(&index.to_json()).map_err(to_error)?,
         write,
@@ -604,15 +680,6 @@ fn corrupt(message: String) -> Error {
 
 fn to_error(error: serde_json::Error) -> Error {
     corrupt(format!("the catalog does not serialize: {error}"))
-}
-
-impl<T> Step<T> {
-    fn done(self) -> Option<T> {
-        match self {
-            Step::Need { .. } => None,
-            Step::Done(done) => Some(done),
-        }
-    }
 }
 
 fn page_info(name: String, entries: &[Entry]) -> PageInfo {

@@ -13,7 +13,7 @@ fn entry(id: &str, tool: &str, at: f64) -> Entry {
 #[derive(Default)]
 struct Host {
     index: Option<Index>,
-    stored: Pages,
+    stored: BTreeMap<String, String>,
     generation: u32,
 }
 
@@ -27,7 +27,8 @@ impl Host {
                     assert!(!need.is_empty(), "a need names pages");
                     for name in need {
                         let text = self.stored.get(&name).expect("a page the index names");
-                        assert!(given.insert(name, text.clone()).is_none(), "asked twice");
+                        let entries = read_page(&name, text).expect("a page that reads");
+                        assert!(given.insert(name, entries).is_none(), "asked twice");
                     }
                 }
             }
@@ -112,7 +113,12 @@ fn pages_split_and_stay_in_id_order_with_their_sums() {
     assert_eq!(ids.len(), 1_000);
     assert!(ids.windows(2).all(|w| w[0] < w[1]), "id order across pages");
     // Every page the index names is stored, and nothing else.
-    let named: Vec<&String> = index.pages.iter().map(|p| &p.name).collect();
+    let named: Vec<&String> = index
+        .pages
+        .iter()
+        .map(|p| &p.name)
+        .chain(index.recent.iter().map(|r| &r.name))
+        .collect();
     assert_eq!(named.len(), host.stored.len());
     assert!(named.iter().all(|name| host.stored.contains_key(*name)));
 }
@@ -207,12 +213,13 @@ fn a_tool_name_reads_the_pages_that_name_it() {
 fn a_change_touches_only_the_pages_of_its_ids() {
     let mut host = filled(2_000);
     let pages_before = host.index().pages.len();
+    // Its page and the newest page.
     let read = host.change(vec![entry("tr_new", "common", 5_000.0)], &[]);
-    assert_eq!(read, 1);
+    assert_eq!(read, 2);
     let ids = host.ids();
     let gone = [ids[3].as_str(), ids[1_500].as_str()];
     let read = host.change(vec![], &gone);
-    assert_eq!(read, 2);
+    assert_eq!(read, 3);
     assert_eq!(host.index().totals.results, 2_000 - 1);
     assert!(host.index().pages.len() >= pages_before);
     assert!(!host.ids().iter().any(|id| gone.contains(&id.as_str())));
@@ -293,13 +300,9 @@ fn an_undated_result_counts_as_oldest() {
 fn bad_stored_text_is_a_typed_error() {
     assert!(Index::parse("{").is_err());
     assert!(Index::parse(r#"{"format":"x","version":1,"generation":"g","next":0,"totals":{"results":0,"chars":0,"bytes":0},"pages":[]}"#).is_err());
-    let host = filled(10);
-    let mut pages = host.stored.clone();
-    for text in pages.values_mut() {
-        *text = "not json".into();
-    }
-    let error = select(host.index(), &pages, &Query::default()).expect_err("a broken page");
+    let error = read_page("g-0", "not json").expect_err("a broken page");
     assert_eq!(error.code, ErrorCode::Corrupt);
+    assert!(read_page("g-0", "{}").is_err(), "a page is a list");
 }
 
 #[test]
@@ -334,7 +337,7 @@ fn answers_keep_their_json_layout() {
     };
     assert_eq!(
         written.index,
-        r#"{"format":"tool-stub-catalog-index","version":1,"generation":"g1","next":1,"totals":{"results":2,"chars":20,"bytes":200},"pages":[{"name":"g1-0","first":"tr_a","count":2,"chars":20,"bytes":200,"oldest":5.5,"tools":["bash","grep"]}]}"#
+        r#"{"format":"tool-stub-catalog-index","version":1,"generation":"g1","next":2,"totals":{"results":2,"chars":20,"bytes":200},"pages":[{"name":"g1-0","first":"tr_a","count":2,"chars":20,"bytes":200,"oldest":5.5,"tools":["bash","grep"]}],"recent":{"name":"g1-1","count":2}}"#
     );
     let answer = serde_json::to_string(&Step::Done(written.clone()).to_json()).expect("text");
     assert!(answer.starts_with(r#"{"index":"{\"format\""#), "{answer}");
@@ -349,7 +352,12 @@ fn answers_keep_their_json_layout() {
     );
     let need = select(&index, &Pages::new(), &Query::default()).expect("a need");
     assert_eq!(need.to_json(), serde_json::json!({"need": ["g1-0"]}));
-    let selection = select(&index, &written.write, &Query::default()).expect("a window");
+    let pages: Pages = written
+        .write
+        .iter()
+        .map(|(name, text)| (name.clone(), read_page(name, text).expect("reads")))
+        .collect();
+    let selection = select(&index, &pages, &Query::default()).expect("a window");
     let text = serde_json::to_string(&selection.to_json()).expect("text");
     assert!(text.starts_with(r#"{"totalResults":2,"offset":0,"hasMore":false,"entries":[{"toolResultId":"tr_a","toolName":"bash","createdAtMs":1700000000000.0,"#), "{text}");
     let query: Query =
@@ -370,5 +378,144 @@ fn answers_keep_their_json_layout() {
     assert_eq!(
         missing.message,
         "the catalog index does not read: missing field `generation`"
+    );
+}
+
+fn newest(limit: Option<u64>, offset: u64) -> Query {
+    Query {
+        order: Some("newest".into()),
+        limit,
+        offset,
+        ..Query::default()
+    }
+}
+
+/// The ids of the whole catalog newest first, from every page (no window: the newest page is
+/// not enough for it).
+fn newest_ids(host: &Host) -> Vec<String> {
+    let (all, read) = host.select(newest(None, 0));
+    let recent = host.index().recent.as_ref().map_or(0, |r| r.count);
+    if recent < host.index().totals.results {
+        assert_eq!(read, host.index().pages.len(), "every page");
+    }
+    all.entries.iter().map(|e| id_of(e).to_string()).collect()
+}
+
+#[test]
+fn a_newest_first_window_reads_the_newest_page_alone() {
+    let host = filled(2_000);
+    let expected = newest_ids(&host);
+    let (window, read) = host.select(newest(Some(50), 0));
+    assert_eq!(read, 1, "the newest page");
+    assert_eq!(
+        (window.total_results, window.offset, window.has_more),
+        (2_000, 0, true)
+    );
+    let ids: Vec<&str> = window.entries.iter().map(id_of).collect();
+    assert_eq!(ids, expected[..50]);
+    assert_eq!(window.entries[0]["createdAtMs"], 1999.0);
+    let (second, read) = host.select(newest(Some(50), 50));
+    assert_eq!(read, 1);
+    assert_eq!(
+        second.entries.iter().map(id_of).collect::<Vec<_>>(),
+        expected[50..100]
+    );
+    // Past the newest page: every page, the same order.
+    let (past, read) = host.select(newest(Some(50), 80));
+    assert_eq!(read, host.index().pages.len());
+    assert_eq!(
+        past.entries.iter().map(id_of).collect::<Vec<_>>(),
+        expected[80..130]
+    );
+    // A tool name reads the pages naming it (the newest page is not the whole catalog).
+    let (rare, _) = host.select(Query {
+        tool_name: Some("rare".into()),
+        ..newest(Some(10), 0)
+    });
+    assert_eq!(rare.total_results, 2);
+    assert_eq!(rare.entries[0]["createdAtMs"], 1007.0);
+}
+
+#[test]
+fn the_newest_page_stays_right_through_changes() {
+    let mut host = filled(600);
+    let check = |host: &Host| {
+        let expected = newest_ids(host);
+        let recent = host.index().recent.clone().expect("a newest page");
+        let (window, read) = host.select(newest(Some(recent.count), 0));
+        assert_eq!(read, 1);
+        let ids: Vec<String> = window
+            .entries
+            .iter()
+            .map(|e| id_of(e).to_string())
+            .collect();
+        assert_eq!(ids, expected[..recent.count as usize]);
+    };
+    check(&host);
+    // Added: newer than all, older than all (stays out), between, at a tie, without a date.
+    host.change(vec![entry("tr_newer", "t", 10_000.0)], &[]);
+    host.change(vec![entry("tr_older", "t", -5.0)], &[]);
+    host.change(vec![entry("tr_between", "t", 550.5)], &[]);
+    host.change(
+        vec![entry("tr_0tie", "t", 599.0), entry("tr_ztie", "t", 599.0)],
+        &[],
+    );
+    let mut undated = entry("tr_undated", "t", 0.0);
+    undated.remove("createdAtMs");
+    host.change(vec![undated], &[]);
+    check(&host);
+    assert!(!newest_ids(&host)[..100].contains(&"tr_older".to_string()));
+    // An entry of the newest page replaced with an older date leaves it; one outside it replaced
+    // with a newer date comes in.
+    let top = newest_ids(&host)[0].clone();
+    host.change(vec![entry(&top, "t", -1.0)], &[]);
+    check(&host);
+    let low = newest_ids(&host)[400].clone();
+    host.change(vec![entry(&low, "t", 20_000.0)], &[]);
+    check(&host);
+    assert_eq!(newest_ids(&host)[0], low);
+    // The newest removed till the page is under half full: made anew from every page.
+    let doomed: Vec<String> = newest_ids(&host)[..60].to_vec();
+    let refs: Vec<&str> = doomed.iter().map(String::as_str).collect();
+    host.change(vec![], &refs);
+    check(&host);
+    assert_eq!(host.index().recent.as_ref().map(|r| r.count), Some(100));
+    // A small catalog's newest page holds it all: a tool name reads that page alone.
+    let mut small = filled(30);
+    let (rare, read) = small.select(Query {
+        tool_name: Some("rare".into()),
+        ..newest(None, 0)
+    });
+    assert_eq!((rare.total_results, read), (1, 1));
+    small.change(vec![], &["tr_00000000"]);
+    check(&small);
+}
+
+#[test]
+fn an_index_without_a_newest_page_is_read_and_gets_one_on_its_next_change() {
+    let mut host = filled(1_000);
+    // As an earlier version wrote it: no "recent", its page not stored.
+    let mut index = host.index().clone();
+    let recent = index.recent.take().expect("a newest page");
+    host.stored.remove(&recent.name);
+    let text = serde_json::to_string(&index.to_json()).expect("text");
+    let text = text.replace(r#","recent":null"#, "");
+    assert!(!text.contains("recent"));
+    host.index = Some(Index::parse(&text).expect("reads"));
+    let expected = newest_ids(&host);
+    let (window, read) = host.select(newest(Some(20), 0));
+    assert_eq!(read, host.index().pages.len(), "every page, as before");
+    assert_eq!(
+        window.entries.iter().map(id_of).collect::<Vec<_>>(),
+        expected[..20]
+    );
+    let read = host.change(vec![entry("tr_late", "t", 5_000.0)], &[]);
+    assert_eq!(read, host.index().pages.len(), "made from every page, once");
+    let (window, read) = host.select(newest(Some(20), 0));
+    assert_eq!(read, 1);
+    assert_eq!(id_of(&window.entries[0]), "tr_late");
+    assert_eq!(
+        window.entries[1..].iter().map(id_of).collect::<Vec<_>>(),
+        expected[..19]
     );
 }

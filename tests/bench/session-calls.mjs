@@ -105,6 +105,14 @@ export async function sessionRows({ ToolStub, makeStore, n, kb = 20, runs = 15 }
       "first call of a new ToolStub: searchAll(toolName: 5 results)",
       (ts) => ts.searchAll({ query: "result", toolName: "rare" }),
     ],
+    [
+      "first call of a new ToolStub: list tool newest first (limit 50)",
+      (ts) => ts.handleToolCall("openviking_tool_result_list", { order: "newest", limit: 50 }),
+    ],
+    [
+      "first call of a new ToolStub: searchAll(order newest, limit 3)",
+      (ts) => ts.searchAll({ query: "result", order: "newest", limit: 3 }),
+    ],
     ["first call of a new ToolStub: prune (nothing to delete)", (ts) => ts.prune()],
     [
       "first call of a new ToolStub: externalize 100 KB, retention on",
