@@ -77,6 +77,51 @@ const OPTIONS = {
   ...TOKEN_FLAG_OPTIONS,
 };
 
+/**
+ * The flags as OPTIONS declares them (parseArgs types them by a config it cannot see as literals).
+ * @typedef {{
+ *   store: string,
+ *   session?: string,
+ *   "tool-name"?: string,
+ *   "tool-id"?: string,
+ *   mime: string,
+ *   threshold?: string,
+ *   offset?: string,
+ *   limit?: string,
+ *   context?: string,
+ *   "context-lines"?: string,
+ *   line?: string,
+ *   lines?: string,
+ *   column?: string,
+ *   numbered?: boolean,
+ *   "max-chars"?: string,
+ *   pointer?: string,
+ *   rows?: string,
+ *   regex?: boolean,
+ *   "ignore-case"?: boolean,
+ *   "whole-word"?: boolean,
+ *   "per-result"?: string,
+ *   "preview-chars"?: string,
+ *   enhanced?: boolean,
+ *   json: boolean,
+ *   all: boolean,
+ *   "max-results"?: string,
+ *   "max-bytes"?: string,
+ *   "max-age-ms"?: string,
+ *   help: boolean,
+ *   "budget-unit"?: string,
+ *   "threshold-tokens"?: string,
+ *   "turn-budget-tokens"?: string,
+ *   tokenizer?: string,
+ * }} CliFlags
+ */
+/** @typedef {import("./index.js").LineReadResult | import("./index.js").JsonPointerReadResult | import("./index.js").RowsReadResult} StructuredRead */
+/** @typedef {import("./index.js").SearchAllResult} SearchAllResult */
+
+/**
+ * @param {string | undefined} value
+ * @param {string} name
+ */
 function integer(value, name) {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value))
@@ -84,12 +129,24 @@ function integer(value, name) {
   return Number(value);
 }
 
-/** The options that are set (a read takes the options of one mode only; config keys must be known values). */
+/**
+ * The options that are set (a read takes the options of one mode only; config keys must be known values).
+ * @template {object} T
+ * @param {T} options
+ * @returns {Partial<T>}
+ */
 function withoutUnset(options) {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  return /** @type {Partial<T>} */ (
+    Object.fromEntries(
+      Object.entries(/** @type {object} */ (options)).filter(([, value]) => value !== undefined),
+    )
+  );
 }
 
-/** The search flags shared by search and search-all. */
+/**
+ * The search flags shared by search and search-all.
+ * @param {CliFlags} values
+ */
 function grepFlags(values) {
   return {
     regex: values.regex,
@@ -99,7 +156,10 @@ function grepFlags(values) {
   };
 }
 
-/** The header line of a line, pointer or rows read. */
+/**
+ * The header line of a line, pointer or rows read.
+ * @param {StructuredRead} result
+ */
 function describeRead(result) {
   if (result.mode === "lines") {
     const next = result.next
@@ -117,14 +177,17 @@ function describeRead(result) {
  * The text of FILE (stdin for "-" or none), read as a stream and refused before decoding when it
  * is over `maxBytes` (TOO_LARGE: not a string too long for V8, not the whole of it in memory), or
  * when it is not UTF-8 (a binary file: INVALID_ARGUMENT, never stored as U+FFFD text).
+ * @param {string | undefined} file
+ * @param {number} maxBytes
  */
 async function readInput(file, maxBytes) {
   const fromStdin = file === undefined || file === "-";
   const stream = fromStdin ? process.stdin : createReadStream(file);
+  /** @type {Buffer[]} */
   const chunks = [];
   let size = 0;
   try {
-    for await (const chunk of stream) {
+    for await (const chunk of /** @type {AsyncIterable<Buffer>} no encoding set */ (stream)) {
       size += chunk.length;
       if (size > maxBytes) {
         throw new ToolStubError(
@@ -158,6 +221,7 @@ async function readInput(file, maxBytes) {
 /**
  * `--limit -1` as `--limit=-1`: parseArgs takes a value that starts with "-" for an option, and
  * -1 is a value the API takes (read to the end).
+ * @param {string[]} argv
  */
 function negativeValuesJoined(argv) {
   const valued = new Set(
@@ -178,6 +242,7 @@ function negativeValuesJoined(argv) {
  * Refuses a --store path that cannot be a store's folder (a regular file, a symlink loop, a path
  * through a file) with one STORE_FAILED naming the path and why. A path that does not exist yet
  * is a store: its folder is made on the first save.
+ * @param {string} storeDir
  */
 function checkStoreDir(storeDir) {
   let stat;
@@ -190,12 +255,14 @@ function checkStoreDir(storeDir) {
         throw notAStore(storeDir, "a symbolic link to nothing");
       return;
     }
-    const why = {
+    /** @type {{ [code: string]: string | undefined }} */
+    const reasons = {
       ELOOP: "a symbolic link loop",
       ENOTDIR: "a path through a file",
       EACCES: "not accessible (permission denied)",
       ENAMETOOLONG: "a name too long",
-    }[caught(error)?.code];
+    };
+    const why = reasons[String(caught(error)?.code)];
     throw notAStore(
       storeDir,
       why ?? `not readable (${caught(error)?.code ?? caught(error)?.message})`,
@@ -204,6 +271,10 @@ function checkStoreDir(storeDir) {
   if (!stat.isDirectory()) throw notAStore(storeDir, "a file, not a folder");
 }
 
+/**
+ * @param {string} storeDir
+ * @param {string} why
+ */
 function notAStore(storeDir, why) {
   return new ToolStubError(
     "STORE_FAILED",
@@ -211,7 +282,10 @@ function notAStore(storeDir, why) {
   );
 }
 
-/** The session folders of a filesystem store: the folders holding a tool-results folder, sorted. */
+/**
+ * The session folders of a filesystem store: the folders holding a tool-results folder, sorted.
+ * @param {string} storeDir
+ */
 function storedSessions(storeDir) {
   if (!existsSync(storeDir)) return [];
   return readdirSync(storeDir, { withFileTypes: true })
@@ -225,6 +299,7 @@ function storedSessions(storeDir) {
 /**
  * The session a REF names (`<session uri>/tool-results/<id>`, the session uri ending in the
  * session id): `{ sessionId, sessionUri }`, or null for a bare id.
+ * @param {string} ref
  */
 function sessionOfRef(ref) {
   const match = /^(.+\/([^/]+))\/tool-results\/[^/]+$/.exec(ref ?? "");
@@ -233,16 +308,28 @@ function sessionOfRef(ref) {
     : null;
 }
 
-/** A read that starts past the end of the output: nothing to show, and the caller asked for something. */
+/**
+ * A read that starts past the end of the output: nothing to show, and the caller asked for something.
+ * @param {string} message
+ */
 function pastTheEnd(message) {
   return new ToolStubError("INVALID_ARGUMENT", message);
 }
 
+/**
+ * @param {string[]} positionals
+ * @param {number} count
+ * @param {string} what
+ */
 function needs(positionals, count, what) {
   if (positionals.length < count)
     throw new ToolStubError("INVALID_ARGUMENT", `missing ${what}\n\n${USAGE}`);
 }
 
+/**
+ * @param {string[]} argv
+ * @returns {Promise<number>}
+ */
 async function main(argv) {
   // The MCP commands have their own options and load the MCP SDK: only for them (js/mcp/cli.js).
   if (argv[0] === "mcp" || argv[0] === "mcp-proxy")
@@ -252,9 +339,7 @@ async function main(argv) {
     options: OPTIONS,
     allowPositionals: true,
   });
-  // The flags as OPTIONS declares them: strings and booleans, checked where they are used.
-  /** @type {Record<string, any>} */
-  const values = parsed.values;
+  const values = /** @type {CliFlags} */ (parsed.values);
   const positionals = parsed.positionals;
   const [command, ...args] = positionals;
   if (values.help || command === undefined) {
@@ -262,13 +347,17 @@ async function main(argv) {
     return command === undefined && !values.help ? 2 : 0;
   }
   if (command !== "stub") checkStoreDir(values.store);
+  /**
+   * @param {string} text
+   * @param {unknown} json
+   */
   const print = (text, json) => console.log(values.json ? JSON.stringify(json, null, 2) : text);
   const config = withoutUnset({
     thresholdChars: integer(values.threshold, "threshold"),
     maxResults: integer(values["max-results"], "max-results"),
     maxBytes: integer(values["max-bytes"], "max-bytes"),
     maxAgeMs: integer(values["max-age-ms"], "max-age-ms"),
-    synopsisMode: values.enhanced ? "enhanced" : undefined,
+    synopsisMode: values.enhanced ? /** @type {const} */ ("enhanced") : undefined,
     ...tokenConfigOf(values, ["threshold"]),
   });
   const session = values.session ?? "default";
@@ -282,7 +371,10 @@ async function main(argv) {
       ...(sessionUri ? { sessionUri } : {}),
       config,
     });
-  /** The ToolStub of a REF's session: the ref's own, unless --session names another (refused). */
+  /**
+   * The ToolStub of a REF's session: the ref's own, unless --session names another (refused).
+   * @param {string} ref
+   */
   const toolStubOf = (ref) => {
     const own = sessionOfRef(ref);
     if (!own) return toolStub();
@@ -295,11 +387,14 @@ async function main(argv) {
     return toolStub(own.sessionId, own.sessionUri);
   };
   // The input limit is the core's maxOutputBytes (the config's, with its default).
-  const input = async (file) =>
-    readInput(
-      file,
-      JSON.parse(runtime.call("resolveConfig", JSON.stringify(config))).maxOutputBytes,
+  /** @param {string | undefined} file */
+  const input = async (file) => {
+    /** @type {{ maxOutputBytes: number }} the core's resolved config */
+    const resolved = JSON.parse(
+      /** @type {string} */ (runtime.call("resolveConfig", JSON.stringify(config))),
     );
+    return readInput(file, resolved.maxOutputBytes);
+  };
 
   switch (command) {
     case "stub": {
@@ -338,13 +433,12 @@ async function main(argv) {
     }
     case "read": {
       needs(args, 1, "REF");
-      const structured = ["line", "lines", "column", "numbered", "pointer", "rows"].some(
-        (k) => values[k] !== undefined,
-      );
+      /** @type {(keyof CliFlags)[]} */
+      const modes = ["line", "lines", "column", "numbered", "pointer", "rows"];
+      const structured = modes.some((k) => values[k] !== undefined);
       if (structured) {
         const [start, count] = (values.rows ?? "").split(":");
         // One of the structured reads, whichever mode the options name.
-        /** @typedef {import("./index.js").LineReadResult | import("./index.js").JsonPointerReadResult | import("./index.js").RowsReadResult} StructuredRead */
         const result = /** @type {StructuredRead} */ (
           /** @type {unknown} */ (
             await toolStubOf(args[0]).read(
@@ -429,6 +523,7 @@ async function main(argv) {
         contextChars: integer(values.context, "context"),
         ...grepFlags(values),
       };
+      /** @param {SearchAllResult} result */
       const describe = (result) => {
         const blocks = result.results.map((r) => {
           const hits = r.matches.map(
@@ -440,6 +535,7 @@ async function main(argv) {
       };
       // Like list and usage: without --session, every session's results, session by session.
       if (values.session === undefined) {
+        /** @type {({ sessionId: string } & SearchAllResult)[]} */
         const sessions = [];
         for (const sessionId of storedSessions(values.store))
           sessions.push({ sessionId, ...(await toolStub(sessionId).searchAll(options)) });
@@ -453,11 +549,13 @@ async function main(argv) {
     }
     case "list": {
       const options = { toolName: values["tool-name"], limit: integer(values.limit, "limit") };
+      /** @param {import("./index.js").ToolResultRecord[]} records */
       const describe = (records) =>
         records.map(
           (r) => `${r.storage_uri}  ${r.tool_name}  ${r.synopsis_kind}  ${r.original_chars} chars`,
         );
       if (values.session === undefined) {
+        /** @type {({ sessionId: string } & Awaited<ReturnType<import("./index.js").ToolStub["list"]>>)[]} */
         const sessions = [];
         for (const sessionId of storedSessions(values.store)) {
           sessions.push({ sessionId, ...(await toolStub(sessionId).list(options)) });
@@ -494,13 +592,13 @@ async function main(argv) {
     }
     case "usage": {
       if (values.session === undefined) {
+        /** @type {{ sessionId: string, results: number, chars: number, bytes: number }[]} */
         const sessions = [];
         for (const sessionId of storedSessions(values.store))
           sessions.push({ sessionId, ...(await toolStub(sessionId).usage()) });
-        const total = ["results", "chars", "bytes"].map((k) => [
-          k,
-          sessions.reduce((sum, s) => sum + s[k], 0),
-        ]);
+        /** @type {("results" | "chars" | "bytes")[]} */
+        const measures = ["results", "chars", "bytes"];
+        const total = measures.map((k) => [k, sessions.reduce((sum, s) => sum + s[k], 0)]);
         const lines = sessions.map(
           (s) => `${s.sessionId}: ${s.results} result(s), ${s.chars} chars, ${s.bytes} bytes`,
         );

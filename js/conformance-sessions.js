@@ -4,25 +4,39 @@
 
 import { assert } from "./conformance-assert.js";
 
+/** @typedef {import("./index.js").ToolStub} ToolStub */
+/** @typedef {() => import("./stores/store.js").Store | Promise<import("./stores/store.js").Store>} MakeStore */
+
 const FILLER = "ok line\n".repeat(4_000);
 /** A result large enough to be stored (the default threshold is 20,000 chars), ending in `marker`. */
-const bigOutput = (marker) => `${FILLER}${marker} ✓ 🎉\n`;
+const bigOutput = (/** @type {string} */ marker) => `${FILLER}${marker} ✓ 🎉\n`;
 
-/** Stores `output` in `toolStub`'s session; its ref. */
+/**
+ * Stores `output` in `toolStub`'s session; its ref.
+ * @param {ToolStub} toolStub
+ * @param {string} output
+ * @param {string} toolId
+ * @returns {Promise<string>}
+ */
 async function stored(toolStub, output, toolId) {
   const [part] = await toolStub.externalize(
     [{ toolId, toolName: "fetch", output, mimeType: "text/plain" }],
     { messageId: `m_${toolId}` },
   );
   assert.ok(part.outputRef, `the ${output.length}-char output of ${toolId} was stored`);
-  return part.outputRef;
+  return String(part.outputRef);
 }
 
-/** The store's keys under `session`. */
+/**
+ * The store's keys under `session`.
+ * @param {import("./stores/store.js").Store} store
+ * @param {string} session
+ */
 async function keysOf(store, session) {
   return (await store.loadRange([session])).map((entry) => entry.key.join("/")).sort();
 }
 
+/** @type {{ name: string, run(makeStore: MakeStore, ToolStub: typeof import("./index.js").ToolStub): Promise<void> }[]} */
 export const sessionCases = [
   {
     name: "a granted session's results are read, searched, restored and resolved in place (sessions)",

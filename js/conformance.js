@@ -15,15 +15,56 @@ import { INDEX_FILE, METADATA_FILE, OUTPUT_FILE, RESULTS_DIR } from "./core-cons
 
 export { assert, sessionCases };
 
+/** @typedef {import("./stores/store.js").Store} Store */
+/** @typedef {import("./stores/store.js").StoreKey} StoreKey */
+/** @typedef {import("./stores/store.js").StoreEntry} StoreEntry */
+/** A fresh, empty store per call. @typedef {() => Store | Promise<Store>} MakeStore */
+/** @typedef {{ name: string, run(makeStore: MakeStore): Promise<void> }} ConformanceCase */
+/** @typedef {import("./conformance.js").ConformanceResult} ConformanceResult */
+
 // ---- helpers -------------------------------------------------------------
 
+/** @param {StoreEntry[]} list */
 const entries = (list) => list.map(({ key, value }) => [key, value]);
 
-/** Checks that `size(key)` answers `expected` where the store has `size` (optional, as in Store). */
+/**
+ * The store as a caller that breaks its contract sees it: the checks of invalid input call its
+ * methods with what their types refuse.
+ * @param {Store} store
+ * @returns {{ [method: string]: (...args: unknown[]) => Promise<unknown> }}
+ */
+const untyped = (store) =>
+  /** @type {{ [method: string]: (...args: unknown[]) => Promise<unknown> }} */ (
+    /** @type {unknown} */ (store)
+  );
+
+/**
+ * Whether the store has the optional method `method` (then the checks of it run).
+ * @template {keyof Store} M
+ * @param {Store} store
+ * @param {M} method
+ * @returns {store is Store & Required<Pick<Store, M>>}
+ */
+function has(store, method) {
+  return typeof store[method] === "function";
+}
+
+/**
+ * Checks that `size(key)` answers `expected` where the store has `size` (optional, as in Store).
+ * @param {Store} store
+ * @param {StoreKey} key
+ * @param {number | undefined} expected
+ * @param {string} msg
+ */
 async function checkSize(store, key, expected, msg) {
   if (typeof store.size === "function") assert.equal(await store.size(key), expected, msg);
 }
 
+/**
+ * @param {Store} store
+ * @param {StoreKey} key
+ * @param {string} value
+ */
 async function roundTrip(store, key, value) {
   await store.save(key, value);
   assert.equal(await store.load(key), value, `load ${show(key)}`);
@@ -34,13 +75,23 @@ async function roundTrip(store, key, value) {
 
 const utf8 = new TextEncoder();
 
-/** `[start, end]` of code units `from..to` of a well-formed `value` in the store's slice unit. */
+/**
+ * `[start, end]` of code units `from..to` of a well-formed `value` in the store's slice unit.
+ * @param {Store} store
+ * @param {string} value
+ * @param {number} from
+ * @param {number} to
+ * @returns {[number, number]}
+ */
 function sliceBounds(store, value, from, to) {
   if (store.sliceUnit === "utf16") return [from, to];
   return [utf8.encode(value.slice(0, from)).length, utf8.encode(value.slice(0, to)).length];
 }
 
-/** A value of about `length` code units, astral characters included, with a marker every so often. */
+/**
+ * A value of about `length` code units, astral characters included, with a marker every so often.
+ * @param {number} length
+ */
 function longValue(length) {
   let value = "";
   for (let i = 0; value.length < length; i++)
@@ -48,18 +99,28 @@ function longValue(length) {
   return value;
 }
 
-/** `i`, moved off the middle of a surrogate pair: byte positions exist only between characters. */
+/**
+ * `i`, moved off the middle of a surrogate pair: byte positions exist only between characters.
+ * @param {string} value
+ * @param {number} i
+ */
 function boundary(value, i) {
   const splitsPair =
     /[\uD800-\uDBFF]/.test(value[i - 1] ?? "") && /[\uDC00-\uDFFF]/.test(value[i] ?? "");
   return splitsPair ? i + 1 : i;
 }
 
+/**
+ * @param {Store} store a store with loadSlice
+ * @param {StoreKey} key
+ * @param {string} value
+ * @param {[number, number][]} bounds
+ */
 async function checkSlices(store, key, value, bounds) {
   for (const [from, to] of bounds.map(([a, b]) => [boundary(value, a), boundary(value, b)])) {
     const [start, end] = sliceBounds(store, value, from, to);
     assert.equal(
-      await store.loadSlice(key, start, end),
+      await untyped(store).loadSlice(key, start, end),
       value.slice(from, to),
       `slice ${from}..${to} of ${show(value)}`,
     );
@@ -68,6 +129,7 @@ async function checkSlices(store, key, value, bounds) {
 
 // ---- the checks ------------------------------------------------------------
 
+/** @type {ConformanceCase[]} */
 export const cases = [
   {
     name: "missing key loads as undefined",
@@ -308,7 +370,10 @@ export const cases = [
       );
       await Promise.all(values.map((v) => s.save(["same"], v)));
       const got = await s.load(["same"]);
-      assert.ok(values.includes(got), `value is a mix or missing (length ${got?.length})`);
+      assert.ok(
+        /** @type {(string | undefined)[]} */ (values).includes(got),
+        `value is a mix or missing (length ${got?.length})`,
+      );
       assert.deepEqual(
         (await s.loadRange([])).map((e) => e.key),
         [["same"]],
@@ -338,21 +403,22 @@ export const cases = [
         undefined,
         null,
       ];
+      const loose = untyped(s);
       for (const k of badKeys) {
         const label = show(k);
-        await assert.rejectsWithCode(() => s.save(k, "x"), "INVALID_ARGUMENT", `save ${label}`);
-        await assert.rejectsWithCode(() => s.load(k), "INVALID_ARGUMENT", `load ${label}`);
-        await assert.rejectsWithCode(() => s.remove(k), "INVALID_ARGUMENT", `remove ${label}`);
+        await assert.rejectsWithCode(() => loose.save(k, "x"), "INVALID_ARGUMENT", `save ${label}`);
+        await assert.rejectsWithCode(() => loose.load(k), "INVALID_ARGUMENT", `load ${label}`);
+        await assert.rejectsWithCode(() => loose.remove(k), "INVALID_ARGUMENT", `remove ${label}`);
         if (typeof s.size === "function")
-          await assert.rejectsWithCode(() => s.size(k), "INVALID_ARGUMENT", `size ${label}`);
+          await assert.rejectsWithCode(() => loose.size(k), "INVALID_ARGUMENT", `size ${label}`);
         if (Array.isArray(k) && k.length === 0) continue; // [] is a valid prefix
         await assert.rejectsWithCode(
-          () => s.loadRange(k),
+          () => loose.loadRange(k),
           "INVALID_ARGUMENT",
           `loadRange ${label}`,
         );
         await assert.rejectsWithCode(
-          () => s.removeRange(k),
+          () => loose.removeRange(k),
           "INVALID_ARGUMENT",
           `removeRange ${label}`,
         );
@@ -365,9 +431,13 @@ export const cases = [
         String(caught(err)?.message).includes('"a/b"'),
         `message names the bad segment: ${caught(err)?.message}`,
       );
-      await assert.rejectsWithCode(() => s.save(["k"], 42), "INVALID_ARGUMENT", "non-string value");
       await assert.rejectsWithCode(
-        () => s.save(["k"], undefined),
+        () => loose.save(["k"], 42),
+        "INVALID_ARGUMENT",
+        "non-string value",
+      );
+      await assert.rejectsWithCode(
+        () => loose.save(["k"], undefined),
         "INVALID_ARGUMENT",
         "undefined value",
       );
@@ -378,7 +448,7 @@ export const cases = [
     name: "size() equals value.length in UTF-16 code units (optional)",
     async run(makeStore) {
       const s = await makeStore();
-      if (typeof s.size !== "function") return;
+      if (!has(s, "size")) return;
       for (const v of ["", "abc", "é", "日本", "😀", "\uD800", "a😀b\uDC00"]) {
         await s.save(["sz"], v);
         assert.equal(await s.size(["sz"]), v.length, `size of ${show(v)}`);
@@ -389,7 +459,7 @@ export const cases = [
     name: "loadSlice reads a span of the value (units: sliceUnit)",
     async run(makeStore) {
       const s = await makeStore();
-      if (typeof s.loadSlice !== "function") return;
+      if (!has(s, "loadSlice")) return;
       assert.ok(s.sliceUnit === "utf16" || s.sliceUnit === "utf8", `sliceUnit ${s.sliceUnit}`);
       const value = "aé日😀b\n😀😀end";
       await s.save(["sl", "v"], value);
@@ -416,7 +486,7 @@ export const cases = [
         ["0", 1],
       ]) {
         await assert.rejectsWithCode(
-          () => s.loadSlice(["sl", "v"], a, b),
+          () => untyped(s).loadSlice(["sl", "v"], a, b),
           "INVALID_ARGUMENT",
           `bounds ${a}, ${b}`,
         );
@@ -448,7 +518,7 @@ export const cases = [
         "pieces are not entries",
       );
       assert.ok(all[0].value === value && all[1].value === "short", "loadRange values");
-      if (typeof s.loadSlice === "function") {
+      if (has(s, "loadSlice")) {
         const m = 1 << 20;
         await checkSlices(s, ["big", "a"], value, [
           [0, 10],
@@ -474,19 +544,21 @@ export const cases = [
     name: "loadPieces gives the value's pieces, whose join is load's value (optional)",
     async run(makeStore) {
       const s = await makeStore();
-      if (typeof s.loadPieces !== "function") return;
+      if (!has(s, "loadPieces")) return;
+      /** @param {StoreKey} key */
       const joined = async (key) => {
         const pieces = await s.loadPieces(key);
         assert.ok(
           Array.isArray(pieces) && pieces.every((p) => typeof p === "string"),
           `loadPieces ${show(key)} gives strings`,
         );
-        return pieces.join("");
+        return /** @type {string[]} checked just above */ (pieces).join("");
       };
       // Longer than IndexedDbStore's pieces (1M code units by default), with a surrogate pair
       // across its first piece boundary, and short values beside it.
       const m = 1 << 20;
       const big = `${"a".repeat(m - 1)}😀${longValue(1_500_000)}`;
+      /** @type {[StoreKey, string][]} */
       const values = [
         [["pc", "empty"], ""],
         [["pc", "short"], "a😀\uD800é"],
@@ -509,7 +581,7 @@ export const cases = [
     name: "loadKeys lists the keys loadRange would, without values (optional)",
     async run(makeStore) {
       const s = await makeStore();
-      if (typeof s.loadKeys !== "function") return;
+      if (!has(s, "loadKeys")) return;
       const keys = [["k", "b", "2"], ["k", "a"], ["k", "b", "10"], ["k", "😀"], ["kk", "x"], ["j"]];
       for (const k of keys) await s.save(k, "v".repeat(1000));
       await s.save(["k", "big"], longValue(1_200_000));
@@ -536,7 +608,7 @@ export const cases = [
     name: "saveMany saves every entry, or none when one is invalid (optional)",
     async run(makeStore) {
       const s = await makeStore();
-      if (typeof s.saveMany !== "function") return;
+      if (!has(s, "saveMany")) return;
       const big = longValue(1_200_000);
       const entries = [
         { key: ["m", RESULTS_DIR, "r1", OUTPUT_FILE], value: big },
@@ -573,7 +645,7 @@ export const cases = [
         "not an array",
       ]) {
         await assert.rejectsWithCode(
-          () => s.saveMany(bad),
+          () => untyped(s).saveMany(bad),
           "INVALID_ARGUMENT",
           `saveMany ${show(bad)}`,
         );
@@ -585,8 +657,9 @@ export const cases = [
     name: "lock is exclusive, served in order, and releasing twice is harmless (optional)",
     async run(makeStore) {
       const s = await makeStore();
-      if (typeof s.lock !== "function") return;
+      if (!has(s, "lock")) return;
       const key = ["s", "tool-stub", "lock"];
+      /** @type {string[]} */
       const order = [];
       const first = await s.lock(key);
       assert.equal(first.recovered, false, "a fresh lock was not left by anyone");
@@ -623,18 +696,23 @@ export const cases = [
  * build under test, the checks of sessions sharing the store (read grants) run too.
  */
 /**
- * @param {() => object | Promise<object>} setup
- * @param {{ onResult?: (result: { name: string, ok: boolean, error?: string, ms?: number }) => void, ToolStub?: Function }} [options]
+ * @param {MakeStore} setup
+ * @param {{ onResult?: (result: ConformanceResult) => void, ToolStub?: typeof import("./index.js").ToolStub }} [options]
  */
 export async function runStoreConformance(setup, { onResult, ToolStub } = {}) {
   if (typeof setup !== "function")
     throw new TypeError(
       "runStoreConformance(setup): setup must be a function returning a fresh store",
     );
+  /** @type {ConformanceResult[]} */
   const results = [];
-  for (const c of ToolStub === undefined ? cases : [...cases, ...sessionCases]) {
+  /** @type {{ name: string, run(makeStore: MakeStore, toolStub?: typeof import("./index.js").ToolStub): Promise<void> }[]} */
+  const checks = ToolStub === undefined ? cases : [...cases, ...sessionCases];
+  for (const c of checks) {
     const started = Date.now();
-    const result = { name: c.name, ok: true };
+    /** @type {ConformanceResult} */
+    const result = { name: c.name, ok: true, ms: 0 };
+
     try {
       await c.run(setup, ToolStub);
     } catch (error) {

@@ -17,12 +17,29 @@ const TOKENIZERS = {
   cl100k: "gpt-tokenizer/encoding/cl100k_base",
 };
 
-export const TOKENIZER_NAMES = Object.keys(TOKENIZERS);
+export const TOKENIZER_NAMES = /** @type {(keyof typeof TOKENIZERS)[]} */ (Object.keys(TOKENIZERS));
 
 /** The chars of counted texts a cache keeps (older entries go first). */
 const CACHED_CHARS = 64 * 1024 * 1024;
 /** Texts shorter than this are counted again rather than cached. */
 const UNCACHED_CHARS = 256;
+
+/**
+ * A count that stops past a limit: `{ tokens }`, the whole count, or `{ moreThan, head,
+ * headTokens }`, the text being over `moreThan` tokens and its first pieces `head` encoding to
+ * `headTokens` tokens.
+ * @typedef {{ tokens: number, moreThan?: undefined } | { tokens?: undefined, moreThan: number, head: string, headTokens: number }} Counted
+ */
+/** @typedef {(text: string, limit: number, headTokens: number) => Counted} UpTo */
+/** A caller's `countTokens`: its answer is checked. @typedef {(text: string, limit?: number) => unknown} CallerCount */
+/**
+ * The part of a gpt-tokenizer encoding module this uses (the module is loaded by a specifier
+ * that is not a literal, so TypeScript cannot see its own types).
+ * @typedef {object} GptTokenizerEncoding
+ * @property {(text: string, options: object) => number} countTokens
+ * @property {(text: string, options: object) => Iterable<number[]>} encodeGenerator
+ * @property {(tokens: number[]) => string} decode
+ */
 
 /**
  * A named tokenizer, loaded now: `count(text)`, and `upTo(text, limit, headTokens)`: `{ tokens }`
@@ -31,13 +48,16 @@ const UNCACHED_CHARS = 256;
  * first pieces, which encode to `headTokens` tokens. One pass, stopped there: the proof that an
  * output is over the limit is also the head its tokens are estimated from, so no head is counted
  * a second time (that cost more than the proof on one-line JSON).
+ * @param {unknown} name
+ * @returns {Promise<{ count: (text: string) => number, upTo: UpTo }>}
  */
 async function namedCounter(name) {
-  const specifier = Object.hasOwn(TOKENIZERS, name) ? TOKENIZERS[name] : undefined;
-  if (specifier === undefined)
+  if (typeof name !== "string" || !Object.hasOwn(TOKENIZERS, name))
     throw invalid(
       `tokenizer must be one of ${TOKENIZER_NAMES.map((n) => JSON.stringify(n)).join(", ")} (got ${JSON.stringify(name)}), or pass countTokens(text)`,
     );
+  const specifier = TOKENIZERS[/** @type {keyof typeof TOKENIZERS} */ (name)];
+  /** @type {GptTokenizerEncoding} */
   let encoding;
   try {
     encoding = await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
@@ -51,9 +71,12 @@ async function namedCounter(name) {
   // a provider encodes a user's text: gpt-tokenizer's default throws on it.
   const asText = { disallowedSpecial: new Set() };
   return {
+    /** @param {string} text */
     count: (text) => encoding.countTokens(text, asText),
+    /** @type {UpTo} */
     upTo: (text, limit, headTokens) => {
       const wanted = Math.max(limit + 1, headTokens);
+      /** @type {number[]} */
       const tokens = [];
       let count = 0;
       // gpt-tokenizer yields the tokens of one pre-tokenized piece at a time, so the tokens so
@@ -69,10 +92,14 @@ async function namedCounter(name) {
   };
 }
 
-/** A counter's answer, refused unless a count. */
+/**
+ * A counter's answer, refused unless a count.
+ * @param {unknown} tokens
+ * @returns {number}
+ */
 function checkedTokens(tokens) {
-  if (!Number.isSafeInteger(tokens) || tokens < 0)
-    throw invalid(`countTokens must return a non-negative integer (got ${tokens})`);
+  if (typeof tokens !== "number" || !Number.isSafeInteger(tokens) || tokens < 0)
+    throw invalid(`countTokens must return a non-negative integer (got ${String(tokens)})`);
   return tokens;
 }
 
@@ -84,8 +111,14 @@ const CALLER_HEAD_UNITS = 65_536;
  * parameters: it may stop once `text` has more than `limit` tokens and return any number above
  * it. Past the limit its answer proves only that, so the head it is estimated from is counted
  * apart, with `limit` Infinity (a count to the end); so is a text wanted whole.
+ * @param {CallerCount} countTokens
+ * @returns {UpTo}
  */
 function callerUpTo(countTokens) {
+  /**
+   * @param {string} text
+   * @param {number} limit
+   */
   const counted = (text, limit) => checkedTokens(countTokens(text, limit));
   return (text, limit, headTokens) => {
     if (headTokens === Infinity) return { tokens: counted(text, Infinity) };
@@ -104,14 +137,25 @@ function callerUpTo(countTokens) {
  * caller's `countTokens` or `tokenizer`, then `counter.count(text)`.
  */
 export class TokenCounter {
+  /** @type {Map<string, number>} */
   #cache = new Map();
   #cachedChars = 0;
-  #countOf;
-  /** `(text, limit, headTokens) => counted`, when the tokenizer can stop past a limit. */
+  /** @type {(text: string) => unknown} */
+  #countOf = () => {
+    throw new ToolStubError("NOT_READY", "TokenCounter: call use() before count()");
+  };
+  /**
+   * `(text, limit, headTokens) => counted`, when the tokenizer can stop past a limit.
+   * @type {UpTo | undefined}
+   */
   #upTo;
+  /** @type {unknown} the caller's `countTokens` or the tokenizer's name */
   #source;
 
-  /** Uses the caller's `countTokens`, else the named tokenizer (`"o200k"` by default). */
+  /**
+   * Uses the caller's `countTokens`, else the named tokenizer (`"o200k"` by default).
+   * @param {{ countTokens?: unknown, tokenizer?: unknown }} counting the caller's options
+   */
   async use({ countTokens, tokenizer = "o200k" }) {
     const source = countTokens ?? tokenizer;
     if (source === this.#source) return;
@@ -122,16 +166,22 @@ export class TokenCounter {
       this.#countOf = named.count;
       this.#upTo = named.upTo;
     } else {
+      // A function (checked above); its answers are checked.
+      const caller = /** @type {CallerCount} */ (countTokens);
       // One that takes a limit is told there is none when the whole count is wanted.
-      const stops = countTokens.length >= 2;
-      this.#countOf = stops ? (text) => countTokens(text, Infinity) : countTokens;
-      this.#upTo = stops ? callerUpTo(countTokens) : undefined;
+      const stops = caller.length >= 2;
+      this.#countOf = stops ? (text) => caller(text, Infinity) : caller;
+      this.#upTo = stops ? callerUpTo(caller) : undefined;
     }
     this.#source = source;
     this.#cache.clear();
     this.#cachedChars = 0;
   }
 
+  /**
+   * @param {string} text
+   * @returns {number}
+   */
   count(text) {
     if (text.length < UNCACHED_CHARS) return this.#counted(text);
     const cached = this.#cache.get(text);
@@ -141,6 +191,10 @@ export class TokenCounter {
     return tokens;
   }
 
+  /**
+   * @param {string} text
+   * @param {number} tokens
+   */
   #remember(text, tokens) {
     this.#cache.set(text, tokens);
     this.#cachedChars += text.length;
@@ -156,6 +210,10 @@ export class TokenCounter {
    * `countTokens(text, limit)`) only if at most `limit`; past it, `{ moreThan, head, headTokens }`
    * (see `namedCounter`), counting no further than needed. A caller's `countTokens(text)` of one
    * parameter has no such stop: the text is counted in full and its count returned whatever it is.
+   * @param {string} text
+   * @param {number} limit
+   * @param {number} headTokens
+   * @returns {Counted}
    */
   countPast(text, limit, headTokens) {
     const cached = this.#cache.get(text);
@@ -167,6 +225,7 @@ export class TokenCounter {
     return counted;
   }
 
+  /** @param {string} text */
   #counted(text) {
     return checkedTokens(this.#countOf(text));
   }

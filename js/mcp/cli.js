@@ -46,18 +46,53 @@ const OPTIONS = {
   ...TOKEN_FLAG_OPTIONS,
 };
 
+/**
+ * The flags as OPTIONS declares them (parseArgs types them by a config it cannot see as literals).
+ * @typedef {{
+ *   store: string,
+ *   session: string,
+ *   config?: string,
+ *   threshold?: string,
+ *   "preview-chars"?: string,
+ *   "turn-budget"?: string,
+ *   "failure-mode"?: string,
+ *   enhanced?: boolean,
+ *   "tool-prefix"?: string,
+ *   "timeout-ms": string,
+ *   url?: string,
+ *   header: string[],
+ *   "accepts-refs": string[],
+ *   "max-resolved-chars"?: string,
+ *   help: boolean,
+ *   "budget-unit"?: string,
+ *   "threshold-tokens"?: string,
+ *   "turn-budget-tokens"?: string,
+ *   tokenizer?: string,
+ * }} McpFlags
+ */
+
+/** @param {string} message */
 function invalid(message) {
   return new ToolStubError("INVALID_ARGUMENT", message);
 }
 
+/**
+ * @param {string | undefined} value
+ * @param {string} name
+ */
 function integer(value, name) {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw invalid(`--${name} takes a non-negative integer (got ${value})`);
   return Number(value);
 }
 
-/** The library config: the --config file, then the flags over it (unset flags change nothing). */
+/**
+ * The library config: the --config file, then the flags over it (unset flags change nothing).
+ * @param {McpFlags} values
+ * @returns {import("../index.js").ToolStubConfig}
+ */
 function configOf(values) {
+  /** @type {unknown} the --config file's JSON */
   let config = {};
   if (values.config !== undefined) {
     try {
@@ -75,7 +110,11 @@ function configOf(values) {
     assistantTurnInlineBudgetChars: integer(values["turn-budget"], "turn-budget"),
     failureMode: values["failure-mode"],
     synopsisMode: values.enhanced ? "enhanced" : undefined,
-    ...tokenConfigOf(values, ["threshold", "turn-budget"], config.budgetUnit),
+    ...tokenConfigOf(
+      values,
+      ["threshold", "turn-budget"],
+      /** @type {{ budgetUnit?: unknown }} */ (config).budgetUnit,
+    ),
     toolNames:
       prefix === undefined
         ? undefined
@@ -86,8 +125,10 @@ function configOf(values) {
             searchAll: `${prefix}search_all`,
           },
   };
+  // The object the check above let through; the library checks its fields.
+  const fromFile = /** @type {object} */ (config);
   return {
-    ...config,
+    ...fromFile,
     ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
   };
 }
@@ -97,12 +138,14 @@ function configOf(values) {
  * Run as `npx -p tool-stub tool-stub mcp-proxy -- npx -y SERVER`, the outer npx leaves
  * npm_config_package=tool-stub behind, and the inner npx would then look for SERVER's command
  * in tool-stub (exit 127).
+ * @param {NodeJS.ProcessEnv} env
  */
 export function childEnv(env) {
   const { npm_config_package, npm_config_call, ...rest } = env;
   return rest;
 }
 
+/** @param {string[]} list */
 function headersOf(list) {
   return Object.fromEntries(
     list.map((header) => {
@@ -113,7 +156,10 @@ function headersOf(list) {
   );
 }
 
-/** Runs `tool-stub mcp ...` or `tool-stub mcp-proxy ...` (argv without "tool-stub"); the exit code. */
+/**
+ * Runs `tool-stub mcp ...` or `tool-stub mcp-proxy ...` (argv without "tool-stub"); the exit code.
+ * @param {string[]} argv
+ */
 export async function runMcpCommand(argv) {
   const [command, ...rest] = argv;
   const dashes = rest.indexOf("--");
@@ -125,8 +171,7 @@ export async function runMcpCommand(argv) {
     allowPositionals: true,
   });
   // The flags as OPTIONS declares them: strings and booleans, checked where they are used.
-  /** @type {Record<string, any>} */
-  const values = parsed.values;
+  const values = /** @type {McpFlags} */ (parsed.values);
   const positionals = parsed.positionals;
   if (values.help) {
     process.stdout.write(`Usage: tool-stub\n${MCP_USAGE}\n`);
@@ -160,15 +205,18 @@ export async function runMcpCommand(argv) {
   // A host that stops the proxy by a signal instead of closing stdin (or a terminal that hangs
   // up): the server's process group is ended first, within the host's own grace.
   const stop = new AbortController();
+  /** @type {import("./wrapped.js").StdioConnection | import("./wrapped.js").HttpConnection | undefined} */
   let connection;
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
     process.once(signal, () => {
-      connection?.kill?.();
+      if (connection && "kill" in connection) connection.kill();
       stop.abort();
     });
   }
   // However the proxy exits, nothing of the server outlives it.
-  process.once("exit", () => connection?.killNow?.());
+  process.once("exit", () => {
+    if (connection && "killNow" in connection) connection.killNow();
+  });
   const { runProxy } = await import("./proxy.js");
   const { StdioConnection, HttpConnection } = await import("./wrapped.js");
   await runProxy({
@@ -178,6 +226,7 @@ export async function runMcpCommand(argv) {
     timeoutMs: /** @type {number} */ (integer(values["timeout-ms"], "timeout-ms")),
     refTools: values["accepts-refs"].flatMap((names) => names.split(",")).filter(Boolean),
     maxResolvedChars: integer(values["max-resolved-chars"], "max-resolved-chars"),
+    /** @param {import("./index.js").ConnectionHandlers} handlers */
     connect: async (handlers) => {
       connection =
         values.url !== undefined

@@ -3,13 +3,30 @@
 // byte for byte.
 
 /**
+ * A JSON-RPC 2.0 message as parsed: a request or a notification (`method` a string), or a
+ * response (`result` or `error`). What is under `params` and `result` is the peer's, unchecked.
+ * @typedef {object} JsonRpcMessage
+ * @property {"2.0"} jsonrpc
+ * @property {unknown} [id]
+ * @property {unknown} [method]
+ * @property {{ [field: string]: unknown }} [params]
+ * @property {unknown} [result]
+ * @property {unknown} [error]
+ */
+/** A request or a notification. @typedef {JsonRpcMessage & { method: string }} JsonRpcCall */
+
+/**
  * Calls `onLine(text)` for every non-empty line of `stream`, and `onEnd()` once it ends. Lines of
  * any length (a 100 MB tool result is one line): chunks are only joined when a line spans them.
  * Splitting at the byte 0x0A never cuts a UTF-8 sequence.
+ * @param {import("node:stream").Readable} stream a byte stream (no encoding set)
+ * @param {(text: string) => void} onLine
+ * @param {() => void} onEnd
  */
 export function readLines(stream, onLine, onEnd) {
+  /** @type {Buffer[]} */
   let pending = [];
-  stream.on("data", (chunk) => {
+  stream.on("data", (/** @type {Buffer} */ chunk) => {
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
       const piece = chunk.subarray(start, newline);
@@ -25,6 +42,7 @@ export function readLines(stream, onLine, onEnd) {
     pending = [];
     onEnd();
   });
+  /** @param {Buffer} bytes */
   function emit(bytes) {
     const end = bytes.length && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
     if (end === 0) return;
@@ -32,7 +50,10 @@ export function readLines(stream, onLine, onEnd) {
   }
 }
 
-/** One message as a line. */
+/**
+ * One message as a line.
+ * @param {unknown} message a message, or its JSON text
+ */
 export function frame(message) {
   return `${typeof message === "string" ? message : JSON.stringify(message)}\n`;
 }
@@ -40,6 +61,8 @@ export function frame(message) {
 /**
  * The JSON-RPC 2.0 message in `text`, or undefined when it is not one (not JSON, or JSON that is
  * no request, notification or response): what the proxy calls non-protocol output.
+ * @param {string} text
+ * @returns {JsonRpcMessage | JsonRpcMessage[] | undefined}
  */
 export function parseMessage(text) {
   let message;
@@ -53,12 +76,27 @@ export function parseMessage(text) {
   return isMessage(message) ? message : undefined;
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is JsonRpcMessage}
+ */
 function isMessage(value) {
-  if (value === null || typeof value !== "object" || value.jsonrpc !== "2.0") return false;
-  if (typeof value.method === "string") return true;
+  if (value === null || typeof value !== "object") return false;
+  const fields = /** @type {{ [field: string]: unknown }} */ (value);
+  if (fields.jsonrpc !== "2.0") return false;
+  if (typeof fields.method === "string") return true;
   return "id" in value && ("result" in value || "error" in value);
 }
 
+/**
+ * @param {JsonRpcMessage} m
+ * @returns {m is JsonRpcCall}
+ */
 export const isRequest = (m) => typeof m.method === "string" && m.id !== undefined;
+/**
+ * @param {JsonRpcMessage} m
+ * @returns {m is JsonRpcCall}
+ */
 export const isNotification = (m) => typeof m.method === "string" && m.id === undefined;
+/** @param {JsonRpcMessage} m */
 export const isResponse = (m) => typeof m.method !== "string";

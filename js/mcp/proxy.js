@@ -28,6 +28,23 @@ import { externalizeToolResult, rewriteToolList } from "./rewrite.js";
 import { resolvedToolCall, withRefArguments } from "./refs.js";
 import { caught } from "../stores/errors.js";
 
+/** @typedef {import("./framing.js").JsonRpcMessage} JsonRpcMessage */
+/** @typedef {import("./framing.js").JsonRpcCall} JsonRpcCall */
+/** @typedef {import("./index.js").WrappedConnection} WrappedConnection */
+/** @typedef {import("./index.js").ConnectionHandlers} ConnectionHandlers */
+/** @typedef {{ [field: string]: unknown }} Fields */
+/**
+ * What the proxy knows of a request of the host the server has not answered.
+ * @typedef {object} PendingRequest
+ * @property {unknown} id
+ * @property {string} method
+ * @property {unknown} toolName the called tool's name (tools/call)
+ * @property {boolean} firstPage no `cursor` (tools/list)
+ * @property {unknown} progressToken
+ * @property {number} noiseBefore the server's non-protocol lines before it was sent
+ * @property {ReturnType<typeof setTimeout> | undefined} timer
+ */
+
 /** JSON-RPC error codes: the standard ones and the MCP SDK's own. */
 export const ErrorCode = {
   ParseError: -32700,
@@ -40,38 +57,58 @@ export const ErrorCode = {
 // How many given-up ids are remembered to drop their late answers.
 const MAX_ABANDONED = 10_000;
 
+/** @param {string} text */
 const log = (text) => process.stderr.write(`tool-stub mcp-proxy: ${text}\n`);
+/** @param {string} text */
 const preview = (text) => JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}...` : text);
 
 export class McpProxy {
+  /** @type {import("../index.js").ToolStub} */
   #toolStub;
+  /** @type {import("./index.js").McpTool[]} */
   #retrieval;
+  /** @type {Set<unknown>} */
   #retrievalNames;
+  /** @type {WrappedConnection | undefined} */
   #server;
+  /** @type {(line: string) => void} */
   #writeHost;
+  /** @type {number} */
   #timeoutMs;
   /**
    * The host's requests the server has not answered: JSON of the id -> what is known of them, in
    * the order sent (more than one only when a host reuses an id that is still pending).
+   * @type {Map<string, PendingRequest[]>}
    */
   #pending = new Map();
   /**
    * Ids the host gave up on (cancelled) or the proxy answered itself (timed out), oldest first:
    * a late answer from the server is dropped. Bounded: a server that never answers them cannot
    * grow it without end.
+   * @type {Set<string>}
    */
   #abandoned = new Set();
+  /** @type {string | undefined} how the server ended */
   #serverEnded;
   #serverHasTools = true;
-  #lastNoise;
+  /** The server's last non-protocol stdout line. */
+  #lastNoise = "";
   /** Non-protocol stdout lines of the server so far: a call's own are those since it was sent. */
   #noiseLines = 0;
+  /** @type {Set<Promise<unknown>>} */
   #inFlight = new Set();
   #closing = false;
-  /** The wrapped tools whose calls get their ref arguments resolved (see refs.js). */
+  /**
+   * The wrapped tools whose calls get their ref arguments resolved (see refs.js).
+   * @type {Set<unknown>}
+   */
   #refTools;
+  /** @type {number | undefined} */
   #maxResolvedChars;
-  /** The refs of the stubs sent to the host so far: one sent again goes as its reference form. */
+  /**
+   * The refs of the stubs sent to the host so far: one sent again goes as its reference form.
+   * @type {Set<string>}
+   */
   #sentRefs = new Set();
 
   /**
@@ -93,11 +130,21 @@ export class McpProxy {
     this.#retrievalNames = new Set(this.#retrieval.map((tool) => tool.name));
   }
 
-  /** The wrapped server's connection (see wrapped.js); its handlers are this proxy's. */
+  /**
+   * The wrapped server's connection (see wrapped.js); its handlers are this proxy's.
+   * @param {WrappedConnection} server
+   */
   connect(server) {
     this.#server = server;
   }
 
+  /** The wrapped server's connection, once connect() has given it. */
+  get #wrapped() {
+    if (this.#server === undefined) throw new Error("McpProxy: connect() the wrapped server first");
+    return this.#server;
+  }
+
+  /** @returns {ConnectionHandlers} */
   get serverHandlers() {
     return {
       onLine: (line) => this.fromServer(line),
@@ -109,6 +156,7 @@ export class McpProxy {
 
   // --- host -> server --------------------------------------------------------------------------
 
+  /** @param {string} line */
   fromHost(line) {
     const parsed = parseMessage(line);
     if (parsed === undefined) {
@@ -133,6 +181,10 @@ export class McpProxy {
     this.#hostMessage(line, parsed);
   }
 
+  /**
+   * @param {string} line
+   * @param {JsonRpcMessage} message
+   */
   #hostMessage(line, message) {
     if (isRequest(message)) {
       if (message.method === "tools/call" && this.#retrievalNames.has(message.params?.name)) {
@@ -161,10 +213,14 @@ export class McpProxy {
       const id = message.params?.requestId;
       if (this.#forget(id) && !this.#pending.has(JSON.stringify(id))) this.#abandon(id);
     }
-    if (!this.#serverEnded) this.#server.send(line, message);
+    if (!this.#serverEnded) this.#wrapped.send(line, message);
   }
 
-  /** Forwards a call of a tool that accepts refs with them resolved, or answers why it cannot. */
+  /**
+   * Forwards a call of a tool that accepts refs with them resolved, or answers why it cannot.
+   * @param {string} line
+   * @param {JsonRpcCall} message
+   */
   async #forwardResolved(line, message) {
     const resolved = await resolvedToolCall(message, this.#toolStub, this.#maxResolvedChars);
     if (resolved.error) return this.#reply(message.id, resolved.error);
@@ -177,17 +233,19 @@ export class McpProxy {
     }
     this.#track(message);
     const forwarded = resolved.message;
-    this.#server.send(forwarded === message ? line : JSON.stringify(forwarded), forwarded);
+    this.#wrapped.send(forwarded === message ? line : JSON.stringify(forwarded), forwarded);
   }
 
+  /** @param {JsonRpcCall} message */
   #track(message) {
     const key = JSON.stringify(message.id);
+    /** @type {PendingRequest} */
     const entry = {
       id: message.id,
       method: message.method,
       toolName: message.method === "tools/call" ? message.params?.name : undefined,
       firstPage: message.params?.cursor === undefined,
-      progressToken: message.params?._meta?.progressToken,
+      progressToken: caught(message.params?._meta)?.progressToken,
       noiseBefore: this.#noiseLines,
       timer: undefined,
     };
@@ -203,12 +261,14 @@ export class McpProxy {
     this.#arm(entry);
   }
 
+  /** @param {unknown} id */
   #abandon(id) {
     const key = JSON.stringify(id);
     this.#abandoned.delete(key);
     this.#abandoned.add(key);
-    if (this.#abandoned.size > MAX_ABANDONED)
-      this.#abandoned.delete(this.#abandoned.values().next().value);
+    const oldest = this.#abandoned.values().next().value;
+    if (this.#abandoned.size > MAX_ABANDONED && oldest !== undefined)
+      this.#abandoned.delete(oldest);
   }
 
   /** Every pending request, in no particular order. */
@@ -216,6 +276,7 @@ export class McpProxy {
     for (const entries of this.#pending.values()) yield* entries;
   }
 
+  /** @param {PendingRequest} entry */
   #arm(entry) {
     if (!this.#timeoutMs) return;
     clearTimeout(entry.timer);
@@ -223,7 +284,12 @@ export class McpProxy {
     entry.timer.unref?.();
   }
 
-  /** Removes one pending request with this id (`entry`, or the oldest): what was known of it. */
+  /**
+   * Removes one pending request with this id (`entry`, or the oldest): what was known of it.
+   * @param {unknown} id
+   * @param {PendingRequest} [entry]
+   * @returns {PendingRequest | undefined}
+   */
   #forget(id, entry = undefined) {
     const key = JSON.stringify(id);
     const entries = this.#pending.get(key);
@@ -236,6 +302,7 @@ export class McpProxy {
     return removed;
   }
 
+  /** @param {PendingRequest} entry */
   #timedOut(entry) {
     this.#forget(entry.id, entry);
     if (!this.#pending.has(JSON.stringify(entry.id))) this.#abandon(entry.id);
@@ -254,24 +321,37 @@ export class McpProxy {
       method: "notifications/cancelled",
       params: { requestId: entry.id, reason: "tool-stub mcp-proxy: timed out" },
     };
-    if (!this.#serverEnded) this.#server.send(JSON.stringify(cancel), cancel);
+    if (!this.#serverEnded) this.#wrapped.send(JSON.stringify(cancel), cancel);
   }
 
+  /** @param {JsonRpcCall} message a call of a retrieval tool (its name is one of theirs) */
   #answerRetrieval(message) {
-    const answer = callRetrievalTool(this.#toolStub, message.params.name, message.params.arguments);
+    const params = /** @type {Fields} */ (message.params);
+    const name = /** @type {string} */ (params.name);
+    const answer = callRetrievalTool(this.#toolStub, name, params.arguments);
     this.#finishBeforeClose(answer.then((result) => this.#reply(message.id, result)));
   }
 
+  /**
+   * @param {unknown} id
+   * @param {unknown} result
+   */
   #reply(id, result) {
     this.#writeHost(frame({ jsonrpc: "2.0", id, result }));
   }
 
+  /**
+   * @param {unknown} id
+   * @param {number} code
+   * @param {string} message
+   */
   #fail(id, code, message) {
     this.#writeHost(frame({ jsonrpc: "2.0", id, error: { code, message } }));
   }
 
   // --- server -> host --------------------------------------------------------------------------
 
+  /** @param {string} line */
   fromServer(line) {
     const parsed = parseMessage(line);
     if (parsed === undefined) {
@@ -289,6 +369,10 @@ export class McpProxy {
     this.#serverMessage(line, parsed);
   }
 
+  /**
+   * @param {string} line
+   * @param {JsonRpcMessage} message
+   */
   #serverMessage(line, message) {
     if (isResponse(message)) {
       const key = JSON.stringify(message.id);
@@ -304,7 +388,8 @@ export class McpProxy {
       }
       // Ids reused by the host: the oldest request takes the answer. Whatever they were, a tool
       // result among them is stubbed, under a tool name only when they all agree on it.
-      const entry = this.#forget(message.id);
+      // Pending under its id (candidates holds it).
+      const entry = /** @type {PendingRequest} */ (this.#forget(message.id));
       if (message.result === undefined) return this.#writeHost(frame(line));
       const calls = candidates.length ? [entry, ...candidates] : [entry];
       const toolCall = calls.find((c) => c.method === "tools/call");
@@ -326,24 +411,38 @@ export class McpProxy {
     this.#writeHost(frame(line));
   }
 
-  /** Keeps an answer being made until it is written; close() waits for it. Never rejects. */
+  /**
+   * Keeps an answer being made until it is written; close() waits for it. Never rejects.
+   * @param {Promise<unknown>} promise
+   */
   #finishBeforeClose(promise) {
+    /** @type {Promise<unknown>} */
     const settled = promise
-      .catch((error) => log(`internal error (a bug): ${error?.stack ?? error}`))
+      .catch((error) => log(`internal error (a bug): ${String(caught(error)?.stack ?? error)}`))
       .finally(() => this.#inFlight.delete(settled));
     this.#inFlight.add(settled);
   }
 
+  /**
+   * @param {string} line
+   * @param {JsonRpcMessage} message the answer to initialize
+   */
   #initialized(line, message) {
-    this.#server.setProtocolVersion?.(message.result.protocolVersion);
-    const capabilities = message.result.capabilities;
-    if (capabilities && typeof capabilities === "object" && capabilities.tools === undefined) {
+    // The server's InitializeResult, read field by field.
+    const result = /** @type {Fields} */ (message.result);
+    this.#wrapped.setProtocolVersion?.(/** @type {string} */ (result.protocolVersion));
+    const capabilities = result.capabilities;
+    if (
+      capabilities &&
+      typeof capabilities === "object" &&
+      /** @type {Fields} */ (capabilities).tools === undefined
+    ) {
       // A server without tools still gets the retrieval tools (answered here, tools/list too).
       this.#serverHasTools = false;
       this.#writeHost(
         frame({
           ...message,
-          result: { ...message.result, capabilities: { ...capabilities, tools: {} } },
+          result: { ...result, capabilities: { ...capabilities, tools: {} } },
         }),
       );
       return;
@@ -351,20 +450,25 @@ export class McpProxy {
     this.#writeHost(frame(line));
   }
 
+  /**
+   * @param {JsonRpcMessage} message the answer to tools/list
+   * @param {PendingRequest} entry
+   */
   #toolList(message, entry) {
     try {
       this.#writeHost(
         frame({
           ...message,
           result: withRefArguments(
-            rewriteToolList(message.result, this.#retrieval, entry),
+            // The server's ListToolsResult, read field by field.
+            rewriteToolList(/** @type {Fields} */ (message.result), this.#retrieval, entry),
             this.#refTools,
             this.#toolStub,
           ),
         }),
       );
     } catch (error) {
-      log(caught(error)?.message);
+      log(String(caught(error)?.message));
       this.#fail(
         message.id,
         ErrorCode.InternalError,
@@ -373,7 +477,13 @@ export class McpProxy {
     }
   }
 
+  /**
+   * @param {string} line
+   * @param {JsonRpcMessage} message the answer to tools/call
+   * @param {PendingRequest} entry
+   */
   async #toolResult(line, message, entry) {
+    /** @type {Fields | undefined} */
     let rewritten;
     try {
       const { result, errors } = await externalizeToolResult(this.#toolStub, {
@@ -384,23 +494,23 @@ export class McpProxy {
       });
       for (const error of errors) {
         log(
-          `could not store a result of ${entry.toolName}, ${error.raw ? "passed on raw" : "sent a stub without a ref"}: ${error.message}`,
+          `could not store a result of ${String(entry.toolName)}, ${error.raw ? "passed on raw" : "sent a stub without a ref"}: ${error.message}`,
         );
       }
       rewritten = result;
     } catch (error) {
       // Thrown only under failureMode "reject" (or by a bug): the host gets an error, not the raw result.
       if (caught(error)?.code === "STORE_FAILED" || caught(error)?.code === "TOO_LARGE") {
-        log(`could not store a result of ${entry.toolName}: ${caught(error)?.message}`);
+        log(`could not store a result of ${String(entry.toolName)}: ${caught(error)?.message}`);
         this.#fail(
           message.id,
           ErrorCode.InternalError,
-          `tool-stub could not store the result of ${entry.toolName}: ${caught(error)?.message}`,
+          `tool-stub could not store the result of ${String(entry.toolName)}: ${caught(error)?.message}`,
         );
         return;
       }
       log(
-        `could not externalize a result of ${entry.toolName}, passed on raw: ${caught(error)?.stack ?? error}`,
+        `could not externalize a result of ${String(entry.toolName)}, passed on raw: ${String(caught(error)?.stack ?? error)}`,
       );
     }
     this.#writeHost(
@@ -408,19 +518,26 @@ export class McpProxy {
     );
   }
 
-  /** A message the HTTP transport could not deliver: a request of it gets the reason. */
-  #sendFailed(message, error) {
+  /**
+   * A message the HTTP transport could not deliver: a request of it gets the reason.
+   * @param {unknown} sent the message as it was given to the connection's send
+   * @param {unknown} error
+   */
+  #sendFailed(sent, error) {
+    const message = /** @type {JsonRpcMessage} */ (sent);
     if (!isRequest(message) || !this.#forget(message.id)) return;
     this.#fail(
       message.id,
       ErrorCode.ConnectionClosed,
-      `the wrapped MCP server (${this.#server.describe}) did not take ${message.method}: ${error?.message ?? error}`,
+      `the wrapped MCP server (${this.#wrapped.describe}) did not take ${message.method}: ${String(caught(error)?.message ?? error)}`,
     );
   }
 
   /**
    * The HTTP stream that was to carry the answers to `ids` ended (or broke) without them, and will
    * not be resumed: those requests get the reason at once instead of waiting out the timeout.
+   * @param {unknown[]} ids
+   * @param {string} reason
    */
   #streamLost(ids, reason) {
     for (const id of ids) {
@@ -429,12 +546,15 @@ export class McpProxy {
       this.#fail(
         id,
         ErrorCode.ConnectionClosed,
-        `the wrapped MCP server (${this.#server.describe}) ${reason} before it answered request ${JSON.stringify(id)}`,
+        `the wrapped MCP server (${this.#wrapped.describe}) ${reason} before it answered request ${JSON.stringify(id)}`,
       );
     }
   }
 
-  /** The server is gone: every request waiting for it, and every later one, gets an error. */
+  /**
+   * The server is gone: every request waiting for it, and every later one, gets an error.
+   * @param {string} description
+   */
   serverEnded(description) {
     this.#serverEnded = description;
     if (!this.#closing) log(description);
@@ -461,7 +581,7 @@ export class McpProxy {
  * Runs the proxy on this process's stdio until the host closes stdin (or `signal` aborts). Flow
  * control both ways: while the host's pipe is full the server is not read, and while the server's
  * stdin is full the host is not read, so neither side's flood piles up in the proxy.
- * @param {{ toolStub: import("../index.js").ToolStub, timeoutMs: number, connect: Function, signal?: AbortSignal, refTools?: string[], maxResolvedChars?: number }} options
+ * @param {{ toolStub: import("../index.js").ToolStub, timeoutMs: number, connect: (handlers: ConnectionHandlers) => WrappedConnection | Promise<WrappedConnection>, signal?: AbortSignal, refTools?: string[], maxResolvedChars?: number }} options
  */
 export async function runProxy({
   toolStub,
@@ -473,6 +593,7 @@ export async function runProxy({
 }) {
   // A host that went away closes the pipe: answers still pending at shutdown have nowhere to go.
   process.stdout.on("error", (error) => log(`cannot write to the host: ${error.message}`));
+  /** @type {WrappedConnection | undefined} */
   let server;
   let hostFull = false;
   const proxy = new McpProxy({
@@ -490,25 +611,29 @@ export async function runProxy({
       });
     },
   });
-  server = await connect(proxy.serverHandlers);
-  proxy.connect(server);
+  const connected = await connect(proxy.serverHandlers);
+  server = connected;
+  proxy.connect(connected);
   let serverFull = false;
-  await new Promise((resolve) => {
+  /** @type {Promise<void>} */
+  const hostDone = new Promise((resolve) => {
     readLines(
       process.stdin,
       (line) => {
         proxy.fromHost(line);
-        if (serverFull || !server.congested?.()) return;
+        // A connection that tells when it is congested also tells when it drained.
+        if (serverFull || !connected.congested?.() || !connected.whenDrained) return;
         serverFull = true;
         process.stdin.pause();
-        server.whenDrained(() => {
+        connected.whenDrained(() => {
           serverFull = false;
           process.stdin.resume();
         });
       },
       resolve,
     );
-    signal?.addEventListener("abort", resolve, { once: true });
+    signal?.addEventListener("abort", () => resolve(), { once: true });
   });
+  await hostDone;
   await proxy.close();
 }

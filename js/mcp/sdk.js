@@ -12,6 +12,12 @@ import { caught } from "../stores/errors.js";
 
 const SDK = "@modelcontextprotocol/sdk";
 
+/**
+ * A package.json `exports` entry, as this reads it: a path, or conditions with an "import" or a
+ * "default" path (the SDK's own shape).
+ * @typedef {string | { import?: string, default?: string } | undefined} ExportTarget
+ */
+
 /** The folders a project's node_modules are looked for from, nearest first. */
 function searchRoots() {
   const roots = [process.cwd()];
@@ -19,7 +25,10 @@ function searchRoots() {
   return roots;
 }
 
-/** The SDK's package folder nearest to `start` (walking up, as Node does), or undefined. */
+/**
+ * The SDK's package folder nearest to `start` (walking up, as Node does), or undefined.
+ * @param {string} start
+ */
 function sdkFolderFrom(start) {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, "node_modules", SDK);
@@ -28,12 +37,24 @@ function sdkFolderFrom(start) {
   }
 }
 
-/** The file `subpath` ("server/index.js") names in the package at `folder`, by its exports map. */
+/**
+ * The file `subpath` ("server/index.js") names in the package at `folder`, by its exports map.
+ * @param {string} folder
+ * @param {string} subpath
+ */
 function exportedFile(folder, subpath) {
+  /** @type {{ exports?: { [subpath: string]: ExportTarget } }} the package's package.json */
   const { exports } = JSON.parse(readFileSync(path.join(folder, "package.json"), "utf8"));
   const key = `./${subpath}`;
-  const importOf = (target) =>
-    typeof target === "string" ? target : (target?.import ?? target?.default);
+  /**
+   * @param {ExportTarget} target
+   * @returns {string}
+   */
+  const importOf = (target) => {
+    const file = typeof target === "string" ? target : (target?.import ?? target?.default);
+    if (file === undefined) throw new Error(`its ${key} export has no "import" or "default" path`);
+    return file;
+  };
   if (exports?.[key] !== undefined) return path.join(folder, importOf(exports[key]));
   for (const [pattern, target] of Object.entries(exports ?? {})) {
     const star = pattern.indexOf("*");
@@ -50,6 +71,10 @@ function exportedFile(folder, subpath) {
 /**
  * The SDK modules at `subpaths` ("server/index.js", ...), from beside tool-stub or else from the
  * user's project; an error that says what to do when neither has it (or it does not load).
+ * The modules' types are the SDK's own, which this file cannot name (the specifiers are built at
+ * run time): the caller reads them as it knows them.
+ * @param {...string} subpaths
+ * @returns {Promise<unknown[]>}
  */
 export async function importSdk(...subpaths) {
   try {

@@ -9,12 +9,15 @@ export const VERSION = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
 ).version;
 
-/** An SDK Server (not yet connected) whose tools are `toolStub`'s retrieval tools. */
+/**
+ * An SDK Server (not yet connected) whose tools are `toolStub`'s retrieval tools.
+ * @param {import("../index.js").ToolStub} toolStub
+ */
 export async function createRetrievalServer(toolStub) {
-  const [{ Server }, { ListToolsRequestSchema, CallToolRequestSchema }] = await importSdk(
-    "server/index.js",
-    "types.js",
-  );
+  const [{ Server }, { ListToolsRequestSchema, CallToolRequestSchema }] =
+    /** @type {[typeof import("@modelcontextprotocol/sdk/server/index.js"), typeof import("@modelcontextprotocol/sdk/types.js")]} */ (
+      await importSdk("server/index.js", "types.js")
+    );
   const server = new Server(
     { name: "tool-stub", version: VERSION },
     {
@@ -31,9 +34,16 @@ export async function createRetrievalServer(toolStub) {
   return server;
 }
 
-/** Serves the retrieval tools on this process's stdio until the host closes stdin. */
+/**
+ * Serves the retrieval tools on this process's stdio until the host closes stdin.
+ * @param {import("../index.js").ToolStub} toolStub
+ */
 export async function runRetrievalServer(toolStub) {
-  const [{ StdioServerTransport }] = await importSdk("server/stdio.js");
+  const [{ StdioServerTransport }] =
+    /** @type {[typeof import("@modelcontextprotocol/sdk/server/stdio.js")]} */ (
+      await importSdk("server/stdio.js")
+    );
+
   const server = await createRetrievalServer(toolStub);
   const closed = new Promise((resolve) => process.stdin.once("end", resolve));
   await server.connect(new StdioServerTransport());

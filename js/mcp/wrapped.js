@@ -7,6 +7,9 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { readLines } from "./framing.js";
 import { importSdk } from "./sdk.js";
+import { caught } from "../stores/errors.js";
+
+/** @typedef {import("./index.js").ConnectionHandlers} ConnectionHandlers */
 
 const STDERR_TAIL = 2000;
 // How long the server may take to exit once its stdin is closed, then once it has SIGTERM. The
@@ -30,8 +33,11 @@ export class StdioConnection {
   #child;
   #stderrTail = "";
   #ended = false;
+  /** @type {ConnectionHandlers} */
   #handlers;
+  /** @type {(() => void)[]} */
   #drainWaiters = [];
+  /** @type {Promise<void> | undefined} */
   #killing;
   /** Set once the group was seen empty: its id may be reused, so it is never signalled again. */
   #groupGone = false;
@@ -42,7 +48,7 @@ export class StdioConnection {
   /**
    * @param {string} command
    * @param {string[]} args
-   * @param {object} handlers
+   * @param {ConnectionHandlers} handlers
    * @param {{ env?: NodeJS.ProcessEnv }} [options]
    */
   constructor(command, args, handlers, { env } = {}) {
@@ -59,7 +65,7 @@ export class StdioConnection {
     this.#child.stdin.on("error", () => {}); // a write after it died: its exit reports that
     this.#child.stdin.on("drain", () => this.#drained());
     this.#child.stdin.on("close", () => this.#drained());
-    this.#child.stderr.on("data", (chunk) => {
+    this.#child.stderr.on("data", (/** @type {Buffer} */ chunk) => {
       process.stderr.write(chunk);
       this.#stderrTail = (this.#stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
     });
@@ -81,6 +87,7 @@ export class StdioConnection {
     return this.#child.pid;
   }
 
+  /** @param {string} how */
   #end(how) {
     if (this.#ended) return;
     this.#ended = true;
@@ -91,6 +98,7 @@ export class StdioConnection {
     );
   }
 
+  /** @param {string} line */
   send(line) {
     if (!this.#ended && this.#child.stdin.writable) this.#child.stdin.write(`${line}\n`);
   }
@@ -100,7 +108,10 @@ export class StdioConnection {
     return !this.#ended && this.#child.stdin.writableNeedDrain;
   }
 
-  /** Calls `callback` once the server's stdin has room again (or the server is gone). */
+  /**
+   * Calls `callback` once the server's stdin has room again (or the server is gone).
+   * @param {() => void} callback
+   */
   whenDrained(callback) {
     if (this.#ended || !this.#child.stdin.writableNeedDrain) callback();
     else this.#drainWaiters.push(callback);
@@ -121,7 +132,10 @@ export class StdioConnection {
     this.#child.stdout.resume();
   }
 
-  /** Sends `signal` to the server's process group; false when nothing is left of it. */
+  /**
+   * Sends `signal` to the server's process group; false when nothing is left of it.
+   * @param {NodeJS.Signals | 0} signal
+   */
   #signal(signal) {
     const pid = this.#child.pid;
     if (pid === undefined || this.#groupGone) return false;
@@ -149,7 +163,10 @@ export class StdioConnection {
     return true;
   }
 
-  /** Resolves true once the group is gone, false after `ms` (or as soon as kill() takes over). */
+  /**
+   * Resolves true once the group is gone, false after `ms` (or as soon as kill() takes over).
+   * @param {number} ms
+   */
   async #gone(ms) {
     const until = Date.now() + ms;
     while (this.#alive()) {
@@ -197,6 +214,7 @@ export class StdioConnection {
 /**
  * Whether every process of group `pgid` is a zombie, as Linux's /proc shows it (false where it
  * cannot be told: no /proc).
+ * @param {number} pgid
  */
 function onlyZombies(pgid) {
   let names;
@@ -232,27 +250,43 @@ function onlyZombies(pgid) {
  * reading response bodies while the proxy is paused: the host's backpressure reaches the server.
  */
 export class HttpConnection {
+  /** @type {import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport | undefined} */
   #transport;
+  /** @type {ConnectionHandlers | undefined} */
   #handlers;
   #ended = false;
+  /** @type {Promise<unknown> | undefined} */
   #paused;
   /** @type {(value?: unknown) => void} */
   #resumeReading = () => {};
-  /** Requests whose stream ended with event ids: the SDK is resuming it. */
+  /**
+   * Requests whose stream ended with event ids: the SDK is resuming it.
+   * @type {Set<unknown>}
+   */
   #resuming = new Set();
   /** What the wrapped server is, for messages: its URL. */
   describe = "";
 
+  /**
+   * @param {string} url
+   * @param {Record<string, string>} headers
+   * @param {ConnectionHandlers} handlers
+   */
   static async open(url, headers, handlers) {
-    const [module] = await importSdk("client/streamableHttp.js");
+    const [sdk] =
+      /** @type {[typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js")]} */ (
+        await importSdk("client/streamableHttp.js")
+      );
     const connection = new HttpConnection();
     connection.describe = url;
     connection.#handlers = handlers;
-    const transport = new module.StreamableHTTPClientTransport(new URL(url), {
+    const transport = new sdk.StreamableHTTPClientTransport(new URL(url), {
       requestInit: { headers },
       fetch: (input, init) => connection.#fetch(input, init),
     });
-    transport.onmessage = (message) => {
+    transport.onmessage = (parsed) => {
+      // Any JSON-RPC message, read field by field.
+      const message = /** @type {{ method?: unknown, id?: unknown }} */ (parsed);
       // An answer that came on a resumed stream: nothing left to wait for under its id.
       if (message && typeof message.method !== "string") connection.#resuming.delete(message.id);
       handlers.onLine(JSON.stringify(message));
@@ -273,13 +307,31 @@ export class HttpConnection {
     return connection;
   }
 
-  /** fetch, with each response body watched (see the class comment). */
+  /** The started transport: a connection is used once `HttpConnection.open` has made it. */
+  get #opened() {
+    if (this.#transport === undefined) throw new Error("HttpConnection: use HttpConnection.open");
+    return this.#transport;
+  }
+
+  /** The proxy's handlers, given to `HttpConnection.open`. */
+  get #reporting() {
+    if (this.#handlers === undefined) throw new Error("HttpConnection: use HttpConnection.open");
+    return this.#handlers;
+  }
+
+  /**
+   * fetch, with each response body watched (see the class comment).
+   * @param {string | URL} input
+   * @param {RequestInit} [init]
+   * @returns {Promise<Response>}
+   */
   async #fetch(input, init) {
     const response = await fetch(input, init);
     if (!response.body) return response;
     const ids = init?.method === "POST" ? requestIds(init.body) : [];
     const reader = response.body.getReader();
     let sawEventId = false;
+    /** @param {unknown} [error] */
     const ended = (error) => {
       if (!ids.length) return;
       // After the SDK has handled the stream's last events (it parses them in later microtasks).
@@ -290,10 +342,10 @@ export class HttpConnection {
         }
         if (sawEventId) for (const id of ids) this.#resuming.add(id);
         else
-          this.#handlers.onStreamLost?.(
+          this.#reporting.onStreamLost?.(
             ids,
             error
-              ? `dropped the connection (${error?.cause?.code ?? error?.message ?? error})`
+              ? `dropped the connection (${String(caught(caught(error)?.cause)?.code ?? caught(error)?.message ?? error)})`
               : "ended its response stream",
           );
       }, 0);
@@ -331,22 +383,34 @@ export class HttpConnection {
     });
   }
 
+  /** @param {string} how */
   #end(how) {
     if (this.#ended) return;
     this.#ended = true;
     this.#resumeReading();
-    this.#handlers.onEnd(`the wrapped MCP server (${this.describe}) ${how}`);
+    this.#reporting.onEnd(`the wrapped MCP server (${this.describe}) ${how}`);
   }
 
-  /** MCP over HTTP sends the negotiated version as a header on every later request. */
+  /**
+   * MCP over HTTP sends the negotiated version as a header on every later request.
+   * @param {unknown} version
+   */
   setProtocolVersion(version) {
-    if (typeof version === "string") this.#transport.setProtocolVersion?.(version);
+    if (typeof version === "string") this.#opened.setProtocolVersion?.(version);
   }
 
+  /**
+   * @param {string} _line
+   * @param {import("./framing.js").JsonRpcMessage} message
+   */
   send(_line, message) {
     // A request answered on a new stream is not resuming.
     if (message && "id" in message && "method" in message) this.#resuming.delete(message.id);
-    this.#transport.send(message).catch((error) => this.#handlers.onSendError(message, error));
+    // Passed on as the host sent it: the SDK's transport only serializes it.
+    const sent = /** @type {import("@modelcontextprotocol/sdk/types.js").JSONRPCMessage} */ (
+      /** @type {unknown} */ (message)
+    );
+    this.#opened.send(sent).catch((error) => this.#reporting.onSendError(message, error));
   }
 
   /** Stops reading response bodies until resume() (the host's pipe is full). */
@@ -365,22 +429,28 @@ export class HttpConnection {
   async close() {
     this.resume();
     try {
-      await this.#transport.terminateSession?.();
+      await this.#opened.terminateSession?.();
     } catch {
       // A server that does not end sessions (405) or is gone: nothing left to end.
     }
-    await this.#transport.close();
+    await this.#opened.close();
   }
 }
 
-/** The ids of the requests in a POST body (one JSON-RPC message or a batch). */
+/**
+ * The ids of the requests in a POST body (one JSON-RPC message or a batch).
+ * @param {unknown} body
+ * @returns {unknown[]}
+ */
 function requestIds(body) {
   if (typeof body !== "string") return [];
   try {
     const parsed = JSON.parse(body);
-    return (Array.isArray(parsed) ? parsed : [parsed])
+    /** @type {({ method?: unknown, id?: unknown } | null)[]} JSON values, read field by field */
+    const messages = Array.isArray(parsed) ? parsed : [parsed];
+    return messages
       .filter((m) => m && typeof m.method === "string" && m.id !== undefined && m.id !== null)
-      .map((m) => m.id);
+      .map((m) => m?.id);
   } catch {
     return [];
   }
