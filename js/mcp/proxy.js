@@ -428,10 +428,12 @@ export class McpProxy {
    * @param {JsonRpcMessage} message the answer to initialize
    */
   #initialized(line, message) {
-    // The server's InitializeResult, read field by field.
-    const result = /** @type {Fields} */ (message.result);
-    this.#wrapped.setProtocolVersion?.(/** @type {string} */ (result.protocolVersion));
-    const capabilities = result.capabilities;
+    // The server's InitializeResult, read field by field; an answer that is no object (null, say)
+    // has neither field and goes to the host as it came.
+    const result = caught(message.result);
+    const version = result?.protocolVersion;
+    if (typeof version === "string") this.#wrapped.setProtocolVersion?.(version);
+    const capabilities = result?.capabilities;
     if (
       capabilities &&
       typeof capabilities === "object" &&

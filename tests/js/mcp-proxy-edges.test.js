@@ -168,6 +168,20 @@ describe("mcp-proxy: answers that match no single pending call", () => {
     await host.exited;
   });
 
+  it("passes on an answer to initialize that is no object, and keeps relaying", async () => {
+    const host = rawProxy([], ["--null-initialize"]);
+    const id = host.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw-host", version: "1" },
+    });
+    assert.equal((await host.answer(id)).result, null, "the server's answer, as it was");
+    const next = await host.answer(host.call("big", { chars: 40, tag: "after" }));
+    assert.match(next.result.content[0].text, /^after/, "the proxy still relays calls");
+    host.proxy.stdin.end();
+    assert.equal((await host.exited).code, 0, "the proxy exits normally");
+  });
+
   it("blames a timed-out call only for the noise written while it was pending", async () => {
     const host = rawProxy(["--timeout-ms", "600"]);
     await host.initialize();
