@@ -25,10 +25,6 @@ import { acquireLocal } from "./lock.js";
 /** @typedef {import("./store.js").StoreKey} StoreKey */
 /** @typedef {import("./store.js").StoreEntry} StoreEntry */
 
-// Locks held by this process, by lock file: callers of one process queue here instead of
-// polling the file.
-/** @type {Map<string, Promise<unknown>>} */
-const LOCAL_LOCKS = new Map();
 // A lock whose holder stopped renewing it this long ago is stale, whatever its pid says.
 const DEFAULT_LEASE_MS = 60_000;
 // How long lock() waits for a live holder before it fails.
@@ -135,6 +131,14 @@ async function reclaimTempFile(dir, name) {
 }
 
 export class NodeFsStore {
+  /**
+   * The locks this store holds or waits for, by lock file: its own callers queue here, in order,
+   * instead of polling the file. Any other store over the same folder, in this process or
+   * another, meets them at the lock file itself (its holder's pid is alive: not stale).
+   * @type {Map<string, Promise<unknown>>}
+   */
+  #locks = new Map();
+
   /** @param {string} dir root directory; created on first save */
   constructor(dir) {
     if (typeof dir !== "string" || dir === "") {
@@ -372,7 +376,7 @@ export class NodeFsStore {
   async lock(key, { leaseMs = DEFAULT_LEASE_MS, waitMs = DEFAULT_LOCK_WAIT_MS } = {}) {
     validateKey(key);
     const file = this.#path(key);
-    const releaseLocal = await acquireLocal(LOCAL_LOCKS, file);
+    const releaseLocal = await acquireLocal(this.#locks, file);
     try {
       const token = randomBytes(8).toString("hex");
       const content = JSON.stringify({ pid: process.pid, host: hostname(), token });

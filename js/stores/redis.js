@@ -37,11 +37,6 @@ const EXPIRY_SKEW_MS = 60_000;
 // Values fetched per MGET in loadRange.
 const MGET_BATCH = 128;
 
-// Locks taken through each client in this process, by Redis key: callers of one process (and
-// RedisStores sharing a client) queue here, in order, instead of polling Redis.
-/** @type {WeakMap<RedisClient, Map<string, Promise<unknown>>>} */
-const LOCAL_LOCKS = new WeakMap();
-
 /** @typedef {import("ioredis").Redis | import("ioredis").Cluster} RedisClient */
 /** @typedef {import("ioredis").ChainableCommander} Multi */
 /** @typedef {import("./store.js").StoreKey} StoreKey */
@@ -286,6 +281,13 @@ export class RedisStore {
    * @type {Map<string, Promise<unknown>>}
    */
   #indexing = new Map();
+  /**
+   * The locks this store holds or waits for, by Redis key: its own callers queue here, in order,
+   * instead of polling Redis. Every other RedisStore on the same Redis and keyPrefix (sharing the
+   * client or not, in this process or another) meets them at the lock in Redis.
+   * @type {Map<string, Promise<unknown>>}
+   */
+  #locks = new Map();
 
   /**
    * @param {object} options
@@ -764,12 +766,7 @@ export class RedisStore {
     const { s, member } = this.#where(key);
     const lockKey = s.lock(member);
     const heldKey = s.held(member);
-    let locks = LOCAL_LOCKS.get(this.#client);
-    if (!locks) {
-      locks = new Map();
-      LOCAL_LOCKS.set(this.#client, locks);
-    }
-    const releaseLocal = await acquireLocal(locks, lockKey.toString("latin1"));
+    const releaseLocal = await acquireLocal(this.#locks, lockKey.toString("latin1"));
     try {
       const token = randomBytes(16).toString("hex");
       const deadline = Date.now() + this.#lockWaitMs;

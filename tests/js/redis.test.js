@@ -63,6 +63,38 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
     );
   });
 
+  it("stores on one client or on two never interleave a read-modify-write under lock()", async () => {
+    const keyPrefix = prefix();
+    const other = new Redis({ host: "127.0.0.1", port: server.port, lazyConnect: false });
+    try {
+      const stores = [
+        new RedisStore({ client, keyPrefix }),
+        new RedisStore({ client, keyPrefix }),
+        new RedisStore({ client: other, keyPrefix }),
+      ];
+      const counter = ["s", "counter"];
+      await stores[0].save(counter, "0");
+      const rounds = 12;
+      await Promise.all(
+        Array.from({ length: rounds }, async (_, i) => {
+          const store = stores[i % stores.length];
+          const lease = await store.lock(["s", "tool-stub", "lock"]);
+          try {
+            const value = Number(await store.load(counter));
+            // Long enough for the other stores' callers to try to get in between.
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            await store.save(counter, String(value + 1));
+          } finally {
+            await lease.release();
+          }
+        }),
+      );
+      assert.equal(await stores[2].load(counter), String(rounds), "no increment was lost");
+    } finally {
+      other.disconnect();
+    }
+  });
+
   it("refuses what it cannot work with: no client, an ioredis keyPrefix, bad options", () => {
     const refused = (options, pattern) =>
       assert.throws(
