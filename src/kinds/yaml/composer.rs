@@ -59,7 +59,9 @@ pub(super) struct Node<'a> {
 pub(super) struct Composer<'a> {
     pub(super) parser: Parser<'a>,
     pub(super) nodes: Vec<Node<'a>>,
-    pub(super) anchors: HashMap<&'a str, usize>,
+    /// Every alias is looked up here (and every anchor checked for a duplicate): FxHash, not
+    /// SipHash. Only looked up, never walked in its order.
+    pub(super) anchors: HashMap<&'a str, usize, BuildHasherDefault<FxHasher>>,
 }
 
 /// A collection being composed, with the key waiting for its value when it is a mapping.
@@ -73,7 +75,7 @@ impl<'a> Composer<'a> {
         Composer {
             parser: Parser::new(text),
             nodes: Vec::new(),
-            anchors: HashMap::new(),
+            anchors: HashMap::default(),
         }
     }
 

@@ -32,8 +32,11 @@ use super::Synopsis;
 use crate::python::{py_bytes_repr, py_repr_float, py_strip, utf8_len, INT_MAX_STR_DIGITS};
 #[cfg(feature = "enhanced")]
 use crate::value::Value;
+// The composer's anchors and enhanced mode's key sets: maps only looked up.
+use crate::fx_hasher::FxHasher;
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
+use std::hash::BuildHasherDefault;
 
 /// How many keys the summary and structure show (SPEC 3.3).
 const MAX_LISTED_KEYS: usize = 30;
@@ -138,6 +141,11 @@ fn merge_work(text: &str) -> usize {
 #[cfg(feature = "enhanced")]
 const VALUE_DEPTH: usize = 8;
 
+/// Mappings of at most this many pairs find a repeated key among the entries kept (a compare per
+/// entry costs less than hashing every key into a map of its own).
+#[cfg(feature = "enhanced")]
+const FEW_KEYS: usize = 16;
+
 /// Every document of `text` (PyYAML's `compose_all` with the safe resolvers) as values, for the
 /// enhanced synopses: scalars typed by their resolved tag, mapping keys as written (merge keys
 /// and complex keys left out), containers below `VALUE_DEPTH` without their items. `None` when
@@ -210,7 +218,10 @@ fn node_value<'a>(
         ),
         Body::Mapping(pairs) => {
             let mut entries: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
-            let mut seen: HashMap<&str, usize> = HashMap::new();
+            // A key seen before is left out (the first is kept). Most mappings are records of a
+            // few keys: those are searched among the entries kept, without a map of their own.
+            let mut seen: Option<HashMap<&str, (), BuildHasherDefault<FxHasher>>> =
+                (pairs.len() > FEW_KEYS).then(HashMap::default);
             if expand {
                 for &(key, value) in pairs {
                     let Some(composer::Node {
@@ -220,7 +231,14 @@ fn node_value<'a>(
                     else {
                         continue;
                     };
-                    if *tag == Tag::Merge || seen.insert(key.as_ref(), 0).is_some() {
+                    if *tag == Tag::Merge {
+                        continue;
+                    }
+                    let seen_before = match &mut seen {
+                        Some(seen) => seen.insert(key.as_ref(), ()).is_some(),
+                        None => entries.iter().any(|(kept, _)| kept == key),
+                    };
+                    if seen_before {
                         continue;
                     }
                     entries.push((key.clone(), node_value(nodes, value, depth + 1, budget)));
@@ -252,6 +270,53 @@ mod tests {
 
     fn keys(text: &str) -> Option<Vec<String>> {
         synopsis(text).map(|s| s.structure)
+    }
+
+    /// The keys `load_documents` keeps of a mapping, by the rule it implements written with a
+    /// set: the first of each scalar key, merge keys left out, in order.
+    #[cfg(feature = "enhanced")]
+    fn kept_keys_by_set(text: &str) -> Vec<String> {
+        let mut composer = Composer::new(text);
+        let root = composer
+            .compose_single_document()
+            .ok()
+            .flatten()
+            .expect("a document");
+        let Body::Mapping(pairs) = &composer.nodes[root].body else {
+            panic!("a mapping")
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut kept = Vec::new();
+        for &(key, _) in pairs {
+            let node = &composer.nodes[key];
+            if let Body::Scalar(text) = &node.body {
+                if node.tag != Tag::Merge && seen.insert(text.to_string()) {
+                    kept.push(text.to_string());
+                }
+            }
+        }
+        kept
+    }
+
+    #[cfg(all(feature = "enhanced", not(target_arch = "wasm32")))]
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 500, ..Default::default() })]
+        /// Mappings of few and of many keys (either side of `FEW_KEYS`), keys repeated.
+        #[test]
+        fn values_keep_the_first_of_each_key_as_a_set_does(
+            keys in proptest::collection::vec("[a-e]{1,2}|<<|'<<'|=", 0..40)
+        ) {
+            let mut text = String::from("base: &b {z: 0}\n");
+            for (i, key) in keys.iter().enumerate() {
+                let value = if key == "<<" { "*b".to_string() } else { i.to_string() };
+                text.push_str(&format!("{key}: {value}\n"));
+            }
+            let documents = load_documents(&text).expect("loads");
+            let Some(Value::Map(entries, _)) = documents.first() else { panic!("a mapping") };
+            let kept: Vec<String> = entries.iter().map(|(key, _)| key.to_string()).collect();
+            let expected = kept_keys_by_set(&text);
+            proptest::prop_assert_eq!(kept, expected);
+        }
     }
 
     fn summary(text: &str) -> Option<Vec<String>> {
