@@ -23,6 +23,10 @@ const RECORD_COLLECTIONS: usize = 2;
 const OUTLINE_WIDTH: usize = 240;
 /// A map in the outline names its keys when it has at most this many, each a container.
 const OUTLINE_SECTIONS: usize = 4;
+/// A top-level map of at most this many short scalars (`SETTING_CHARS`) is shown with its
+/// values in the outline.
+const OUTLINE_SETTINGS: usize = 2;
+const SETTING_CHARS: usize = 24;
 /// Fields a map in the outline shows the value of (what names the document).
 const OUTLINE_LABELS: [&str; 4] = ["name", "title", "version", "id"];
 /// Distinct values counted when looking for a map's identifying field.
@@ -199,9 +203,16 @@ pub fn describe(root: &Value<'_>, label: &str, kind: &str, title: &str) -> Synop
                 (root_records && matches!(value, Value::Map(..)))
                     || collections.iter().any(|c| c.depth == 1 && c.top_key == key)
             };
+            // (A section the outline shows with its values is not described again.)
+            let inlined = |value: &Value<'_>| match value {
+                Value::Map(entries, len) => settings(entries, *len).is_some(),
+                _ => false,
+            };
             let containers = entries
                 .iter()
-                .filter(|(key, value)| !value.is_scalar() && !covered(key, value))
+                .filter(|(key, value)| {
+                    !value.is_scalar() && !covered(key, value) && !inlined(value)
+                })
                 .take(LISTED_ENTRIES);
             for (key, value) in containers {
                 synopsis
@@ -341,6 +352,9 @@ fn outline_entry(key: &str, value: &Value<'_>) -> String {
                 let names: Vec<&str> = entries.iter().map(|(name, _)| name.as_ref()).collect();
                 return format!("{key}{{{}}}", names.join(", "));
             }
+            if let Some(settings) = settings(entries, *len) {
+                return format!("{key}{{{settings}}}");
+            }
             format!("{key}{{{len}}}")
         }
         scalar => format!(
@@ -348,6 +362,24 @@ fn outline_entry(key: &str, value: &Value<'_>) -> String {
             shown(&scalar.scalar_text().unwrap_or_default(), 40)
         ),
     }
+}
+
+/// A small section of short settings as its values (`image=node:20-bookworm`,
+/// `contents=read`): in the outline a count would say nothing of them. `None` for other maps.
+fn settings(entries: &[(Cow<'_, str>, Value<'_>)], len: usize) -> Option<String> {
+    if len > OUTLINE_SETTINGS {
+        return None;
+    }
+    let pairs: Option<Vec<String>> = entries
+        .iter()
+        .map(|(name, value)| {
+            let text = value
+                .scalar_text()
+                .filter(|t| char_len(t) <= SETTING_CHARS)?;
+            Some(format!("{name}={text}"))
+        })
+        .collect();
+    pairs.map(|pairs| pairs.join(", "))
 }
 
 /// Names in order, a run of 4 or more that share a first word (`build-core`, `build-cli`, ...;
@@ -1251,7 +1283,7 @@ mod tests {
         }
         let shown = synopsis_text(&yaml(&ci));
         assert!(
-            shown.contains("YAML object, 6 keys: stages[2], variables{1}, compile{2}"),
+            shown.contains("YAML object, 6 keys: stages[2], variables{GO=1.22}, compile{2}"),
             "{shown}"
         );
         // Each job is in the headline, not on a line of its own.
@@ -1267,7 +1299,7 @@ mod tests {
         let shown = synopsis_text(&yaml(values));
         assert!(!shown.contains("entries"), "{shown}");
         assert!(
-            shown.contains("image: object with 2 keys: repository=web, tag=1"),
+            shown.contains("image{repository=web, tag=1}, service{type=ClusterIP, port=80}"),
             "{shown}"
         );
     }

@@ -245,15 +245,22 @@ mod tests {
             "application/json",
         ));
         assert!(
-            shown.contains("JSON object, 3 keys: has_more=true, data[3], flags{2}."),
+            shown.contains("JSON object, 3 keys: has_more=true, data[3], flags{x=1, y=2}."),
             "{shown}"
         );
         assert!(shown.contains("data[]: 3 records"), "{shown}");
+        // Settings shown in the outline are not described again.
+        assert!(!shown.contains("flags: object"), "{shown}");
+        assert!(shown.contains("data[]: last: id=c"), "{shown}");
+        let shown = text(&enhanced(
+            r#"{"data": [], "flags": {"x": 1, "y": 2, "z": 3}, "ci": {"group": "a very long concurrency group name"}}"#,
+            "application/json",
+        ));
+        assert!(shown.contains("flags{3}, ci{1}."), "{shown}");
         assert!(
-            shown.contains("flags: object with 2 keys: x=1, y=2"),
+            shown.contains("flags: object with 3 keys: x=1, y=2, z=3"),
             "{shown}"
         );
-        assert!(shown.contains("data[]: last: id=c"), "{shown}");
     }
 
     #[test]
