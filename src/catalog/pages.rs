@@ -337,6 +337,23 @@ pub struct Selection {
     pub entries: Vec<Entry>,
 }
 
+impl Selection {
+    /// The entries `start..end` of `entries`, out of `total_results` that matched.
+    fn window_of(entries: Vec<&Entry>, total_results: u64, start: u64, end: u64) -> Self {
+        Selection {
+            total_results,
+            offset: start,
+            has_more: end < total_results,
+            entries: entries
+                .into_iter()
+                .skip(start as usize)
+                .take((end - start) as usize)
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
 impl ToJson for Selection {
     fn to_json(&self) -> Value {
         let entries = self.entries.iter().cloned().map(Value::Object).collect();
@@ -445,17 +462,7 @@ pub fn select(index: &Index, pages: &Pages, query: &Query) -> Result<Step<Select
             } else {
                 window(len)
             };
-            return Ok(Step::Done(Selection {
-                total_results: len,
-                offset: start,
-                has_more: end < len,
-                entries: entries
-                    .into_iter()
-                    .skip(start as usize)
-                    .take((end - start) as usize)
-                    .cloned()
-                    .collect(),
-            }));
+            return Ok(Step::Done(Selection::window_of(entries, len, start, end)));
         }
     }
     // A tool name reads the pages that may hold it; newest first reads them all.
@@ -480,17 +487,7 @@ pub fn select(index: &Index, pages: &Pages, query: &Query) -> Result<Step<Select
     }
     let len = entries.len() as u64;
     let (start, end) = window(len);
-    Ok(Step::Done(Selection {
-        total_results: len,
-        offset: start,
-        has_more: end < len,
-        entries: entries
-            .into_iter()
-            .skip(start as usize)
-            .take((end - start) as usize)
-            .cloned()
-            .collect(),
-    }))
+    Ok(Step::Done(Selection::window_of(entries, len, start, end)))
 }
 
 /// The ids retention deletes, oldest first, never one of `protected`: reads the pages holding
