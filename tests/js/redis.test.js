@@ -12,6 +12,7 @@ import { cases, sessionCases } from "./store-conformance-cases.js";
 import { ToolStub, ToolStubError } from "./pkg.js";
 import { RedisStore } from "../../pkg/js/redis.js";
 import { SKIP_REDIS, requireRedis, startCluster, startRedis } from "./redis-servers.js";
+import { lockedIncrements } from "./locked-increments.js";
 
 const require = createRequire(import.meta.url);
 const Redis = require("ioredis");
@@ -72,24 +73,7 @@ describe("RedisStore on one redis-server", { skip: SKIP_REDIS }, () => {
         new RedisStore({ client, keyPrefix }),
         new RedisStore({ client: other, keyPrefix }),
       ];
-      const counter = ["s", "counter"];
-      await stores[0].save(counter, "0");
-      const rounds = 12;
-      await Promise.all(
-        Array.from({ length: rounds }, async (_, i) => {
-          const store = stores[i % stores.length];
-          const lease = await store.lock(["s", "tool-stub", "lock"]);
-          try {
-            const value = Number(await store.load(counter));
-            // Long enough for the other stores' callers to try to get in between.
-            await new Promise((resolve) => setTimeout(resolve, 5));
-            await store.save(counter, String(value + 1));
-          } finally {
-            await lease.release();
-          }
-        }),
-      );
-      assert.equal(await stores[2].load(counter), String(rounds), "no increment was lost");
+      assert.equal(await lockedIncrements(stores, 12), "12", "no increment was lost");
     } finally {
       other.disconnect();
     }

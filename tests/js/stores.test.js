@@ -12,6 +12,7 @@ import { MemoryStore } from "../../js/stores/memory.js";
 import { NodeFsStore } from "../../js/stores/node-fs.js";
 import { IndexedDbStore } from "../../js/stores/indexeddb.js";
 import { ToolStubError } from "../../js/stores/errors.js";
+import { lockedIncrements } from "./locked-increments.js";
 
 const tmpRoot = await fs.mkdtemp(path.join(os.tmpdir(), "tool-stub-stores-"));
 after(() => fs.rm(tmpRoot, { recursive: true, force: true }));
@@ -55,24 +56,7 @@ describe("NodeFsStore specifics", () => {
   it("two stores over one folder never interleave a read-modify-write under lock()", async () => {
     const dir = freshDir();
     const stores = [new NodeFsStore(dir), new NodeFsStore(dir)];
-    const counter = ["s", "counter"];
-    await stores[0].save(counter, "0");
-    const rounds = 12;
-    await Promise.all(
-      Array.from({ length: rounds }, async (_, i) => {
-        const store = stores[i % 2];
-        const lease = await store.lock(["s", "tool-stub", "lock"]);
-        try {
-          const value = Number(await store.load(counter));
-          // Long enough for the other store's callers to try to get in between.
-          await new Promise((resolve) => setTimeout(resolve, 5));
-          await store.save(counter, String(value + 1));
-        } finally {
-          await lease.release();
-        }
-      }),
-    );
-    assert.equal(await stores[1].load(counter), String(rounds), "no increment was lost");
+    assert.equal(await lockedIncrements(stores, 12), "12", "no increment was lost");
   });
 
   it("writes lone surrogates as WTF-8", async () => {
